@@ -1,0 +1,401 @@
+import { Agent, request, type Dispatcher } from 'undici';
+import { ApiError } from './errors';
+import { errorBodySchema, type ZodSchema } from './schemas';
+
+export type Service = 'documents' | 'projects';
+export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error';
+
+export interface ClientOptions {
+  /** Base address of the documents server, e.g. https://example.com (the client adds /api/v1). */
+  documentsUrl: string;
+  /** Base address of the projects (SEO) server. */
+  projectsUrl: string;
+  /** Returns the API key; called for every request so a changed key is used at once. */
+  getKey: () => Promise<string | undefined> | string | undefined;
+  /** Per-request timeout for reads and small writes (ms). Default 30 s. */
+  timeoutMs?: number;
+  /** Timeout for creating a document: the server generates text while the request is open. Default 180 s. */
+  storeTimeoutMs?: number;
+  /** How many times a read is retried after 429, 502/503/504 or a network error. Default 2. */
+  retries?: number;
+  /** A 429 asking to wait longer than this (s) is not waited out but reported. Default 10. */
+  maxRetryWaitSeconds?: number;
+  /** Bodies larger than this are refused. Default 8 MiB. */
+  maxBodyBytes?: number;
+  log?: (level: LogLevel, line: string) => void;
+  dispatcher?: Dispatcher;
+  userAgent?: string;
+  /** Keep under the servers' per-minute limit by pacing requests on our side. Default true. */
+  pacing?: boolean;
+  /** Observes each HTTP exchange (tests and the benchmark count requests with it). */
+  onExchange?: (e: Exchange) => void;
+}
+
+export interface Exchange {
+  service: Service;
+  method: string;
+  path: string;
+  status: number | undefined;
+  ms: number;
+  attempt: number;
+}
+
+export interface RequestSpec<T> {
+  service: Service;
+  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  /** Path below /api/v1, already percent-encoded: `/documents/12`. */
+  path: string;
+  query?: Record<string, string | number | undefined>;
+  form?: Record<string, string | number | undefined>;
+  schema: ZodSchema<T>;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\]|::1)$/i;
+
+/**
+ * Checks that a base URL may receive the key: https anywhere, http only to this machine.
+ * Returns the normalized base (no trailing slash).
+ */
+export function checkBaseUrl(raw: string, label = 'base URL'): string {
+  let url: URL;
+  try {
+    url = new URL(String(raw).trim());
+  } catch {
+    throw new ApiError('insecure', `The ${label} "${raw}" is not a valid URL.`);
+  }
+  if (url.username || url.password) throw new ApiError('insecure', `The ${label} must not contain a user name or password.`);
+  if (url.search || url.hash) throw new ApiError('insecure', `The ${label} must not contain a query or fragment.`);
+  if (url.protocol === 'http:' && !LOOPBACK.test(url.hostname)) {
+    throw new ApiError(
+      'insecure',
+      `The ${label} ${url.origin} uses http:// to another machine, which would send the API key unencrypted. Use https://, or http:// only for localhost / 127.0.0.1.`,
+    );
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw new ApiError('insecure', `The ${label} must start with https:// (got ${url.protocol}).`);
+  }
+  return url.origin + url.pathname.replace(/\/+$/, '');
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(cancelled());
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(cancelled());
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+function cancelled(): ApiError {
+  return new ApiError('cancelled', 'The request was cancelled.');
+}
+
+/** Client-side pacing: a sliding one-minute window of our own request starts, per server. */
+class Pacer {
+  private starts: number[] = [];
+  private limit = 60;
+  private remaining: number | undefined;
+  private remainingAt = 0;
+
+  observe(headers: Record<string, string | string[] | undefined>): void {
+    const limit = Number(headers['x-ratelimit-limit']);
+    if (Number.isFinite(limit) && limit > 0) this.limit = limit;
+    const remaining = Number(headers['x-ratelimit-remaining']);
+    if (headers['x-ratelimit-remaining'] !== undefined && Number.isFinite(remaining)) {
+      this.remaining = remaining;
+      this.remainingAt = Date.now();
+    }
+  }
+
+  /** How long to wait before the next request may start. */
+  delay(now = Date.now()): number {
+    this.starts = this.starts.filter((t) => now - t < 60_000);
+    // Leave one request of headroom for another window or tool sharing the key.
+    const budget = Math.max(1, this.limit - 1);
+    if (this.starts.length >= budget) return this.starts[this.starts.length - budget] + 60_000 - now + 5;
+    if (this.remaining !== undefined && this.remaining <= 0 && now - this.remainingAt < 60_000 && this.starts.length > 0) {
+      return this.starts[0] + 60_000 - now + 5;
+    }
+    return 0;
+  }
+
+  started(now = Date.now()): void {
+    this.starts.push(now);
+    if (this.remaining !== undefined) this.remaining--;
+  }
+}
+
+interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
+export class HttpClient {
+  private readonly dispatcher: Dispatcher;
+  private readonly ownsDispatcher: boolean;
+  private readonly pacers: Record<Service, Pacer> = { documents: new Pacer(), projects: new Pacer() };
+  private readonly inflight = new Map<string, Promise<unknown>>();
+  private paceQueue: Record<Service, Promise<void>> = { documents: Promise.resolve(), projects: Promise.resolve() };
+
+  constructor(private readonly options: ClientOptions) {
+    this.ownsDispatcher = !options.dispatcher;
+    this.dispatcher =
+      options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, connections: 6 });
+  }
+
+  /** The base URL for a service, checked: the key is never sent to an insecure address. */
+  baseUrl(service: Service): string {
+    return service === 'documents'
+      ? checkBaseUrl(this.options.documentsUrl, 'documents base URL')
+      : checkBaseUrl(this.options.projectsUrl, 'projects base URL');
+  }
+
+  async send<T>(spec: RequestSpec<T>): Promise<T> {
+    const url = this.buildUrl(spec);
+    if (spec.method !== 'GET') return this.sendOnce(spec, url, 1);
+    // A cancellable read is the caller's own; identical reads without a signal share one request.
+    if (spec.signal) return this.sendWithRetry(spec, url);
+    const key = url;
+    let shared = this.inflight.get(key) as Promise<T> | undefined;
+    if (!shared) {
+      shared = this.sendWithRetry(spec, url).finally(() => this.inflight.delete(key));
+      this.inflight.set(key, shared);
+    }
+    return shared;
+  }
+
+  dispose(): void {
+    if (this.ownsDispatcher) void this.dispatcher.close().catch(() => undefined);
+  }
+
+  private buildUrl(spec: RequestSpec<unknown>): string {
+    const base = this.baseUrl(spec.service);
+    const qs = new URLSearchParams();
+    for (const [k, v] of Object.entries(spec.query ?? {})) if (v !== undefined) qs.append(k, String(v));
+    const q = qs.toString();
+    return `${base}/api/v1${spec.path}${q ? `?${q}` : ''}`;
+  }
+
+  private async sendWithRetry<T>(spec: RequestSpec<T>, url: string): Promise<T> {
+    const retries = this.options.retries ?? 2;
+    const maxWait = this.options.maxRetryWaitSeconds ?? 10;
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.sendOnce(spec, url, attempt);
+      } catch (e) {
+        const err = e as ApiError;
+        const retryable =
+          (err.kind === 'rateLimited' && (err.retryAfter ?? 1) <= maxWait) ||
+          (err.kind === 'server' && [502, 503, 504].includes(err.status ?? 0)) ||
+          err.kind === 'network';
+        if (!retryable || attempt > retries) throw err;
+        const wait =
+          err.kind === 'rateLimited'
+            ? (err.retryAfter ?? 1) * 1000
+            : Math.min(2000, 250 * 2 ** (attempt - 1)) + Math.floor(Math.random() * 100);
+        this.log('warn', `[api] ${spec.method} ${spec.path} ${err.status ?? err.kind}: retrying in ${wait} ms (attempt ${attempt + 1} of ${retries + 1})`);
+        await sleep(wait, spec.signal);
+      }
+    }
+  }
+
+  private async pace(service: Service, signal?: AbortSignal): Promise<void> {
+    if (this.options.pacing === false) return;
+    // Serialize the pacing decision so a burst is spread out, not released at once.
+    const prev = this.paceQueue[service];
+    let release!: () => void;
+    this.paceQueue[service] = new Promise<void>((r) => (release = r));
+    try {
+      await prev;
+      const pacer = this.pacers[service];
+      const wait = pacer.delay();
+      if (wait > 0) {
+        this.log('info', `[api] pacing ${service} requests: waiting ${wait} ms to stay under the rate limit`);
+        await sleep(wait, signal);
+      }
+      pacer.started();
+    } finally {
+      release();
+    }
+  }
+
+  private async sendOnce<T>(spec: RequestSpec<T>, url: string, attempt: number): Promise<T> {
+    const key = (await this.options.getKey())?.trim();
+    if (!key) throw new ApiError('auth', 'No API key is set. Run "Content Docs: Set API Key…" first.');
+    if (/[\s\u0000-\u001f]/.test(key)) throw new ApiError('auth', 'The API key contains spaces or control characters; set it again.');
+    await this.pace(spec.service, spec.signal);
+
+    const timeoutMs = spec.timeoutMs ?? this.options.timeoutMs ?? 30_000;
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, timeoutMs);
+    const onAbort = () => controller.abort();
+    spec.signal?.addEventListener('abort', onAbort, { once: true });
+    if (spec.signal?.aborted) controller.abort();
+
+    const headers: Record<string, string> = {
+      authorization: `Bearer ${key}`,
+      accept: 'application/json',
+      'user-agent': this.options.userAgent ?? 'content-docs-vscode',
+    };
+    let body: string | undefined;
+    if (spec.form) {
+      const form = new URLSearchParams();
+      for (const [k, v] of Object.entries(spec.form)) if (v !== undefined) form.append(k, String(v));
+      body = form.toString();
+      headers['content-type'] = 'application/x-www-form-urlencoded';
+    }
+
+    const t0 = Date.now();
+    const logPath = url.slice(url.indexOf('/api/v1') + '/api/v1'.length);
+    let raw: RawResponse | undefined;
+    try {
+      raw = await this.exchange(url, spec.method, headers, body, controller.signal, spec.service);
+    } catch (e) {
+      const err = this.transportError(e, timedOut, spec.signal, timeoutMs);
+      this.log(err.kind === 'cancelled' ? 'debug' : 'warn', `[api] ${spec.method} ${logPath} ${err.kind} ${Date.now() - t0}ms`);
+      this.options.onExchange?.({ service: spec.service, method: spec.method, path: logPath, status: undefined, ms: Date.now() - t0, attempt });
+      throw err;
+    } finally {
+      clearTimeout(timer);
+      spec.signal?.removeEventListener('abort', onAbort);
+    }
+    const ms = Date.now() - t0;
+    this.options.onExchange?.({ service: spec.service, method: spec.method, path: logPath, status: raw.status, ms, attempt });
+    this.log(raw.status < 400 ? 'info' : 'warn', `[api] ${spec.method} ${logPath} ${raw.status} ${ms}ms`);
+    return this.interpret(raw, spec.schema);
+  }
+
+  private async exchange(
+    url: string,
+    method: string,
+    headers: Record<string, string>,
+    body: string | undefined,
+    signal: AbortSignal,
+    service: Service,
+  ): Promise<RawResponse> {
+    const res = await request(url, { method: method as Dispatcher.HttpMethod, headers, body, signal, dispatcher: this.dispatcher });
+    this.pacers[service].observe(res.headers);
+    const max = this.options.maxBodyBytes ?? 8 * 1024 * 1024;
+    const declared = Number(res.headers['content-length']);
+    if (Number.isFinite(declared) && declared > max) {
+      res.body.destroy();
+      throw new ApiError('badResponse', `The server's answer is too large (${Math.round(declared / 1024)} KB).`, { status: res.statusCode });
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of res.body) {
+      size += (chunk as Buffer).length;
+      if (size > max) {
+        res.body.destroy();
+        throw new ApiError('badResponse', `The server's answer is too large (over ${Math.round(max / 1024)} KB).`, { status: res.statusCode });
+      }
+      chunks.push(chunk as Buffer);
+    }
+    return { status: res.statusCode, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') };
+  }
+
+  private transportError(e: unknown, timedOut: boolean, callerSignal: AbortSignal | undefined, timeoutMs: number): ApiError {
+    if (e instanceof ApiError) return e;
+    if (timedOut) return new ApiError('timeout', `The server did not answer within ${Math.round(timeoutMs / 1000)} seconds.`, { cause: e });
+    if (callerSignal?.aborted) return cancelled();
+    const code = (e as { code?: string })?.code ?? (e as { cause?: { code?: string } })?.cause?.code;
+    const what =
+      code === 'ECONNREFUSED'
+        ? 'the connection was refused (is the server running?)'
+        : code === 'ENOTFOUND' || code === 'EAI_AGAIN'
+          ? 'the server name could not be resolved'
+          : code === 'ECONNRESET' || code === 'UND_ERR_SOCKET'
+            ? 'the connection was closed before the answer was complete'
+            : `the network request failed${code ? ` (${code})` : ''}`;
+    return new ApiError('network', `Could not reach the server: ${what}.`, { cause: e });
+  }
+
+  private interpret<T>(raw: RawResponse, schema: ZodSchema<T>): T {
+    const { status } = raw;
+    const contentType = String(raw.headers['content-type'] ?? '');
+    let json: unknown;
+    let parsed = false;
+    if (raw.text.length > 0 && !/text\/html/i.test(contentType)) {
+      try {
+        json = JSON.parse(raw.text);
+        parsed = true;
+      } catch {
+        parsed = false;
+      }
+    }
+    if (status >= 200 && status < 300) {
+      if (/text\/html/i.test(contentType) || /^\s*</.test(raw.text)) {
+        throw new ApiError('badResponse', `The server answered with a web page instead of data (HTTP ${status}). Check the base URL.`, { status });
+      }
+      if (!parsed) throw new ApiError('badResponse', `The server's answer could not be read: it is not valid JSON (HTTP ${status}).`, { status });
+      const result = schema.safeParse(json);
+      if (!result.success) {
+        const issue = result.error.issues[0];
+        const where = issue?.path.length ? issue.path.join('.') : 'body';
+        throw new ApiError('badResponse', `The server's answer did not have the expected shape (${where}: ${issue?.message ?? 'invalid'}).`, {
+          status,
+          cause: result.error,
+        });
+      }
+      return result.data;
+    }
+    const errBody = parsed ? errorBodySchema.safeParse(json) : undefined;
+    const message = errBody?.success ? errBody.data.message : undefined;
+    const serverText = typeof message === 'string' ? message : undefined;
+    if (status >= 300 && status < 400) {
+      return fail('auth', `The server redirected to a login page (HTTP ${status}): the API key was not accepted.`, { status });
+    }
+    switch (status) {
+      case 401:
+        return fail('auth', 'The server did not accept the API key (HTTP 401). Set a valid key.', { status });
+      case 403:
+        return fail('forbidden', `Your plan has no access to this feature (HTTP 403)${serverText ? `: ${serverText}` : '.'}`, { status });
+      case 404:
+        return fail('notFound', 'Not found on the server (HTTP 404): it may have been deleted.', { status });
+      case 422: {
+        const fields: Record<string, string[]> = {};
+        const src = (message && typeof message === 'object' ? message : undefined) ?? (errBody?.success ? errBody.data.errors : undefined);
+        for (const [k, v] of Object.entries(src ?? {})) fields[k] = Array.isArray(v) ? v : [String(v)];
+        const summary = Object.entries(fields).map(([k, v]) => `${k}: ${v.join(' ')}`).join('; ');
+        return fail('validation', summary ? `The server refused the input: ${summary}` : `The server refused the input (HTTP 422)${serverText ? `: ${serverText}` : '.'}`, {
+          status,
+          fields,
+        });
+      }
+      case 429: {
+        const ra = Number(raw.headers['retry-after']);
+        const retryAfter = Number.isFinite(ra) && ra >= 0 ? ra : 60;
+        return fail('rateLimited', `Too many requests (HTTP 429): try again in ${retryAfter} second${retryAfter === 1 ? '' : 's'}.`, {
+          status,
+          retryAfter,
+        });
+      }
+      default:
+        if (status >= 500) {
+          return fail('server', `The server had a problem (HTTP ${status})${serverText && status === 500 ? `: ${serverText}` : '.'} Try again.`, { status });
+        }
+        return fail('badResponse', `The server answered HTTP ${status}${serverText ? `: ${serverText}` : '.'}`, { status });
+    }
+  }
+
+  private log(level: LogLevel, line: string): void {
+    this.options.log?.(level, line);
+  }
+}
+
+function fail(kind: ApiError['kind'], message: string, details: ConstructorParameters<typeof ApiError>[2]): never {
+  throw new ApiError(kind, message, details);
+}
