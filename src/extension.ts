@@ -1,0 +1,56 @@
+import * as vscode from 'vscode';
+import { SCHEME, VIEW } from './constants';
+import { Credentials } from './auth/credentials';
+import { registerCommands } from './commands/index';
+import { DocumentFileSystem } from './fs/documentFs';
+import { ApiProvider } from './services/apiProvider';
+import { DocumentService } from './services/documentService';
+import type { Services } from './services/services';
+import { DocumentsTreeProvider } from './tree/documentsTree';
+import { ProjectsTreeProvider } from './tree/projectsTree';
+import { SwitchablePrompter } from './ui/prompter';
+import { Logger } from './util/log';
+
+/** What activate() returns to the extension's own tests (only when VS Code runs it in test mode). */
+export interface TestApi {
+  readonly services: Services;
+}
+
+/**
+ * Builds the services, registers views, the file system and commands, sets the first context key,
+ * and returns. No network, no awaiting the API: the API module itself loads on the first request.
+ */
+export function activate(context: vscode.ExtensionContext): TestApi | undefined {
+  const t0 = Date.now();
+  const log = new Logger();
+  context.subscriptions.push(log);
+  const credentials = new Credentials(context.secrets, log);
+  const api = new ApiProvider(credentials, log);
+  const documents = new DocumentService(api);
+  const prompter = new SwitchablePrompter();
+  context.subscriptions.push(credentials, api, documents);
+
+  const documentsTree = new DocumentsTreeProvider(documents, api, credentials, context.globalState, log);
+  const projectsTree = new ProjectsTreeProvider(api, credentials, context.globalState, log);
+  const fs = new DocumentFileSystem(documents, api, log);
+  context.subscriptions.push(documentsTree, projectsTree, fs);
+
+  context.subscriptions.push(
+    vscode.workspace.registerFileSystemProvider(SCHEME, fs, { isCaseSensitive: true }),
+    documentsTree.attach(vscode.window.createTreeView(VIEW.documents, { treeDataProvider: documentsTree, showCollapseAll: true })),
+    projectsTree.attach(vscode.window.createTreeView(VIEW.projects, { treeDataProvider: projectsTree })),
+  );
+
+  const services: Services = { context, log, credentials, api, documents, prompter, documentsTree, projectsTree, fs };
+  context.subscriptions.push(...registerCommands(services));
+
+  // Local only: reads SecretStorage to show either the welcome view or the trees.
+  void credentials.refreshContext();
+  log.info(`[activate] ready in ${Date.now() - t0} ms`);
+
+  return context.extensionMode === vscode.ExtensionMode.Test ? { services } : undefined;
+}
+
+export function deactivate(): void {
+  // Everything is owned by context.subscriptions.
+}

@@ -1,0 +1,92 @@
+import * as vscode from 'vscode';
+import type { ContentApi, Exchange } from '../api/index';
+import type { Credentials } from '../auth/credentials';
+import * as config from '../util/config';
+import { Disposable } from '../util/disposable';
+import type { Logger } from '../util/log';
+
+type ApiModule = typeof import('../api/index');
+
+/**
+ * Hands out the API client. The client (undici + zod, in dist/api.js) is loaded on the first request,
+ * never at activation, and rebuilt when a server setting changes.
+ */
+export class ApiProvider extends Disposable {
+  private module: ApiModule | undefined;
+  private api: ContentApi | undefined;
+  private readonly _onDidExchange = this._register(new vscode.EventEmitter<Exchange>());
+  /** Every HTTP exchange (counted by tests and the benchmark). */
+  readonly onDidExchange = this._onDidExchange.event;
+
+  constructor(
+    private readonly credentials: Credentials,
+    private readonly log: Logger,
+    private readonly loadModule: () => ApiModule = () => require('./api.js') as ApiModule,
+  ) {
+    super();
+    this._register(
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (config.affects(e, 'documents.baseUrl') || config.affects(e, 'projects.baseUrl') || config.affects(e, 'network.timeoutSeconds')) {
+          this.reset();
+        }
+      }),
+    );
+    this._register({ dispose: () => this.reset() });
+  }
+
+  get(): ContentApi {
+    if (!this.api) {
+      const t0 = Date.now();
+      this.module ??= this.loadModule();
+      const documentsUrl = config.documentsBaseUrl();
+      if (!documentsUrl) {
+        throw new this.module.ApiError(
+          'insecure',
+          'No server address is set. Set "contentDocs.documents.baseUrl" in your user settings, or run "Content Docs: Set API Key…".',
+        );
+      }
+      this.api = this.module.createApi({
+        documentsUrl,
+        projectsUrl: config.projectsBaseUrl(),
+        getKey: () => this.credentials.getKey(),
+        timeoutMs: config.timeoutMs(),
+        userAgent: `content-docs-vscode/${vscode.version}`,
+        log: (level, line) => this.log[level === 'trace' ? 'trace' : level](line),
+        onExchange: (e) => this._onDidExchange.fire(e),
+      });
+      this.log.debug(`[api] client ready in ${Date.now() - t0} ms`);
+    }
+    return this.api;
+  }
+
+  /** Checks a candidate key with the cheap account request, without storing or using it anywhere else. */
+  async probe(key: string): Promise<void> {
+    this.module ??= this.loadModule();
+    const documentsUrl = config.documentsBaseUrl();
+    const probeApi = this.module.createApi({
+      documentsUrl,
+      projectsUrl: config.projectsBaseUrl(),
+      getKey: () => key,
+      timeoutMs: config.timeoutMs(),
+      retries: 0,
+      log: (level, line) => this.log[level === 'trace' ? 'trace' : level](line),
+      onExchange: (e) => this._onDidExchange.fire(e),
+    });
+    try {
+      await probeApi.getAccount();
+    } finally {
+      probeApi.dispose();
+    }
+  }
+
+  /** Checks a server address without sending anything: throws an ApiError that explains what is wrong. */
+  checkBaseUrl(url: string, label: string): string {
+    this.module ??= this.loadModule();
+    return this.module.checkBaseUrl(url, label);
+  }
+
+  private reset(): void {
+    this.api?.dispose();
+    this.api = undefined;
+  }
+}

@@ -1,0 +1,105 @@
+import * as vscode from 'vscode';
+import type { ContentDocument, DocumentChanges, NewDocument } from '../api/index';
+import { Disposable } from '../util/disposable';
+import type { ApiProvider } from './apiProvider';
+
+/**
+ * What the extension knows of each document, and the one way to change one. The tree and the file
+ * system both read from here and listen to its events, so a rename, favorite, save or delete done
+ * anywhere shows everywhere without refetching unrelated lists.
+ */
+export class DocumentService extends Disposable {
+  private readonly known = new Map<number, ContentDocument>();
+
+  private readonly _onDidChange = this._register(new vscode.EventEmitter<{ doc: ContentDocument; previous: ContentDocument | undefined }>());
+  /** A document's fields changed (rename, favorite, saved result, or a fetch found it changed). */
+  readonly onDidChange = this._onDidChange.event;
+  private readonly _onDidDelete = this._register(new vscode.EventEmitter<ContentDocument | { id: number }>());
+  readonly onDidDelete = this._onDidDelete.event;
+  private readonly _onDidCreate = this._register(new vscode.EventEmitter<ContentDocument>());
+  readonly onDidCreate = this._onDidCreate.event;
+
+  constructor(private readonly api: ApiProvider) {
+    super();
+  }
+
+  get(id: number): ContentDocument | undefined {
+    return this.known.get(id);
+  }
+
+  /** Records documents seen in a list page. Silent: the caller is already showing them. */
+  remember(docs: readonly ContentDocument[]): void {
+    for (const d of docs) this.known.set(d.id, d);
+  }
+
+  forgetAll(): void {
+    this.known.clear();
+  }
+
+  /** GET the document; fires onDidChange when it differs from what was known. */
+  async fetch(id: number, signal?: AbortSignal): Promise<ContentDocument> {
+    const doc = await this.api.get().showDocument(id, signal);
+    this.accept(doc);
+    return doc;
+  }
+
+  rename(id: number, name: string): Promise<ContentDocument> {
+    return this.update(id, { name });
+  }
+
+  setFavorite(id: number, favorite: boolean): Promise<ContentDocument> {
+    return this.update(id, { favorite });
+  }
+
+  saveResult(id: number, result: string): Promise<ContentDocument> {
+    return this.update(id, { result });
+  }
+
+  async update(id: number, changes: DocumentChanges): Promise<ContentDocument> {
+    const doc = await this.api.get().updateDocument(id, changes);
+    this.accept(doc);
+    return doc;
+  }
+
+  async delete(id: number): Promise<void> {
+    const before = this.known.get(id);
+    try {
+      await this.api.get().deleteDocument(id);
+    } catch (e) {
+      // Already gone on the server: the outcome the user asked for.
+      if ((e as { kind?: string }).kind !== 'notFound') throw e;
+    }
+    this.known.delete(id);
+    this._onDidDelete.fire(before ?? { id });
+  }
+
+  async create(input: NewDocument, signal?: AbortSignal): Promise<ContentDocument> {
+    const doc = await this.api.get().storeDocument(input, signal);
+    this.known.set(doc.id, doc);
+    this._onDidCreate.fire(doc);
+    return doc;
+  }
+
+  /** A 404 learned elsewhere (open, save): forget the document and tell the views. */
+  markDeleted(id: number): void {
+    const before = this.known.get(id);
+    this.known.delete(id);
+    this._onDidDelete.fire(before ?? { id });
+  }
+
+  private accept(doc: ContentDocument): void {
+    const previous = this.known.get(doc.id);
+    this.known.set(doc.id, doc);
+    if (!previous || !sameDocument(previous, doc)) this._onDidChange.fire({ doc, previous });
+  }
+}
+
+function sameDocument(a: ContentDocument, b: ContentDocument): boolean {
+  return (
+    a.name === b.name &&
+    a.favorite === b.favorite &&
+    a.result === b.result &&
+    a.updated_at === b.updated_at &&
+    a.template?.id === b.template?.id
+  );
+}

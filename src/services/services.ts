@@ -1,0 +1,22 @@
+import type * as vscode from 'vscode';
+import type { Credentials } from '../auth/credentials';
+import type { Logger } from '../util/log';
+import type { SwitchablePrompter } from '../ui/prompter';
+import type { ApiProvider } from './apiProvider';
+import type { DocumentService } from './documentService';
+import type { DocumentsTreeProvider } from '../tree/documentsTree';
+import type { ProjectsTreeProvider } from '../tree/projectsTree';
+import type { DocumentFileSystem } from '../fs/documentFs';
+
+/** Everything the commands and views share, built once in activate() and passed explicitly. */
+export interface Services {
+  readonly context: vscode.ExtensionContext;
+  readonly log: Logger;
+  readonly credentials: Credentials;
+  readonly api: ApiProvider;
+  readonly documents: DocumentService;
+  readonly prompter: SwitchablePrompter;
+  readonly documentsTree: DocumentsTreeProvider;
+  readonly projectsTree: ProjectsTreeProvider;
+  readonly fs: DocumentFileSystem;
+}

@@ -1,0 +1,23 @@
+import type { ApiError } from '../api/errors';
+import { isApiError } from '../api/errors';
+
+export { isApiError };
+
+/** "Couldn't save "Q3 plan": the server did not answer within 30 seconds." */
+export function describeError(action: string, e: unknown): string {
+  const cause = isApiError(e) ? e.message : e instanceof Error ? e.message : String(e);
+  return `${action}: ${lowerFirst(cause)}`;
+}
+
+function lowerFirst(s: string): string {
+  // Keep "HTTP", "API" and quoted names as they are.
+  return /^[A-Z][a-z]/.test(s) ? s[0].toLowerCase() + s.slice(1) : s;
+}
+
+export function errorKind(e: unknown): ApiError['kind'] | undefined {
+  return isApiError(e) ? e.kind : undefined;
+}
+
+export function isCancellation(e: unknown): boolean {
+  return (isApiError(e) && e.kind === 'cancelled') || (e instanceof Error && e.name === 'Canceled');
+}

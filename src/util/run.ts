@@ -1,0 +1,39 @@
+import * as vscode from 'vscode';
+import { CMD } from '../constants';
+import type { Logger } from './log';
+import { describeError, errorKind, isCancellation } from './errors';
+
+export interface RunOptions {
+  /** What the user was doing, for the message: "Couldn't rename "Q3 plan"". */
+  action: string;
+  /** Called when the user picks Retry (offered for network, timeout, server and rate-limit errors). */
+  retry?: () => unknown;
+}
+
+/**
+ * Runs a command body: a cancellation stays silent; any other error is logged with its stack and
+ * shown once, with the actions that fit its kind (Set API Key, Retry, Show Log).
+ */
+export async function runCommand<T>(log: Logger, options: RunOptions, body: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await body();
+  } catch (e) {
+    if (isCancellation(e)) return undefined;
+    void showError(log, describeError(options.action, e), e, options.retry);
+    return undefined;
+  }
+}
+
+export async function showError(log: Logger, message: string, e: unknown, retry?: () => unknown): Promise<void> {
+  log.error(message);
+  if (e instanceof Error && e.stack && errorKind(e) === undefined) log.error(e);
+  const kind = errorKind(e);
+  const actions: string[] = [];
+  if (kind === 'auth') actions.push('Set API Key');
+  if (retry && (kind === 'network' || kind === 'timeout' || kind === 'server' || kind === 'rateLimited' || kind === 'badResponse')) actions.push('Retry');
+  actions.push('Show Log');
+  const choice = await vscode.window.showErrorMessage(message, ...actions);
+  if (choice === 'Set API Key') await vscode.commands.executeCommand(CMD.signIn);
+  else if (choice === 'Retry') await retry?.();
+  else if (choice === 'Show Log') log.show();
+}
