@@ -1,0 +1,218 @@
+/**
+ * hostRunner: runs an extension's tests inside a REAL VS Code extension host (code-server's Node
+ * remote extension host), with the web workbench in headless Debian chromium. It accepts a VS Code
+ * command line, so `test/harness/code-shim` (which execs this file) can be `vscodeExecutablePath`
+ * for @vscode/test-electron:
+ *
+ *   node out/test/harness/hostRunner.js --extensionDevelopmentPath=DIR [--extensionDevelopmentPath=DIR2]
+ *        --extensionTestsPath=FILE [FOLDER] [--timeout=SECONDS]
+ *
+ * Other flags (--no-sandbox, --disable-updates, --skip-welcome, --user-data-dir=…, --extensions-dir=…)
+ * are accepted and ignored: the profile is always throwaway.
+ * Exit code: the tests' exit code (0 passed, 1 failed), 2 harness error, 3 timeout (HARNESS_TIMEOUT
+ * seconds, default 600), 130 interrupted.
+ * The environment given to this process reaches the extension host; it also gets
+ * CONTENT_DOCS_HARNESS_BRIDGE=1 so test helpers know the UI bridge below is listening.
+ * HARNESS_VERBOSE=1 shows the filtered workbench noise and browser console.
+ *
+ * UI bridge (tests in the extension host cannot reach the browser): the runner watches extension-host
+ * console lines for one command per line, runs them one at a time in order, and then writes an ack
+ * file containing `{"ok":true}` or `{"ok":false,"error":"…"}` (written to a temp name, then renamed):
+ *
+ *   [[harness:screenshot /abs/path/name.png]]         full-page PNG (folders created); ack: /abs/path/name.png.done
+ *   [[harness:click <css selector> /abs/ack.done]]    page.click(selector) (10 s to appear); ack: the last token
+ *   [[harness:press <key> /abs/ack.done]]             page.keyboard.press(key), e.g. Escape, Enter, Control+P
+ *
+ * test/integration/harness.ts wraps these as screenshot(name), click(selector) and press(key).
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import * as util from 'util';
+import type { Page } from 'playwright-core';
+import { CodeServer, Chromium, HarnessNotInstalledError, launchChromium, readHarnessEnv, startCodeServer } from './lib';
+
+/** Workbench/extension-host lines that are pure noise in an offline run (shown with HARNESS_VERBOSE=1). */
+const NOISE: readonly RegExp[] = [
+  /^Resolv(ing|ed) connection token/, /^Creating a socket/, /^\[reconnection-grace-time\]/,
+  /^Updating additional builtin extensions cache/, /^\[Service Worker\]/, /^\[AgentHost/,
+  /^\[AccountPolicyGate\]/, /ENOTFOUND open-vsx\.org/, /open-vsx\.org/, /^\[ChatModelSelection\]/,
+  /^Canceled: Canceled/, // benign race while the workbench shuts the extension hosts down after the run
+  /^\[driver\] /,
+];
+
+const BRIDGE_LINE = /\[\[harness:(screenshot|click|press) (.+)\]\]/;
+
+interface Args {
+  dev: string[];
+  tests?: string;
+  folder?: string;
+  timeoutSec: number;
+}
+
+const VALUE_FLAGS = new Set(['extensionDevelopmentPath', 'extensionTestsPath', 'timeout', 'folder',
+  'user-data-dir', 'extensions-dir', 'locale', 'log', 'inspect-extensions', 'inspect-brk-extensions']);
+
+export function parseArgs(argv: readonly string[]): Args {
+  const envTimeout = Number(process.env.HARNESS_TIMEOUT);
+  const o: Args = { dev: [], timeoutSec: envTimeout > 0 ? envTimeout : 600 };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (!a.startsWith('--')) { o.folder = a; continue; }
+    const eq = a.indexOf('=');
+    const key = eq >= 0 ? a.slice(2, eq) : a.slice(2);
+    let value = eq >= 0 ? a.slice(eq + 1) : undefined;
+    if (value === undefined && VALUE_FLAGS.has(key)) value = argv[++i];
+    switch (key) {
+      case 'extensionDevelopmentPath': if (value) o.dev.push(path.resolve(value)); break;
+      case 'extensionTestsPath': if (value) o.tests = path.resolve(value); break;
+      case 'folder': if (value) o.folder = value; break;
+      case 'timeout': if (Number(value) > 0) o.timeoutSec = Number(value); break;
+      default: break; // Electron / VS Code flags that mean nothing here
+    }
+  }
+  if (o.folder) o.folder = path.resolve(o.folder);
+  return o;
+}
+
+function writeAck(file: string, result: { ok: boolean; error?: string }): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, JSON.stringify(result));
+  fs.renameSync(tmp, file); // the test side never sees a half-written ack
+}
+
+/** Runs one bridge command; returns the ack path (undefined if the line is malformed and has none). */
+async function runBridgeCommand(page: Page, verb: string, rest: string): Promise<void> {
+  const t0 = Date.now();
+  let ack: string | undefined;
+  try {
+    if (verb === 'screenshot') {
+      const file = rest.trim();
+      if (!path.isAbsolute(file) || !file.endsWith('.png')) throw new Error(`screenshot path must be an absolute .png path: ${file}`);
+      ack = `${file}.done`;
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      await page.screenshot({ path: file, fullPage: true });
+      console.error(`[harness] screenshot ${file} (${Date.now() - t0} ms)`);
+    } else {
+      const cut = rest.trimEnd().lastIndexOf(' ');
+      const target = cut > 0 ? rest.slice(0, cut).trim() : '';
+      ack = cut > 0 ? rest.slice(cut + 1).trim() : undefined;
+      if (!ack || !path.isAbsolute(ack)) { ack = undefined; throw new Error(`bridge ${verb} needs "<arg> <absolute ack path>": ${rest}`); }
+      if (!target) throw new Error(`bridge ${verb} without a selector/key`);
+      if (verb === 'click') await page.click(target, { timeout: 10_000 });
+      else await page.keyboard.press(target);
+      console.error(`[harness] ${verb} ${target} (${Date.now() - t0} ms)`);
+    }
+    writeAck(ack, { ok: true });
+  } catch (e) {
+    const error = (e as Error).message?.split('\n')[0] ?? String(e);
+    console.error(`[harness] bridge ${verb} failed: ${error}`);
+    if (ack) writeAck(ack, { ok: false, error });
+  }
+}
+
+async function main(): Promise<number> {
+  const t0 = Date.now();
+  const o = parseArgs(process.argv.slice(2));
+  if (!o.dev.length || !o.tests) {
+    console.error('usage: hostRunner.js --extensionDevelopmentPath=DIR --extensionTestsPath=FILE [FOLDER] [--timeout=SECONDS]');
+    return 2;
+  }
+  const verbose = !!process.env.HARNESS_VERBOSE;
+  let cs: CodeServer | undefined;
+  let browser: Chromium | undefined;
+  let exitCode = 2;
+  let shuttingDown = false;
+  const shutdown = async (code: number) => {
+    if (shuttingDown) return;
+    shuttingDown = true;
+    await browser?.close();
+    await cs?.stop({ cleanup: code === 0 });
+    if (cs && code !== 0) console.error(`[harness] run folder kept: ${cs.runDir} (code-server.log is there)`);
+  };
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.once(sig, () => {
+      console.error(`[harness] ${sig}: stopping code-server and chromium`);
+      void shutdown(130).finally(() => process.exit(130));
+    });
+  }
+
+  try {
+    const henv = readHarnessEnv();
+    cs = await startCodeServer({ harnessEnv: henv, env: { CONTENT_DOCS_HARNESS_BRIDGE: '1' } });
+    console.error(`[harness] code-server ${henv.version} up on ${cs.url} in ${cs.startupMs} ms (run folder: ${cs.runDir})`);
+    browser = await launchChromium({ harnessEnv: henv, runDir: cs.runDir });
+    const page = browser.page;
+
+    let resolveExit!: (code: number) => void;
+    const exited = new Promise<number>(r => (resolveExit = r));
+    let bridgeQueue: Promise<void> = Promise.resolve();
+
+    // The workbench calls this when the extension tests' run() settled (0 resolved, 1 rejected).
+    await page.exposeFunction('codeAutomationExit', (code: unknown) => { resolveExit(Number(code)); });
+    // Extension-host and workbench log output (mocha's reporter included) arrives here.
+    await page.exposeFunction('codeAutomationLog', (type: string, args: unknown) => {
+      const text = Array.isArray(args) ? util.format(...args) : String(args);
+      const lines = text.split('\n');
+      let bridged = false;
+      for (const line of lines) {
+        const m = BRIDGE_LINE.exec(line);
+        if (!m) continue;
+        const [, verb, rest] = m;
+        bridgeQueue = bridgeQueue.then(() => runBridgeCommand(page, verb, rest));
+        bridged = true;
+      }
+      if (bridged) {
+        const others = lines.filter(l => !BRIDGE_LINE.test(l) && l.trim());
+        if (!others.length) return;
+      }
+      // A message is noise as a whole (e.g. the offline gallery error and its stack trace).
+      if (!verbose && lines.some(line => NOISE.some(re => re.test(line)))) return;
+      (type === 'error' ? console.error : console.log)(bridged ? lines.filter(l => !BRIDGE_LINE.test(l)).join('\n') : text);
+    });
+    if (verbose) {
+      page.on('console', msg => console.error('[browser console]', msg.text().replace(/%c/g, '')));
+      page.on('pageerror', e => console.error('[browser pageerror]', e.message));
+    }
+
+    const payload: [string, string][] = [
+      ...o.dev.map((d): [string, string] => ['extensionDevelopmentPath', cs!.remoteUri(d)]),
+      ['extensionTestsPath', cs.remoteUri(o.tests)],
+      ['enableProposedApi', ''],
+      ['skipWelcome', 'true'],
+      ['skipReleaseNotes', 'true'],
+    ];
+    const q = new URLSearchParams();
+    if (o.folder && fs.existsSync(o.folder) && fs.statSync(o.folder).isFile()) q.set('workspace', o.folder);
+    else if (o.folder) q.set('folder', o.folder);
+    else q.set('ew', 'true');
+    q.set('payload', JSON.stringify(payload));
+    const tPage = Date.now();
+    await page.goto(`${cs.url}?${q.toString()}`);
+
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<'timeout'>(r => { timer = setTimeout(() => r('timeout'), o.timeoutSec * 1000); });
+    const result = await Promise.race([exited, timeout]);
+    clearTimeout(timer);
+    await bridgeQueue;
+    if (result === 'timeout') {
+      const shot = path.join(cs.runDir, 'timeout.png');
+      await page.screenshot({ path: shot }).catch(() => undefined);
+      console.error(`[harness] TIMEOUT after ${o.timeoutSec} s waiting for the tests to finish (screenshot: ${shot})`);
+      exitCode = 3;
+    } else {
+      exitCode = Number.isInteger(result) ? result : 1;
+      console.error(`[harness] tests finished with exit code ${exitCode}: ${Date.now() - tPage} ms from opening the workbench, ${Date.now() - t0} ms in all`);
+    }
+  } catch (e) {
+    if (e instanceof HarnessNotInstalledError) console.error(e.message);
+    else console.error('[harness] error:', (e as Error)?.stack ?? e);
+    exitCode = 2;
+  }
+  await shutdown(exitCode);
+  return exitCode;
+}
+
+if (require.main === module) {
+  main().then(code => process.exit(code), e => { console.error(e); process.exit(2); });
+}
