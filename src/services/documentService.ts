@@ -18,6 +18,9 @@ export class DocumentService extends Disposable {
   readonly onDidDelete = this._onDidDelete.event;
   private readonly _onDidCreate = this._register(new vscode.EventEmitter<ContentDocument>());
   readonly onDidCreate = this._onDidCreate.event;
+  private readonly _onDidForget = this._register(new vscode.EventEmitter<void>());
+  /** Everything known was dropped (a refresh): listeners holding copies should reload them when next needed. */
+  readonly onDidForget = this._onDidForget.event;
 
   constructor(private readonly api: ApiProvider) {
     super();
@@ -34,6 +37,7 @@ export class DocumentService extends Disposable {
 
   forgetAll(): void {
     this.known.clear();
+    this._onDidForget.fire();
   }
 
   /** GET the document; fires onDidChange when it differs from what was known. */
