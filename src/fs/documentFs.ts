@@ -1,42 +1,489 @@
 import * as vscode from 'vscode';
+import type { ContentDocument } from '../api/index';
+import { charLength, LIMITS } from '../api/validate';
+import { CTX, SCHEME } from '../constants';
 import type { ApiProvider } from '../services/apiProvider';
 import type { DocumentService } from '../services/documentService';
+import { VsCodePrompter, type Prompter } from '../ui/prompter';
+import * as config from '../util/config';
 import { Disposable } from '../util/disposable';
+import { describeError, errorKind } from '../util/errors';
 import type { Logger } from '../util/log';
+import { AccountIndex, type IndexDiff, type IndexedDocument } from './accountIndex';
+import {
+  ACCOUNT_AUTHORITY,
+  documentFileName,
+  documentIdFromUri,
+  fileExtension,
+  isAccountUri,
+  nameFromFileName,
+  segments,
+  templateFolderName,
+} from './uris';
+import { VersionTracker, type Observation, type Version } from './versions';
 
-// Placeholder: the file system is being written.
+/** A stat this soon after the last server read reuses it (opening = stat + readFile = one request). */
+const STAT_FRESH_MS = 300;
+/** readFile follows its stat: reuse the stat's read. */
+const READ_FRESH_MS = 2_000;
+/** writeFile trusts the pre-save stat's read if it is this recent; otherwise it checks the server itself. */
+const WRITE_FRESH_MS = 2_000;
+/** Page size for walking the account listing (the largest the server allows). */
+const LIST_PAGE_SIZE = 100;
+
+type Target =
+  | { kind: 'accountRoot' }
+  | { kind: 'accountFolder'; folder: string }
+  | { kind: 'documentDir'; id: number; depth: number }
+  | { kind: 'file'; id: number };
+
+const DIRECTORY: vscode.FileStat = { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0 };
+
+/**
+ * Documents as files (scheme `content-docs`, see uris.ts).
+ *
+ * Reading: `stat` asks the server (GET, reused for {@link STAT_FRESH_MS}) and reports `updated_at`
+ * as mtime and the byte length of the text as size; `readFile` returns the text as UTF-8.
+ *
+ * Saving and conflicts: VS Code stats a file before writing it and, when `stat.mtime` is later than
+ * the mtime it read and the size differs, refuses the save with its own "The content of the file is
+ * newer" Compare / Overwrite notification (Overwrite saves again without that check). So the save-time
+ * stat fetches the server's copy, and {@link VersionTracker} makes its mtime/size move whenever the text
+ * changed, even within updated_at's one second and even to a text of the same length. `writeFile`
+ * PATCHes `result`; the server trims it, and the stored text is what the next read returns. Texts are
+ * compared as stored, never with an editor's buffer, so the trim never looks like a conflict.
+ *
+ * Failures: `writeFile` throws a FileSystemError carrying the reason (refused locally when empty or over
+ * 20,480 characters); VS Code then keeps the editor dirty with its text and offers Retry / Save As.
+ */
 export class DocumentFileSystem extends Disposable implements vscode.FileSystemProvider {
   private readonly _onDidChangeFile = this._register(new vscode.EventEmitter<vscode.FileChangeEvent[]>());
   readonly onDidChangeFile = this._onDidChangeFile.event;
+
+  private readonly versions = new VersionTracker();
+  private readonly index: AccountIndex;
+  /** Every URI VS Code asked about, per document, so that changes reach each of them. */
+  private readonly urisById = new Map<number, Map<string, vscode.Uri>>();
+  /** Documents whose result this provider is PATCHing right now (their change event is our own). */
+  private readonly writing = new Set<number>();
+  private prompter: Prompter = new VsCodePrompter();
+  private pending: vscode.FileChangeEvent[] = [];
+  private fireTimer: ReturnType<typeof setTimeout> | undefined;
+  private reloadTimer: ReturnType<typeof setTimeout> | undefined;
+
   constructor(
     readonly documents: DocumentService,
     readonly api: ApiProvider,
     readonly log: Logger,
   ) {
     super();
+    this.index = new AccountIndex(() => this.listAll());
+    this._register(documents.onDidChange(({ doc, previous }) => this.onServiceChange(doc, previous)));
+    this._register(documents.onDidDelete((d) => this.onServiceDelete(d.id)));
+    this._register(documents.onDidCreate((doc) => this.onServiceCreate(doc)));
+    this._register(documents.onDidForget(() => this.onServiceForget()));
+    this._register(
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (config.affects(e, 'files.language')) this.fireIndexDiff(this.index.setExtension(fileExtension()));
+      }),
+    );
+    this._register(new ActiveFavoriteContext(this, documents));
+    this._register({
+      dispose: () => {
+        if (this.fireTimer) clearTimeout(this.fireTimer);
+        if (this.reloadTimer) clearTimeout(this.reloadTimer);
+      },
+    });
   }
+
+  /** The questions (delete confirmation) go through the extension's prompter, which tests can answer. */
+  setPrompter(prompter: Prompter): void {
+    this.prompter = prompter;
+  }
+
+  /** The document a `content-docs:` URI stands for, without any request: single-document and account URIs. */
+  documentIdOf(uri: vscode.Uri): number | undefined {
+    if (uri.scheme !== SCHEME) return undefined;
+    const id = documentIdFromUri(uri);
+    if (id !== undefined) return id;
+    if (!isAccountUri(uri)) return undefined;
+    const segs = segments(uri);
+    return segs.length === 2 ? this.index.resolve(segs[0], segs[1]) : undefined;
+  }
+
+  /** Records a document fetched elsewhere (a command that just read or created it), so the next stat reuses it. */
+  remember(doc: ContentDocument): void {
+    this.accept(doc, false);
+  }
+
+  // --- FileSystemProvider ------------------------------------------------------------------------
+
   watch(): vscode.Disposable {
+    // Changes are pushed from the document service's events for every URI, watched or not.
     return new vscode.Disposable(() => undefined);
   }
-  stat(uri: vscode.Uri): vscode.FileStat {
-    throw vscode.FileSystemError.FileNotFound(uri);
+
+  async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
+    const target = await this.resolve(uri, 'open');
+    if (target.kind !== 'file') return DIRECTORY;
+    this.track(target.id, uri);
+    const v = await this.current(target.id, STAT_FRESH_MS, `Couldn't open "${this.label(target.id, uri)}"`);
+    return { type: vscode.FileType.File, ctime: v.ctime, mtime: v.mtime, size: v.size };
   }
-  readDirectory(): [string, vscode.FileType][] {
-    return [];
+
+  async readFile(uri: vscode.Uri): Promise<Uint8Array> {
+    const target = await this.resolve(uri, 'open');
+    if (target.kind !== 'file') throw vscode.FileSystemError.FileIsADirectory(uri);
+    this.track(target.id, uri);
+    const v = await this.current(target.id, READ_FRESH_MS, `Couldn't open "${this.label(target.id, uri)}"`);
+    return v.bytes;
   }
-  createDirectory(uri: vscode.Uri): void {
-    throw vscode.FileSystemError.NoPermissions(uri);
+
+  async readDirectory(uri: vscode.Uri): Promise<[string, vscode.FileType][]> {
+    const target = await this.resolve(uri, 'list');
+    switch (target.kind) {
+      case 'accountRoot':
+        return this.index.folderNames().map((f) => [f, vscode.FileType.Directory]);
+      case 'accountFolder':
+        return (this.index.files(target.folder) ?? []).map(([f]) => [f, vscode.FileType.File]);
+      case 'documentDir': {
+        const doc = this.documents.get(target.id) ?? (await this.fetch(target.id, `Couldn't list "${uri.path}"`));
+        return target.depth === 0
+          ? [[templateFolderName(doc.template), vscode.FileType.Directory]]
+          : [[documentFileName(doc.name), vscode.FileType.File]];
+      }
+      case 'file':
+        throw vscode.FileSystemError.FileNotADirectory(uri);
+    }
   }
-  readFile(uri: vscode.Uri): Uint8Array {
-    throw vscode.FileSystemError.FileNotFound(uri);
+
+  createDirectory(): void {
+    throw vscode.FileSystemError.NoPermissions('Template folders come from the server: they cannot be created here.');
   }
-  writeFile(uri: vscode.Uri): void {
-    throw vscode.FileSystemError.NoPermissions(uri);
+
+  async writeFile(uri: vscode.Uri, content: Uint8Array, _options: { readonly create: boolean; readonly overwrite: boolean }): Promise<void> {
+    let target: Target;
+    try {
+      target = await this.resolve(uri, 'write');
+    } catch (e) {
+      if (e instanceof vscode.FileSystemError && e.code === 'FileNotFound' && isAccountUri(uri)) {
+        throw vscode.FileSystemError.NoPermissions(
+          `Couldn't save "${nameFromFileName(uri.path.split('/').pop() ?? '')}": new documents are made with "Content Docs: New Document…", not by creating files.`,
+        );
+      }
+      throw e;
+    }
+    if (target.kind !== 'file') throw vscode.FileSystemError.FileIsADirectory(uri);
+    const id = target.id;
+    this.track(id, uri);
+    const action = `Couldn't save "${this.label(id, uri)}"`;
+
+    const text = new TextDecoder('utf-8').decode(content).replace(/^\uFEFF/, '');
+    const trimmed = text.trim();
+    if (!trimmed) {
+      throw this.refuse(`${action}: the text is empty, and the server keeps no empty document. Type some text, or delete the document instead.`);
+    }
+    const length = charLength(trimmed);
+    if (length > LIMITS.result) {
+      throw this.refuse(
+        `${action}: the text is longer than ${LIMITS.result.toLocaleString('en-US')} characters (${length.toLocaleString('en-US')}). Shorten it and save again.`,
+      );
+    }
+
+    // VS Code's own check needs a fresh stat. It ignores a stat that failed, so check here when the
+    // last read is not recent: a text changed on the server that nobody has seen yet is never overwritten.
+    const base = this.versions.get(id);
+    if (!base || Date.now() - base.observedAt > WRITE_FRESH_MS) {
+      const obs = this.accept(await this.fetch(id, action), false);
+      if (!base || obs.textChanged) {
+        throw this.refuse(
+          `${action}: the document may have changed on the server since you opened it. Save again to compare your text with the server's and choose whether to overwrite it.`,
+          'unavailable',
+        );
+      }
+    }
+
+    this.writing.add(id);
+    let saved: ContentDocument;
+    try {
+      saved = await this.documents.saveResult(id, text);
+    } catch (e) {
+      throw this.toFileSystemError(e, action, id);
+    } finally {
+      this.writing.delete(id);
+    }
+    const obs = this.accept(saved, true);
+    this.log.info(`[fs] saved document ${id} (${obs.version.size} bytes stored${obs.version.text === text ? '' : ', trimmed by the server'})`);
+    // Other editors on the same document (another URI for it) learn of the new text.
+    if (obs.statChanged) this.fireForDocument(id, vscode.FileChangeType.Changed, uri);
   }
-  delete(uri: vscode.Uri): void {
-    throw vscode.FileSystemError.NoPermissions(uri);
+
+  async delete(uri: vscode.Uri): Promise<void> {
+    const target = await this.resolve(uri, 'delete');
+    if (target.kind !== 'file') {
+      throw vscode.FileSystemError.NoPermissions(
+        target.kind === 'accountRoot' ? 'The account folder cannot be deleted.' : 'A template folder cannot be deleted: delete its documents one by one.',
+      );
+    }
+    const id = target.id;
+    const label = this.label(id, uri);
+    const confirmed = await this.prompter.confirm(
+      `Delete "${label}"?`,
+      'The document is deleted on the server, with its text. This cannot be undone.',
+      'Delete',
+    );
+    if (!confirmed) throw vscode.FileSystemError.NoPermissions(`"${label}" was not deleted: the deletion was not confirmed.`);
+    try {
+      await this.documents.delete(id);
+    } catch (e) {
+      throw this.toFileSystemError(e, `Couldn't delete "${label}"`, id);
+    }
   }
-  rename(uri: vscode.Uri): void {
-    throw vscode.FileSystemError.NoPermissions(uri);
+
+  async rename(oldUri: vscode.Uri, newUri: vscode.Uri, options: { readonly overwrite: boolean }): Promise<void> {
+    const source = await this.resolve(oldUri, 'rename');
+    if (source.kind !== 'file') throw vscode.FileSystemError.NoPermissions('Template folders cannot be renamed.');
+    const id = source.id;
+    const label = this.label(id, oldUri);
+    const action = `Couldn't rename "${label}"`;
+    const oldDir = oldUri.path.slice(0, oldUri.path.lastIndexOf('/'));
+    const newDir = newUri.path.slice(0, newUri.path.lastIndexOf('/'));
+    if (newUri.scheme !== oldUri.scheme || newUri.authority !== oldUri.authority || newDir !== oldDir) {
+      throw vscode.FileSystemError.NoPermissions(`${action}: a document can be renamed, but not moved to another folder (its template cannot change).`);
+    }
+    const name = nameFromFileName(newUri.path.slice(newUri.path.lastIndexOf('/') + 1));
+    if (!name) throw this.refuse(`${action}: the name cannot be empty.`);
+    const length = charLength(name);
+    if (length > LIMITS.name) throw this.refuse(`${action}: the name can be at most ${LIMITS.name} characters (this one has ${length}).`);
+    if (isAccountUri(newUri) && !options.overwrite) {
+      const other = this.documentIdOf(newUri);
+      if (other !== undefined && other !== id && this.index.pathOf(other) === segments(newUri).join('/')) {
+        throw vscode.FileSystemError.FileExists(newUri);
+      }
+    }
+    try {
+      await this.documents.rename(id, name);
+    } catch (e) {
+      throw this.toFileSystemError(e, action, id);
+    }
+    this.track(id, newUri);
+  }
+
+  // --- internals ---------------------------------------------------------------------------------
+
+  private async resolve(uri: vscode.Uri, _why: string): Promise<Target> {
+    if (uri.scheme !== SCHEME) throw vscode.FileSystemError.FileNotFound(uri);
+    const segs = segments(uri);
+    if (segs.some((s) => s.startsWith('.'))) throw vscode.FileSystemError.FileNotFound(uri); // .vscode, .editorconfig, …
+    if (uri.authority === ACCOUNT_AUTHORITY) {
+      if (segs.length === 0) {
+        await this.ensureIndex();
+        return { kind: 'accountRoot' };
+      }
+      if (segs.length > 2) throw vscode.FileSystemError.FileNotFound(uri);
+      // A path given out this session resolves without loading the listing.
+      if (segs.length === 2) {
+        const known = this.index.resolve(segs[0], segs[1]);
+        if (known !== undefined) return { kind: 'file', id: known };
+      }
+      await this.ensureIndex();
+      if (segs.length === 1) {
+        if (this.index.hasFolder(segs[0])) return { kind: 'accountFolder', folder: segs[0] };
+        throw vscode.FileSystemError.FileNotFound(uri);
+      }
+      const id = this.index.resolve(segs[0], segs[1]);
+      if (id === undefined) throw vscode.FileSystemError.FileNotFound(uri);
+      return { kind: 'file', id };
+    }
+    const id = documentIdFromUri(uri);
+    if (id === undefined || segs.length > 2) throw vscode.FileSystemError.FileNotFound(uri);
+    if (segs.length < 2) return { kind: 'documentDir', id, depth: segs.length };
+    return { kind: 'file', id };
+  }
+
+  private async ensureIndex(): Promise<void> {
+    try {
+      await this.index.ensure();
+    } catch (e) {
+      throw this.toFileSystemError(e, `Couldn't list the documents of the account`);
+    }
+  }
+
+  /** The whole listing, page by page (one request each), remembered by the document service. */
+  private async listAll(): Promise<IndexedDocument[]> {
+    const out: IndexedDocument[] = [];
+    for (let page = 1; page <= 10_000; page++) {
+      const p = await this.api.get().listDocuments({ perPage: LIST_PAGE_SIZE, sortBy: 'id', sort: 'asc', page });
+      this.documents.remember(p.items);
+      for (const d of p.items) out.push({ id: d.id, name: d.name, template: d.template });
+      if (!p.hasMore) break;
+    }
+    this.log.info(`[fs] account listing: ${out.length} documents`);
+    return out;
+  }
+
+  /** The server's copy, reused when read within `maxAgeMs`. */
+  private async current(id: number, maxAgeMs: number, action: string): Promise<Version> {
+    const v = this.versions.get(id);
+    if (v && Date.now() - v.observedAt <= maxAgeMs) return v;
+    return this.accept(await this.fetch(id, action), false).version;
+  }
+
+  private async fetch(id: number, action: string): Promise<ContentDocument> {
+    try {
+      return await this.documents.fetch(id);
+    } catch (e) {
+      throw this.toFileSystemError(e, action, id);
+    }
+  }
+
+  /** Records a server copy; when it differs from the last one and is not our own save, editors hear of it. */
+  private accept(doc: ContentDocument, own: boolean): Observation {
+    const obs = this.versions.observe(doc.id, doc);
+    if (!own && !obs.first && obs.statChanged) this.fireForDocument(doc.id, vscode.FileChangeType.Changed);
+    return obs;
+  }
+
+  private label(id: number, uri?: vscode.Uri): string {
+    const name = this.documents.get(id)?.name ?? this.index.get(id)?.name;
+    if (name) return name;
+    const last = uri?.path.split('/').pop();
+    return last ? nameFromFileName(last) : `document ${id}`;
+  }
+
+  private refuse(message: string, kind: 'noPermissions' | 'unavailable' = 'noPermissions'): vscode.FileSystemError {
+    this.log.warn(`[fs] ${message}`);
+    return kind === 'unavailable' ? vscode.FileSystemError.Unavailable(message) : vscode.FileSystemError.NoPermissions(message);
+  }
+
+  private toFileSystemError(e: unknown, action: string, id?: number): vscode.FileSystemError {
+    if (e instanceof vscode.FileSystemError) return e;
+    const message = describeError(action, e);
+    this.log.warn(`[fs] ${message}`);
+    switch (errorKind(e)) {
+      case 'notFound':
+        if (id !== undefined) this.documents.markDeleted(id);
+        return vscode.FileSystemError.FileNotFound(message);
+      case 'auth':
+      case 'forbidden':
+      case 'validation':
+        return vscode.FileSystemError.NoPermissions(message);
+      default:
+        if (errorKind(e) === undefined && e instanceof Error) this.log.error(e);
+        return vscode.FileSystemError.Unavailable(message);
+    }
+  }
+
+  private track(id: number, uri: vscode.Uri): void {
+    let m = this.urisById.get(id);
+    if (!m) this.urisById.set(id, (m = new Map()));
+    m.set(uri.toString(), uri);
+  }
+
+  private urisOf(id: number): vscode.Uri[] {
+    const out = new Map(this.urisById.get(id) ?? []);
+    const path = this.index.pathOf(id);
+    if (path) {
+      const uri = vscode.Uri.from({ scheme: SCHEME, authority: ACCOUNT_AUTHORITY, path: `/${path}` });
+      out.set(uri.toString(), uri);
+    }
+    return [...out.values()];
+  }
+
+  private fireForDocument(id: number, type: vscode.FileChangeType, except?: vscode.Uri): void {
+    const skip = except?.toString();
+    this.fireSoon(...this.urisOf(id).filter((u) => u.toString() !== skip).map((uri) => ({ type, uri })));
+  }
+
+  private fireIndexDiff(d: IndexDiff): void {
+    const uri = (p: string) => vscode.Uri.from({ scheme: SCHEME, authority: ACCOUNT_AUTHORITY, path: `/${p}` });
+    this.fireSoon(
+      ...d.removedFiles.map((p) => ({ type: vscode.FileChangeType.Deleted, uri: uri(p) })),
+      ...d.removedFolders.map((p) => ({ type: vscode.FileChangeType.Deleted, uri: uri(p) })),
+      ...d.addedFolders.map((p) => ({ type: vscode.FileChangeType.Created, uri: uri(p) })),
+      ...d.addedFiles.map((p) => ({ type: vscode.FileChangeType.Created, uri: uri(p) })),
+    );
+  }
+
+  /** Buffered like the samples' `_fireSoon`: events of one burst arrive together. */
+  private fireSoon(...events: vscode.FileChangeEvent[]): void {
+    if (events.length === 0) return;
+    this.pending.push(...events);
+    if (this.fireTimer) clearTimeout(this.fireTimer);
+    this.fireTimer = setTimeout(() => {
+      this.fireTimer = undefined;
+      const seen = new Set<string>();
+      const batch = this.pending.filter((e) => {
+        const k = `${e.type}:${e.uri.toString()}`;
+        if (seen.has(k)) return false;
+        seen.add(k);
+        return true;
+      });
+      this.pending = [];
+      if (!this.isDisposed) this._onDidChangeFile.fire(batch);
+    }, 5);
+  }
+
+  private onServiceChange(doc: ContentDocument, previous: ContentDocument | undefined): void {
+    this.accept(doc, this.writing.has(doc.id));
+    if (!previous || previous.name !== doc.name || previous.template?.id !== doc.template?.id) {
+      this.fireIndexDiff(this.index.upsert(doc));
+    }
+  }
+
+  private onServiceDelete(id: number): void {
+    this.fireForDocument(id, vscode.FileChangeType.Deleted);
+    this.fireIndexDiff(this.index.remove(id));
+    this.versions.forget(id);
+    this.urisById.delete(id);
+  }
+
+  private onServiceCreate(doc: ContentDocument): void {
+    this.versions.observe(doc.id, doc);
+    this.fireIndexDiff(this.index.upsert(doc));
+  }
+
+  /** A refresh: open editors check their document again, and the account folder is listed again. */
+  private onServiceForget(): void {
+    for (const d of vscode.workspace.textDocuments) {
+      const id = d.uri.scheme === SCHEME ? this.documentIdOf(d.uri) : undefined;
+      if (id === undefined) continue;
+      this.versions.touch(id, 0);
+      this.fireSoon({ type: vscode.FileChangeType.Changed, uri: d.uri });
+    }
+    if (!this.index.loaded) return;
+    if (this.reloadTimer) clearTimeout(this.reloadTimer);
+    this.reloadTimer = setTimeout(() => {
+      this.reloadTimer = undefined;
+      this.index.reload().then(
+        (d) => this.fireIndexDiff(d),
+        (e: unknown) => this.log.warn(`[fs] ${describeError("Couldn't list the documents of the account again", e)}`),
+      );
+    }, 500);
+  }
+}
+
+/** Keeps `contentDocs.activeIsFavorite` in step with the active editor's document. */
+class ActiveFavoriteContext extends Disposable {
+  private last: boolean | undefined;
+
+  constructor(
+    private readonly fs: DocumentFileSystem,
+    private readonly documents: DocumentService,
+  ) {
+    super();
+    this._register(vscode.window.onDidChangeActiveTextEditor(() => this.update()));
+    this._register(documents.onDidChange(() => this.update()));
+    this._register(documents.onDidDelete(() => this.update()));
+    this.update();
+  }
+
+  private update(): void {
+    const uri = vscode.window.activeTextEditor?.document.uri;
+    const id = uri ? this.fs.documentIdOf(uri) : undefined;
+    const favorite = id !== undefined && this.documents.get(id)?.favorite === true;
+    if (favorite === this.last) return;
+    this.last = favorite;
+    void vscode.commands.executeCommand('setContext', CTX.activeIsFavorite, favorite);
   }
 }

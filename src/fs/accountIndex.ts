@@ -1,0 +1,189 @@
+import { documentFileName, fileExtension, templateFolderName, type DocumentLike } from './uris';
+
+/** What the index keeps of a document: enough to name it. */
+export type IndexedDocument = DocumentLike;
+
+/** Paths (`<folder>/<file>`) that appeared or went away after a change, for onDidChangeFile. */
+export interface IndexDiff {
+  addedFolders: string[];
+  removedFolders: string[];
+  addedFiles: string[];
+  removedFiles: string[];
+}
+
+const EMPTY_DIFF: IndexDiff = { addedFolders: [], removedFolders: [], addedFiles: [], removedFiles: [] };
+
+function templateKey(doc: DocumentLike): string {
+  return doc.template ? `t${doc.template.id}` : 'none';
+}
+
+/**
+ * The account as folders and files: one folder per template that has documents, one `<name>.md`
+ * per document. Built from the full listing (walked page by page, one request per page, cached);
+ * kept current from the document service's events afterwards.
+ *
+ * Names are made unique per folder: when documents share a name, the oldest (lowest id) keeps
+ * `Name.md` and the others become `Name (123).md`; two templates that show the same name are
+ * told apart the same way (`Article (template 60)`). A path once given to a document keeps
+ * resolving to it for the session (an editor open on a renamed document keeps working).
+ */
+export class AccountIndex {
+  private readonly docs = new Map<number, IndexedDocument>();
+  private folders = new Map<string, Map<string, number>>();
+  private pathById = new Map<number, string>();
+  private readonly aliases = new Map<string, number>();
+  private loading: Promise<void> | undefined;
+  private isLoaded = false;
+  private ext = fileExtension();
+
+  constructor(private readonly loadAll: () => Promise<IndexedDocument[]>) {}
+
+  get loaded(): boolean {
+    return this.isLoaded;
+  }
+
+  /** Loads the listing once; concurrent callers share the same load, and a failed load is retried next time. */
+  ensure(): Promise<void> {
+    if (this.isLoaded) return Promise.resolve();
+    this.loading ??= this.loadAll().then(
+      (docs) => {
+        this.docs.clear();
+        for (const d of docs) this.docs.set(d.id, { id: d.id, name: d.name, template: d.template });
+        this.rebuild();
+        this.isLoaded = true;
+        this.loading = undefined;
+      },
+      (e: unknown) => {
+        this.loading = undefined;
+        throw e;
+      },
+    );
+    return this.loading;
+  }
+
+  /** Reloads the listing (after a refresh) and reports what appeared or went away. */
+  async reload(): Promise<IndexDiff> {
+    if (!this.isLoaded) return EMPTY_DIFF;
+    const before = this.snapshot();
+    this.isLoaded = false;
+    await this.ensure();
+    return this.diff(before);
+  }
+
+  /** The file extension changed (setting): every file name changes. */
+  setExtension(ext: string): IndexDiff {
+    if (ext === this.ext) return EMPTY_DIFF;
+    this.ext = ext;
+    if (!this.isLoaded) return EMPTY_DIFF;
+    const before = this.snapshot();
+    this.rebuild();
+    return this.diff(before);
+  }
+
+  upsert(doc: IndexedDocument): IndexDiff {
+    if (!this.isLoaded) return EMPTY_DIFF;
+    const prev = this.docs.get(doc.id);
+    if (prev && prev.name === doc.name && templateKey(prev) === templateKey(doc) && prev.template?.name === doc.template?.name) return EMPTY_DIFF;
+    const before = this.snapshot();
+    this.docs.set(doc.id, { id: doc.id, name: doc.name, template: doc.template });
+    this.rebuild();
+    return this.diff(before);
+  }
+
+  remove(id: number): IndexDiff {
+    for (const [path, owner] of this.aliases) if (owner === id) this.aliases.delete(path);
+    if (!this.isLoaded || !this.docs.has(id)) return EMPTY_DIFF;
+    const before = this.snapshot();
+    this.docs.delete(id);
+    this.rebuild();
+    return this.diff(before);
+  }
+
+  folderNames(): string[] {
+    return [...this.folders.keys()];
+  }
+
+  hasFolder(folder: string): boolean {
+    return this.folders.has(folder);
+  }
+
+  files(folder: string): [string, number][] | undefined {
+    const f = this.folders.get(folder);
+    return f ? [...f.entries()] : undefined;
+  }
+
+  /** The document at `<folder>/<file>`: its current path first, then any path it had this session. */
+  resolve(folder: string, file: string): number | undefined {
+    return this.folders.get(folder)?.get(file) ?? this.aliases.get(`${folder}/${file}`);
+  }
+
+  pathOf(id: number): string | undefined {
+    return this.pathById.get(id);
+  }
+
+  get(id: number): IndexedDocument | undefined {
+    return this.docs.get(id);
+  }
+
+  private snapshot(): { folders: Set<string>; paths: Map<number, string> } {
+    return { folders: new Set(this.folders.keys()), paths: new Map(this.pathById) };
+  }
+
+  private diff(before: { folders: Set<string>; paths: Map<number, string> }): IndexDiff {
+    const d: IndexDiff = { addedFolders: [], removedFolders: [], addedFiles: [], removedFiles: [] };
+    for (const f of this.folders.keys()) if (!before.folders.has(f)) d.addedFolders.push(f);
+    for (const f of before.folders) if (!this.folders.has(f)) d.removedFolders.push(f);
+    const now = new Set(this.pathById.values());
+    for (const [id, p] of this.pathById) if (before.paths.get(id) !== p) d.addedFiles.push(p);
+    for (const [, p] of before.paths) if (!now.has(p)) d.removedFiles.push(p);
+    return d;
+  }
+
+  private rebuild(): void {
+    // Folder names: one per template; the lowest template id keeps a shared display name.
+    const groups = new Map<string, IndexedDocument[]>();
+    for (const d of [...this.docs.values()].sort((a, b) => a.id - b.id)) {
+      const k = templateKey(d);
+      let g = groups.get(k);
+      if (!g) groups.set(k, (g = []));
+      g.push(d);
+    }
+    const keys = [...groups.keys()].sort((a, b) => keyOrder(a) - keyOrder(b));
+    const folderOf = new Map<string, string>();
+    const taken = new Set<string>();
+    for (const k of keys) {
+      const base = templateFolderName(groups.get(k)![0].template);
+      let name = base;
+      if (taken.has(name)) name = `${base} (template ${k === 'none' ? 'none' : k.slice(1)})`;
+      while (taken.has(name)) name += '\u00a0';
+      taken.add(name);
+      folderOf.set(k, name);
+    }
+
+    const folders = new Map<string, Map<string, number>>();
+    const pathById = new Map<number, string>();
+    for (const k of keys) {
+      const folder = folderOf.get(k)!;
+      const files = new Map<string, number>();
+      for (const d of groups.get(k)!) {
+        let file = documentFileName(d.name, this.ext);
+        if (files.has(file)) file = documentFileName(`${d.name} (${d.id})`, this.ext);
+        while (files.has(file)) file = documentFileName(`${nameOf(file, this.ext)} (${d.id})`, this.ext);
+        files.set(file, d.id);
+        pathById.set(d.id, `${folder}/${file}`);
+        this.aliases.set(`${folder}/${file}`, d.id);
+      }
+      folders.set(folder, files);
+    }
+    this.folders = folders;
+    this.pathById = pathById;
+  }
+}
+
+function keyOrder(k: string): number {
+  return k === 'none' ? Number.MAX_SAFE_INTEGER : Number(k.slice(1));
+}
+
+function nameOf(file: string, ext: string): string {
+  return file.endsWith(ext) ? file.slice(0, -ext.length) : file;
+}

@@ -1,0 +1,122 @@
+import { createHash } from 'crypto';
+
+/** What the file system needs of a server document. */
+export interface ServerText {
+  readonly result: string;
+  readonly updated_at?: string;
+  readonly created_at?: string;
+}
+
+/** One version of a document's text as this window has seen it on the server. */
+export interface Version {
+  readonly text: string;
+  readonly bytes: Uint8Array;
+  /** The stat mtime: the server's updated_at, nudged forward when the text changed within the same second. */
+  readonly mtime: number;
+  readonly ctime: number;
+  /** The stat size: the byte length, nudged only when a different text of the same length was reported before. */
+  readonly size: number;
+  readonly updatedAt: string | undefined;
+  /** When this was last confirmed with the server (ms since epoch). */
+  readonly observedAt: number;
+}
+
+export interface Observation {
+  readonly version: Version;
+  /** The text differs from the previous version (false on the first observation). */
+  readonly textChanged: boolean;
+  /** mtime or size differs from the previous version (what VS Code's models compare). */
+  readonly statChanged: boolean;
+  readonly first: boolean;
+}
+
+interface Track {
+  current: Version;
+  sizeByText: Map<string, number>;
+  textBySize: Map<number, string>;
+}
+
+function parseTime(iso: string | undefined): number | undefined {
+  if (!iso) return undefined;
+  const t = Date.parse(iso);
+  return Number.isFinite(t) ? t : undefined;
+}
+
+function digest(text: string): string {
+  return createHash('sha1').update(text, 'utf8').digest('base64');
+}
+
+/**
+ * The server has no version check, and VS Code detects "the file on disk is newer" itself: before a
+ * save it stats the file and refuses to write when `stat.mtime` is later than the mtime it last read
+ * AND `stat.size` differs from the size it last read. This tracker makes that check reliable for a
+ * server whose `updated_at` has one-second resolution:
+ *
+ * - mtime = the server's updated_at, but strictly later than the previous version's whenever the
+ *   text changed (two edits in one second keep one updated_at), and never going backwards;
+ * - size = the exact byte length of the text, except when this window has already reported that
+ *   size for a *different* text of this document: then the next free size is reported, so that a
+ *   change to a text of the same length is still caught. The same text always keeps the same size.
+ *
+ * Texts are compared as the server stores them (trimmed), never against an editor's buffer, so the
+ * trimming done by the server on save can never look like a conflict.
+ */
+export class VersionTracker {
+  private readonly tracks = new Map<number, Track>();
+
+  get(id: number): Version | undefined {
+    return this.tracks.get(id)?.current;
+  }
+
+  forget(id: number): void {
+    this.tracks.delete(id);
+  }
+
+  clear(): void {
+    this.tracks.clear();
+  }
+
+  observe(id: number, doc: ServerText, now = Date.now()): Observation {
+    const text = doc.result ?? '';
+    const track = this.tracks.get(id);
+    const prev = track?.current;
+    const updated = parseTime(doc.updated_at);
+    const ctime = parseTime(doc.created_at) ?? prev?.ctime ?? updated ?? 0;
+
+    if (!track || !prev) {
+      const t: Track = { current: undefined as unknown as Version, sizeByText: new Map(), textBySize: new Map() };
+      t.current = this.make(t, text, updated ?? 0, ctime, doc.updated_at, now);
+      this.tracks.set(id, t);
+      return { version: t.current, textChanged: false, statChanged: true, first: true };
+    }
+
+    const textChanged = prev.text !== text;
+    let mtime: number;
+    if (textChanged) mtime = Math.max(updated ?? 0, prev.mtime + 1);
+    else mtime = Math.max(updated ?? 0, prev.mtime);
+    const next = textChanged
+      ? this.make(track, text, mtime, ctime, doc.updated_at, now)
+      : { ...prev, mtime, ctime, updatedAt: doc.updated_at ?? prev.updatedAt, observedAt: now };
+    track.current = next;
+    return { version: next, textChanged, statChanged: next.mtime !== prev.mtime || next.size !== prev.size, first: false };
+  }
+
+  /** Marks the current version as confirmed with the server just now (no change seen). */
+  touch(id: number, now = Date.now()): void {
+    const t = this.tracks.get(id);
+    if (t) t.current = { ...t.current, observedAt: now };
+  }
+
+  private make(track: Track, text: string, mtime: number, ctime: number, updatedAt: string | undefined, now: number): Version {
+    const bytes = new TextEncoder().encode(text);
+    const key = digest(text);
+    let size = track.sizeByText.get(key);
+    if (size === undefined) {
+      size = bytes.byteLength;
+      while (track.textBySize.has(size) && track.textBySize.get(size) !== key) size++;
+      track.sizeByText.set(key, size);
+      track.textBySize.set(size, key);
+    }
+    return { text, bytes, mtime, ctime, size, updatedAt, observedAt: now };
+  }
+}
