@@ -1,7 +1,335 @@
+import * as vscode from 'vscode';
+import type { ContentDocument } from '../api/index';
+import { TEMPLATES, templateName } from '../api/templates';
+import { charLength, CREATIVITY_LEVELS, LIMITS, type Creativity } from '../api/validate';
+import { CMD, SCHEME } from '../constants';
+import { ACCOUNT_FOLDER_NAME, ACCOUNT_ROOT, documentUri } from '../fs/uris';
 import type { Services } from '../services/services';
+import { describeError, errorKind, isApiError, isCancellation } from '../util/errors';
+import { showError } from '../util/run';
 import type { CommandTable } from './index';
 
-// Placeholder: these commands are being written.
-export function fileCommands(_s: Services): CommandTable {
-  return {};
+/** Go to Document waits this long after the last keystroke before asking the server. */
+export const SEARCH_DEBOUNCE_MS = 250;
+const SEARCH_PAGE_SIZE = 25;
+
+export function fileCommands(s: Services): CommandTable {
+  s.fs.setPrompter(s.prompter);
+  return {
+    [CMD.documentOpen]: (arg: unknown) => openDocument(s, arg),
+    [CMD.documentNew]: () => newDocument(s),
+    [CMD.documentGoTo]: () => goToDocument(s),
+    [CMD.openAccountFolder]: () => openAccountFolder(),
+  };
+}
+
+// --- Open --------------------------------------------------------------------------------------------
+
+/** The document id in a command argument: a number, `{ id }`, a tree node `{ doc: { id } }`, or a content-docs URI. */
+function documentIdArg(s: Services, arg: unknown): number | undefined {
+  if (typeof arg === 'number') return Number.isSafeInteger(arg) && arg > 0 ? arg : undefined;
+  if (typeof arg === 'string' && /^\d+$/.test(arg)) return Number(arg);
+  if (arg instanceof vscode.Uri) return s.fs.documentIdOf(arg);
+  if (arg && typeof arg === 'object') {
+    const o = arg as { id?: unknown; doc?: { id?: unknown }; document?: { id?: unknown } };
+    for (const v of [o.id, o.doc?.id, o.document?.id]) if (typeof v === 'number' && Number.isSafeInteger(v) && v > 0) return v;
+  }
+  const active = vscode.window.activeTextEditor?.document.uri;
+  return arg === undefined && active ? s.fs.documentIdOf(active) : undefined;
+}
+
+/**
+ * Opens a document in an editor: one GET (the file system reuses it for the stat and the read).
+ * An editor already open on the document is shown instead of a second one.
+ */
+export async function openDocument(s: Services, arg: unknown, options: { preview?: boolean } = {}): Promise<vscode.TextEditor | undefined> {
+  const id = documentIdArg(s, arg);
+  if (id === undefined) throw new Error('There is no document to open.');
+  const open = vscode.workspace.textDocuments.find((d) => d.uri.scheme === SCHEME && s.fs.documentIdOf(d.uri) === id);
+  if (open) return vscode.window.showTextDocument(open, { preview: options.preview });
+
+  const known = s.documents.get(id);
+  let doc: ContentDocument;
+  try {
+    doc = await s.documents.fetch(id);
+  } catch (e) {
+    if (isCancellation(e)) return undefined;
+    if (errorKind(e) === 'notFound') s.documents.markDeleted(id);
+    void showError(s.log, describeError(`Couldn't open ${known?.name ? `"${known.name}"` : `document ${id}`}`, e), e, () => openDocument(s, id, options));
+    return undefined;
+  }
+  s.fs.remember(doc);
+  return vscode.window.showTextDocument(documentUri(doc), { preview: options.preview });
+}
+
+// --- New Document… -------------------------------------------------------------------------------------
+
+interface Draft {
+  name: string;
+  templateId: number;
+  prompt: string;
+  creativity: Creativity;
+}
+
+const DEFAULT_TEMPLATE_ID = 1; // Freestyle
+const DEFAULT_CREATIVITY: Creativity = 0.5; // Original
+const STEPS = 4;
+
+function validateName(value: string): string | undefined {
+  const v = value.trim();
+  if (!v) return 'Enter a name.';
+  const n = charLength(v);
+  return n > LIMITS.name ? `A name can have at most ${LIMITS.name} characters (this one has ${n}).` : undefined;
+}
+
+function validatePrompt(value: string): string | undefined {
+  const v = value.trim();
+  if (!v) return 'Describe what the text should be about.';
+  const n = charLength(v);
+  return n > LIMITS.prompt ? `A prompt can have at most ${LIMITS.prompt.toLocaleString('en-US')} characters (this one has ${n.toLocaleString('en-US')}).` : undefined;
+}
+
+function refusal(fields: Record<string, string[]> | undefined, field: string, what: string): string | undefined {
+  const msgs = fields?.[field];
+  return msgs?.length ? `The server refused the ${what}: ${msgs.join(' ')}` : undefined;
+}
+
+/**
+ * Asks for the document's name, template, prompt and creativity. After a 422, only the refused
+ * fields are asked again (all of them when the server named none we ask for), prefilled with what
+ * the user typed and the server's message. Undefined when the user cancels.
+ */
+async function askDraft(s: Services, prev: Partial<Draft>, refused?: Record<string, string[]>): Promise<Draft | undefined> {
+  const askable = ['name', 'template_id', 'prompt', 'creativity'];
+  const askAll = !refused || !Object.keys(refused).some((k) => askable.includes(k));
+  const ask = (field: string) => askAll || (refused !== undefined && field in refused);
+  const draft = { ...prev };
+
+  if (ask('name') || draft.name === undefined) {
+    const refusedMsg = refusal(refused, 'name', 'name');
+    const name = await s.prompter.input({
+      title: `New Document (1/${STEPS})`,
+      prompt: refusedMsg ?? `The document's name (up to ${LIMITS.name} characters)`,
+      placeHolder: 'e.g. Q3 plan',
+      value: draft.name,
+      validateInput: validateName,
+    });
+    if (name === undefined) return undefined;
+    draft.name = name.trim();
+  }
+
+  if (ask('template_id') || draft.templateId === undefined) {
+    const current = draft.templateId ?? DEFAULT_TEMPLATE_ID;
+    type TemplateItem = vscode.QuickPickItem & { id: number };
+    const items: TemplateItem[] = TEMPLATES.map((t) => ({
+      label: t.name,
+      description: t.id === current ? (t.id === DEFAULT_TEMPLATE_ID ? 'default' : 'your choice') : t.id === DEFAULT_TEMPLATE_ID ? 'default' : undefined,
+      id: t.id,
+    }));
+    // The current choice (Freestyle at first) comes first, so Enter keeps it.
+    items.sort((a, b) => (a.id === current ? -1 : b.id === current ? 1 : a.id - b.id));
+    const picked = await s.prompter.pick(items, {
+      title: `New Document (2/${STEPS}): Template`,
+      placeHolder: refusal(refused, 'template_id', 'template') ?? 'Choose a template (Freestyle lets the prompt decide)',
+      matchOnDescription: true,
+    });
+    if (!picked) return undefined;
+    draft.templateId = picked.id;
+  }
+
+  if (ask('prompt') || draft.prompt === undefined) {
+    const prompt = await s.prompter.input({
+      title: `New Document (3/${STEPS}): Prompt`,
+      prompt: refusal(refused, 'prompt', 'prompt') ?? `What should the text be about? (up to ${LIMITS.prompt.toLocaleString('en-US')} characters)`,
+      placeHolder: 'e.g. A one-page plan for the third quarter',
+      value: draft.prompt,
+      validateInput: validatePrompt,
+    });
+    if (prompt === undefined) return undefined;
+    draft.prompt = prompt.trim();
+  }
+
+  if (ask('creativity') || draft.creativity === undefined) {
+    const current = draft.creativity ?? DEFAULT_CREATIVITY;
+    type LevelItem = vscode.QuickPickItem & { value: Creativity };
+    const items: LevelItem[] = CREATIVITY_LEVELS.map((c) => ({
+      label: c.label,
+      description: `${c.value}${c.value === DEFAULT_CREATIVITY ? ' · default' : ''}`,
+      value: c.value,
+    }));
+    items.sort((a, b) => (a.value === current ? -1 : b.value === current ? 1 : a.value - b.value));
+    const picked = await s.prompter.pick(items, {
+      title: `New Document (4/${STEPS}): Creativity`,
+      placeHolder: refusal(refused, 'creativity', 'creativity') ?? 'How inventive the text may be',
+    });
+    if (!picked) return undefined;
+    draft.creativity = picked.value;
+  }
+
+  return draft as Draft;
+}
+
+/** The server writes the text during the request: a cancellable notification while it does. Never retried. */
+function store(s: Services, d: Draft): Thenable<ContentDocument> {
+  return vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `Creating "${d.name}"`, cancellable: true },
+    async (progress, token) => {
+      progress.report({ message: 'the server is writing the text, which can take a minute…' });
+      const controller = new AbortController();
+      const sub = token.onCancellationRequested(() => controller.abort());
+      try {
+        return await s.documents.create(
+          { name: d.name, prompt: d.prompt, creativity: d.creativity, templateId: d.templateId },
+          controller.signal,
+        );
+      } finally {
+        sub.dispose();
+      }
+    },
+  );
+}
+
+/** New Document…: asks, stores, opens. The Documents view shows it through DocumentService.onDidCreate. */
+export async function newDocument(s: Services): Promise<ContentDocument | undefined> {
+  let draft: Partial<Draft> = {};
+  let refused: Record<string, string[]> | undefined;
+  for (;;) {
+    const d = await askDraft(s, draft, refused);
+    if (!d) return undefined;
+    draft = d;
+    const action = `Couldn't create "${d.name}"`;
+    let doc: ContentDocument;
+    try {
+      doc = await store(s, d);
+    } catch (e) {
+      if (isCancellation(e)) {
+        void vscode.window.showInformationMessage(
+          `Stopped waiting for "${d.name}". The server may still create it: refresh the Documents view in a minute to see it.`,
+        );
+        return undefined;
+      }
+      if (isApiError(e) && e.kind === 'validation' && e.fields && Object.keys(e.fields).length > 0) {
+        // Say why, then ask again with everything the user typed kept.
+        s.log.warn(`[new] ${describeError(action, e)}`);
+        void vscode.window.showWarningMessage(describeError(action, e));
+        refused = e.fields;
+        continue;
+      }
+      const kind = errorKind(e);
+      const mayExist = kind === 'timeout' || kind === 'network' || kind === 'badResponse';
+      const message = describeError(action, e) + (mayExist ? ' The server may have created it anyway: refresh the Documents view before trying again.' : '');
+      // A store is retried only on the user's word, and only when nothing can have been created.
+      void showError(s.log, message, e, kind === 'server' || kind === 'rateLimited' ? () => storeAndOpen(s, d) : undefined);
+      return undefined;
+    }
+    await showNew(s, doc);
+    return doc;
+  }
+}
+
+async function storeAndOpen(s: Services, d: Draft): Promise<void> {
+  try {
+    await showNew(s, await store(s, d));
+  } catch (e) {
+    if (!isCancellation(e)) void showError(s.log, describeError(`Couldn't create "${d.name}"`, e), e);
+  }
+}
+
+async function showNew(s: Services, doc: ContentDocument): Promise<void> {
+  s.fs.remember(doc);
+  s.log.info(`[new] created document ${doc.id} (${templateName(doc.template?.id, doc.template?.name)})`);
+  await vscode.window.showTextDocument(documentUri(doc), { preview: false });
+}
+
+// --- Go to Document… -----------------------------------------------------------------------------------
+
+type DocumentPickItem = vscode.QuickPickItem & { id?: number };
+
+function toPickItem(d: ContentDocument): DocumentPickItem {
+  return {
+    label: d.favorite ? `$(star-full) ${d.name || '(no name)'}` : d.name || '(no name)',
+    description: templateName(d.template?.id, d.template?.name),
+    detail: `${d.words.toLocaleString('en-US')} word${d.words === 1 ? '' : 's'}`,
+    // The server already matched (accent- and case-insensitively): VS Code's own filter must not hide any.
+    alwaysShow: true,
+    id: d.id,
+  };
+}
+
+/**
+ * A Quick Pick that searches the server by name as the user types: one request per settled query
+ * ({@link SEARCH_DEBOUNCE_MS} after the last keystroke); a newer query aborts the request of an older one.
+ */
+export function goToDocument(s: Services): Promise<vscode.TextEditor | undefined> {
+  const qp = vscode.window.createQuickPick<DocumentPickItem>();
+  qp.title = 'Go to Document';
+  qp.placeholder = 'Type part of a document name';
+  qp.matchOnDescription = false;
+  qp.matchOnDetail = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let controller: AbortController | undefined;
+  let seq = 0;
+  let picked: number | undefined;
+
+  const search = (value: string) => {
+    if (timer) clearTimeout(timer);
+    controller?.abort();
+    controller = undefined;
+    const my = ++seq;
+    const query = value.trim();
+    qp.busy = true;
+    timer = setTimeout(async () => {
+      timer = undefined;
+      const ac = (controller = new AbortController());
+      try {
+        const page = await s.api.get().listDocuments({ search: query || undefined, perPage: SEARCH_PAGE_SIZE }, ac.signal);
+        if (my !== seq) return;
+        s.documents.remember(page.items);
+        qp.items = page.items.length
+          ? page.items.map(toPickItem)
+          : [{ label: query ? `No document name contains "${query}"` : 'No documents yet', alwaysShow: true }];
+      } catch (e) {
+        if (my !== seq || isCancellation(e)) return;
+        s.log.warn(`[goto] ${describeError("Couldn't search the documents", e)}`);
+        qp.items = [{ label: `$(error) ${describeError("Couldn't search the documents", e)}`, alwaysShow: true }];
+      } finally {
+        if (my === seq) qp.busy = false;
+      }
+    }, query ? SEARCH_DEBOUNCE_MS : 0);
+  };
+
+  return new Promise((resolve) => {
+    qp.onDidChangeValue(search);
+    qp.onDidAccept(() => {
+      const item = qp.selectedItems[0] ?? qp.activeItems[0];
+      if (item?.id === undefined) return;
+      picked = item.id;
+      qp.hide();
+    });
+    qp.onDidHide(() => {
+      if (timer) clearTimeout(timer);
+      controller?.abort();
+      seq++;
+      qp.dispose();
+      if (picked === undefined) return resolve(undefined);
+      openDocument(s, picked).then(resolve, (e: unknown) => {
+        void showError(s.log, describeError("Couldn't open the document", e), e);
+        resolve(undefined);
+      });
+    });
+    qp.show();
+    search('');
+  });
+}
+
+// --- Open Account as Folder ----------------------------------------------------------------------------
+
+/** Adds `content-docs://account/` as a workspace folder named "Content Docs" (or shows it if it is there). */
+export async function openAccountFolder(): Promise<void> {
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  if (!folders.some((f) => f.uri.toString() === ACCOUNT_ROOT.toString())) {
+    const ok = vscode.workspace.updateWorkspaceFolders(folders.length, 0, { uri: ACCOUNT_ROOT, name: ACCOUNT_FOLDER_NAME });
+    if (!ok) throw new Error('VS Code did not accept the folder (another change to the workspace folders may be in progress). Try again.');
+  }
+  await vscode.commands.executeCommand('workbench.view.explorer');
 }
