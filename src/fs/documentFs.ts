@@ -17,17 +17,19 @@ import {
   fileExtension,
   isAccountUri,
   nameFromFileName,
+  safeSegment,
   segments,
   templateFolderName,
 } from './uris';
 import { VersionTracker, type Observation, type Version } from './versions';
 
-/** A stat this soon after the last server read reuses it (opening = stat + readFile = one request). */
-const STAT_FRESH_MS = 300;
-/** readFile follows its stat: reuse the stat's read. */
-const READ_FRESH_MS = 2_000;
-/** writeFile trusts the pre-save stat's read if it is this recent; otherwise it checks the server itself. */
-const WRITE_FRESH_MS = 2_000;
+/**
+ * A server read serves at most one stat and one readFile, within this time: opening a document is
+ * stat + readFile = one GET, and the stat VS Code makes before a save always asks the server again.
+ */
+const REUSE_MS = 2_000;
+/** writeFile trusts a successful stat this recent (the one VS Code makes before writing); otherwise it checks the server itself. */
+const WRITE_CHECK_MS = 2_000;
 /** Page size for walking the account listing (the largest the server allows). */
 const LIST_PAGE_SIZE = 100;
 
@@ -42,8 +44,8 @@ const DIRECTORY: vscode.FileStat = { type: vscode.FileType.Directory, ctime: 0, 
 /**
  * Documents as files (scheme `content-docs`, see uris.ts).
  *
- * Reading: `stat` asks the server (GET, reused for {@link STAT_FRESH_MS}) and reports `updated_at`
- * as mtime and the byte length of the text as size; `readFile` returns the text as UTF-8.
+ * Reading: `stat` asks the server (one GET serves one stat and one readFile, see {@link REUSE_MS}) and
+ * reports `updated_at` as mtime and the byte length of the text as size; `readFile` returns the text as UTF-8.
  *
  * Saving and conflicts: VS Code stats a file before writing it and, when `stat.mtime` is later than
  * the mtime it read and the size differs, refuses the save with its own "The content of the file is
@@ -64,6 +66,17 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
   private readonly index: AccountIndex;
   /** Every URI VS Code asked about, per document, so that changes reach each of them. */
   private readonly urisById = new Map<number, Map<string, vscode.Uri>>();
+  /** The last server read of each document, and whether a stat / a readFile has already used it. */
+  private readonly reads = new Map<number, { at: number; statUsed: boolean; readUsed: boolean }>();
+  /**
+   * The file names (without extension) each document has had this session, or that a URI for it was
+   * successfully read under. A single-document URI resolves by its id, but a name the document never
+   * had is "not found" — that is what lets VS Code rename `…/Old.md` to `…/New.md` (it checks the
+   * target does not exist), while a tab opened before a rename keeps working.
+   */
+  private readonly names = new Map<number, Set<string>>();
+  /** When a stat of each document last succeeded. */
+  private readonly statOk = new Map<number, number>();
   /** Documents whose result this provider is PATCHing right now (their change event is our own). */
   private readonly writing = new Set<number>();
   private prompter: Prompter = new VsCodePrompter();
@@ -127,7 +140,10 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     const target = await this.resolve(uri, 'open');
     if (target.kind !== 'file') return DIRECTORY;
     this.track(target.id, uri);
-    const v = await this.current(target.id, STAT_FRESH_MS, `Couldn't open "${this.label(target.id, uri)}"`);
+    this.statOk.delete(target.id);
+    const v = await this.current(target.id, 'stat', `Couldn't open "${this.label(target.id, uri)}"`);
+    this.statOk.set(target.id, Date.now());
+    this.confirmUri(target.id, uri);
     return { type: vscode.FileType.File, ctime: v.ctime, mtime: v.mtime, size: v.size };
   }
 
@@ -135,7 +151,8 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     const target = await this.resolve(uri, 'open');
     if (target.kind !== 'file') throw vscode.FileSystemError.FileIsADirectory(uri);
     this.track(target.id, uri);
-    const v = await this.current(target.id, READ_FRESH_MS, `Couldn't open "${this.label(target.id, uri)}"`);
+    const v = await this.current(target.id, 'read', `Couldn't open "${this.label(target.id, uri)}"`);
+    this.confirmUri(target.id, uri);
     return v.bytes;
   }
 
@@ -193,7 +210,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     // VS Code's own check needs a fresh stat. It ignores a stat that failed, so check here when the
     // last read is not recent: a text changed on the server that nobody has seen yet is never overwritten.
     const base = this.versions.get(id);
-    if (!base || Date.now() - base.observedAt > WRITE_FRESH_MS) {
+    if (!base || Date.now() - (this.statOk.get(id) ?? 0) > WRITE_CHECK_MS) {
       const obs = this.accept(await this.fetch(id, action), false);
       if (!base || obs.textChanged) {
         throw this.refuse(
@@ -298,7 +315,25 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     const id = documentIdFromUri(uri);
     if (id === undefined || segs.length > 2) throw vscode.FileSystemError.FileNotFound(uri);
     if (segs.length < 2) return { kind: 'documentDir', id, depth: segs.length };
+    const known = this.names.get(id);
+    const current = this.documents.get(id)?.name;
+    const name = nameFromFileName(segs[1]);
+    if ((known?.size || current !== undefined) && !known?.has(name) && (current === undefined || safeSegment(current) !== name)) {
+      throw vscode.FileSystemError.FileNotFound(uri);
+    }
     return { kind: 'file', id };
+  }
+
+  private addName(id: number, name: string): void {
+    let set = this.names.get(id);
+    if (!set) this.names.set(id, (set = new Set()));
+    set.add(name);
+  }
+
+  /** A single-document URI that was read successfully keeps resolving under its name. */
+  private confirmUri(id: number, uri: vscode.Uri): void {
+    const segs = segments(uri);
+    if (documentIdFromUri(uri) !== undefined && segs.length === 2) this.addName(id, nameFromFileName(segs[1]));
   }
 
   private async ensureIndex(): Promise<void> {
@@ -322,11 +357,19 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     return out;
   }
 
-  /** The server's copy, reused when read within `maxAgeMs`. */
-  private async current(id: number, maxAgeMs: number, action: string): Promise<Version> {
+  /** The server's copy: a recent read not yet used by this kind of call, else a new GET. */
+  private async current(id: number, use: 'stat' | 'read', action: string): Promise<Version> {
     const v = this.versions.get(id);
-    if (v && Date.now() - v.observedAt <= maxAgeMs) return v;
-    return this.accept(await this.fetch(id, action), false).version;
+    const r = this.reads.get(id);
+    const key = use === 'stat' ? 'statUsed' : 'readUsed';
+    if (v && r && !r[key] && Date.now() - r.at <= REUSE_MS) {
+      r[key] = true;
+      return v;
+    }
+    const fetched = this.accept(await this.fetch(id, action), false).version;
+    const after = this.reads.get(id);
+    if (after) after[key] = true;
+    return fetched;
   }
 
   private async fetch(id: number, action: string): Promise<ContentDocument> {
@@ -340,6 +383,8 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
   /** Records a server copy; when it differs from the last one and is not our own save, editors hear of it. */
   private accept(doc: ContentDocument, own: boolean): Observation {
     const obs = this.versions.observe(doc.id, doc);
+    this.addName(doc.id, safeSegment(doc.name));
+    this.reads.set(doc.id, { at: Date.now(), statUsed: false, readUsed: false });
     if (!own && !obs.first && obs.statChanged) this.fireForDocument(doc.id, vscode.FileChangeType.Changed);
     return obs;
   }
@@ -425,6 +470,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
   }
 
   private onServiceChange(doc: ContentDocument, previous: ContentDocument | undefined): void {
+    if (previous) this.addName(doc.id, safeSegment(previous.name));
     this.accept(doc, this.writing.has(doc.id));
     if (!previous || previous.name !== doc.name || previous.template?.id !== doc.template?.id) {
       this.fireIndexDiff(this.index.upsert(doc));
@@ -435,11 +481,14 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     this.fireForDocument(id, vscode.FileChangeType.Deleted);
     this.fireIndexDiff(this.index.remove(id));
     this.versions.forget(id);
+    this.reads.delete(id);
+    this.statOk.delete(id);
+    this.names.delete(id);
     this.urisById.delete(id);
   }
 
   private onServiceCreate(doc: ContentDocument): void {
-    this.versions.observe(doc.id, doc);
+    this.accept(doc, true);
     this.fireIndexDiff(this.index.upsert(doc));
   }
 
@@ -448,7 +497,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     for (const d of vscode.workspace.textDocuments) {
       const id = d.uri.scheme === SCHEME ? this.documentIdOf(d.uri) : undefined;
       if (id === undefined) continue;
-      this.versions.touch(id, 0);
+      this.reads.delete(id);
       this.fireSoon({ type: vscode.FileChangeType.Changed, uri: d.uri });
     }
     if (!this.index.loaded) return;

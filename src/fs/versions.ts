@@ -17,8 +17,6 @@ export interface Version {
   /** The stat size: the byte length, nudged only when a different text of the same length was reported before. */
   readonly size: number;
   readonly updatedAt: string | undefined;
-  /** When this was last confirmed with the server (ms since epoch). */
-  readonly observedAt: number;
 }
 
 export interface Observation {
@@ -76,7 +74,7 @@ export class VersionTracker {
     this.tracks.clear();
   }
 
-  observe(id: number, doc: ServerText, now = Date.now()): Observation {
+  observe(id: number, doc: ServerText): Observation {
     const text = doc.result ?? '';
     const track = this.tracks.get(id);
     const prev = track?.current;
@@ -85,7 +83,7 @@ export class VersionTracker {
 
     if (!track || !prev) {
       const t: Track = { current: undefined as unknown as Version, sizeByText: new Map(), textBySize: new Map() };
-      t.current = this.make(t, text, updated ?? 0, ctime, doc.updated_at, now);
+      t.current = this.make(t, text, updated ?? 0, ctime, doc.updated_at);
       this.tracks.set(id, t);
       return { version: t.current, textChanged: false, statChanged: true, first: true };
     }
@@ -95,19 +93,13 @@ export class VersionTracker {
     if (textChanged) mtime = Math.max(updated ?? 0, prev.mtime + 1);
     else mtime = Math.max(updated ?? 0, prev.mtime);
     const next = textChanged
-      ? this.make(track, text, mtime, ctime, doc.updated_at, now)
-      : { ...prev, mtime, ctime, updatedAt: doc.updated_at ?? prev.updatedAt, observedAt: now };
+      ? this.make(track, text, mtime, ctime, doc.updated_at)
+      : { ...prev, mtime, ctime, updatedAt: doc.updated_at ?? prev.updatedAt };
     track.current = next;
     return { version: next, textChanged, statChanged: next.mtime !== prev.mtime || next.size !== prev.size, first: false };
   }
 
-  /** Marks the current version as confirmed with the server just now (no change seen). */
-  touch(id: number, now = Date.now()): void {
-    const t = this.tracks.get(id);
-    if (t) t.current = { ...t.current, observedAt: now };
-  }
-
-  private make(track: Track, text: string, mtime: number, ctime: number, updatedAt: string | undefined, now: number): Version {
+  private make(track: Track, text: string, mtime: number, ctime: number, updatedAt: string | undefined): Version {
     const bytes = new TextEncoder().encode(text);
     const key = digest(text);
     let size = track.sizeByText.get(key);
@@ -117,6 +109,6 @@ export class VersionTracker {
       track.sizeByText.set(key, size);
       track.textBySize.set(size, key);
     }
-    return { text, bytes, mtime, ctime, size, updatedAt, observedAt: now };
+    return { text, bytes, mtime, ctime, size, updatedAt };
   }
 }

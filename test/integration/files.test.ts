@@ -1,0 +1,464 @@
+/**
+ * Documents as files, inside a real VS Code against the sandbox: open, edit and save through the
+ * `content-docs:` file system; trimming without a false conflict; VS Code's own "newer content"
+ * conflict flow; failed saves that keep the editor dirty; refusals before sending; rename and delete
+ * through the file system; the account as a folder; open editors following server changes.
+ */
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import type { TestApi } from '../../src/extension';
+import type { Services } from '../../src/services/services';
+import type { Prompter } from '../../src/ui/prompter';
+import { startSandbox, type Fault, type Sandbox, type SandboxDocument } from '../sandbox/server';
+import { click, screenshot } from './harness';
+
+const EXTENSION_ID = 'content-docs.content-docs';
+const SCHEME = 'content-docs';
+const CMD_OPEN = 'contentDocs.documentOpen';
+
+let sandbox: Sandbox;
+let s: Services;
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+async function until<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined && v !== false) return v as T;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(50);
+  }
+}
+
+function requests(route: string, id?: number) {
+  return sandbox.requests.filter((r) => r.route === route && (id === undefined || r.path.endsWith(`/${id}`)));
+}
+
+/** A document of the seed with a plain, non-empty result (not open in any editor yet). */
+const used = new Set<number>();
+function freshDocument(predicate: (d: SandboxDocument) => boolean = () => true): SandboxDocument {
+  for (const d of [...sandbox.documents.values()].sort((a, b) => a.id - b.id)) {
+    if (used.has(d.id) || !d.result || d.templateId === null || d.templateId > 52 || !/^[\w ,.'-]+$/.test(d.name)) continue;
+    if (!predicate(d)) continue;
+    used.add(d.id);
+    return d;
+  }
+  throw new Error('no fresh document left in the seed');
+}
+
+async function open(id: number): Promise<vscode.TextEditor> {
+  await vscode.commands.executeCommand(CMD_OPEN, { id });
+  return until('the document editor', () => {
+    const e = vscode.window.activeTextEditor;
+    return e && e.document.uri.scheme === SCHEME && e.document.uri.authority === String(id) ? e : undefined;
+  });
+}
+
+async function replaceAll(editor: vscode.TextEditor, text: string): Promise<void> {
+  const doc = editor.document;
+  const ok = await editor.edit((b) => b.replace(new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), text));
+  assert.ok(ok, 'the edit was applied');
+  assert.strictEqual(doc.getText(), text);
+}
+
+/** Opens the notification center (the headless workbench shows no toasts) and lets it render. */
+async function showNotifications(): Promise<void> {
+  await sleep(200);
+  await vscode.commands.executeCommand('notifications.showList');
+  await sleep(300);
+}
+
+async function closeAll(): Promise<void> {
+  for (const d of vscode.workspace.textDocuments) {
+    if (d.uri.scheme !== SCHEME || !d.isDirty) continue;
+    await vscode.window.showTextDocument(d);
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+  }
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  await vscode.commands.executeCommand('notifications.clearAll');
+  await vscode.commands.executeCommand('notifications.hideList');
+}
+
+/** Answers every question: confirm() with the queued answers (true when none are left). */
+class TestPrompter implements Prompter {
+  confirms: boolean[] = [];
+  asked: string[] = [];
+  async confirm(message: string): Promise<boolean> {
+    this.asked.push(message);
+    return this.confirms.length ? this.confirms.shift()! : true;
+  }
+  async input(): Promise<string | undefined> {
+    return undefined;
+  }
+  async pick<T extends vscode.QuickPickItem>(): Promise<T | undefined> {
+    return undefined;
+  }
+}
+
+async function configure(key: string, value: unknown): Promise<void> {
+  await vscode.workspace.getConfiguration('contentDocs').update(key, value, vscode.ConfigurationTarget.Global);
+}
+
+describe('documents as files (content-docs: file system)', function () {
+  this.timeout(60_000);
+  const prompter = new TestPrompter();
+
+  before(async () => {
+    sandbox = await startSandbox({ rateLimit: 0, storeDelayMs: 0 });
+    const api = (await vscode.extensions.getExtension(EXTENSION_ID)!.activate()) as TestApi;
+    s = api.services;
+    await configure('documents.baseUrl', sandbox.docsUrl);
+    await configure('projects.baseUrl', sandbox.seoUrl);
+    await configure('files.language', undefined);
+    await s.credentials.setKey(sandbox.key);
+    s.prompter.current = prompter;
+  });
+
+  after(async () => {
+    await closeAll();
+    await configure('network.timeoutSeconds', undefined);
+    await sandbox?.close();
+  });
+
+  afterEach(async () => {
+    sandbox.clearFaults();
+    await closeAll();
+  });
+
+  it('opens a document in one request: its text, a readable URI, Markdown, stat = server updated_at and exact size', async () => {
+    const d = freshDocument();
+    sandbox.resetRequests();
+    const editor = await open(d.id);
+    const uri = editor.document.uri;
+    assert.strictEqual(editor.document.getText(), d.result);
+    assert.strictEqual(uri.authority, String(d.id));
+    assert.match(uri.path, new RegExp(`^/[^/]+/${d.name.replace(/[.]/g, '\\.')}\\.md$`));
+    assert.strictEqual(editor.document.languageId, 'markdown');
+    assert.strictEqual(requests('documents.show', d.id).length, 1, 'opening costs one GET');
+
+    const stat = await vscode.workspace.fs.stat(uri);
+    assert.strictEqual(stat.type, vscode.FileType.File);
+    assert.strictEqual(stat.mtime, d.updatedAt.getTime());
+    assert.strictEqual(stat.ctime, d.createdAt.getTime());
+    assert.strictEqual(stat.size, Buffer.byteLength(d.result!, 'utf8'));
+    const bytes = await vscode.workspace.fs.readFile(uri);
+    assert.strictEqual(bytes.byteLength, stat.size);
+    await screenshot('document-editor');
+  });
+
+  it('reads a document whose result is null as an empty file', async () => {
+    const d = [...sandbox.documents.values()].find((x) => x.result === null);
+    assert.ok(d, 'the seed has a document with a null result');
+    const uri = vscode.Uri.parse(`${SCHEME}://${d.id}/Any/Name.md`);
+    assert.strictEqual((await vscode.workspace.fs.readFile(uri)).byteLength, 0);
+    assert.strictEqual((await vscode.workspace.fs.stat(uri)).size, 0);
+  });
+
+  it('open → edit → save: the sandbox holds the new text (at most 2 requests)', async () => {
+    const d = freshDocument();
+    const editor = await open(d.id);
+    const text = `Edited in VS Code at ${new Date().toISOString()}.\n\nSecond paragraph.`;
+    await replaceAll(editor, text);
+    sandbox.resetRequests();
+    assert.strictEqual(await editor.document.save(), true, 'save() succeeds');
+    assert.strictEqual(editor.document.isDirty, false);
+    assert.strictEqual(sandbox.documents.get(d.id)!.result, text);
+    assert.strictEqual(requests('documents.update', d.id).length, 1);
+    const all = sandbox.requests.filter((r) => r.path.endsWith(`/${d.id}`));
+    assert.ok(all.length <= 2, `a save costs at most 2 requests, not ${all.length}`);
+    const stat = await vscode.workspace.fs.stat(editor.document.uri);
+    assert.strictEqual(stat.mtime >= sandbox.documents.get(d.id)!.updatedAt.getTime(), true);
+    assert.strictEqual(stat.size, Buffer.byteLength(text, 'utf8'));
+  });
+
+  it('trims like the server without a false conflict: save "  text\\n\\n", edit, save again', async () => {
+    const d = freshDocument();
+    const editor = await open(d.id);
+    await replaceAll(editor, '  Trim me, please.\n\n');
+    assert.strictEqual(await editor.document.save(), true);
+    assert.strictEqual(sandbox.documents.get(d.id)!.result, 'Trim me, please.', 'the server trimmed');
+    assert.strictEqual(editor.document.isDirty, false);
+    assert.strictEqual(editor.document.getText(), '  Trim me, please.\n\n', "the user's buffer is left alone");
+    // What the next read returns is what the server stored.
+    assert.strictEqual(Buffer.from(await vscode.workspace.fs.readFile(editor.document.uri)).toString('utf8'), 'Trim me, please.');
+
+    await editor.edit((b) => b.insert(editor.document.positionAt(editor.document.getText().length), 'And more.\n'));
+    assert.strictEqual(await editor.document.save(), true, 'the second save is not taken for a conflict');
+    assert.strictEqual(sandbox.documents.get(d.id)!.result, 'Trim me, please.\n\nAnd more.');
+
+    // A save the trim turns into "no change" (only a newline added) is fine too.
+    await editor.edit((b) => b.insert(editor.document.positionAt(editor.document.getText().length), '\n'));
+    assert.strictEqual(await editor.document.save(), true);
+    assert.strictEqual(sandbox.documents.get(d.id)!.result, 'Trim me, please.\n\nAnd more.');
+  });
+
+  it("a change on the server between open and save raises VS Code's conflict; the server text stays until Overwrite", async () => {
+    const d = freshDocument();
+    const editor = await open(d.id);
+    const mine = 'My version of the text.';
+    await replaceAll(editor, mine);
+    const theirs = 'Their version, saved on the website meanwhile (a longer text than mine).';
+    const doc = sandbox.documents.get(d.id)!;
+    doc.result = theirs;
+    doc.updatedAt = new Date(Math.floor(Date.now() / 1000) * 1000);
+    sandbox.resetRequests();
+
+    assert.strictEqual(await editor.document.save(), false, 'the save is refused');
+    assert.strictEqual(editor.document.isDirty, true);
+    assert.strictEqual(editor.document.getText(), mine);
+    assert.strictEqual(sandbox.documents.get(d.id)!.result, theirs, 'the server text stays');
+    assert.strictEqual(requests('documents.update').length, 0, 'nothing was sent');
+    // VS Code's notification: "Failed to save '…': The content of the file is newer…" [Compare] [Overwrite].
+    // (The headless workbench shows no toasts, so it is clicked in the notification center.)
+    await showNotifications();
+    await screenshot('document-conflict');
+    await click('.notifications-center .monaco-button:has-text("Overwrite")');
+    await until('the overwrite to be saved', () => !editor.document.isDirty && sandbox.documents.get(d.id)!.result === mine);
+    assert.strictEqual(requests('documents.update', d.id).length, 1);
+  });
+
+  it('catches a change made within the same second to a text of the same length', async () => {
+    const d = freshDocument((x) => x.result!.length > 20);
+    const editor = await open(d.id);
+    await replaceAll(editor, 'Local edit.');
+    const doc = sandbox.documents.get(d.id)!;
+    const original = doc.result!;
+    // Same length, same updated_at: only the content tells the change.
+    doc.result = original.slice(1) + original[0];
+    assert.notStrictEqual(doc.result, original);
+    assert.strictEqual(await editor.document.save(), false);
+    assert.strictEqual(editor.document.isDirty, true);
+    assert.strictEqual(sandbox.documents.get(d.id)!.result, original.slice(1) + original[0]);
+  });
+
+  it('Overwrite writes: a write after the conflict check goes through (vscode.workspace.fs.writeFile)', async () => {
+    const d = freshDocument();
+    const uri = vscode.Uri.parse(`${SCHEME}://${d.id}/Anything/${encodeURIComponent(d.name)}.md`);
+    await vscode.workspace.fs.readFile(uri);
+    sandbox.documents.get(d.id)!.result = 'Changed on the server.';
+    await vscode.workspace.fs.writeFile(uri, Buffer.from('Written over it.'));
+    assert.strictEqual(sandbox.documents.get(d.id)!.result, 'Written over it.');
+  });
+
+  const failures: Array<[string, Fault, boolean]> = [
+    ['HTTP 500', { kind: 'status500', count: 1 }, false],
+    ['HTTP 429', { kind: 'rateLimit', count: 1, retryAfter: 1 }, false],
+    ['a server that never answers', { kind: 'hang', count: 1 }, true],
+  ];
+  for (const [what, fault, slow] of failures) {
+    it(`a save against ${what} leaves the editor dirty with the text intact, and saving again works`, async () => {
+      if (slow) await configure('network.timeoutSeconds', 5);
+      try {
+        const d = freshDocument();
+        const editor = await open(d.id);
+        const before = sandbox.documents.get(d.id)!.result;
+        const text = `Unsaved work that must survive ${what}.`;
+        await replaceAll(editor, text);
+        sandbox.setFault('documents.update', fault);
+        assert.strictEqual(await editor.document.save(), false);
+        assert.strictEqual(editor.document.isDirty, true);
+        assert.strictEqual(editor.document.getText(), text);
+        assert.strictEqual(sandbox.documents.get(d.id)!.result, before);
+        if (fault.kind === 'status500') {
+          await showNotifications();
+          await screenshot('document-save-failed');
+        }
+        sandbox.clearFaults();
+        if (fault.kind === 'rateLimit') {
+          // After a 429 the client paces itself until the server's window ends (up to a minute):
+          // a fresh client (any network setting change) forgets that, so the retry below is quick.
+          await configure('network.timeoutSeconds', 29);
+          await configure('network.timeoutSeconds', undefined);
+        }
+        // The way to retry: save again once the server is back.
+        assert.strictEqual(await editor.document.save(), true);
+        assert.strictEqual(sandbox.documents.get(d.id)!.result, text);
+      } finally {
+        if (slow) await configure('network.timeoutSeconds', undefined);
+      }
+    });
+  }
+
+  it('a save with a rejected key (401) keeps the editor dirty', async () => {
+    const d = freshDocument();
+    const editor = await open(d.id);
+    await replaceAll(editor, 'Text typed while the key is wrong.');
+    await s.credentials.setKey('wrong-key-0000');
+    try {
+      assert.strictEqual(await editor.document.save(), false);
+      assert.strictEqual(editor.document.isDirty, true);
+      assert.strictEqual(editor.document.getText(), 'Text typed while the key is wrong.');
+    } finally {
+      await s.credentials.setKey(sandbox.key);
+    }
+    assert.strictEqual(await editor.document.save(), true);
+  });
+
+  it('refuses an over-long (20,481 characters) or empty result before sending, and says why', async () => {
+    const d = freshDocument();
+    const editor = await open(d.id);
+    const uri = editor.document.uri;
+    const before = sandbox.documents.get(d.id)!.result;
+
+    const long = 'x'.repeat(20_481);
+    await replaceAll(editor, long);
+    sandbox.resetRequests();
+    assert.strictEqual(await editor.document.save(), false);
+    assert.strictEqual(editor.document.isDirty, true);
+    assert.strictEqual(editor.document.getText().length, 20_481);
+    await showNotifications();
+    await screenshot('document-too-long');
+    await assert.rejects(Promise.resolve(vscode.workspace.fs.writeFile(uri, Buffer.from(long))), (e: Error) => {
+      assert.match(e.message, /longer than 20,480 characters \(20,481\)/);
+      return true;
+    });
+
+    await replaceAll(editor, '  \n\n ');
+    assert.strictEqual(await editor.document.save(), false);
+    assert.strictEqual(editor.document.isDirty, true);
+    await assert.rejects(Promise.resolve(vscode.workspace.fs.writeFile(uri, Buffer.from(' \n'))), (e: Error) => {
+      assert.match(e.message, /the text is empty/);
+      return true;
+    });
+    assert.strictEqual(requests('documents.update').length, 0, 'nothing was sent');
+    assert.strictEqual(sandbox.documents.get(d.id)!.result, before);
+
+    // Exactly 20,480 characters (after trimming) is allowed.
+    await replaceAll(editor, 'y'.repeat(20_480) + '\n');
+    assert.strictEqual(await editor.document.save(), true);
+    assert.strictEqual(sandbox.documents.get(d.id)!.result!.length, 20_480);
+  });
+
+  it('renames the document by renaming its file (same folder, new name)', async () => {
+    const d = freshDocument();
+    const folder = 'Some template';
+    const oldUri = vscode.Uri.parse(`${SCHEME}://${d.id}/${encodeURIComponent(folder)}/${encodeURIComponent(d.name)}.md`);
+    const newUri = vscode.Uri.parse(`${SCHEME}://${d.id}/${encodeURIComponent(folder)}/Renamed%20through%20the%20file%20system.md`);
+    await vscode.workspace.fs.stat(oldUri);
+    await vscode.workspace.fs.rename(oldUri, newUri);
+    assert.strictEqual(sandbox.documents.get(d.id)!.name, 'Renamed through the file system');
+    assert.strictEqual(s.documents.get(d.id)?.name, 'Renamed through the file system');
+
+    // Moving to another folder would change the template: refused.
+    const moved = vscode.Uri.parse(`${SCHEME}://${d.id}/Elsewhere/Moved.md`);
+    await assert.rejects(Promise.resolve(vscode.workspace.fs.rename(newUri, moved)));
+    assert.strictEqual(sandbox.documents.get(d.id)!.name, 'Renamed through the file system');
+  });
+
+  it('deletes the document by deleting its file, after a confirmation', async () => {
+    const d = freshDocument();
+    const uri = vscode.Uri.parse(`${SCHEME}://${d.id}/Folder/${encodeURIComponent(d.name)}.md`);
+    await vscode.workspace.fs.stat(uri);
+
+    prompter.confirms = [false];
+    prompter.asked = [];
+    await assert.rejects(Promise.resolve(vscode.workspace.fs.delete(uri)));
+    assert.ok(sandbox.documents.has(d.id), 'kept when not confirmed');
+    assert.match(prompter.asked[0] ?? '', new RegExp(`Delete "${d.name}"`));
+
+    prompter.confirms = [true];
+    await vscode.workspace.fs.delete(uri);
+    assert.strictEqual(sandbox.documents.has(d.id), false, 'deleted on the server');
+    await assert.rejects(Promise.resolve(vscode.workspace.fs.stat(uri)), (e: vscode.FileSystemError) => {
+      assert.strictEqual(e.code, 'FileNotFound');
+      return true;
+    });
+  });
+
+  it('maps errors: unknown id → FileNotFound, rejected key → NoPermissions, server down → Unavailable', async () => {
+    await assert.rejects(Promise.resolve(vscode.workspace.fs.stat(vscode.Uri.parse(`${SCHEME}://999999/X/Gone.md`))), (e: vscode.FileSystemError) => {
+      assert.strictEqual(e.code, 'FileNotFound');
+      return true;
+    });
+    const d = freshDocument();
+    const uri = vscode.Uri.parse(`${SCHEME}://${d.id}/X/${encodeURIComponent(d.name)}.md`);
+    sandbox.setFault('documents.show', { kind: 'status500' });
+    await assert.rejects(Promise.resolve(vscode.workspace.fs.readFile(uri)), (e: vscode.FileSystemError) => {
+      assert.strictEqual(e.code, 'Unavailable');
+      assert.match(e.message, /HTTP 500/);
+      return true;
+    });
+    sandbox.clearFaults();
+    await s.credentials.setKey('wrong-key-0000');
+    try {
+      await assert.rejects(Promise.resolve(vscode.workspace.fs.readFile(uri)), (e: vscode.FileSystemError) => {
+        assert.strictEqual(e.code, 'NoPermissions');
+        return true;
+      });
+    } finally {
+      await s.credentials.setKey(sandbox.key);
+    }
+  });
+
+  it('open editors follow changes the extension learns of (server change on refresh, delete)', async () => {
+    const d = freshDocument();
+    const editor = await open(d.id);
+    const doc = sandbox.documents.get(d.id)!;
+    doc.result = 'Changed on the server, then fetched by the extension.';
+    doc.updatedAt = new Date(doc.updatedAt.getTime() + 60_000);
+    await s.documents.fetch(d.id);
+    await until('the editor to show the server text', () => editor.document.getText() === doc.result);
+    assert.strictEqual(editor.document.isDirty, false);
+
+    const events: vscode.FileChangeEvent[] = [];
+    const sub = s.fs.onDidChangeFile((e) => events.push(...e));
+    try {
+      prompter.confirms = [true];
+      await s.documents.delete(d.id);
+      await until('a Deleted event for the open document', () =>
+        events.some((e) => e.type === vscode.FileChangeType.Deleted && e.uri.toString() === editor.document.uri.toString()),
+      );
+    } finally {
+      sub.dispose();
+    }
+  });
+
+  it('Open Account as Folder: templates with documents as folders, documents as files, duplicates told apart', async () => {
+    // Two documents with one name, and a template left without documents.
+    const at = new Date('2026-05-01T10:00:00Z');
+    const twin = (id: number): SandboxDocument => ({
+      id, name: 'Twin', templateId: 33, result: `Twin ${id}`, words: 2, favorite: false, createdAt: at, updatedAt: at,
+    });
+    sandbox.documents.set(90001, twin(90001));
+    sandbox.documents.set(90002, twin(90002));
+    for (const [id, d] of sandbox.documents) if (d.templateId === 52) sandbox.documents.delete(id);
+
+    const root = vscode.Uri.parse(`${SCHEME}://account/`);
+    sandbox.resetRequests();
+    const folders = await vscode.workspace.fs.readDirectory(root);
+    const names = folders.map(([n]) => n);
+    for (const n of ['Freestyle', 'Article', 'Tweet', 'No template', 'Custom: Landing page']) assert.ok(names.includes(n), `lists ${n}`);
+    assert.ok(!names.includes('Feature section'), 'a template without documents is not listed');
+    assert.ok(folders.every(([, t]) => t === vscode.FileType.Directory));
+    const pages = requests('documents.list');
+    assert.ok(pages.length >= 2, 'the listing is read page by page');
+    assert.ok(pages.every((r) => r.query.per_page === '100'));
+
+    // Cached: a second listing costs nothing.
+    sandbox.resetRequests();
+    await vscode.workspace.fs.readDirectory(root);
+    assert.strictEqual(requests('documents.list').length, 0);
+
+    const tweets = await vscode.workspace.fs.readDirectory(vscode.Uri.joinPath(root, 'Tweet'));
+    const files = tweets.map(([n]) => n);
+    assert.ok(files.includes('Twin.md') && files.includes('Twin (90002).md'), `duplicates told apart: ${files.join(', ')}`);
+    const inSandbox = [...sandbox.documents.values()].filter((d) => d.templateId === 33).length;
+    assert.strictEqual(files.length, inSandbox);
+
+    const file = vscode.Uri.joinPath(root, 'Tweet', 'Twin (90002).md');
+    assert.strictEqual(Buffer.from(await vscode.workspace.fs.readFile(file)).toString('utf8'), 'Twin 90002');
+    assert.strictEqual(s.fs.documentIdOf(file), 90002);
+
+    // Editing through the account path saves the document.
+    const editor = await vscode.window.showTextDocument(file);
+    await replaceAll(editor, 'Saved through the account folder.');
+    assert.strictEqual(await editor.document.save(), true);
+    assert.strictEqual(sandbox.documents.get(90002)!.result, 'Saved through the account folder.');
+
+    // Creating a file there is not how documents are made.
+    await assert.rejects(Promise.resolve(vscode.workspace.fs.writeFile(vscode.Uri.joinPath(root, 'Tweet', 'New.md'), Buffer.from('x'))), /New Document/);
+  });
+});
