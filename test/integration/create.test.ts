@@ -1,0 +1,175 @@
+/**
+ * New Document… and Go to Document…, inside a real VS Code against the sandbox: the questions are
+ * answered through the extension's prompter; the Go to Document Quick Pick is typed into through the
+ * harness's keyboard, as a user would.
+ */
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import type { TestApi } from '../../src/extension';
+import type { Services } from '../../src/services/services';
+import type { Prompter } from '../../src/ui/prompter';
+import { startSandbox, type Sandbox } from '../sandbox/server';
+import { press, screenshot } from './harness';
+
+const EXTENSION_ID = 'content-docs.content-docs';
+const SCHEME = 'content-docs';
+
+let sandbox: Sandbox;
+let s: Services;
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+async function until<T>(what: string, probe: () => T | undefined | false, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = probe();
+    if (v !== undefined && v !== false) return v as T;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(50);
+  }
+}
+
+interface Asked {
+  kind: 'input' | 'pick';
+  title: string;
+  value?: string;
+  prompt?: string;
+  items?: string[];
+}
+
+/** Answers New Document's questions from a script keyed by the question's step, recording what was asked. */
+class ScriptedPrompter implements Prompter {
+  asked: Asked[] = [];
+  constructor(private readonly answer: (q: Asked, nth: number) => string | undefined) {}
+  async confirm(): Promise<boolean> {
+    return false;
+  }
+  async input(o: vscode.InputBoxOptions): Promise<string | undefined> {
+    const q: Asked = { kind: 'input', title: o.title ?? '', value: o.value, prompt: o.prompt };
+    this.asked.push(q);
+    const a = this.answer(q, this.asked.filter((x) => x.title === q.title).length);
+    if (a !== undefined && o.validateInput) {
+      const problem = await o.validateInput(a);
+      if (problem) throw new Error(`the answer ${JSON.stringify(a)} to "${q.title}" is invalid: ${JSON.stringify(problem)}`);
+    }
+    return a;
+  }
+  async pick<T extends vscode.QuickPickItem>(items: readonly T[], o: vscode.QuickPickOptions): Promise<T | undefined> {
+    const q: Asked = { kind: 'pick', title: o.title ?? '', items: items.map((i) => i.label) };
+    this.asked.push(q);
+    const label = this.answer(q, this.asked.filter((x) => x.title === q.title).length);
+    return label === undefined ? undefined : items.find((i) => i.label === label);
+  }
+}
+
+async function configure(key: string, value: unknown): Promise<void> {
+  await vscode.workspace.getConfiguration('contentDocs').update(key, value, vscode.ConfigurationTarget.Global);
+}
+
+describe('New Document… and Go to Document…', function () {
+  this.timeout(60_000);
+
+  before(async () => {
+    sandbox = await startSandbox({ rateLimit: 0, storeDelayMs: 0 });
+    const api = (await vscode.extensions.getExtension(EXTENSION_ID)!.activate()) as TestApi;
+    s = api.services;
+    await configure('documents.baseUrl', sandbox.docsUrl);
+    await configure('projects.baseUrl', sandbox.seoUrl);
+    await s.credentials.setKey(sandbox.key);
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await sandbox?.close();
+  });
+
+  it('creates a document end to end; a 422 shows the server message and asks again with the input kept', async () => {
+    const prompter = new ScriptedPrompter((q, nth) => {
+      if (q.title.startsWith('New Document (1/4)')) return nth === 1 ? '__quota__' : 'Launch plan from the test';
+      if (q.title.includes('Template')) return 'Blog post';
+      if (q.title.includes('Prompt')) return 'A launch plan for a small product';
+      if (q.title.includes('Creativity')) return 'Creative';
+      return undefined;
+    });
+    s.prompter.current = prompter;
+    const createdEvents: number[] = [];
+    const sub = s.documents.onDidCreate((d) => createdEvents.push(d.id));
+    sandbox.resetRequests();
+    try {
+      await vscode.commands.executeCommand('contentDocs.documentNew');
+    } finally {
+      sub.dispose();
+    }
+
+    // The questions: template picker defaults to Freestyle, creativity to Original; after the 422 only the name again.
+    const titles = prompter.asked.map((q) => q.title);
+    assert.deepStrictEqual(
+      titles.map((t) => t.replace(/:.*$/, '')),
+      ['New Document (1/4)', 'New Document (2/4)', 'New Document (3/4)', 'New Document (4/4)', 'New Document (1/4)'],
+    );
+    const templatePick = prompter.asked[1];
+    assert.strictEqual(templatePick.items!.length, 52);
+    assert.strictEqual(templatePick.items![0], 'Freestyle');
+    assert.strictEqual(prompter.asked[3].items![0], 'Original');
+    assert.deepStrictEqual([...prompter.asked[3].items!].sort(), ['Creative', 'Deterministic', 'Imaginative', 'Original', 'Repetitive']);
+    const again = prompter.asked[4];
+    assert.strictEqual(again.value, '__quota__', 'the name is prefilled with what the user typed');
+    assert.match(again.prompt ?? '', /documents limit/, "the server's message is shown");
+
+    const stores = sandbox.requests.filter((r) => r.route === 'documents.store');
+    assert.deepStrictEqual(stores.map((r) => r.status), [422, 201]);
+    assert.strictEqual(stores[1].body?.template_id, '9');
+    assert.strictEqual(stores[1].body?.creativity, '0.75');
+    assert.strictEqual(stores[1].body?.prompt, 'A launch plan for a small product');
+
+    const created = [...sandbox.documents.values()].find((d) => d.name === 'Launch plan from the test');
+    assert.ok(created, 'the sandbox holds the new document');
+    assert.deepStrictEqual(createdEvents, [created.id], 'the tree hears of it (onDidCreate)');
+    const editor = await until('the new document to open', () => {
+      const e = vscode.window.activeTextEditor;
+      return e?.document.uri.scheme === SCHEME && e.document.uri.authority === String(created.id) ? e : undefined;
+    });
+    assert.strictEqual(editor.document.getText(), created.result);
+    assert.strictEqual(editor.document.uri.path, '/Blog post/Launch plan from the test.md');
+    await screenshot('document-new-created');
+  });
+
+  it('New Document: cancelling any question creates nothing', async () => {
+    s.prompter.current = new ScriptedPrompter((q) => (q.title.startsWith('New Document (1/4)') ? 'Never created' : undefined));
+    sandbox.resetRequests();
+    await vscode.commands.executeCommand('contentDocs.documentNew');
+    assert.strictEqual(sandbox.requests.filter((r) => r.route === 'documents.store').length, 0);
+  });
+
+  it('Go to Document finds a document by name as you type (debounced, accent-insensitive) and opens it', async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    sandbox.resetRequests();
+    const done = vscode.commands.executeCommand('contentDocs.documentGoTo');
+    // The empty query lists the newest documents at once.
+    await until('the first listing', () => sandbox.requests.some((r) => r.route === 'documents.list' && r.status === 200));
+    await sleep(200);
+    for (const key of ['c', 'a', 'f', 'e']) await press(key);
+    await until('the search for "cafe"', () =>
+      sandbox.requests.some((r) => r.route === 'documents.list' && r.query.search === 'cafe' && r.status === 200),
+    );
+    await sleep(400);
+    await screenshot('document-goto');
+    const searches = sandbox.requests.filter((r) => r.route === 'documents.list' && r.query.search);
+    assert.ok(searches.length <= 2, `one request per settled query, not one per keystroke: ${searches.map((r) => r.query.search).join(', ')}`);
+    assert.strictEqual(searches[searches.length - 1].query.search, 'cafe');
+
+    await press('Enter');
+    await done;
+    const editor = await until('the picked document to open', () => {
+      const e = vscode.window.activeTextEditor;
+      return e?.document.uri.scheme === SCHEME ? e : undefined;
+    });
+    const id = Number(editor.document.uri.authority);
+    const picked = sandbox.documents.get(id);
+    assert.ok(picked, 'an existing document opened');
+    assert.match(picked.name.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase(), /cafe/);
+    assert.strictEqual(editor.document.getText(), picked.result ?? '');
+  });
+});
