@@ -105,6 +105,7 @@ async function configure(key: string, value: unknown): Promise<void> {
 describe('documents as files (content-docs: file system)', function () {
   this.timeout(60_000);
   const prompter = new TestPrompter();
+  let previousPrompter: Prompter | undefined;
 
   before(async () => {
     sandbox = await startSandbox({ rateLimit: 0, storeDelayMs: 0 });
@@ -114,11 +115,14 @@ describe('documents as files (content-docs: file system)', function () {
     await configure('projects.baseUrl', sandbox.seoUrl);
     await configure('files.language', undefined);
     await s.credentials.setKey(sandbox.key);
+    previousPrompter = s.prompter.current;
     s.prompter.current = prompter;
   });
 
   after(async () => {
+    if (previousPrompter) s.prompter.current = previousPrompter;
     await closeAll();
+    await configure('files.language', undefined);
     await configure('network.timeoutSeconds', undefined);
     await sandbox?.close();
   });
@@ -147,6 +151,19 @@ describe('documents as files (content-docs: file system)', function () {
     const bytes = await vscode.workspace.fs.readFile(uri);
     assert.strictEqual(bytes.byteLength, stat.size);
     await screenshot('document-editor');
+  });
+
+  it('opens as plain text (.txt) when contentDocs.files.language is plaintext', async () => {
+    await configure('files.language', 'plaintext');
+    try {
+      const d = freshDocument();
+      const editor = await open(d.id);
+      assert.match(editor.document.uri.path, /\.txt$/);
+      assert.strictEqual(editor.document.languageId, 'plaintext');
+      assert.strictEqual(editor.document.getText(), d.result);
+    } finally {
+      await configure('files.language', undefined);
+    }
   });
 
   it('reads a document whose result is null as an empty file', async () => {
@@ -281,6 +298,20 @@ describe('documents as files (content-docs: file system)', function () {
       }
     });
   }
+
+  it("a save whose pre-save check can't reach the server is not sent (VS Code ignores a failing stat; writeFile checks itself)", async () => {
+    const d = freshDocument();
+    const editor = await open(d.id);
+    await replaceAll(editor, 'Typed while the server cannot be read.');
+    sandbox.setFault('documents.show', { kind: 'status500' });
+    sandbox.resetRequests();
+    assert.strictEqual(await editor.document.save(), false);
+    assert.strictEqual(editor.document.isDirty, true);
+    assert.strictEqual(requests('documents.update').length, 0, 'nothing was written without a check');
+    sandbox.clearFaults();
+    assert.strictEqual(await editor.document.save(), true);
+    assert.strictEqual(sandbox.documents.get(d.id)!.result, 'Typed while the server cannot be read.');
+  });
 
   it('a save with a rejected key (401) keeps the editor dirty', async () => {
     const d = freshDocument();
