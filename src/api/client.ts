@@ -104,6 +104,8 @@ class Pacer {
   private limit = 60;
   private remaining: number | undefined;
   private remainingAt = 0;
+  /** When the server said its window ends (from a 429's Retry-After), epoch ms. */
+  private resetAt: number | undefined;
 
   observe(headers: Record<string, string | string[] | undefined>): void {
     const limit = Number(headers['x-ratelimit-limit']);
@@ -112,6 +114,11 @@ class Pacer {
     if (headers['x-ratelimit-remaining'] !== undefined && Number.isFinite(remaining)) {
       this.remaining = remaining;
       this.remainingAt = Date.now();
+      this.resetAt = undefined;
+    }
+    const retryAfter = Number(headers['retry-after']);
+    if (headers['retry-after'] !== undefined && Number.isFinite(retryAfter) && retryAfter >= 0) {
+      this.resetAt = Date.now() + retryAfter * 1000;
     }
   }
 
@@ -122,6 +129,8 @@ class Pacer {
     const budget = Math.max(1, this.limit - 1);
     if (this.starts.length >= budget) return this.starts[this.starts.length - budget] + 60_000 - now + 5;
     if (this.remaining !== undefined && this.remaining <= 0 && now - this.remainingAt < 60_000 && this.starts.length > 0) {
+      // The server said when its window ends: wait that long, not a whole minute.
+      if (this.resetAt !== undefined) return this.resetAt > now ? this.resetAt - now + 5 : 0;
       return this.starts[0] + 60_000 - now + 5;
     }
     return 0;

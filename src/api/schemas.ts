@@ -86,9 +86,13 @@ export function recordSchema<T>(item: z.ZodType<T>): z.ZodType<T> {
   return z.union([wrapped, item]) as unknown as z.ZodType<T>;
 }
 
+/** A deletion confirmation: `deleted: true`, or (an older server) no `deleted` but the echoed `id`. Anything else is not one. */
 export const deletedSchema = z
   .object({ deleted: z.boolean().optional(), id: z.unknown().optional() })
-  .passthrough();
+  .passthrough()
+  .refine((d) => d.deleted === true || (d.deleted === undefined && d.id !== undefined && d.id !== null), {
+    message: 'not a confirmation of the deletion',
+  });
 
 export const accountSchema = z.object({ data: z.record(z.string(), z.unknown()).optional() }).passthrough();
 
