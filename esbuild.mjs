@@ -14,7 +14,19 @@ const options = {
   format: 'cjs',
   platform: 'node',
   target: 'node18',
-  external: ['vscode', './api.js'],
+  external: ['vscode'],
+  // Only the extension's own lazy `require('./api.js')` stays a runtime require. A plain './api.js' entry in
+  // `external` would also match zod's internal `export * from "./api.js"` and break the API bundle.
+  plugins: [
+    {
+      name: 'lazy-api-bundle',
+      setup(build) {
+        build.onResolve({ filter: /^\.\/api\.js$/ }, (args) =>
+          /[\\/]src[\\/]services[\\/]/.test(args.importer) ? { path: './api.js', external: true } : undefined,
+        );
+      },
+    },
+  ],
   minify: production,
   sourcemap: production ? false : 'linked',
   sourcesContent: false,
