@@ -1,0 +1,588 @@
+/**
+ * Shared helpers of the reliability and security suites (faults, badInput, concurrency, security).
+ * They run inside the real extension host against the sandbox over real HTTP, and observe the product
+ * from the outside as far as the host allows: what it shows (error messages, tree items, the error a
+ * save fails with), what it logs, and what reaches the server.
+ */
+import * as assert from 'assert';
+import * as http from 'http';
+import type { AddressInfo } from 'net';
+import * as vscode from 'vscode';
+import type { Exchange } from '../../src/api/index';
+import type { TestApi } from '../../src/extension';
+import type { Services } from '../../src/services/services';
+import type { Prompter } from '../../src/ui/prompter';
+import type { Sandbox, SandboxDocument } from '../sandbox/server';
+
+export const EXTENSION_ID = 'content-docs.content-docs';
+export const SCHEME = 'content-docs';
+
+export async function services(): Promise<Services> {
+  const api = (await vscode.extensions.getExtension(EXTENSION_ID)!.activate()) as TestApi;
+  assert.ok(api?.services, 'the extension returns its services in test mode');
+  return api.services;
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+export async function until<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined && v !== false) return v as T;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(25);
+  }
+}
+
+export async function configure(key: string, value: unknown, target = vscode.ConfigurationTarget.Global): Promise<void> {
+  await vscode.workspace.getConfiguration('contentDocs').update(key, value, target);
+}
+
+/** Points the extension at a sandbox (user settings) with the given key (default: the sandbox's own). */
+export async function useSandbox(s: Services, sandbox: Sandbox, key = sandbox.key): Promise<void> {
+  await configure('documents.baseUrl', sandbox.docsUrl);
+  await configure('projects.baseUrl', sandbox.seoUrl);
+  await s.credentials.setKey(key);
+}
+
+/** A port nothing listens on (bound, then closed): connecting to it is refused. */
+export async function closedPort(): Promise<number> {
+  const server = http.createServer();
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const port = (server.address() as AddressInfo).port;
+  await new Promise<void>((r) => server.close(() => r()));
+  return port;
+}
+
+/** A server that records every request it gets (the "thief": nothing should ever reach it). */
+export interface Thief {
+  readonly url: string;
+  readonly hits: Array<{ method: string; url: string; authorization?: string }>;
+  close(): Promise<void>;
+}
+
+export async function startThief(): Promise<Thief> {
+  const hits: Thief['hits'] = [];
+  const sockets = new Set<import('net').Socket>();
+  const server = http.createServer((req, res) => {
+    hits.push({ method: req.method ?? '', url: req.url ?? '', authorization: req.headers.authorization });
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end('{"data":[],"links":{"next":null},"meta":{"current_page":1,"last_page":1,"total":0},"status":200}');
+  });
+  server.on('connection', (sock) => {
+    sockets.add(sock);
+    sock.on('close', () => sockets.delete(sock));
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    hits,
+    close: () =>
+      new Promise<void>((r) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => r());
+      }),
+  };
+}
+
+// --- Questions -------------------------------------------------------------------------------------------
+
+export interface Question {
+  kind: 'confirm' | 'input' | 'pick';
+  title: string;
+  message?: string;
+  prompt?: string;
+  value?: string;
+  items?: string[];
+  password?: boolean;
+}
+
+/**
+ * Answers the extension's questions. Confirmations are DECLINED unless an answer is queued (a test
+ * that forgets to queue one can never delete anything by accident); input and pick answers come from
+ * `answer`, else undefined (cancel). Every question is recorded.
+ */
+export class RecordingPrompter implements Prompter {
+  asked: Question[] = [];
+  confirms: boolean[] = [];
+  answer: (q: Question, items?: readonly vscode.QuickPickItem[]) => string | undefined = () => undefined;
+  /** Runs validateInput on typed answers and records the problems it reports. */
+  validationProblems: string[] = [];
+
+  async confirm(message: string, detail: string, confirmLabel: string): Promise<boolean> {
+    this.asked.push({ kind: 'confirm', title: confirmLabel, message: `${message}\n${detail}` });
+    return this.confirms.length ? this.confirms.shift()! : false;
+  }
+
+  async input(o: vscode.InputBoxOptions): Promise<string | undefined> {
+    const q: Question = { kind: 'input', title: o.title ?? '', prompt: o.prompt, value: o.value, password: o.password };
+    this.asked.push(q);
+    const a = this.answer(q);
+    if (a !== undefined && o.validateInput) {
+      const problem = await o.validateInput(a);
+      const text = typeof problem === 'string' ? problem : problem?.message;
+      if (text) {
+        this.validationProblems.push(text);
+        // A real input box would not accept it: the user has to fix it or press Escape.
+        return undefined;
+      }
+    }
+    return a;
+  }
+
+  async pick<T extends vscode.QuickPickItem>(items: readonly T[], o: vscode.QuickPickOptions): Promise<T | undefined> {
+    const q: Question = { kind: 'pick', title: o.title ?? '', prompt: o.placeHolder, items: items.map((i) => i.label) };
+    this.asked.push(q);
+    const label = this.answer(q, items);
+    return label === undefined ? undefined : items.find((i) => i.label === label);
+  }
+
+  reset(): void {
+    this.asked = [];
+    this.confirms = [];
+    this.validationProblems = [];
+    this.answer = () => undefined;
+  }
+}
+
+/** New Document's four questions answered: name, Freestyle, prompt, Original. */
+export function newDocumentAnswers(name: string, prompt = 'A short text for a reliability test'): RecordingPrompter['answer'] {
+  return (q) => {
+    if (q.title.startsWith('New Document (1/')) return name;
+    if (q.title.includes('Template')) return 'Freestyle';
+    if (q.title.includes('Prompt')) return prompt;
+    if (q.title.includes('Creativity')) return 'Original';
+    return undefined;
+  };
+}
+
+// --- What the product shows ----------------------------------------------------------------------------
+
+export interface ShownMessage {
+  level: 'error' | 'warning' | 'info';
+  message: string;
+  items: string[];
+  at: number;
+  /** Resolves the message as if the user chose `item` (undefined = dismissed). */
+  choose(item?: string): void;
+  readonly settled: boolean;
+}
+
+type ShowFn = (message: string, ...rest: unknown[]) => Thenable<unknown>;
+
+/**
+ * Records every message the extension shows through vscode.window.show{Error,Warning,Information}Message
+ * (the API object is the extension's own: tests and the extension share it). A message stays open until
+ * the test chooses an item or `dismissAll()`; `autoDismiss` closes them at once. Falls back to the log
+ * when the API object cannot be patched.
+ */
+export class MessageCapture implements vscode.Disposable {
+  readonly shown: ShownMessage[] = [];
+  autoDismiss = true;
+  patched = false;
+  private readonly originals = new Map<string, ShowFn>();
+
+  install(): this {
+    const w = vscode.window as unknown as Record<string, ShowFn>;
+    const levels: Array<[string, ShownMessage['level']]> = [
+      ['showErrorMessage', 'error'],
+      ['showWarningMessage', 'warning'],
+      ['showInformationMessage', 'info'],
+    ];
+    try {
+      for (const [fn, level] of levels) {
+        const original = w[fn];
+        this.originals.set(fn, original);
+        const stub: ShowFn = (message: string, ...rest: unknown[]) => {
+          // A modal (options object with modal: true) is the prompter's business, never the product's here.
+          const items = rest
+            .filter((r) => typeof r === 'string' || (r && typeof r === 'object' && 'title' in (r as object)))
+            .map((r) => (typeof r === 'string' ? r : (r as { title: string }).title));
+          let resolve!: (v: unknown) => void;
+          const p = new Promise<unknown>((r) => (resolve = r));
+          let settled = false;
+          const m: ShownMessage = {
+            level,
+            message,
+            items,
+            at: Date.now(),
+            choose: (item?: string) => {
+              if (settled) return;
+              settled = true;
+              const chosen = rest.find((r) => r === item || (r && typeof r === 'object' && (r as { title?: string }).title === item));
+              resolve(item === undefined ? undefined : (chosen ?? item));
+            },
+            get settled() {
+              return settled;
+            },
+          };
+          this.shown.push(m);
+          if (this.autoDismiss) m.choose(undefined);
+          return p;
+        };
+        w[fn] = stub;
+        if (w[fn] !== stub) throw new Error(`vscode.window.${fn} is not writable`);
+      }
+      this.patched = true;
+    } catch {
+      this.restore();
+      this.patched = false;
+    }
+    return this;
+  }
+
+  errors(): ShownMessage[] {
+    return this.shown.filter((m) => m.level === 'error');
+  }
+
+  since(t: number): ShownMessage[] {
+    return this.shown.filter((m) => m.at >= t);
+  }
+
+  async waitFor(what: string, pred: (m: ShownMessage) => boolean, timeoutMs = 10_000): Promise<ShownMessage> {
+    return until(what, () => this.shown.find(pred), timeoutMs);
+  }
+
+  dismissAll(): void {
+    for (const m of this.shown) m.choose(undefined);
+  }
+
+  clear(): void {
+    this.dismissAll();
+    this.shown.length = 0;
+  }
+
+  private restore(): void {
+    const w = vscode.window as unknown as Record<string, ShowFn>;
+    for (const [fn, original] of this.originals) {
+      try {
+        w[fn] = original;
+      } catch {
+        /* not writable: nothing was replaced */
+      }
+    }
+    this.originals.clear();
+  }
+
+  dispose(): void {
+    this.dismissAll();
+    this.restore();
+  }
+}
+
+/**
+ * Replaces vscode.window.withProgress so that a test can cancel a running operation (the product's
+ * "Cancel" button on a progress notification) and see what it reported.
+ */
+export class ProgressControl implements vscode.Disposable {
+  readonly running: Array<{ title: string; cancel(): void; done: boolean }> = [];
+  private original: typeof vscode.window.withProgress | undefined;
+
+  install(): this {
+    const w = vscode.window as unknown as { withProgress: typeof vscode.window.withProgress };
+    this.original = w.withProgress;
+    const self = this;
+    const stub = function <R>(
+      options: vscode.ProgressOptions,
+      task: (progress: vscode.Progress<{ message?: string; increment?: number }>, token: vscode.CancellationToken) => Thenable<R>,
+    ): Thenable<R> {
+      const cts = new vscode.CancellationTokenSource();
+      const entry = { title: options.title ?? '', cancel: () => cts.cancel(), done: false };
+      self.running.push(entry);
+      return Promise.resolve(task({ report: () => undefined }, cts.token)).finally(() => {
+        entry.done = true;
+        cts.dispose();
+      });
+    } as typeof vscode.window.withProgress;
+    try {
+      w.withProgress = stub;
+    } catch {
+      /* not writable */
+    }
+    return this;
+  }
+
+  dispose(): void {
+    if (this.original) {
+      try {
+        (vscode.window as unknown as { withProgress: typeof vscode.window.withProgress }).withProgress = this.original;
+      } catch {
+        /* ignore */
+      }
+    }
+  }
+}
+
+/** Every line written to the Content Docs log channel (after the logger's scrubbing), captured in memory. */
+export class LogCapture implements vscode.Disposable {
+  readonly lines: string[] = [];
+  private restoreFns: Array<() => void> = [];
+
+  install(s: Services): this {
+    const channel = (s.log as unknown as { channel: Record<string, (line: string) => void> }).channel;
+    for (const level of ['trace', 'debug', 'info', 'warn', 'error', 'appendLine', 'append']) {
+      const original = channel[level];
+      if (typeof original !== 'function') continue;
+      channel[level] = (line: string, ...rest: unknown[]) => {
+        this.lines.push(`${level} ${String(line)}`);
+        return (original as (...a: unknown[]) => void).call(channel, line, ...rest);
+      };
+      this.restoreFns.push(() => (channel[level] = original));
+    }
+    return this;
+  }
+
+  dispose(): void {
+    for (const r of this.restoreFns.splice(0)) r();
+  }
+}
+
+/** Counts the HTTP exchanges the extension made (ApiProvider.onDidExchange: refused connections included). */
+export class ExchangeCounter implements vscode.Disposable {
+  readonly exchanges: Exchange[] = [];
+  private readonly sub: vscode.Disposable;
+  constructor(s: Services) {
+    this.sub = s.api.onDidExchange((e) => this.exchanges.push(e));
+  }
+  count(method: string, pathPrefix: string | RegExp): number {
+    return this.exchanges.filter((e) => e.method === method && (typeof pathPrefix === 'string' ? e.path.startsWith(pathPrefix) : pathPrefix.test(e.path)))
+      .length;
+  }
+  reset(): void {
+    this.exchanges.length = 0;
+  }
+  dispose(): void {
+    this.sub.dispose();
+  }
+}
+
+/**
+ * Unhandled promise rejections and uncaught errors raised while a suite runs. Only those whose stack
+ * points into this extension (its bundles or these tests) count: the host runs other extensions too.
+ */
+export class RejectionWatch implements vscode.Disposable {
+  readonly ours: string[] = [];
+  readonly others: string[] = [];
+  private readonly onRejection = (reason: unknown) => this.record(reason);
+  private readonly onException = (error: unknown) => this.record(error);
+
+  install(): this {
+    process.on('unhandledRejection', this.onRejection);
+    process.on('uncaughtException', this.onException);
+    return this;
+  }
+
+  private record(reason: unknown): void {
+    const text = reason instanceof Error ? `${reason.name}: ${reason.message}\n${reason.stack ?? ''}` : String(reason);
+    if (/content-docs|[/\\]dist[/\\](extension|api)\.js|[/\\]out[/\\]test[/\\]/.test(text)) this.ours.push(text);
+    else this.others.push(text);
+  }
+
+  dispose(): void {
+    process.off('unhandledRejection', this.onRejection);
+    process.off('uncaughtException', this.onException);
+  }
+}
+
+// --- Documents and editors -------------------------------------------------------------------------------
+
+/** Seed documents not yet used by a test: plain names, non-empty result, known template. */
+export class DocumentPool {
+  private readonly used = new Set<number>();
+  constructor(private readonly sandbox: Sandbox) {}
+  take(predicate: (d: SandboxDocument) => boolean = () => true): SandboxDocument {
+    for (const d of [...this.sandbox.documents.values()].sort((a, b) => a.id - b.id)) {
+      if (this.used.has(d.id) || !d.result || d.templateId === null || d.templateId > 52 || !/^[\w ,.'-]+$/.test(d.name)) continue;
+      if (!predicate(d)) continue;
+      this.used.add(d.id);
+      return d;
+    }
+    throw new Error('no fresh document left in the seed');
+  }
+}
+
+export function editorOf(id: number): vscode.TextEditor | undefined {
+  const e = vscode.window.activeTextEditor;
+  return e && e.document.uri.scheme === SCHEME && e.document.uri.authority === String(id) ? e : undefined;
+}
+
+/** Opens a document the way the tree does (contentDocs.documentOpen) and waits for its editor. */
+export async function openDocument(id: number): Promise<vscode.TextEditor> {
+  await vscode.commands.executeCommand('contentDocs.documentOpen', { id });
+  return until(`the editor of document ${id}`, () => editorOf(id));
+}
+
+export async function replaceAll(editor: vscode.TextEditor, text: string): Promise<void> {
+  const doc = editor.document;
+  const ok = await editor.edit((b) => b.replace(new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), text));
+  assert.ok(ok, 'the edit was applied');
+  assert.strictEqual(doc.getText(), text);
+}
+
+/** Reverts and closes every content-docs editor (nothing of a test leaks into the next). */
+export async function closeAll(): Promise<void> {
+  for (const d of vscode.workspace.textDocuments) {
+    if (d.uri.scheme !== SCHEME || !d.isDirty) continue;
+    await vscode.window.showTextDocument(d);
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+  }
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+}
+
+/**
+ * Captures the error a save of `uri`'s document fails with (the FileSystemError VS Code shows as
+ * "Failed to save '…': <message>"), by observing the provider's writeFile.
+ */
+export class SaveErrors implements vscode.Disposable {
+  readonly errors: Array<{ uri: string; code: string; message: string }> = [];
+  private readonly original: Services['fs']['writeFile'];
+  constructor(private readonly s: Services) {
+    this.original = s.fs.writeFile;
+    const self = this;
+    s.fs.writeFile = async function (this: unknown, uri: vscode.Uri, content: Uint8Array, options: { readonly create: boolean; readonly overwrite: boolean }) {
+      try {
+        return await self.original.call(s.fs, uri, content, options);
+      } catch (e) {
+        self.errors.push({ uri: uri.toString(), code: (e as vscode.FileSystemError).code ?? '', message: (e as Error).message });
+        throw e;
+      }
+    };
+  }
+  last(): { uri: string; code: string; message: string } | undefined {
+    return this.errors[this.errors.length - 1];
+  }
+  dispose(): void {
+    this.s.fs.writeFile = this.original;
+  }
+}
+
+// --- Tallies ---------------------------------------------------------------------------------------------
+
+/** Counts the cases of a suite and prints `<what>: N … tried, M held` at the end. */
+export class Tally {
+  tried = 0;
+  held = 0;
+  readonly failed: string[] = [];
+  constructor(readonly what: string) {}
+
+  async run(name: string, body: () => Promise<void>): Promise<void> {
+    this.tried++;
+    try {
+      await body();
+      this.held++;
+    } catch (e) {
+      this.failed.push(`${name}: ${(e as Error).message.split('\n')[0]}`);
+      throw e;
+    }
+  }
+
+  line(): string {
+    return `${this.what}: ${this.tried} tried, ${this.held} held`;
+  }
+
+  report(): void {
+    console.log(this.line());
+    for (const f of this.failed) console.log(`  not held: ${f}`);
+  }
+}
+
+/** Every string value of the contentDocs settings, as VS Code inspects them at every level. */
+export function allContentDocsSettings(): Array<[string, unknown]> {
+  const cfg = vscode.workspace.getConfiguration('contentDocs');
+  const ext = vscode.extensions.getExtension(EXTENSION_ID)!;
+  const props = Object.keys(
+    (ext.packageJSON?.contributes?.configuration?.properties ?? {}) as Record<string, unknown>,
+  ).map((k) => k.replace(/^contentDocs\./, ''));
+  const out: Array<[string, unknown]> = [];
+  for (const key of props) {
+    const i = cfg.inspect(key);
+    if (!i) continue;
+    for (const level of ['defaultValue', 'globalValue', 'workspaceValue', 'workspaceFolderValue'] as const) {
+      if (i[level] !== undefined) out.push([`${key}.${level}`, i[level]]);
+    }
+  }
+  return out;
+}
+
+// --- The views ---------------------------------------------------------------------------------------------
+
+/** A tree node as the views hand them out (STYLE §1: a discriminated union on `kind`). */
+export interface AnyNode {
+  kind?: string;
+  [k: string]: unknown;
+}
+
+interface AnyTree {
+  getChildren(element?: AnyNode): vscode.ProviderResult<AnyNode[]>;
+  getTreeItem(element: AnyNode): vscode.TreeItem | Thenable<vscode.TreeItem>;
+}
+
+export interface ShownItem {
+  node: AnyNode;
+  item: vscode.TreeItem;
+  /** Label, description and tooltip together: what a user can read. */
+  text: string;
+  canRetry: boolean;
+}
+
+export interface ViewState {
+  labels: string[];
+  error?: ShownItem;
+  documents: number;
+  projects: number;
+  loadMore?: AnyNode;
+  nodes: ShownItem[];
+}
+
+function itemText(item: vscode.TreeItem): string {
+  const label = typeof item.label === 'string' ? item.label : item.label?.label ?? '';
+  const tooltip = typeof item.tooltip === 'string' ? item.tooltip : item.tooltip?.value ?? '';
+  return [label, typeof item.description === 'string' ? item.description : '', tooltip].filter(Boolean).join(' — ');
+}
+
+/**
+ * Reads a view as VS Code would: the root, then (for folder-like nodes) their children, down to `depth`,
+ * stopping at the first error item.
+ */
+export async function readView(tree: AnyTree, depth = 2, parent?: AnyNode): Promise<ViewState> {
+  const state: ViewState = { labels: [], documents: 0, projects: 0, nodes: [] };
+  const walk = async (element: AnyNode | undefined, level: number): Promise<void> => {
+    const children = (await tree.getChildren(element)) ?? [];
+    for (const node of children) {
+      const item = await tree.getTreeItem(node);
+      const text = itemText(item);
+      const shown: ShownItem = {
+        node,
+        item,
+        text,
+        canRetry: node.kind === 'error' && (item.contextValue === 'error' || item.command !== undefined),
+      };
+      state.nodes.push(shown);
+      state.labels.push(text);
+      if (node.kind === 'error') {
+        state.error ??= shown;
+        return;
+      }
+      if (node.kind === 'document') state.documents++;
+      if (node.kind === 'project') state.projects++;
+      if (node.kind === 'loadMore') state.loadMore ??= node;
+      if (level < depth && item.collapsibleState !== undefined && item.collapsibleState !== vscode.TreeItemCollapsibleState.None) {
+        await walk(node, level + 1);
+        if (state.error) return;
+      }
+    }
+  };
+  await walk(parent, 1);
+  return state;
+}
+
+/** Runs an error item's Retry (its command, or contentDocs.retry on it, as the inline button does). */
+export async function retryItem(shown: ShownItem): Promise<void> {
+  const cmd = shown.item.command;
+  if (cmd) await vscode.commands.executeCommand(cmd.command, ...(cmd.arguments ?? []));
+  else await vscode.commands.executeCommand('contentDocs.retry', shown.node);
+}
