@@ -1,7 +1,296 @@
+import * as vscode from 'vscode';
+import type { ContentDocument } from '../api/index';
+import { charLength, LIMITS, type DocumentSearchField } from '../api/validate';
+import { CMD, CONFIG, SCHEME } from '../constants';
 import type { Services } from '../services/services';
+import { DOCUMENT_SORTS } from '../tree/documentsTree';
+import type { DocNode, DocumentNode } from '../tree/nodes';
+import { describeError, errorKind, isCancellation } from '../util/errors';
+import { showError } from '../util/run';
 import type { CommandTable } from './index';
 
-// Placeholder: these commands are being written.
-export function documentCommands(_s: Services): CommandTable {
-  return {};
+/**
+ * The Documents view's commands, and the document commands that work on a tree row or on the
+ * active `content-docs:` editor: Rename…, Add to / Remove from Favorites, Copy Result, Delete….
+ */
+export function documentCommands(s: Services): CommandTable {
+  const tree = s.documentsTree;
+  return {
+    [CMD.documentsRefresh]: () => refreshDocuments(s),
+    [CMD.documentsSearch]: () => searchDocuments(s),
+    [CMD.documentsClearSearch]: () => tree.setSearch(undefined),
+    [CMD.documentsSort]: () => sortDocuments(s),
+    [CMD.documentsFavoritesOnly]: () => tree.setFavoritesOnly(true),
+    [CMD.documentsShowAll]: () => tree.setFavoritesOnly(false),
+    [CMD.documentsHideEmpty]: () => setHideEmpty(true),
+    [CMD.documentsShowEmpty]: () => setHideEmpty(false),
+    [CMD.documentsLoadMore]: (node: unknown) => loadMore(s, node),
+    [CMD.documentRename]: (arg: unknown) => renameDocument(s, arg),
+    [CMD.documentFavorite]: (arg: unknown) => setFavorite(s, arg, true),
+    [CMD.documentUnfavorite]: (arg: unknown) => setFavorite(s, arg, false),
+    [CMD.documentCopyResult]: (arg: unknown) => copyResult(s, arg),
+    [CMD.documentDelete]: (arg: unknown) => deleteDocument(s, arg),
+    [CMD.retry]: (node: unknown) => retry(s, node),
+  };
+}
+
+// --- Which document a command is about ---------------------------------------------------------------
+
+/** The document id of a `content-docs://<id>/…` URI (the authority); undefined for anything else. */
+export function documentIdFromUri(uri: vscode.Uri): number | undefined {
+  if (uri.scheme !== SCHEME || !/^[1-9]\d{0,15}$/.test(uri.authority)) return undefined;
+  const id = Number(uri.authority);
+  return Number.isSafeInteger(id) ? id : undefined;
+}
+
+function positiveId(v: unknown): number | undefined {
+  if (typeof v === 'number' && Number.isSafeInteger(v) && v > 0) return v;
+  if (typeof v === 'string' && /^[1-9]\d{0,15}$/.test(v)) {
+    const n = Number(v);
+    return Number.isSafeInteger(n) ? n : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * The document a command argument stands for: a row of the Documents view, a `content-docs:` URI
+ * (editor title menus pass one), an id or `{ id }` (links, other extensions), or nothing: the active
+ * editor's document. Only the id is taken from an argument this extension did not make; names and
+ * other fields always come from what the server said.
+ */
+export function documentIdOf(s: Services, arg: unknown): number | undefined {
+  if (arg === undefined || arg === null) {
+    const uri = vscode.window.activeTextEditor?.document.uri;
+    return uri ? documentIdFromUri(uri) : undefined;
+  }
+  if (arg instanceof vscode.Uri) return documentIdFromUri(arg);
+  if (s.documentsTree.owns(arg)) return arg.kind === 'document' ? arg.doc.id : undefined;
+  const direct = positiveId(arg);
+  if (direct !== undefined) return direct;
+  if (typeof arg === 'object') {
+    const o = arg as { id?: unknown; doc?: { id?: unknown } | null; document?: { id?: unknown } | null; resourceUri?: unknown };
+    if (o.resourceUri instanceof vscode.Uri) return documentIdFromUri(o.resourceUri);
+    for (const v of [o.id, o.doc?.id, o.document?.id]) {
+      const id = positiveId(v);
+      if (id !== undefined) return id;
+    }
+  }
+  return undefined;
+}
+
+/** What the server last said about the document: from a row of ours, from what is known, else one GET. */
+async function knownDocument(s: Services, arg: unknown, id: number): Promise<ContentDocument> {
+  const known = s.documents.get(id);
+  if (known) return known;
+  if (s.documentsTree.owns(arg) && arg.kind === 'document') return (arg as DocumentNode).doc;
+  return s.documents.fetch(id);
+}
+
+function nameOf(doc: ContentDocument): string {
+  return doc.name.trim() || vscode.l10n.t('Untitled');
+}
+
+function noDocument(verb: string): Error {
+  return new Error(vscode.l10n.t('There is no document to {0}: choose one in the Documents view, or run this from an open document.', verb));
+}
+
+/** Reports a failed document command; a 404 means the document is gone: the views drop it. */
+function failed(s: Services, action: string, e: unknown, id: number, retry?: () => unknown): void {
+  if (isCancellation(e)) return;
+  if (errorKind(e) === 'notFound') {
+    s.documents.markDeleted(id);
+    void vscode.window.showWarningMessage(vscode.l10n.t('{0}: it no longer exists on the server.', action));
+    return;
+  }
+  void showError(s.log, describeError(action, e), e, retry);
+}
+
+/** Resolves the target and reads it when it is not known; undefined (after saying why) when that fails. */
+async function resolveDocument(s: Services, arg: unknown, verb: string): Promise<{ id: number; doc: ContentDocument } | undefined> {
+  const id = documentIdOf(s, arg);
+  if (id === undefined) throw noDocument(verb);
+  try {
+    return { id, doc: await knownDocument(s, arg, id) };
+  } catch (e) {
+    failed(s, vscode.l10n.t("Couldn't {0} document {1}", verb, id), e, id);
+    return undefined;
+  }
+}
+
+// --- Rename, favorite, copy, delete ------------------------------------------------------------------
+
+export function validateDocumentName(value: string): string | undefined {
+  const v = value.trim();
+  if (!v) return vscode.l10n.t('Enter a name.');
+  const n = charLength(v);
+  return n > LIMITS.name ? vscode.l10n.t('A name can have at most {0} characters (this one has {1}).', LIMITS.name, n) : undefined;
+}
+
+/** Rename…: asks with the current name prefilled; one PATCH; the views update that row only. */
+export async function renameDocument(s: Services, arg: unknown): Promise<ContentDocument | undefined> {
+  const target = await resolveDocument(s, arg, vscode.l10n.t('rename'));
+  if (!target) return undefined;
+  const current = target.doc.name;
+  const value = await s.prompter.input({
+    title: vscode.l10n.t('Rename Document'),
+    prompt: vscode.l10n.t('New name for "{0}" (up to {1} characters)', nameOf(target.doc), LIMITS.name),
+    value: current,
+    valueSelection: [0, current.length],
+    validateInput: validateDocumentName,
+  });
+  if (value === undefined) return undefined;
+  const problem = validateDocumentName(value);
+  if (problem) {
+    void vscode.window.showErrorMessage(vscode.l10n.t('Couldn\'t rename "{0}": {1}', nameOf(target.doc), problem));
+    return undefined;
+  }
+  const name = value.trim();
+  if (name === current) return target.doc;
+  const action = vscode.l10n.t('Couldn\'t rename "{0}"', nameOf(target.doc));
+  const attempt = async (): Promise<ContentDocument | undefined> => {
+    try {
+      return await s.documents.rename(target.id, name);
+    } catch (e) {
+      failed(s, action, e, target.id, attempt);
+      return undefined;
+    }
+  };
+  return attempt();
+}
+
+/** Add to / Remove from Favorites: one PATCH; the row's star and the Favorites group follow. */
+export async function setFavorite(s: Services, arg: unknown, favorite: boolean): Promise<ContentDocument | undefined> {
+  const id = documentIdOf(s, arg);
+  if (id === undefined) throw noDocument(favorite ? vscode.l10n.t('add to favorites') : vscode.l10n.t('remove from favorites'));
+  const known = s.documents.get(id) ?? (s.documentsTree.owns(arg) && arg.kind === 'document' ? arg.doc : undefined);
+  if (known && known.favorite === favorite) return known;
+  const label = known ? `"${nameOf(known)}"` : vscode.l10n.t('document {0}', id);
+  const action = favorite ? vscode.l10n.t("Couldn't add {0} to the favorites", label) : vscode.l10n.t("Couldn't remove {0} from the favorites", label);
+  const attempt = async (): Promise<ContentDocument | undefined> => {
+    try {
+      return await s.documents.setFavorite(id, favorite);
+    } catch (e) {
+      failed(s, action, e, id, attempt);
+      return undefined;
+    }
+  };
+  return attempt();
+}
+
+/** Copy Result: the document's text, as the server last gave it, to the clipboard. */
+export async function copyResult(s: Services, arg: unknown): Promise<string | undefined> {
+  const target = await resolveDocument(s, arg, vscode.l10n.t('copy'));
+  if (!target) return undefined;
+  const text = target.doc.result;
+  if (!text) {
+    void vscode.window.showInformationMessage(vscode.l10n.t('"{0}" has no text to copy.', nameOf(target.doc)));
+    return undefined;
+  }
+  await vscode.env.clipboard.writeText(text);
+  vscode.window.setStatusBarMessage(vscode.l10n.t('$(copy) Copied the text of "{0}"', nameOf(target.doc)), 3000);
+  return text;
+}
+
+/**
+ * Delete…: always asks first (a modal naming the document as the server knows it), whatever the
+ * argument says, then one DELETE. The views drop the row and lower the counts.
+ */
+export async function deleteDocument(s: Services, arg: unknown): Promise<boolean> {
+  const target = await resolveDocument(s, arg, vscode.l10n.t('delete'));
+  if (!target) return false;
+  const name = nameOf(target.doc);
+  const ok = await s.prompter.confirm(
+    vscode.l10n.t('Delete "{0}"?', name),
+    vscode.l10n.t('The document "{0}" and its text are deleted from your account on the server. This cannot be undone.', name),
+    vscode.l10n.t('Delete'),
+  );
+  if (!ok) return false;
+  try {
+    await s.documents.delete(target.id);
+  } catch (e) {
+    failed(s, vscode.l10n.t('Couldn\'t delete "{0}"', name), e, target.id);
+    return false;
+  }
+  s.log.info(`[documents] deleted document ${target.id}`);
+  vscode.window.setStatusBarMessage(vscode.l10n.t('$(trash) Deleted "{0}"', name), 4000);
+  return true;
+}
+
+// --- View title commands -------------------------------------------------------------------------------
+
+function refreshDocuments(s: Services): void {
+  s.documentsTree.refresh();
+  // Open editors and the account folder re-check the server too.
+  s.documents.forgetAll();
+}
+
+type SearchItem = vscode.QuickPickItem & { by: DocumentSearchField };
+
+/** Search…: by name or by text (a quick pick), then the text; results in their own group (one request). */
+export async function searchDocuments(s: Services): Promise<DocNode[] | undefined> {
+  const tree = s.documentsTree;
+  const current = tree.search;
+  const items: SearchItem[] = [
+    { label: `$(symbol-key) ${vscode.l10n.t('Search by Name')}`, description: vscode.l10n.t('documents whose name contains the text'), by: 'name' },
+    { label: `$(whole-word) ${vscode.l10n.t('Search in Text')}`, description: vscode.l10n.t('documents whose generated text contains it'), by: 'result' },
+  ];
+  if (current?.by === 'result') items.reverse();
+  const picked = await s.prompter.pick(items, { title: vscode.l10n.t('Search Documents (1/2)'), placeHolder: vscode.l10n.t('Search by name or in the text?') });
+  if (!picked) return undefined;
+  const text = await s.prompter.input({
+    title: vscode.l10n.t('Search Documents (2/2)'),
+    prompt:
+      picked.by === 'name'
+        ? vscode.l10n.t('Part of a document name (case and accents do not matter)')
+        : vscode.l10n.t('A word or phrase from the text (case and accents do not matter)'),
+    value: current?.text,
+    validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('Type something to search for.')),
+  });
+  if (text === undefined || !text.trim()) return undefined;
+  const group = await tree.setSearch({ text, by: picked.by });
+  if (!group) return undefined;
+  const children = await tree.load(group);
+  const view = tree.treeView;
+  if (view) Promise.resolve(view.reveal(group, { expand: true, select: false, focus: false })).then(undefined, () => undefined);
+  return children;
+}
+
+type SortItem = vscode.QuickPickItem & { value: (typeof DOCUMENT_SORTS)[number]['value'] };
+
+export async function sortDocuments(s: Services): Promise<void> {
+  const current = s.documentsTree.sort;
+  const items: SortItem[] = DOCUMENT_SORTS.map((o) => ({
+    label: o.value === current ? `$(check) ${vscode.l10n.t(o.label)}` : vscode.l10n.t(o.label),
+    description: o.value === current ? vscode.l10n.t('current') : undefined,
+    value: o.value,
+  }));
+  const picked = await s.prompter.pick(items, { title: vscode.l10n.t('Sort Documents'), placeHolder: vscode.l10n.t('How should each group be sorted?') });
+  if (picked) await s.documentsTree.setSort(picked.value);
+}
+
+/** Hide/Show Empty Templates: the setting is the one place this choice lives. */
+async function setHideEmpty(on: boolean): Promise<void> {
+  const section = vscode.workspace.getConfiguration(CONFIG);
+  const inspected = section.inspect<boolean>('documents.hideEmptyTemplates');
+  const target =
+    inspected?.workspaceFolderValue !== undefined
+      ? vscode.ConfigurationTarget.WorkspaceFolder
+      : inspected?.workspaceValue !== undefined
+        ? vscode.ConfigurationTarget.Workspace
+        : vscode.ConfigurationTarget.Global;
+  await section.update('documents.hideEmptyTemplates', on, target);
+}
+
+async function loadMore(s: Services, node: unknown): Promise<void> {
+  if (!s.documentsTree.owns(node)) return;
+  if (node.kind === 'loadMore' || node.kind === 'template' || node.kind === 'favorites' || node.kind === 'searchResults') {
+    await s.documentsTree.loadMore(node);
+  }
+}
+
+/** Retry on an error item of either view: reloads only what failed. */
+async function retry(s: Services, node: unknown): Promise<void> {
+  if (s.documentsTree.owns(node) && node.kind === 'error') return s.documentsTree.retry(node);
+  if (s.projectsTree.owns(node) && node.kind === 'error') return s.projectsTree.retry();
+  s.log.debug('[commands] retry without an error item: nothing to do');
 }

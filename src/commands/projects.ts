@@ -1,7 +1,110 @@
+import * as vscode from 'vscode';
+import { CMD } from '../constants';
 import type { Services } from '../services/services';
+import { PROJECT_SORTS } from '../tree/projectsTree';
+import type { ProjectNode } from '../tree/nodes';
+import { describeError, errorKind, isCancellation } from '../util/errors';
+import { showError } from '../util/run';
 import type { CommandTable } from './index';
 
-// Placeholder: these commands are being written.
-export function projectCommands(_s: Services): CommandTable {
-  return {};
+/** The Projects view's commands: Refresh, Search…, Clear Search, Sort…, Load More, Delete Project…. */
+export function projectCommands(s: Services): CommandTable {
+  const tree = s.projectsTree;
+  return {
+    [CMD.projectsRefresh]: () => tree.refresh(),
+    [CMD.projectsSearch]: () => searchProjects(s),
+    [CMD.projectsClearSearch]: () => tree.setSearch(undefined),
+    [CMD.projectsSort]: () => sortProjects(s),
+    [CMD.projectsLoadMore]: () => tree.loadMore(),
+    [CMD.projectDelete]: (arg: unknown) => deleteProject(s, arg),
+  };
+}
+
+export async function searchProjects(s: Services): Promise<ProjectNode[] | undefined> {
+  const text = await s.prompter.input({
+    title: vscode.l10n.t('Search Projects'),
+    prompt: vscode.l10n.t('Part of a project name (case and accents do not matter). Leave empty to show every project.'),
+    value: s.projectsTree.search,
+  });
+  if (text === undefined) return undefined;
+  await s.projectsTree.setSearch(text.trim() || undefined);
+  return s.projectsTree.getChildren();
+}
+
+type SortItem = vscode.QuickPickItem & { sort: (typeof PROJECT_SORTS)[number] };
+
+export async function sortProjects(s: Services): Promise<void> {
+  const current = s.projectsTree.sort;
+  const items: SortItem[] = PROJECT_SORTS.map((o) => {
+    const isCurrent = o.sortBy === current.sortBy && o.sort === current.sort;
+    return {
+      label: isCurrent ? `$(check) ${vscode.l10n.t(o.label)}` : vscode.l10n.t(o.label),
+      description: isCurrent ? vscode.l10n.t('current') : undefined,
+      sort: o,
+    };
+  });
+  const picked = await s.prompter.pick(items, { title: vscode.l10n.t('Sort Projects'), placeHolder: vscode.l10n.t('How should the projects be sorted?') });
+  if (picked) await s.projectsTree.setSort(picked.sort.sortBy, picked.sort.sort);
+}
+
+/**
+ * The project a command argument names: a row of the Projects view, a name, or `{ project }`.
+ * Whatever it is, the delete is confirmed by the user, naming the project.
+ */
+function projectNameOf(s: Services, arg: unknown): string | undefined {
+  if (s.projectsTree.owns(arg)) return arg.kind === 'project' ? arg.project.project : undefined;
+  if (typeof arg === 'string') return arg;
+  if (arg && typeof arg === 'object') {
+    const p = (arg as { project?: unknown }).project;
+    if (typeof p === 'string') return p;
+    if (p && typeof p === 'object' && typeof (p as { project?: unknown }).project === 'string') return (p as { project: string }).project;
+  }
+  return undefined;
+}
+
+/**
+ * Delete Project…: a name with "/" is explained, never sent (the server cannot address it). Otherwise a
+ * modal names the project and says its reports go too; one DELETE; the row goes without a refetch.
+ */
+export async function deleteProject(s: Services, arg: unknown): Promise<boolean> {
+  const name = projectNameOf(s, arg);
+  if (name === undefined || !name.trim()) {
+    throw new Error(vscode.l10n.t('There is no project to delete: choose one in the Projects view.'));
+  }
+  if (name.includes('/')) {
+    void vscode.window.showWarningMessage(
+      vscode.l10n.t(
+        'The project "{0}" can\'t be deleted from VS Code: the projects server finds a project by its name in the web address, and a name containing "/" cannot be sent that way. Nothing was deleted. Delete it on the website instead.',
+        name,
+      ),
+    );
+    s.log.info('[projects] refused to delete a project whose name contains "/"');
+    return false;
+  }
+  const row = s.projectsTree.findProject(name);
+  const count = row?.project.reports;
+  const detail =
+    count === undefined
+      ? vscode.l10n.t('Every report in the project "{0}" is deleted from your account too. This cannot be undone.', name)
+      : count === 1
+        ? vscode.l10n.t('The project "{0}" and its 1 report are deleted from your account. This cannot be undone.', name)
+        : vscode.l10n.t('The project "{0}" and all {1} of its reports are deleted from your account. This cannot be undone.', name, count);
+  const ok = await s.prompter.confirm(vscode.l10n.t('Delete the project "{0}" and every report in it?', name), detail, vscode.l10n.t('Delete Project'));
+  if (!ok) return false;
+  try {
+    await s.api.get().deleteProject(name);
+  } catch (e) {
+    if (isCancellation(e)) return false;
+    if (errorKind(e) === 'notFound') {
+      s.projectsTree.removeProject(name);
+      void vscode.window.showInformationMessage(vscode.l10n.t('The project "{0}" no longer exists on the server.', name));
+      return false;
+    }
+    void showError(s.log, describeError(vscode.l10n.t('Couldn\'t delete the project "{0}"', name), e), e);
+    return false;
+  }
+  s.log.info('[projects] deleted a project');
+  s.projectsTree.removeProject(name);
+  vscode.window.setStatusBarMessage(vscode.l10n.t('$(trash) Deleted the project "{0}"', name), 4000);
+  return true;
 }

@@ -1,0 +1,132 @@
+import * as vscode from 'vscode';
+import type { ApiError } from '../api/errors';
+import { isApiError } from '../util/errors';
+
+/** Presentation helpers shared by the two views. No state, no network. */
+
+function locale(): string {
+  return vscode.env.language || 'en';
+}
+
+function safe<T>(make: (loc: string) => T, fallback: () => T): T {
+  try {
+    return make(locale());
+  } catch {
+    try {
+      return make('en');
+    } catch {
+      return fallback();
+    }
+  }
+}
+
+export function parseDate(iso: string | undefined): Date | undefined {
+  if (!iso) return undefined;
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? undefined : d;
+}
+
+/** "3 days ago", "yesterday", "in 2 minutes" (clock skew), "just now". */
+export function fromNow(date: Date, now = Date.now()): string {
+  const seconds = Math.round((date.getTime() - now) / 1000);
+  if (Math.abs(seconds) < 45) return vscode.l10n.t('just now');
+  const units: Array<[Intl.RelativeTimeFormatUnit, number]> = [
+    ['year', 365 * 24 * 3600],
+    ['month', 30 * 24 * 3600],
+    ['week', 7 * 24 * 3600],
+    ['day', 24 * 3600],
+    ['hour', 3600],
+    ['minute', 60],
+  ];
+  for (const [unit, size] of units) {
+    if (Math.abs(seconds) >= size || unit === 'minute') {
+      const value = Math.round(seconds / size);
+      return safe(
+        (loc) => new Intl.RelativeTimeFormat(loc, { numeric: 'auto' }).format(value, unit),
+        () => `${Math.abs(value)} ${unit}${Math.abs(value) === 1 ? '' : 's'} ${value < 0 ? 'ago' : 'from now'}`,
+      );
+    }
+  }
+  return date.toISOString();
+}
+
+/** "Mar 21, 2024" */
+export function shortDate(date: Date): string {
+  return safe((loc) => new Intl.DateTimeFormat(loc, { dateStyle: 'medium' }).format(date), () => date.toISOString().slice(0, 10));
+}
+
+/** "Mar 21, 2024, 3:30 PM" */
+export function dateTime(date: Date): string {
+  return safe((loc) => new Intl.DateTimeFormat(loc, { dateStyle: 'medium', timeStyle: 'short' }).format(date), () => date.toISOString());
+}
+
+/** "14:03:25" */
+export function clockTime(date: Date): string {
+  return safe((loc) => new Intl.DateTimeFormat(loc, { timeStyle: 'medium' }).format(date), () => date.toISOString().slice(11, 19));
+}
+
+export function formatCount(n: number): string {
+  return safe((loc) => new Intl.NumberFormat(loc).format(n), () => String(n));
+}
+
+export function words(n: number): string {
+  return n === 1 ? vscode.l10n.t('1 word') : vscode.l10n.t('{0} words', formatCount(n));
+}
+
+export function reports(n: number): string {
+  return n === 1 ? vscode.l10n.t('1 report') : vscode.l10n.t('{0} reports', formatCount(n));
+}
+
+/** Markdown-escapes text for a tooltip. */
+export function md(text: string): string {
+  return text.replace(/[\\`*_{}[\]()#+\-.!|<>~&]/g, (c) => `\\${c}`);
+}
+
+/** A one-line, plain-words reason for an error (the API's sentence, else the error's message). */
+export function reason(e: unknown): string {
+  if (isApiError(e)) return e.message;
+  if (e instanceof Error) return e.message;
+  return String(e);
+}
+
+export function kindOf(e: unknown): ApiError['kind'] | undefined {
+  return isApiError(e) ? e.kind : undefined;
+}
+
+/** How an error shows as a tree item: a short label and a description saying why (and when to retry). */
+export function errorPresentation(action: string, e: unknown, at: number): { label: string; description: string; tooltip: string; signIn: boolean } {
+  const kind = kindOf(e);
+  const why = reason(e);
+  if (kind === 'auth') {
+    return {
+      label: vscode.l10n.t('{0}: the API key was not accepted', action),
+      description: vscode.l10n.t('Click to set the API key'),
+      tooltip: vscode.l10n.t('{0}. {1}\n\nClick to set the API key.', action, why),
+      signIn: true,
+    };
+  }
+  if (kind === 'insecure') {
+    return {
+      label: action,
+      description: why,
+      tooltip: vscode.l10n.t('{0}: {1}\n\nClick to set the server address and the API key.', action, why),
+      signIn: true,
+    };
+  }
+  if (kind === 'rateLimited') {
+    const seconds = (e as ApiError).retryAfter ?? 60;
+    const when = clockTime(new Date(at + seconds * 1000));
+    return {
+      label: vscode.l10n.t('{0}: too many requests', action),
+      description: vscode.l10n.t('The server asks to wait: retry after {0} ({1} s)', when, seconds),
+      tooltip: vscode.l10n.t('{0}: {1}\n\nRetry after {2}. Click to retry.', action, why, when),
+      signIn: false,
+    };
+  }
+  return {
+    label: action,
+    description: why,
+    tooltip: vscode.l10n.t('{0}: {1}\n\nClick to retry.', action, why),
+    signIn: false,
+  };
+}

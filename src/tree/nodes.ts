@@ -1,0 +1,96 @@
+import type { ContentDocument, Project } from '../api/index';
+import type { DocumentSearchField, ProjectSortField, SortOrder } from '../api/validate';
+import type { DocumentSortSetting } from '../util/config';
+
+/**
+ * The tree nodes of both views: plain data, a discriminated union on `kind` (STYLE §3.4).
+ * Rendering lives in the providers' getTreeItem. Node objects are kept in the providers' caches and
+ * handed out again, so an event for one of them updates exactly that row.
+ */
+
+// --- Documents view --------------------------------------------------------------------------------
+
+export interface DocumentSearch {
+  readonly text: string;
+  readonly by: DocumentSearchField;
+}
+
+export interface TemplateGroupNode {
+  readonly kind: 'template';
+  /** Cache key and id part: `t<templateId>`. */
+  readonly key: string;
+  readonly templateId: number;
+  readonly name: string;
+  /** A template id the local table does not know (named by the server). */
+  readonly custom: boolean;
+}
+
+export interface FavoritesGroupNode {
+  readonly kind: 'favorites';
+  readonly key: 'favorites';
+}
+
+export interface SearchGroupNode {
+  readonly kind: 'searchResults';
+  readonly key: 'search';
+  readonly search: DocumentSearch;
+}
+
+export type GroupNode = TemplateGroupNode | FavoritesGroupNode | SearchGroupNode;
+
+export interface DocumentNode {
+  readonly kind: 'document';
+  readonly parent: GroupNode;
+  /** Replaced in place when the document changes (the row is then refreshed by itself). */
+  doc: ContentDocument;
+}
+
+export interface LoadMoreNode<P> {
+  readonly kind: 'loadMore';
+  readonly parent: P;
+}
+
+export interface ErrorNode<P> {
+  readonly kind: 'error';
+  /** The parent whose loading failed (undefined: the view's root); Retry reloads only that. */
+  readonly parent: P | undefined;
+  readonly error: unknown;
+  readonly at: number;
+}
+
+export interface EmptyNode<P> {
+  readonly kind: 'empty';
+  readonly parent: P | undefined;
+}
+
+export type DocNode = GroupNode | DocumentNode | LoadMoreNode<GroupNode> | ErrorNode<GroupNode> | EmptyNode<GroupNode>;
+
+export interface DocumentsViewState {
+  sort?: DocumentSortSetting;
+  favoritesOnly?: boolean;
+  search?: DocumentSearch;
+  /** Template ids above the table's, as the server named them: shown as groups. */
+  customTemplates?: Array<[number, string]>;
+}
+
+// --- Projects view ---------------------------------------------------------------------------------
+
+export interface ProjectItemNode {
+  readonly kind: 'project';
+  project: Project;
+  /** False when the name contains "/": the server cannot address it. */
+  readonly addressable: boolean;
+}
+
+export interface ProjectSearchNode {
+  readonly kind: 'searchResults';
+  readonly text: string;
+}
+
+export type ProjectNode = ProjectItemNode | ProjectSearchNode | LoadMoreNode<undefined> | ErrorNode<undefined> | EmptyNode<undefined>;
+
+export interface ProjectsViewState {
+  sortBy?: ProjectSortField;
+  sort?: SortOrder;
+  search?: string;
+}
