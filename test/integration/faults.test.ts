@@ -116,6 +116,13 @@ async function shownError(t: number, action: RegExp, timeoutMs = 15_000): Promis
   });
 }
 
+/** An error row acts: a click retries (or, when the key was refused, asks for it); the inline Retry is always there. */
+function assertErrorRowActs(row: { item: vscode.TreeItem }, f: FaultSpec): void {
+  assert.strictEqual(row.item.contextValue, 'error', 'the row has the inline Retry (contextValue "error")');
+  const expected = f.kind === 'redirectLogin' ? 'contentDocs.signIn' : 'contentDocs.retry';
+  assert.strictEqual(row.item.command?.command, expected, `clicking the row runs ${expected}`);
+}
+
 function assertNamesCause(text: string, action: RegExp, f: FaultSpec): void {
   assert.match(text, action, `the message names the action: ${JSON.stringify(text)}`);
   assert.match(text, f.cause, `the message names the cause (${f.name}): ${JSON.stringify(text)}`);
@@ -160,42 +167,60 @@ function uniqueName(prefix: string): string {
 
 // --- the views, as the product shows them ------------------------------------------------------------------
 
+/** The template group the list cases expand (Freestyle: the seed has documents in it). */
+const LIST_TEMPLATE_ID = 1;
+
 const tree = {
-  /** Refresh, then read the Documents view as VS Code would. */
-  async loadDocumentsUnderFault(sv: Services): Promise<ViewState & { requestsPerLoad: number }> {
+  /** Refresh (drops every cached list), then expand the Freestyle group as VS Code would. */
+  async loadDocumentsUnderFault(sv: Services): Promise<ViewState> {
     await vscode.commands.executeCommand('contentDocs.documentsRefresh');
-    return { ...(await readView(sv.documentsTree as never)), requestsPerLoad: 1 };
+    const group = sv.documentsTree.templateGroup(LIST_TEMPLATE_ID);
+    assert.ok(group, 'the Freestyle group is shown');
+    return readView(sv.documentsTree as never, 1, group as never);
   },
+  /** The error row's inline Retry (contentDocs.retry on the row), then the group again. */
   async retryDocuments(sv: Services, node: AnyNode): Promise<ViewState> {
-    const view = await readView(sv.documentsTree as never);
-    const shown = view.nodes.find((n) => n.node === node) ?? view.error;
-    if (shown?.node.kind === 'error') await retryItem(shown);
-    return readView(sv.documentsTree as never);
+    await vscode.commands.executeCommand('contentDocs.retry', node);
+    return readView(sv.documentsTree as never, 1, sv.documentsTree.templateGroup(LIST_TEMPLATE_ID) as never);
   },
   async loadProjectsUnderFault(sv: Services): Promise<ViewState> {
     await vscode.commands.executeCommand('contentDocs.projectsRefresh');
-    return readView(sv.projectsTree as never);
+    return readView(sv.projectsTree as never, 1);
   },
   async retryProjects(sv: Services, node: AnyNode): Promise<ViewState> {
-    const view = await readView(sv.projectsTree as never);
-    const shown = view.nodes.find((n) => n.node === node) ?? view.error;
-    if (shown?.node.kind === 'error') await retryItem(shown);
-    return readView(sv.projectsTree as never);
+    await vscode.commands.executeCommand('contentDocs.retry', node);
+    return readView(sv.projectsTree as never, 1);
   },
-  async ensureDocumentKnown(sv: Services, id: number): Promise<void> {
-    await sv.documents.fetch(id);
+  /** The document's row in its template group (the argument the row's context menu passes). */
+  async documentArg(sv: Services, d: SandboxDocument): Promise<unknown> {
+    const group = sv.documentsTree.templateGroup(d.templateId!);
+    assert.ok(group, `the group of template ${d.templateId} is shown`);
+    for (let i = 0; i < 40; i++) {
+      const children = (await sv.documentsTree.getChildren(group)) as unknown as AnyNode[];
+      const row = children.find((n) => n.kind === 'document' && (n.doc as { id: number }).id === d.id);
+      if (row) return row;
+      const more = children.find((n) => n.kind === 'loadMore');
+      if (!more) break;
+      await sv.documentsTree.loadMore(more as never);
+    }
+    throw new Error(`document ${d.id} is not listed in its group`);
   },
-  async documentArg(sv: Services, id: number): Promise<unknown> {
-    const doc = sv.documents.get(id);
-    return { kind: 'document', doc, id };
+  async documentStillListed(sv: Services, d: SandboxDocument): Promise<boolean> {
+    return tree.documentArg(sv, d).then(
+      () => true,
+      () => false,
+    );
   },
-  async documentStillListed(sv: Services, id: number): Promise<boolean> {
-    return sv.documents.get(id) !== undefined;
-  },
-  async projectArg(sv: Services, name: string): Promise<unknown> {
-    const view = await readView(sv.projectsTree as never, 1);
-    const hit = view.nodes.find((n) => n.node.kind === 'project' && n.text.includes(name));
-    return hit?.node ?? { kind: 'project', project: { project: name } };
+  /** The project's row in the Projects view (loading more pages until it shows). */
+  async projectArg(sv: Services, name: string): Promise<AnyNode> {
+    for (let i = 0; i < 20; i++) {
+      const children = (await sv.projectsTree.getChildren()) as unknown as AnyNode[];
+      const row = children.find((n) => n.kind === 'project' && (n.project as { project: string }).project.toLowerCase() === name.toLowerCase());
+      if (row) return row;
+      if (!children.some((n) => n.kind === 'loadMore')) break;
+      await sv.projectsTree.loadMore();
+    }
+    throw new Error(`project ${name} is not listed`);
   },
 };
 
@@ -210,9 +235,9 @@ const OPERATIONS: Operation[] = [
       const t = Date.now();
       const shown = await tree.loadDocumentsUnderFault(s);
       assert.ok(shown.error, `the Documents view shows an error item, not ${JSON.stringify(shown.labels.slice(0, 5))}`);
-      assertNamesCause(shown.error.text, /couldn't (load|list|show|get|read).*documents|documents.*couldn't/i, f);
-      assert.ok(shown.error.canRetry, 'the error item offers Retry');
-      assert.strictEqual(exchanges.count('GET', '/documents?'), expectedAttempts(f, true) * shown.requestsPerLoad, 'attempts on the wire');
+      assertNamesCause(shown.error.text, /Couldn't load the documents/, f);
+      assertErrorRowActs(shown.error, f);
+      assert.strictEqual(exchanges.count('GET', new RegExp(`^/documents\\?.*template_id=${LIST_TEMPLATE_ID}`)), expectedAttempts(f, true), 'attempts on the wire');
       assert.strictEqual(messages.since(t).filter((m) => m.level === 'error').length, 0, 'a view shows its error in the view, not in a notification');
       await clear();
       const after = await tree.retryDocuments(s, shown.error.node);
@@ -319,29 +344,24 @@ const OPERATIONS: Operation[] = [
     read: false,
     async run(f, fault, clear) {
       const d = pool.take();
-      await tree.ensureDocumentKnown(s, d.id);
+      const row = await tree.documentArg(s, d);
       await fault();
       exchanges.reset();
       prompter.confirms = [true];
       const t = Date.now();
-      await vscode.commands.executeCommand('contentDocs.documentDelete', await tree.documentArg(s, d.id));
+      await vscode.commands.executeCommand('contentDocs.documentDelete', row);
       assert.ok(prompter.asked.some((q) => q.kind === 'confirm' && q.message!.includes(d.name)), 'the deletion was confirmed, naming the document');
       const m = await shownError(t, new RegExp(`Couldn't delete "${d.name}"`));
       assertNamesCause(m.message, /Couldn't delete/, f);
       assert.strictEqual(exchanges.count('DELETE', `/documents/${d.id}`), 1, 'a delete is never retried');
       assert.ok(sandbox.documents.has(d.id), 'the document still exists');
-      assert.ok(await tree.documentStillListed(s, d.id), 'the view still shows the document');
       await clear();
+      assert.ok(await tree.documentStillListed(s, d), 'the view still shows the document');
+      m.choose(undefined);
       prompter.confirms = [true];
-      const again = vscode.commands.executeCommand('contentDocs.documentDelete', await tree.documentArg(s, d.id));
-      if (m.items.includes('Retry')) {
-        // Retry repeats exactly what failed (after asking again, or not, as the product chooses).
-        m.choose('Retry');
-      } else {
-        m.choose(undefined);
-      }
-      await again;
+      await vscode.commands.executeCommand('contentDocs.documentDelete', row);
       await until('the document to be deleted after the fault', () => !sandbox.documents.has(d.id));
+      assert.ok(!(await tree.documentStillListed(s, d)), 'the view no longer shows it');
     },
   },
   {
@@ -354,8 +374,8 @@ const OPERATIONS: Operation[] = [
       const t = Date.now();
       const shown = await tree.loadProjectsUnderFault(s);
       assert.ok(shown.error, `the Projects view shows an error item, not ${JSON.stringify(shown.labels.slice(0, 5))}`);
-      assertNamesCause(shown.error.text, /couldn't (load|list|show|get|read).*projects|projects.*couldn't/i, f);
-      assert.ok(shown.error.canRetry, 'the error item offers Retry');
+      assertNamesCause(shown.error.text, /Couldn't load the projects/, f);
+      assertErrorRowActs(shown.error, f);
       assert.strictEqual(exchanges.count('GET', '/projects'), expectedAttempts(f, true), 'attempts on the wire');
       assert.strictEqual(messages.since(t).filter((m) => m.level === 'error').length, 0, 'a view shows its error in the view, not in a notification');
       await clear();
@@ -369,9 +389,11 @@ const OPERATIONS: Operation[] = [
     route: 'projects.delete',
     read: false,
     async run(f, fault, clear) {
-      const project = takeProject();
+      await vscode.commands.executeCommand('contentDocs.projectsRefresh');
+      const arg = await tree.projectArg(s, takeProject());
+      // The name as the server lists it (projects match case-insensitively; the list shows one spelling).
+      const project = (arg.project as { project: string }).project;
       const reportsBefore = sandbox.reports.filter((r) => r.project.toLowerCase() === project.toLowerCase()).length;
-      const arg = await tree.projectArg(s, project);
       await fault();
       exchanges.reset();
       prompter.confirms = [true];
@@ -385,8 +407,9 @@ const OPERATIONS: Operation[] = [
       await clear();
       m.choose(undefined);
       prompter.confirms = [true];
-      await vscode.commands.executeCommand('contentDocs.projectDelete', await tree.projectArg(s, project));
+      await vscode.commands.executeCommand('contentDocs.projectDelete', arg);
       await until('the project to be deleted after the fault', () => !sandbox.reports.some((r) => r.project.toLowerCase() === project.toLowerCase()));
+      assert.ok(!s.projectsTree.findProject(project), 'the view no longer shows it');
     },
   },
 ];
