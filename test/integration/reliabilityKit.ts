@@ -37,8 +37,16 @@ export async function until<T>(what: string, probe: () => T | undefined | false 
   }
 }
 
+/** Writes a setting and waits until the extension host sees it (the product reads settings at the point of use). */
 export async function configure(key: string, value: unknown, target = vscode.ConfigurationTarget.Global): Promise<void> {
   await vscode.workspace.getConfiguration('contentDocs').update(key, value, target);
+  const level = target === vscode.ConfigurationTarget.Global ? 'globalValue' : target === vscode.ConfigurationTarget.Workspace ? 'workspaceValue' : 'workspaceFolderValue';
+  await until(`the setting ${key} to be ${JSON.stringify(value)}`, () => {
+    const now = (vscode.workspace.getConfiguration('contentDocs').inspect(key) as Record<string, unknown> | undefined)?.[level];
+    return JSON.stringify(now) === JSON.stringify(value);
+  }, 5_000);
+  // Listeners (the API client is rebuilt on a server setting change) run on the same event: let them.
+  await sleep(0);
 }
 
 /** Points the extension at a sandbox (user settings) with the given key (default: the sandbox's own). */
@@ -585,4 +593,54 @@ export async function retryItem(shown: ShownItem): Promise<void> {
   const cmd = shown.item.command;
   if (cmd) await vscode.commands.executeCommand(cmd.command, ...(cmd.arguments ?? []));
   else await vscode.commands.executeCommand('contentDocs.retry', shown.node);
+}
+
+// --- Files the extension host wrote ------------------------------------------------------------------------
+
+/** Every regular file under `dir` (recursively), skipping directories named in `skip`. */
+export function walkFiles(dir: string, skip: readonly string[] = []): string[] {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const fs = require('fs') as typeof import('fs');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const path = require('path') as typeof import('path');
+  const out: string[] = [];
+  const visit = (d: string) => {
+    let entries: import('fs').Dirent[];
+    try {
+      entries = fs.readdirSync(d, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const full = path.join(d, e.name);
+      if (e.isDirectory()) {
+        if (!skip.includes(e.name)) visit(full);
+      } else if (e.isFile()) out.push(full);
+    }
+  };
+  visit(dir);
+  return out;
+}
+
+/** The forms a leaked key could take in a file or a string. */
+export function keyForms(key: string): string[] {
+  return [...new Set([key, encodeURIComponent(key), Buffer.from(key).toString('base64'), JSON.stringify(key).slice(1, -1)])];
+}
+
+/** The files among `files` that contain any form of `key` (read as bytes: binary stores are searched too). */
+export function filesContaining(files: readonly string[], key: string): string[] {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const fs = require('fs') as typeof import('fs');
+  const needles = keyForms(key).flatMap((k) => [Buffer.from(k, 'utf8'), Buffer.from(k, 'utf16le')]);
+  const hits: string[] = [];
+  for (const f of files) {
+    let buf: Buffer;
+    try {
+      buf = fs.readFileSync(f);
+    } catch {
+      continue;
+    }
+    if (needles.some((n) => buf.includes(n))) hits.push(f);
+  }
+  return hits;
 }
