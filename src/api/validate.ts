@@ -76,5 +76,12 @@ export function checkProjectName(value: unknown): string {
       'The projects server cannot address a project whose name contains "/", so it cannot be deleted from here. Delete it on the website instead.',
     );
   }
+  if (value === '.' || value === '..') {
+    // A URL parser turns a "." or ".." segment into a step between folders: the request would go to another path.
+    throw invalidInput(
+      'project',
+      `The projects server cannot address a project named "${value}" (a web address reads it as a folder step), so it cannot be deleted from here. Delete it on the website instead.`,
+    );
+  }
   return value;
 }
