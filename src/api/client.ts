@@ -301,7 +301,7 @@ export class HttpClient {
     const declared = Number(res.headers['content-length']);
     if (Number.isFinite(declared) && declared > max) {
       res.body.destroy();
-      throw new ApiError('badResponse', `The server's answer is too large (${Math.round(declared / 1024)} KB).`, { status: res.statusCode });
+      throw new ApiError('badResponse', `The server's answer is too large (${Math.round(declared / 1024)} KB, HTTP ${res.statusCode}).`, { status: res.statusCode });
     }
     const chunks: Buffer[] = [];
     let size = 0;
@@ -309,7 +309,7 @@ export class HttpClient {
       size += (chunk as Buffer).length;
       if (size > max) {
         res.body.destroy();
-        throw new ApiError('badResponse', `The server's answer is too large (over ${Math.round(max / 1024)} KB).`, { status: res.statusCode });
+        throw new ApiError('badResponse', `The server's answer is too large (over ${Math.round(max / 1024)} KB, HTTP ${res.statusCode}).`, { status: res.statusCode });
       }
       chunks.push(chunk as Buffer);
     }
@@ -354,7 +354,7 @@ export class HttpClient {
       if (!result.success) {
         const issue = result.error.issues[0];
         const where = issue?.path.length ? issue.path.join('.') : 'body';
-        throw new ApiError('badResponse', `The server's answer did not have the expected shape (${where}: ${issue?.message ?? 'invalid'}).`, {
+        throw new ApiError('badResponse', `The server's answer did not have the expected shape (HTTP ${status}; ${where}: ${issue?.message ?? 'invalid'}).`, {
           status,
           cause: result.error,
         });

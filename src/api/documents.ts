@@ -79,12 +79,12 @@ export async function listDocuments(http: HttpClient, q: DocumentListQuery = {},
   return toPage(body, q.page ?? 1, q.perPage);
 }
 
-export function showDocument(http: HttpClient, id: number, signal?: AbortSignal): Promise<ContentDocument> {
+export async function showDocument(http: HttpClient, id: number, signal?: AbortSignal): Promise<ContentDocument> {
   return http.send({ service: 'documents', method: 'GET', path: `/documents/${checkId(id)}`, schema: oneSchema, signal });
 }
 
 /** Creates a document; the server generates its result during the request. Never retried (it would duplicate). */
-export function storeDocument(http: HttpClient, doc: NewDocument, signal?: AbortSignal, timeoutMs?: number): Promise<ContentDocument> {
+export async function storeDocument(http: HttpClient, doc: NewDocument, signal?: AbortSignal, timeoutMs?: number): Promise<ContentDocument> {
   const form = {
     name: checkText('name', doc.name, LIMITS.name, 'The name'),
     prompt: checkText('prompt', doc.prompt, LIMITS.prompt, 'The prompt'),
@@ -94,7 +94,7 @@ export function storeDocument(http: HttpClient, doc: NewDocument, signal?: Abort
   return http.send({ service: 'documents', method: 'POST', path: '/documents', form, schema: oneSchema, signal, timeoutMs });
 }
 
-export function updateDocument(http: HttpClient, id: number, changes: DocumentChanges, signal?: AbortSignal): Promise<ContentDocument> {
+export async function updateDocument(http: HttpClient, id: number, changes: DocumentChanges, signal?: AbortSignal): Promise<ContentDocument> {
   const form: Record<string, string | number | undefined> = {};
   if (changes.name !== undefined) form.name = checkText('name', changes.name, LIMITS.name, 'The name');
   if (changes.result !== undefined) form.result = checkText('result', changes.result, LIMITS.result, 'The text');
