@@ -54,8 +54,9 @@ export function fileLanguage(): 'markdown' | 'plaintext' {
 
 export function timeoutMs(): number {
   const inspected = section().inspect<number>('network.timeoutSeconds');
-  const v = inspected?.globalValue ?? inspected?.defaultValue ?? 30;
-  return Math.min(300, Math.max(5, Number(v) || 30)) * 1000;
+  const v = Number(inspected?.globalValue ?? inspected?.defaultValue ?? 30);
+  // Out of range is clamped (0 waits the minimum, 5 s); only a value that is not a number falls back to 30 s.
+  return Math.min(300, Math.max(5, Number.isFinite(v) ? v : 30)) * 1000;
 }
 
 export function affects(e: vscode.ConfigurationChangeEvent, key: string): boolean {
