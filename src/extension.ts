@@ -26,7 +26,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   context.subscriptions.push(log);
   const credentials = new Credentials(context.secrets, log);
   const api = new ApiProvider(credentials, log);
-  const documents = new DocumentService(api);
+  const documents = new DocumentService(api, credentials);
   const prompter = new SwitchablePrompter();
   context.subscriptions.push(credentials, api, documents);
 

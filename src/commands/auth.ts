@@ -66,8 +66,7 @@ export async function signIn(s: Services): Promise<boolean> {
 }
 
 export async function signOut(s: Services): Promise<void> {
-  await s.credentials.clearKey();
-  s.documents.forgetAll();
+  await s.credentials.clearKey(); // the document service forgets the account on the key change
   s.log.info('[auth] API key removed');
 }
 

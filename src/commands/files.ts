@@ -2,8 +2,8 @@ import * as vscode from 'vscode';
 import type { ContentDocument } from '../api/index';
 import { TEMPLATES, templateName } from '../api/templates';
 import { charLength, CREATIVITY_LEVELS, LIMITS, type Creativity } from '../api/validate';
-import { CMD, SCHEME } from '../constants';
-import { ACCOUNT_FOLDER_NAME, ACCOUNT_ROOT, documentUri } from '../fs/uris';
+import { CMD } from '../constants';
+import { ACCOUNT_FOLDER_NAME, ACCOUNT_ROOT, documentUri, tabUris } from '../fs/uris';
 import type { Services } from '../services/services';
 import { describeError, errorKind, isApiError, isCancellation } from '../util/errors';
 import { showError } from '../util/run';
@@ -45,7 +45,9 @@ function documentIdArg(s: Services, arg: unknown): number | undefined {
 export async function openDocument(s: Services, arg: unknown, options: { preview?: boolean } = {}): Promise<vscode.TextEditor | undefined> {
   const id = documentIdArg(s, arg);
   if (id === undefined) throw new Error('There is no document to open.');
-  const open = vscode.workspace.textDocuments.find((d) => d.uri.scheme === SCHEME && s.fs.documentIdOf(d.uri) === id);
+  // Only a document shown in a tab is reused: VS Code keeps closed documents' models around for a while,
+  // and those may hold text the server has changed since.
+  const open = tabUris().find((uri) => s.fs.documentIdOf(uri) === id);
   if (open) return vscode.window.showTextDocument(open, { preview: options.preview });
 
   const known = s.documents.get(id);

@@ -14,11 +14,13 @@ import {
   ACCOUNT_AUTHORITY,
   documentFileName,
   documentIdFromUri,
+  documentNameFromFileName,
   fileExtension,
   isAccountUri,
   nameFromFileName,
   safeSegment,
   segments,
+  tabUris,
   templateFolderName,
 } from './uris';
 import { VersionTracker, type Observation, type Version } from './versions';
@@ -94,7 +96,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     this._register(documents.onDidChange(({ doc, previous }) => this.onServiceChange(doc, previous)));
     this._register(documents.onDidDelete((d) => this.onServiceDelete(d.id)));
     this._register(documents.onDidCreate((doc) => this.onServiceCreate(doc)));
-    this._register(documents.onDidForget(() => this.onServiceForget()));
+    this._register(documents.onDidForget((e) => this.onServiceForget(e.account)));
     this._register(
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (config.affects(e, 'files.language')) this.fireIndexDiff(this.index.setExtension(fileExtension()));
@@ -268,7 +270,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     if (newUri.scheme !== oldUri.scheme || newUri.authority !== oldUri.authority || newDir !== oldDir) {
       throw vscode.FileSystemError.NoPermissions(`${action}: a document can be renamed, but not moved to another folder (its template cannot change).`);
     }
-    const name = nameFromFileName(newUri.path.slice(newUri.path.lastIndexOf('/') + 1));
+    const name = documentNameFromFileName(newUri.path.slice(newUri.path.lastIndexOf('/') + 1));
     if (!name) throw this.refuse(`${action}: the name cannot be empty.`);
     const length = charLength(name);
     if (length > LIMITS.name) throw this.refuse(`${action}: the name can be at most ${LIMITS.name} characters (this one has ${length}).`);
@@ -492,13 +494,22 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     this.fireIndexDiff(this.index.upsert(doc));
   }
 
-  /** A refresh: open editors check their document again, and the account folder is listed again. */
-  private onServiceForget(): void {
-    for (const d of vscode.workspace.textDocuments) {
-      const id = d.uri.scheme === SCHEME ? this.documentIdOf(d.uri) : undefined;
+  /**
+   * A refresh: open editors check their document again, and the account folder is listed again. Another
+   * account (key or server changed): the versions seen so far belong to other documents and are dropped too.
+   */
+  private onServiceForget(account: boolean): void {
+    if (account) {
+      this.versions.clear();
+      this.reads.clear();
+      this.statOk.clear();
+      this.names.clear();
+    }
+    for (const uri of tabUris()) {
+      const id = this.documentIdOf(uri);
       if (id === undefined) continue;
       this.reads.delete(id);
-      this.fireSoon({ type: vscode.FileChangeType.Changed, uri: d.uri });
+      this.fireSoon({ type: vscode.FileChangeType.Changed, uri });
     }
     if (!this.index.loaded) return;
     if (this.reloadTimer) clearTimeout(this.reloadTimer);

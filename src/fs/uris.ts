@@ -29,15 +29,19 @@ export function fileExtension(): string {
   return config.fileLanguage() === 'plaintext' ? '.txt' : '.md';
 }
 
-/** A name usable as one path segment: no slashes or control characters, never empty, `.` or `..`. */
+/**
+ * A name usable as one path segment: no slashes or control characters, never empty, and never starting
+ * with `.` (VS Code and the file system treat `.name` as hidden configuration, and `.`/`..` as navigation):
+ * a leading dot shows as ONE DOT LEADER, which looks the same.
+ */
 export function safeSegment(name: string, fallback = 'Untitled'): string {
   const cleaned = name
     .replace(/\//g, '\u2215') // DIVISION SLASH looks like "/" but is not a separator
     .replace(/\\/g, '\u2216') // SET MINUS for "\"
     .replace(/[\u0000-\u001f\u007f]/g, ' ')
-    .trim();
-  if (!cleaned || cleaned === '.' || cleaned === '..') return fallback;
-  return cleaned;
+    .trim()
+    .replace(/^\./, '\u2024');
+  return cleaned || fallback;
 }
 
 /** The folder a document's template shows as. */
@@ -79,4 +83,27 @@ export function segments(uri: vscode.Uri): string[] {
 export function nameFromFileName(fileName: string): string {
   const m = /^(.*)\.(md|txt)$/i.exec(fileName);
   return (m && m[1].trim() ? m[1] : fileName).trim();
+}
+
+/** The document name a renamed file asks for: the look-alikes {@link safeSegment} put in are turned back. */
+export function documentNameFromFileName(fileName: string): string {
+  return nameFromFileName(fileName).replace(/^\u2024/, '.').replace(/\u2215/g, '/').replace(/\u2216/g, '\\');
+}
+
+/**
+ * The `content-docs:` URIs shown in editor tabs. VS Code keeps the models of closed editors around for a
+ * while; those are not worth a request (VS Code re-reads a model when it is shown again).
+ */
+export function tabUris(): vscode.Uri[] {
+  const out: vscode.Uri[] = [];
+  for (const group of vscode.window.tabGroups.all) {
+    for (const tab of group.tabs) {
+      const input = tab.input;
+      if (input instanceof vscode.TabInputText && input.uri.scheme === SCHEME) out.push(input.uri);
+      else if (input instanceof vscode.TabInputTextDiff) {
+        for (const uri of [input.original, input.modified]) if (uri.scheme === SCHEME) out.push(uri);
+      }
+    }
+  }
+  return out;
 }

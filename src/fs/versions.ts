@@ -100,7 +100,8 @@ export class VersionTracker {
   }
 
   private make(track: Track, text: string, mtime: number, ctime: number, updatedAt: string | undefined): Version {
-    const bytes = new TextEncoder().encode(text);
+    // A NUL makes VS Code take the file for binary and refuse to open it: it shows as U+FFFD instead.
+    const bytes = new TextEncoder().encode(text.includes('\u0000') ? text.replace(/\u0000/g, '\uFFFD') : text);
     const key = digest(text);
     let size = track.sizeByText.get(key);
     if (size === undefined) {

@@ -17,6 +17,9 @@ export class ApiProvider extends Disposable {
   private readonly _onDidExchange = this._register(new vscode.EventEmitter<Exchange>());
   /** Every HTTP exchange (counted by tests and the benchmark). */
   readonly onDidExchange = this._onDidExchange.event;
+  private readonly _onDidChangeServer = this._register(new vscode.EventEmitter<void>());
+  /** A server address changed: what was learned from the old one may be another account's. */
+  readonly onDidChangeServer = this._onDidChangeServer.event;
 
   constructor(
     private readonly credentials: Credentials,
@@ -26,9 +29,9 @@ export class ApiProvider extends Disposable {
     super();
     this._register(
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (config.affects(e, 'documents.baseUrl') || config.affects(e, 'projects.baseUrl') || config.affects(e, 'network.timeoutSeconds')) {
-          this.reset();
-        }
+        const server = config.affects(e, 'documents.baseUrl') || config.affects(e, 'projects.baseUrl');
+        if (server || config.affects(e, 'network.timeoutSeconds')) this.reset();
+        if (server) this._onDidChangeServer.fire();
       }),
     );
     this._register({ dispose: () => this.reset() });

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { ContentDocument, DocumentChanges, NewDocument } from '../api/index';
 import { Disposable } from '../util/disposable';
+import type { Credentials } from '../auth/credentials';
 import type { ApiProvider } from './apiProvider';
 
 /**
@@ -18,12 +19,20 @@ export class DocumentService extends Disposable {
   readonly onDidDelete = this._onDidDelete.event;
   private readonly _onDidCreate = this._register(new vscode.EventEmitter<ContentDocument>());
   readonly onDidCreate = this._onDidCreate.event;
-  private readonly _onDidForget = this._register(new vscode.EventEmitter<void>());
-  /** Everything known was dropped (a refresh): listeners holding copies should reload them when next needed. */
+  private readonly _onDidForget = this._register(new vscode.EventEmitter<{ readonly account: boolean }>());
+  /**
+   * Everything known was dropped: listeners holding copies should reload them when next needed. `account`:
+   * the key or the server changed, so what was known may belong to another account (ids mean other documents).
+   */
   readonly onDidForget = this._onDidForget.event;
 
-  constructor(private readonly api: ApiProvider) {
+  constructor(
+    private readonly api: ApiProvider,
+    credentials: Credentials,
+  ) {
     super();
+    this._register(credentials.onDidChange(() => this.forgetAll(true)));
+    this._register(api.onDidChangeServer(() => this.forgetAll(true)));
   }
 
   get(id: number): ContentDocument | undefined {
@@ -35,9 +44,10 @@ export class DocumentService extends Disposable {
     for (const d of docs) this.known.set(d.id, d);
   }
 
-  forgetAll(): void {
+  /** Drops what is known (a refresh, or `account`: the key or the server changed). */
+  forgetAll(account = false): void {
     this.known.clear();
-    this._onDidForget.fire();
+    this._onDidForget.fire({ account });
   }
 
   /** GET the document; fires onDidChange when it differs from what was known. */
