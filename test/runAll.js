@@ -82,6 +82,10 @@ function runChildTier(name, script, args = []) {
 const TIERS = [
   { name: 'unit', run: () => runMochaTier(findFiles(path.join(OUT, 'unit'), '.test.js')) },
   { name: 'integration', run: () => runChildTier('integration', path.join(OUT, 'harness', 'runIntegration.js')) },
+  // The .vsix built by `npm run package`, installed into code-server and used from its workbench.
+  { name: 'package', run: () => runChildTier('package', path.join(OUT, 'package', 'runPackage.js')) },
+  // The extension driven through the workbench UI (clicks, keys, menus, dialog) against the sandbox.
+  { name: 'e2e', run: () => runChildTier('e2e', path.join(OUT, 'e2e', 'runE2e.js')) },
 ];
 
 async function main() {

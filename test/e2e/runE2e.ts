@@ -1,0 +1,230 @@
+/**
+ * End-to-end tier: Content Docs used through code-server's real VS Code workbench the way a person
+ * uses it — clicks, typing, keys, context menus, the command palette and the modal dialog — driven by
+ * playwright-core in headless chromium from OUTSIDE the extension host, against the sandbox server.
+ * Every assertion about the service is checked in the sandbox itself (its data and request log).
+ *
+ *   node out/test/e2e/runE2e.js          (build first: node esbuild.mjs && npx tsc -p tsconfig.test.json)
+ *
+ * The extension is loaded from the repo folder (linked into code-server's extensions dir, as
+ * `npm run demo` does); the packaged .vsix is exercised by test/package/runPackage.ts.
+ *
+ * Env:
+ *   CONTENT_DOCS_TEST_RESULTS   where {"passed","failed","failures"} goes (runAll.js sets it)
+ *   CONTENT_DOCS_E2E_SHOTS      screenshot folder (default <repo>/test-screenshots/e2e), emptied first
+ * Exit code: 0 when every step passed, 1 otherwise, 2 when the harness is not installed.
+ */
+import * as path from 'path';
+import { createRunDir, HarnessNotInstalledError, readHarnessEnv, repoRoot } from '../harness/lib';
+import type { SandboxDocument } from '../sandbox/server';
+import { assert, installGuards, Steps, startWorkbench, waitFor, type Workbench } from './support';
+
+const TEMPLATE = { id: 4, name: 'Article' };
+const PAGE_SIZE = 10;
+/** The whole tier, start to stop (a normal run takes about 30 s). */
+const LIMIT_MS = 180_000;
+
+function byNewest(docs: Iterable<SandboxDocument>, templateId: number): SandboxDocument[] {
+  return [...docs].filter((d) => d.templateId === templateId).sort((a, b) => b.id - a.id);
+}
+
+/** A tree label as the view shows a document's name. */
+function shownName(d: SandboxDocument): string {
+  return d.name.trim() ? d.name : 'Untitled';
+}
+
+async function main(): Promise<number> {
+  let henv;
+  try {
+    henv = readHarnessEnv();
+  } catch (e) {
+    if (e instanceof HarnessNotInstalledError) {
+      console.error(e.message);
+      return 2;
+    }
+    throw e;
+  }
+  const repo = repoRoot();
+  const steps = new Steps({ tier: 'e2e', screenshotDir: process.env.CONTENT_DOCS_E2E_SHOTS || path.join(repo, 'test-screenshots', 'e2e') });
+  const runDir = createRunDir('e2e');
+  console.log(`[e2e] run folder ${runDir}`);
+  let wb: Workbench | undefined;
+  installGuards(steps, LIMIT_MS, async () => { await wb?.stop(); });
+  try {
+    wb = await startWorkbench({
+      harnessEnv: henv,
+      runDir,
+      extension: 'link',
+      settings: { 'contentDocs.documents.pageSize': PAGE_SIZE },
+      viewport: { width: 1280, height: 900 },
+    });
+    steps.setPage(wb.page);
+    await story(steps, wb);
+  } catch (e) {
+    steps.fail('starting the sandbox, code-server and chromium', e);
+  } finally {
+    await wb?.stop({ cleanup: steps.ok }).catch((e) => steps.fail('stopping', e));
+    if (!steps.ok) console.log(`[e2e] run folder kept: ${runDir} (code-server.log, user-data/logs)`);
+  }
+  steps.report();
+  return steps.ok ? 0 : 1;
+}
+
+async function story(steps: Steps, wb: Workbench): Promise<void> {
+  const { page, ui, sandbox } = wb;
+  const article = byNewest(sandbox.documents.values(), TEMPLATE.id);
+  // Rows are found by their label, so pick first-page documents whose names are plain and unique.
+  const plain = article.slice(0, PAGE_SIZE).filter((d) =>
+    d.name.trim() && !d.name.includes('/') && !d.favorite && article.filter((o) => o.name === d.name).length === 1);
+  const edited = plain[0]; // opened, edited, made a favorite
+  const doomed = plain[2]; // deleted at the end
+  assert(edited && doomed, 'the seed has too few uniquely named documents on the first page');
+  const stamp = `Edited end to end ${Date.now().toString(36)}`;
+  const requests = (route: string) => sandbox.requests.filter((r) => r.route === route);
+
+  await steps.step('welcome', 'the Content Docs view offers Set API Key before signing in', async () => {
+    await ui.openContentDocs();
+    await ui.setSidebarWidth(440);
+    await ui.pane('Documents').locator('.welcome-view-content a.monaco-button', { hasText: 'Set API Key' }).waitFor();
+    await ui.pane('Projects').locator('.welcome-view-content a.monaco-button', { hasText: 'Set API Key' }).waitFor();
+    assert(requests('account').length === 0, 'a request went out before signing in');
+  });
+
+  await steps.step('sign-in', 'clicking Set API Key and typing the sandbox key signs in', async (shot) => {
+    await ui.pane('Documents').locator('.welcome-view-content a.monaco-button', { hasText: 'Set API Key' }).click();
+    await ui.quickInputBox.waitFor();
+    await waitFor('the key input box (password, "API key" placeholder)', async () =>
+      (await ui.quickInputBox.getAttribute('type')) === 'password' && (await ui.quickInputBox.getAttribute('placeholder')) === 'API key');
+    await page.keyboard.type(sandbox.key, { delay: 5 });
+    await shot('typing');
+    await page.keyboard.press('Enter');
+    await ui.row('Documents', 'Favorites').waitFor({ timeout: 20_000 });
+    await ui.row('Documents', TEMPLATE.name).waitFor();
+    const probes = requests('account');
+    assert(probes.length >= 1 && probes.every((r) => r.authorized && r.status === 200), `the key check: ${JSON.stringify(probes.map((r) => [r.status, r.authorized]))}`);
+    // The Projects view lists too, now that there is a key.
+    await ui.rows('Projects').first().waitFor();
+  });
+
+  await steps.step('expand-group', `expanding the ${TEMPLATE.name} group lists its first page`, async () => {
+    const before = requests('documents.list').length;
+    await ui.row('Documents', TEMPLATE.name).click();
+    await waitFor(`${PAGE_SIZE} documents under ${TEMPLATE.name}`, async () => (await ui.rowsAtLevel('Documents', 2).count()) >= PAGE_SIZE + 1, 20_000);
+    const labels = await ui.labelsAtLevel('Documents', 2);
+    const expected = article.slice(0, PAGE_SIZE).map(shownName);
+    assert(JSON.stringify(labels.slice(0, PAGE_SIZE)) === JSON.stringify(expected), `rows ${JSON.stringify(labels)}, expected ${JSON.stringify(expected)}`);
+    assert(labels[PAGE_SIZE] === 'Load more…', `the row after the first page is ${JSON.stringify(labels[PAGE_SIZE])}, not "Load more…"`);
+    const list = requests('documents.list').slice(before);
+    assert(list.some((r) => r.query.template_id === String(TEMPLATE.id) && (r.query.page ?? '1') === '1' && r.status === 200),
+      `no list request for template ${TEMPLATE.id}: ${JSON.stringify(list.map((r) => r.query))}`);
+    // For the README: the side bar with seeded data, both views, signed in, a group expanded.
+    await ui.row('Documents', 'Favorites').waitFor();
+    await docsShot(steps, wb, 'docs-sidebar', 'sidebar');
+  });
+
+  await steps.step('load-more', 'clicking "Load more…" loads the next page', async () => {
+    const before = requests('documents.list').length;
+    await (await ui.reveal('Documents', ui.row('Documents', 'Load more…'))).click();
+    // The list is virtual (only rows in view exist), so: the second page's first row, then the new
+    // "Load more…" at the end, which counts what is loaded.
+    await ui.reveal('Documents', ui.row('Documents', shownName(article[PAGE_SIZE])), 20_000);
+    const more = await ui.reveal('Documents', ui.row('Documents', 'Load more…'), 10_000);
+    const description = await more.locator('.label-description').textContent();
+    assert(description === `${2 * PAGE_SIZE} of ${article.length}`, `"Load more…" says ${JSON.stringify(description)}`);
+    const list = requests('documents.list').slice(before);
+    assert(list.some((r) => r.query.template_id === String(TEMPLATE.id) && r.query.page === '2' && r.status === 200),
+      `no request for page 2: ${JSON.stringify(list.map((r) => r.query))}`);
+  });
+
+  await steps.step('open-document', 'clicking a document opens its text in an editor', async () => {
+    await (await ui.reveal('Documents', ui.row('Documents', shownName(edited)))).click();
+    await waitFor(`the tab "${edited.name}.md"`, async () => ((await ui.activeTab.getAttribute('aria-label')) ?? '').includes(`${edited.name}.md`), 20_000);
+    const firstLine = (edited.result ?? '').split('\n')[0].slice(0, 30);
+    await waitFor(`the editor to show "${firstLine}"`, async () => (await ui.activeEditorText()).includes(firstLine), 15_000);
+    assert(requests('documents.show').some((r) => r.path.endsWith(`/${edited.id}`) && r.status === 200), `no GET of document ${edited.id}`);
+  });
+
+  await steps.step('edit-and-save', 'typing in the editor and pressing Ctrl+S saves the text to the server', async (shot) => {
+    await ui.activeEditor.locator('.view-lines').click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type(stamp, { delay: 10 });
+    await waitFor('the tab to show unsaved changes', async () => (await ui.activeTab.getAttribute('class'))?.includes('dirty'), 5000);
+    await shot('unsaved');
+    await page.keyboard.press('Control+S');
+    await waitFor('the sandbox to hold the typed text', () => sandbox.documents.get(edited.id)?.result?.includes(stamp), 20_000);
+    await waitFor('the tab to be saved (not dirty)', async () => !(await ui.activeTab.getAttribute('class'))?.includes('dirty'), 10_000);
+    const update = requests('documents.update').filter((r) => r.path.endsWith(`/${edited.id}`));
+    assert(update.length === 1 && update[0].status === 200, `expected one successful update of ${edited.id}: ${JSON.stringify(update.map((r) => r.status))}`);
+  });
+
+  await steps.step('favorite', '"Add to Favorites" from the document row\'s context menu marks it on the server', async (shot) => {
+    assert(!sandbox.documents.get(edited.id)?.favorite, 'the document is already a favorite');
+    await ui.contextMenu(await ui.reveal('Documents', ui.row('Documents', shownName(edited))), 'Add to Favorites', () => shot('context-menu'));
+    await waitFor('the sandbox to mark it favorite', () => sandbox.documents.get(edited.id)?.favorite === true, 15_000);
+    await waitFor('the row to show the star', async () =>
+      (await ui.row('Documents', shownName(edited)).locator('.codicon-star-full').count()) > 0, 10_000);
+  });
+
+  // A document of another template with a name no other document contains: what Go to Document finds.
+  const target = [...sandbox.documents.values()]
+    .filter((d) => d.templateId !== null && d.templateId !== TEMPLATE.id && /^[A-Za-z][A-Za-z0-9 ]{7,30}$/.test(d.name))
+    .find((d) => [...sandbox.documents.values()].filter((o) => o.name.toLowerCase().includes(d.name.toLowerCase())).length === 1);
+
+  await steps.step('go-to-document', '"Go to Document…" from the command palette (F1) opens the picked document', async (shot) => {
+    assert(target, 'no document with a unique plain name in the seed');
+    await ui.runCommand('Content Docs: Go to Document', () => shot('palette'));
+    await waitFor('the Go to Document picker', async () => (await ui.quickInputBox.getAttribute('placeholder')) === 'Type part of a document name');
+    await page.keyboard.type(target.name.slice(0, 30), { delay: 10 });
+    const item = ui.quickPickRows.filter({ hasText: target.name }).first();
+    await item.waitFor({ timeout: 15_000 });
+    await waitFor('the search result to be the only one', async () => (await ui.quickPickRows.count()) === 1, 10_000);
+    await shot('picker');
+    assert(requests('documents.list').some((r) => r.query.search === target.name.slice(0, 30)), 'no server search for the typed text');
+    await item.click();
+    await waitFor(`the tab "${target.name}.md"`, async () => ((await ui.activeTab.getAttribute('aria-label')) ?? '').includes(`${target.name}.md`), 20_000);
+    const firstLine = (target.result ?? '').split('\n')[0].slice(0, 30);
+    await waitFor(`the editor to show "${firstLine}"`, async () => (await ui.activeEditorText()).includes(firstLine), 15_000);
+    await docsShot(steps, wb, 'docs-editor', 'window');
+  });
+
+  await steps.step('delete', '"Delete Document…" from the context menu, confirmed in the modal dialog, deletes it on the server', async (shot) => {
+    assert(sandbox.documents.has(doomed.id), `document ${doomed.id} is already gone`);
+    await ui.contextMenu(await ui.reveal('Documents', ui.row('Documents', shownName(doomed))), 'Delete Document…');
+    await ui.dialog.waitFor();
+    const message = await ui.dialog.locator('.dialog-message-text').innerText();
+    assert(message.includes(`Delete "${doomed.name}"?`), `the dialog says ${JSON.stringify(message)}`);
+    await shot('confirmation');
+    assert(sandbox.documents.has(doomed.id), 'deleted before the confirmation');
+    await ui.dialog.locator('.dialog-buttons a.monaco-button', { hasText: /^Delete$/ }).click();
+    await waitFor('the sandbox to no longer have the document', () => !sandbox.documents.has(doomed.id), 15_000);
+    await waitFor('its row to go', async () => (await ui.row('Documents', shownName(doomed)).count()) === 0, 10_000);
+    assert(requests('documents.delete').filter((r) => r.path.endsWith(`/${doomed.id}`)).length === 1, 'expected exactly one DELETE');
+    const group = await ui.reveal('Documents', ui.row('Documents', TEMPLATE.name));
+    await waitFor(`the ${TEMPLATE.name} count to drop to ${article.length - 1}`, async () =>
+      (await group.locator('.label-description').textContent()) === String(article.length - 1), 10_000);
+  });
+}
+
+/**
+ * A screenshot for the documentation (docs/images/ holds copies): the whole window, or just the
+ * activity bar and side bar. Written next to the steps' screenshots as docs-*.png.
+ */
+async function docsShot(steps: Steps, wb: Workbench, name: string, what: 'sidebar' | 'window'): Promise<void> {
+  let clip;
+  if (what === 'sidebar') {
+    const bar = await wb.page.locator('#workbench\\.parts\\.sidebar').boundingBox();
+    const size = wb.page.viewportSize();
+    if (bar && size) clip = { x: 0, y: 0, width: Math.ceil(bar.x + bar.width + 4), height: size.height };
+  }
+  await steps.screenshot(name, clip);
+}
+
+main().then(
+  (code) => process.exit(code),
+  (e) => {
+    console.error('[e2e] error:', e);
+    process.exit(2);
+  },
+);
