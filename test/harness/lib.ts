@@ -319,10 +319,16 @@ export async function launchChromium(opts: ChromiumOptions = {}): Promise<Chromi
   const ownsProfile = !opts.runDir;
   const profileDir = opts.runDir ? path.join(opts.runDir, 'chromium-profile') : createRunDir('chromium');
   const sandbox: Record<string, string> = {};
-  for (const [name, sub] of [['XDG_CONFIG_HOME', 'xdg-config'], ['XDG_CACHE_HOME', 'xdg-cache'], ['TMPDIR', 'tmp']] as const) {
+  for (const [name, sub] of [['XDG_CONFIG_HOME', 'xdg-config'], ['XDG_CACHE_HOME', 'xdg-cache']] as const) {
     sandbox[name] = path.join(profileDir, sub);
     fs.mkdirSync(sandbox[name], { recursive: true });
   }
+  // Chromium makes a Unix socket in TMPDIR, and a socket path has at most 107 bytes: a deep clone's run
+  // folder is too long, so its temp folder is a short one in the harness cache (or /tmp), removed on close.
+  const tmpBase = harnessCacheDir().length <= 60 ? harnessCacheDir() : os.tmpdir();
+  fs.mkdirSync(tmpBase, { recursive: true });
+  const tmpDir = fs.mkdtempSync(path.join(tmpBase, 'chr-'));
+  sandbox.TMPDIR = tmpDir;
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
   Object.assign(env, sandbox);
@@ -343,6 +349,7 @@ export async function launchChromium(opts: ChromiumOptions = {}): Promise<Chromi
     context, page, profileDir,
     close: () => closed ??= (async () => {
       await context.close().catch(() => undefined);
+      removeDir(tmpDir);
       if (ownsProfile) removeDir(profileDir);
     })(),
   };
