@@ -9,6 +9,8 @@ import * as config from '../util/config';
  * checks the key with one cheap request, and only then stores it in SecretStorage.
  */
 export async function signIn(s: Services): Promise<boolean> {
+  // A new server address is saved only with a key it accepted: until then nothing is sent anywhere else.
+  let newServer: string | undefined;
   if (!config.documentsBaseUrl()) {
     const url = await s.prompter.input({
       title: 'Content Docs: Server Address',
@@ -24,7 +26,7 @@ export async function signIn(s: Services): Promise<boolean> {
       },
     });
     if (url === undefined) return false;
-    await vscode.workspace.getConfiguration(CONFIG).update('documents.baseUrl', s.api.checkBaseUrl(url, 'server address'), vscode.ConfigurationTarget.Global);
+    newServer = s.api.checkBaseUrl(url, 'server address');
   }
 
   const key = await s.prompter.input({
@@ -45,7 +47,7 @@ export async function signIn(s: Services): Promise<boolean> {
     { location: vscode.ProgressLocation.Notification, title: 'Content Docs: checking the API key…' },
     async () => {
       try {
-        await s.api.probe(key.trim());
+        await s.api.probe(key.trim(), newServer);
         return true;
       } catch (e) {
         const message =
@@ -59,6 +61,7 @@ export async function signIn(s: Services): Promise<boolean> {
     },
   );
   if (!ok) return false;
+  if (newServer) await vscode.workspace.getConfiguration(CONFIG).update('documents.baseUrl', newServer, vscode.ConfigurationTarget.Global);
   await s.credentials.setKey(key.trim());
   s.log.info('[auth] API key saved');
   void vscode.window.showInformationMessage('Content Docs: signed in.');

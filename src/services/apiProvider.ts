@@ -62,13 +62,12 @@ export class ApiProvider extends Disposable {
     return this.api;
   }
 
-  /** Checks a candidate key with the cheap account request, without storing or using it anywhere else. */
-  async probe(key: string): Promise<void> {
+  /** Checks a candidate key (against a candidate server address, when given) with the cheap account request, without storing or using either anywhere else. */
+  async probe(key: string, documentsUrl = config.documentsBaseUrl()): Promise<void> {
     this.module ??= this.loadModule();
-    const documentsUrl = config.documentsBaseUrl();
     const probeApi = this.module.createApi({
       documentsUrl,
-      projectsUrl: config.projectsBaseUrl(),
+      projectsUrl: config.projectsBaseUrl() || documentsUrl,
       getKey: () => key,
       timeoutMs: config.timeoutMs(),
       retries: 0,
