@@ -61,7 +61,9 @@ export async function openDocument(s: Services, arg: unknown, options: { preview
     return undefined;
   }
   s.fs.remember(doc);
-  return vscode.window.showTextDocument(documentUri(doc), { preview: options.preview });
+  const uri = documentUri(doc);
+  await s.fs.reloadIfStale(uri, id);
+  return vscode.window.showTextDocument(uri, { preview: options.preview });
 }
 
 // --- New Document… -------------------------------------------------------------------------------------

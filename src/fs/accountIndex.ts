@@ -70,6 +70,17 @@ export class AccountIndex {
     return this.diff(before);
   }
 
+  /** Another account: everything goes, and the listing loads again when next asked for. */
+  unload(): IndexDiff {
+    this.aliases.clear();
+    if (!this.isLoaded) return EMPTY_DIFF;
+    const before = this.snapshot();
+    this.isLoaded = false;
+    this.docs.clear();
+    this.rebuild();
+    return this.diff(before);
+  }
+
   /** The file extension changed (setting): every file name changes. */
   setExtension(ext: string): IndexDiff {
     if (ext === this.ext) return EMPTY_DIFF;

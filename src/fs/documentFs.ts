@@ -12,6 +12,7 @@ import type { Logger } from '../util/log';
 import { AccountIndex, type IndexDiff, type IndexedDocument } from './accountIndex';
 import {
   ACCOUNT_AUTHORITY,
+  ACCOUNT_ROOT,
   documentFileName,
   documentIdFromUri,
   documentNameFromFileName,
@@ -129,6 +130,34 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
   /** Records a document fetched elsewhere (a command that just read or created it), so the next stat reuses it. */
   remember(doc: ContentDocument): void {
     this.accept(doc, false);
+  }
+
+  /**
+   * VS Code keeps the models of closed editors for a while and shows one again as it was, reloading it
+   * only later. When such a model's text is not what the server just returned (changed elsewhere, or
+   * another account), it is reloaded first — from the read just made, without another request.
+   */
+  async reloadIfStale(uri: vscode.Uri, id: number): Promise<void> {
+    const model = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+    const v = this.versions.get(id);
+    if (!model || model.isDirty || !v) return;
+    const expected = new TextDecoder('utf-8').decode(v.bytes);
+    if (model.getText().replace(/\r\n/g, '\n') === expected.replace(/\r\n/g, '\n')) return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        sub.dispose();
+        resolve();
+      };
+      const timer = setTimeout(done, 3_000);
+      const sub = vscode.workspace.onDidChangeTextDocument((e) => {
+        if (e.document === model) done();
+      });
+      this.fireSoon({ type: vscode.FileChangeType.Changed, uri });
+    });
+    // The editor about to be shown checks the file again: it may use the same read, still fresh.
+    const r = this.reads.get(id);
+    if (r) r.statUsed = r.readUsed = false;
   }
 
   // --- FileSystemProvider ------------------------------------------------------------------------
@@ -504,6 +533,12 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
       this.reads.clear();
       this.statOk.clear();
       this.names.clear();
+      // The account folder lists again only if someone looks at it (its root changed).
+      const diff = this.index.unload();
+      if (diff.removedFolders.length) {
+        this.fireIndexDiff(diff);
+        this.fireSoon({ type: vscode.FileChangeType.Changed, uri: ACCOUNT_ROOT });
+      }
     }
     for (const uri of tabUris()) {
       const id = this.documentIdOf(uri);

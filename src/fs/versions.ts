@@ -61,17 +61,26 @@ function digest(text: string): string {
  */
 export class VersionTracker {
   private readonly tracks = new Map<number, Track>();
+  /**
+   * The last mtime reported for documents no longer tracked. VS Code keeps a closed editor's model, and
+   * a model only ever moves its mtime forward: were a later version of the same id (another account,
+   * a recreated document) reported with an older mtime, VS Code's "newer on disk" check would never fire.
+   */
+  private readonly floors = new Map<number, { mtime: number; key: string }>();
 
   get(id: number): Version | undefined {
     return this.tracks.get(id)?.current;
   }
 
   forget(id: number): void {
+    const current = this.tracks.get(id)?.current;
+    if (current) this.floors.set(id, { mtime: current.mtime, key: digest(current.text) });
     this.tracks.delete(id);
   }
 
+  /** Forgets every version (another account); mtimes still never go back, see {@link floors}. */
   clear(): void {
-    this.tracks.clear();
+    for (const id of [...this.tracks.keys()]) this.forget(id);
   }
 
   observe(id: number, doc: ServerText): Observation {
@@ -83,7 +92,11 @@ export class VersionTracker {
 
     if (!track || !prev) {
       const t: Track = { current: undefined as unknown as Version, sizeByText: new Map(), textBySize: new Map() };
-      t.current = this.make(t, text, updated ?? 0, ctime, doc.updated_at);
+      // Never before the last mtime reported for this id; later than it when the text is another one.
+      const floor = this.floors.get(id);
+      let mtime = updated ?? 0;
+      if (floor && mtime <= floor.mtime) mtime = floor.key === digest(text) ? floor.mtime : floor.mtime + 1;
+      t.current = this.make(t, text, mtime, ctime, doc.updated_at);
       this.tracks.set(id, t);
       return { version: t.current, textChanged: false, statChanged: true, first: true };
     }
