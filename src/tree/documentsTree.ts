@@ -130,7 +130,13 @@ export class DocumentsTreeProvider extends Disposable implements vscode.TreeData
         if (config.affects(e, 'files.language')) this.fire(undefined);
       }),
     );
-    this._register({ dispose: () => this.abortAll() });
+    this._register({
+      dispose: () => {
+        this.abortAll();
+        if (this.fireTimer) clearTimeout(this.fireTimer);
+        this.fireTimer = undefined;
+      },
+    });
     void this.updateContext();
   }
 
@@ -820,7 +826,6 @@ export class DocumentsTreeProvider extends Disposable implements vscode.TreeData
   private abortAll(): void {
     this.generation.abort();
     this.stopCounting();
-    if (this.fireTimer) clearTimeout(this.fireTimer);
   }
 
   private reset(why: string, forgetAccount: boolean): void {
