@@ -9,6 +9,8 @@ import type { Logger } from '../util/log';
  */
 export class Credentials extends Disposable {
   private cached: Promise<string | undefined> | undefined;
+  /** The key as last seen by refreshContext (null: not read yet). */
+  private lastSeen: string | undefined | null = null;
   private readonly _onDidChange = this._register(new vscode.EventEmitter<boolean>());
   /** Fires with whether a key is now set. */
   readonly onDidChange = this._onDidChange.event;
@@ -55,11 +57,18 @@ export class Credentials extends Disposable {
     await this.refreshContext(true);
   }
 
-  /** Sets the context key from SecretStorage; fires onDidChange when asked to. Local, no network. */
+  /**
+   * Sets the context key from SecretStorage; when asked to, fires onDidChange if the key is not the one
+   * last seen (SecretStorage also reports this window's own store, later: that one is not a change). Local, no network.
+   */
   async refreshContext(fire = false): Promise<boolean> {
-    const has = await this.hasKey();
+    const key = await this.getKey();
+    const has = !!key;
     await vscode.commands.executeCommand('setContext', CTX.signedIn, has);
-    if (fire) this._onDidChange.fire(has);
+    const changed = this.lastSeen === null || this.lastSeen !== key;
+    this.lastSeen = key;
+    if (fire && changed) this._onDidChange.fire(has);
     return has;
   }
+
 }

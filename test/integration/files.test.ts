@@ -40,7 +40,9 @@ function requests(route: string, id?: number) {
 /** A document of the seed with a plain, non-empty result (not open in any editor yet). */
 const used = new Set<number>();
 function freshDocument(predicate: (d: SandboxDocument) => boolean = () => true): SandboxDocument {
-  for (const d of [...sandbox.documents.values()].sort((a, b) => a.id - b.id)) {
+  // From the highest id down: the suites before this one (other sandboxes, same ids) take theirs from the
+  // lowest up, and a window that has shown a later version of an id keeps its mtime from going back.
+  for (const d of [...sandbox.documents.values()].sort((a, b) => b.id - a.id)) {
     if (used.has(d.id) || !d.result || d.templateId === null || d.templateId > 52 || !/^[\w ,.'-]+$/.test(d.name)) continue;
     if (!predicate(d)) continue;
     used.add(d.id);
@@ -135,13 +137,18 @@ describe('documents as files (content-docs: file system)', function () {
   it('opens a document in one request: its text, a readable URI, Markdown, stat = server updated_at and exact size', async () => {
     const d = freshDocument();
     sandbox.resetRequests();
+    const t0 = Date.now();
     const editor = await open(d.id);
     const uri = editor.document.uri;
     assert.strictEqual(editor.document.getText(), d.result);
     assert.strictEqual(uri.authority, String(d.id));
     assert.match(uri.path, new RegExp(`^/[^/]+/${d.name.replace(/[.]/g, '\\.')}\\.md$`));
     assert.strictEqual(editor.document.languageId, 'markdown');
-    assert.strictEqual(requests('documents.show', d.id).length, 1, 'opening costs one GET');
+    assert.strictEqual(
+      requests('documents.show', d.id).length,
+      1,
+      `opening costs one GET, not: ${sandbox.requests.map((r) => `${r.method} ${r.path} @${r.at - t0} ms`).join(', ')}`,
+    );
 
     const stat = await vscode.workspace.fs.stat(uri);
     assert.strictEqual(stat.type, vscode.FileType.File);
@@ -169,7 +176,8 @@ describe('documents as files (content-docs: file system)', function () {
   it('reads a document whose result is null as an empty file', async () => {
     const d = [...sandbox.documents.values()].find((x) => x.result === null);
     assert.ok(d, 'the seed has a document with a null result');
-    const uri = vscode.Uri.parse(`${SCHEME}://${d.id}/Any/Name.md`);
+    // Any folder, the document's own name (a name it never had is "not found": that is what lets a rename work).
+    const uri = vscode.Uri.from({ scheme: SCHEME, authority: String(d.id), path: `/Any/${d.name}.md` });
     assert.strictEqual((await vscode.workspace.fs.readFile(uri)).byteLength, 0);
     assert.strictEqual((await vscode.workspace.fs.stat(uri)).size, 0);
   });
