@@ -163,7 +163,10 @@ export async function setFavorite(s: Services, arg: unknown, favorite: boolean):
   const id = documentIdOf(s, arg);
   if (id === undefined) throw noDocument(favorite ? vscode.l10n.t('add to favorites') : vscode.l10n.t('remove from favorites'));
   const known = s.documents.get(id) ?? (s.documentsTree.owns(arg) && arg.kind === 'document' ? arg.doc : undefined);
-  if (known && known.favorite === favorite) return known;
+  // Compared with the state last asked for, not the last one confirmed: with an Add still on the wire, a
+  // Remove is a change to send, not "already not a favorite".
+  const current = s.documents.favoriteOf(id) ?? known?.favorite;
+  if (known && current === favorite) return known;
   const label = known ? `"${nameOf(known)}"` : vscode.l10n.t('document {0}', id);
   const action = favorite ? vscode.l10n.t("Couldn't add {0} to the favorites", label) : vscode.l10n.t("Couldn't remove {0} from the favorites", label);
   const attempt = async (): Promise<ContentDocument | undefined> => {

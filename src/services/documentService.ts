@@ -11,6 +11,10 @@ import type { ApiProvider } from './apiProvider';
  */
 export class DocumentService extends Disposable {
   private readonly known = new Map<number, ContentDocument>();
+  /** Per document: the last update queued (settled, never rejected), so the next one waits for it. */
+  private readonly updates = new Map<number, Promise<void>>();
+  /** Per document: the favorite state last asked for, while its PATCH is pending. */
+  private readonly wantedFavorite = new Map<number, { favorite: boolean }>();
 
   private readonly _onDidChange = this._register(new vscode.EventEmitter<{ doc: ContentDocument; previous: ContentDocument | undefined }>());
   /** A document's fields changed (rename, favorite, saved result, or a fetch found it changed). */
@@ -61,18 +65,48 @@ export class DocumentService extends Disposable {
     return this.update(id, { name });
   }
 
-  setFavorite(id: number, favorite: boolean): Promise<ContentDocument> {
-    return this.update(id, { favorite });
+  /**
+   * The favorite state the document will have once the changes asked for have landed: the last one
+   * asked, while its PATCH is queued or on the wire; else what the server last said.
+   */
+  favoriteOf(id: number): boolean | undefined {
+    return this.wantedFavorite.get(id)?.favorite ?? this.known.get(id)?.favorite;
+  }
+
+  async setFavorite(id: number, favorite: boolean): Promise<ContentDocument> {
+    const wish = { favorite };
+    this.wantedFavorite.set(id, wish);
+    try {
+      return await this.update(id, { favorite });
+    } finally {
+      if (this.wantedFavorite.get(id) === wish) this.wantedFavorite.delete(id);
+    }
   }
 
   saveResult(id: number, result: string): Promise<ContentDocument> {
     return this.update(id, { result });
   }
 
-  async update(id: number, changes: DocumentChanges): Promise<ContentDocument> {
-    const doc = await this.api.get().updateDocument(id, changes);
-    this.accept(doc);
-    return doc;
+  /**
+   * One PATCH; the changes of one document are sent one at a time, in the order they were asked for, so
+   * a later change never overtakes an earlier one on the wire (the server keeps the last one it gets).
+   */
+  update(id: number, changes: DocumentChanges): Promise<ContentDocument> {
+    const send = async (): Promise<ContentDocument> => {
+      const doc = await this.api.get().updateDocument(id, changes);
+      this.accept(doc);
+      return doc;
+    };
+    const run = (this.updates.get(id) ?? Promise.resolve()).then(send, send);
+    const settled = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.updates.set(id, settled);
+    void settled.then(() => {
+      if (this.updates.get(id) === settled) this.updates.delete(id);
+    });
+    return run;
   }
 
   async delete(id: number): Promise<void> {
