@@ -1,0 +1,362 @@
+/**
+ * The Projects view inside a real VS Code against the sandbox: one request to open, paging, search,
+ * each sort, delete with its confirmation for awkward names (space, %, #, ?, non-ASCII), a name with
+ * "/" refused without a request, error items with Retry, and a screenshot.
+ */
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import type { TestApi } from '../../src/extension';
+import type { Services } from '../../src/services/services';
+import type { ProjectItemNode, ProjectNode } from '../../src/tree/nodes';
+import type { ProjectsTreeProvider } from '../../src/tree/projectsTree';
+import type { Prompter } from '../../src/ui/prompter';
+import { startSandbox, type RequestRecord, type Sandbox } from '../sandbox/server';
+import { screenshot } from './harness';
+
+const EXTENSION_ID = 'content-docs.content-docs';
+const PAGE = 10;
+const CMD = {
+  refresh: 'contentDocs.projectsRefresh',
+  search: 'contentDocs.projectsSearch',
+  clearSearch: 'contentDocs.projectsClearSearch',
+  sort: 'contentDocs.projectsSort',
+  loadMore: 'contentDocs.projectsLoadMore',
+  del: 'contentDocs.projectDelete',
+  retry: 'contentDocs.retry',
+} as const;
+
+let sandbox: Sandbox;
+let s: Services;
+let tree: ProjectsTreeProvider;
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+async function configure(key: string, value: unknown): Promise<void> {
+  await vscode.workspace.getConfiguration('contentDocs').update(key, value, vscode.ConfigurationTarget.Global);
+}
+
+class ScriptedPrompter implements Prompter {
+  inputs: Array<string | undefined> = [];
+  picks: Array<(items: readonly vscode.QuickPickItem[]) => vscode.QuickPickItem | undefined> = [];
+  confirms: boolean[] = [];
+  asked: string[] = [];
+  async confirm(message: string, detail: string, confirmLabel: string): Promise<boolean> {
+    this.asked.push(`${message}\n${detail}\n[${confirmLabel}]`);
+    return this.confirms.shift() ?? false;
+  }
+  async input(o: vscode.InputBoxOptions): Promise<string | undefined> {
+    this.asked.push(`${o.title}\n${o.prompt}\n${o.value ?? ''}`);
+    return this.inputs.shift();
+  }
+  async pick<T extends vscode.QuickPickItem>(items: readonly T[]): Promise<T | undefined> {
+    this.asked.push(items.map((i) => i.label).join('\n'));
+    const f = this.picks.shift();
+    return f ? (f(items) as T | undefined) : undefined;
+  }
+}
+const prompter = new ScriptedPrompter();
+
+const warnings: string[] = [];
+let originalWarning: unknown;
+let originalInfo: unknown;
+
+function projectLists(): RequestRecord[] {
+  return sandbox.requests.filter((r) => r.route === 'projects.list');
+}
+
+function fold(t: string): string {
+  return t.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
+/** The projects as the sandbox groups them: canonical (first) name, case-insensitive key. */
+function projects(): Array<{ name: string; key: string; reports: number; created: number }> {
+  const map = new Map<string, { name: string; key: string; reports: number; created: number }>();
+  for (const r of [...sandbox.reports].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id - b.id)) {
+    const key = r.project.toLowerCase();
+    const p = map.get(key);
+    if (p) p.reports++;
+    else map.set(key, { name: r.project, key, reports: 1, created: r.createdAt.getTime() });
+  }
+  return [...map.values()];
+}
+
+async function children(): Promise<ProjectNode[]> {
+  return (await tree.getChildren()) ?? [];
+}
+
+async function rows(): Promise<ProjectItemNode[]> {
+  return (await children()).filter((n): n is ProjectItemNode => n.kind === 'project');
+}
+
+async function loadAll(): Promise<ProjectItemNode[]> {
+  for (let i = 0; i < 50; i++) {
+    if (!(await children()).some((n) => n.kind === 'loadMore')) break;
+    await vscode.commands.executeCommand(CMD.loadMore);
+  }
+  return rows();
+}
+
+function item(n: ProjectNode): vscode.TreeItem {
+  return tree.getTreeItem(n);
+}
+
+async function reset(): Promise<void> {
+  sandbox.clearFaults();
+  await tree.setSearch(undefined);
+  await tree.setSort('created_at', 'desc');
+  tree.refresh();
+  prompter.inputs = [];
+  prompter.picks = [];
+  prompter.confirms = [];
+  prompter.asked = [];
+  warnings.length = 0;
+  await vscode.commands.executeCommand('workbench.action.closeSidebar');
+  await sleep(20);
+  sandbox.resetRequests();
+}
+
+describe('sidebar: the Projects view', function () {
+  this.timeout(60_000);
+  let previousPrompter: Prompter | undefined;
+
+  before(async () => {
+    sandbox = await startSandbox({ rateLimit: 0, storeDelayMs: 0 });
+    const api = (await vscode.extensions.getExtension(EXTENSION_ID)!.activate()) as TestApi;
+    s = api.services;
+    tree = s.projectsTree;
+    await configure('documents.baseUrl', sandbox.docsUrl);
+    await configure('projects.baseUrl', sandbox.seoUrl);
+    await configure('projects.pageSize', PAGE);
+    await s.credentials.setKey(sandbox.key);
+    previousPrompter = s.prompter.current;
+    s.prompter.current = prompter;
+    const w = vscode.window as unknown as Record<string, unknown>;
+    originalWarning = w.showWarningMessage;
+    originalInfo = w.showInformationMessage;
+    w.showWarningMessage = (m: string) => {
+      warnings.push(m);
+      return Promise.resolve(undefined);
+    };
+    w.showInformationMessage = (m: string) => {
+      warnings.push(m);
+      return Promise.resolve(undefined);
+    };
+  });
+
+  after(async () => {
+    const w = vscode.window as unknown as Record<string, unknown>;
+    w.showWarningMessage = originalWarning;
+    w.showInformationMessage = originalInfo;
+    if (previousPrompter) s.prompter.current = previousPrompter;
+    await tree.setSearch(undefined);
+    await tree.setSort('created_at', 'desc');
+    await configure('projects.pageSize', undefined);
+    await sandbox?.close();
+  });
+
+  beforeEach(reset);
+
+  it('opening the view: one request (newest first, page size from the settings); rows say reports, result and date', async () => {
+    const kids = await children();
+    assert.strictEqual(sandbox.requests.length, 1);
+    const q = projectLists()[0].query;
+    assert.deepStrictEqual({ sort_by: q.sort_by, sort: q.sort, per_page: q.per_page, page: q.page }, { sort_by: 'created_at', sort: 'desc', per_page: String(PAGE), page: '1' });
+    console.log(`[projects] requests to open the view: ${sandbox.requests.length}`);
+    const list = kids.filter((n): n is ProjectItemNode => n.kind === 'project');
+    assert.strictEqual(list.length, PAGE);
+    assert.strictEqual(kids.at(-1)!.kind, 'loadMore');
+    const want = projects().sort((a, b) => b.created - a.created);
+    assert.deepStrictEqual(list.map((n) => n.project.project.toLowerCase()), want.slice(0, PAGE).map((p) => p.key));
+    const first = item(list[0]);
+    assert.match(String(first.description), /^\d+ reports? · \d+(\.\d)? · [A-Z][a-z]{2} \d{1,2}, \d{4}$/);
+    assert.ok(String(first.description).startsWith(`${want[0].reports} report`));
+    assert.strictEqual(first.contextValue, 'project');
+    assert.strictEqual(first.id, `project:${want[0].key}`);
+    const tip = (await tree.resolveTreeItem(first, list[0])).tooltip as vscode.MarkdownString;
+    for (const part of ['Reports:', 'Result:', 'Created:']) assert.ok(tip.value.includes(part), tip.value);
+    await children();
+    assert.strictEqual(sandbox.requests.length, 1, 'cached');
+  });
+
+  it('Load more: one request per page until every project is listed once', async () => {
+    await children();
+    sandbox.resetRequests();
+    const total = projects().length;
+    const more = (await children()).at(-1)!;
+    assert.strictEqual(item(more).description, `${PAGE} of ${total}`);
+    await vscode.commands.executeCommand(CMD.loadMore);
+    assert.deepStrictEqual(projectLists().map((r) => r.query.page), ['2']);
+    const all = await loadAll();
+    assert.strictEqual(all.length, total);
+    assert.strictEqual(new Set(all.map((n) => n.project.project.toLowerCase())).size, total);
+    assert.strictEqual(projectLists().length, Math.ceil(total / PAGE) - 1);
+  });
+
+  it('Search…: one request (search_by=project), a header with Clear; wildcards match literally; Clear shows everything again', async () => {
+    prompter.inputs = ['cafe'];
+    await vscode.commands.executeCommand(CMD.search);
+    assert.strictEqual(projectLists().length, 1);
+    assert.strictEqual(projectLists()[0].query.search, 'cafe');
+    assert.strictEqual(projectLists()[0].query.search_by, 'project');
+    const kids = await children();
+    assert.strictEqual(kids[0].kind, 'searchResults');
+    assert.strictEqual(item(kids[0]).label, 'Search results: "cafe"');
+    assert.strictEqual(item(kids[0]).contextValue, 'searchResults');
+    assert.strictEqual(item(kids[0]).description, '1 project');
+    assert.deepStrictEqual((await rows()).map((n) => n.project.project), ['Café Ünïcode']);
+
+    prompter.inputs = ['%'];
+    await vscode.commands.executeCommand(CMD.search);
+    const want = projects().filter((p) => p.name.includes('%')).map((p) => p.name).sort();
+    assert.deepStrictEqual((await rows()).map((n) => n.project.project).sort(), want);
+    assert.strictEqual(prompter.asked.at(-1)!.split('\n').at(-1), 'cafe', 'prefilled with the current search');
+
+    prompter.inputs = ['nothing is called this'];
+    await vscode.commands.executeCommand(CMD.search);
+    const none = await children();
+    assert.deepStrictEqual(none.map((n) => n.kind), ['searchResults', 'empty']);
+    assert.strictEqual(item(none[1]).label, 'No projects match');
+
+    await vscode.commands.executeCommand(CMD.clearSearch);
+    assert.strictEqual(tree.search, undefined);
+    assert.strictEqual((await children())[0].kind, 'project');
+    assert.strictEqual((s.context.globalState.get('contentDocs.projectsView') as { search?: string }).search, undefined);
+  });
+
+  for (const [i, sortBy, dir] of [
+    [1, 'created_at', 'asc'],
+    [2, 'project', 'asc'],
+    [3, 'project', 'desc'],
+    [0, 'created_at', 'desc'],
+  ] as const) {
+    it(`Sort: ${sortBy} ${dir}: one request, the server's order, kept in globalState`, async () => {
+      if (i === 0) await tree.setSort('project', 'asc');
+      sandbox.resetRequests();
+      prompter.picks = [(items) => items[i]];
+      await vscode.commands.executeCommand(CMD.sort);
+      const list = await rows();
+      assert.strictEqual(projectLists().length, 1);
+      assert.deepStrictEqual([projectLists()[0].query.sort_by, projectLists()[0].query.sort], [sortBy, dir]);
+      const d = dir === 'asc' ? 1 : -1;
+      const want = projects()
+        .sort((a, b) => {
+          const byDate = a.created - b.created;
+          const fa = fold(a.name);
+          const fb = fold(b.name);
+          const byName = (fa < fb ? -1 : fa > fb ? 1 : 0) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+          return d * (sortBy === 'project' ? byName || byDate : byDate || byName);
+        })
+        .slice(0, PAGE)
+        .map((p) => p.key);
+      assert.deepStrictEqual(list.map((n) => n.project.project.toLowerCase()), want);
+      const saved = s.context.globalState.get('contentDocs.projectsView') as { sortBy?: string; sort?: string };
+      assert.deepStrictEqual([saved.sortBy, saved.sort], [sortBy, dir]);
+    });
+  }
+
+  for (const name of ['Site audit 2024', '100% organic', 'C# tips', 'What? Why?', 'Café Ünïcode', '日本語プロジェクト']) {
+    it(`Delete Project… "${name}": a modal naming it and its reports; one DELETE, the name as one encoded segment; the row goes`, async () => {
+      const all = await loadAll();
+      const row = all.find((n) => n.project.project === name);
+      assert.ok(row, `${name} is listed`);
+      const reports = projects().find((p) => p.key === name.toLowerCase())!.reports;
+      sandbox.resetRequests();
+
+      prompter.confirms = [false];
+      assert.strictEqual(await vscode.commands.executeCommand(CMD.del, row), false);
+      assert.strictEqual(sandbox.requests.length, 0, 'declined: nothing sent');
+      assert.ok(prompter.asked[0].includes(`"${name}"`), prompter.asked[0]);
+      assert.match(prompter.asked[0], reports === 1 ? /its 1 report/ : new RegExp(`all ${reports} of its reports`));
+
+      prompter.confirms = [true];
+      assert.strictEqual(await vscode.commands.executeCommand(CMD.del, row), true);
+      assert.deepStrictEqual(
+        sandbox.requests.map((r) => [r.method, r.path, r.status]),
+        [['DELETE', `/api/v1/projects/${encodeURIComponent(name)}`, 200]],
+      );
+      assert.ok(!sandbox.reports.some((r) => r.project.toLowerCase() === name.toLowerCase()), 'every report of it is gone');
+      assert.ok(!(await rows()).some((n) => n.project.project === name), 'the row is gone');
+      assert.strictEqual(tree.total, projects().length);
+      assert.strictEqual(projectLists().length, 0, 'no refetch');
+    });
+  }
+
+  it('a name with "/" is explained, never sent; its row says so', async () => {
+    const row = (await loadAll()).find((n) => n.project.project === 'a/b testing')!;
+    assert.ok(row);
+    assert.strictEqual(item(row).contextValue, 'project:unaddressable');
+    sandbox.resetRequests();
+    prompter.confirms = [true];
+    assert.strictEqual(await vscode.commands.executeCommand(CMD.del, row), false);
+    assert.strictEqual(await vscode.commands.executeCommand(CMD.del, 'a/b testing'), false);
+    assert.strictEqual(await vscode.commands.executeCommand(CMD.del, { project: { project: 'a/b testing' } }), false);
+    assert.strictEqual(sandbox.requests.length, 0, 'no request');
+    assert.strictEqual(prompter.asked.length, 0, 'nothing to confirm');
+    assert.strictEqual(warnings.length, 3);
+    assert.match(warnings[0], /"a\/b testing" can't be deleted from VS Code.*"\/"/);
+    assert.ok(sandbox.reports.some((r) => r.project === 'a/b testing'));
+  });
+
+  it('a crafted argument still asks first; a project already gone is dropped from the list', async () => {
+    const all = await loadAll();
+    const name = 'Backlinks';
+    assert.ok(all.some((n) => n.project.project === name));
+    sandbox.resetRequests();
+    prompter.confirms = [false];
+    await vscode.commands.executeCommand(CMD.del, { project: name });
+    assert.strictEqual(prompter.asked.length, 1);
+    assert.strictEqual(sandbox.requests.length, 0);
+    for (let i = sandbox.reports.length - 1; i >= 0; i--) if (sandbox.reports[i].project === name) sandbox.reports.splice(i, 1);
+    prompter.confirms = [true];
+    await vscode.commands.executeCommand(CMD.del, name);
+    assert.deepStrictEqual(sandbox.requests.map((r) => r.status), [404]);
+    assert.ok(!(await rows()).some((n) => n.project.project === name));
+    assert.ok(warnings.some((w) => /no longer exists/.test(w)));
+  });
+
+  it('errors: an error item with the reason and Retry; a 401 leads to Set API Key', async () => {
+    sandbox.setFault('projects.list', { kind: 'status500', count: 1 });
+    const [err] = await children();
+    assert.strictEqual(err.kind, 'error');
+    const it_ = item(err);
+    assert.strictEqual(it_.contextValue, 'error');
+    assert.match(String(it_.label), /Couldn't load the projects/);
+    assert.match(String(it_.description), /HTTP 500/);
+    assert.strictEqual(it_.command?.command, CMD.retry);
+    await vscode.commands.executeCommand(CMD.retry, err);
+    assert.strictEqual((await rows()).length, PAGE);
+    assert.strictEqual(projectLists().length, 2);
+
+    await s.credentials.setKey('wrong-key-for-projects');
+    try {
+      await sleep(20);
+      const [auth] = await children();
+      assert.strictEqual(auth.kind, 'error');
+      assert.strictEqual(item(auth).command?.command, 'contentDocs.signIn');
+    } finally {
+      await s.credentials.setKey(sandbox.key);
+    }
+  });
+
+  it('signed out: the view is empty (the welcome view shows)', async () => {
+    await s.credentials.clearKey();
+    try {
+      assert.deepStrictEqual(await children(), []);
+      assert.strictEqual(sandbox.requests.length, 0);
+    } finally {
+      await s.credentials.setKey(sandbox.key);
+    }
+  });
+
+  it('screenshot of the Projects view with seeded data (sidebar-projects.png)', async () => {
+    await vscode.commands.executeCommand('workbench.view.extension.contentDocs');
+    await vscode.commands.executeCommand('contentDocs.projects.focus');
+    await sleep(300);
+    const first = (await rows())[0];
+    await tree.treeView?.reveal(first, { select: true, focus: true });
+    await sleep(1200);
+    await screenshot('sidebar-projects');
+  });
+});

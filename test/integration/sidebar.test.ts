@@ -1,0 +1,880 @@
+/**
+ * The sidebar inside a real VS Code against the sandbox: sign-in (good and bad key) and sign-out, the
+ * Documents view (template groups with counts, paging, Favorites, search by name and in the text, each
+ * sort, Favorites only, Hide Empty Templates with paced background counts), the document commands
+ * (rename, favorite, copy, delete with its confirmation), error items with Retry, the requests each
+ * action costs on the wire, and a screenshot of both views.
+ */
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as vscode from 'vscode';
+import type { TestApi } from '../../src/extension';
+import type { Services } from '../../src/services/services';
+import { DocumentsTreeProvider } from '../../src/tree/documentsTree';
+import type { DocNode, DocumentNode, GroupNode, TemplateGroupNode } from '../../src/tree/nodes';
+import type { Prompter } from '../../src/ui/prompter';
+import { startSandbox, type RequestRecord, type Sandbox, type SandboxDocument } from '../sandbox/server';
+import { screenshot } from './harness';
+
+const EXTENSION_ID = 'content-docs.content-docs';
+const SCHEME = 'content-docs';
+const PAGE = 10;
+const CMD = {
+  signIn: 'contentDocs.signIn',
+  signOut: 'contentDocs.signOut',
+  refresh: 'contentDocs.documentsRefresh',
+  search: 'contentDocs.documentsSearch',
+  clearSearch: 'contentDocs.documentsClearSearch',
+  sort: 'contentDocs.documentsSort',
+  favoritesOnly: 'contentDocs.documentsFavoritesOnly',
+  showAll: 'contentDocs.documentsShowAll',
+  hideEmpty: 'contentDocs.documentsHideEmpty',
+  showEmpty: 'contentDocs.documentsShowEmpty',
+  loadMore: 'contentDocs.documentsLoadMore',
+  open: 'contentDocs.documentOpen',
+  rename: 'contentDocs.documentRename',
+  favorite: 'contentDocs.documentFavorite',
+  unfavorite: 'contentDocs.documentUnfavorite',
+  copy: 'contentDocs.documentCopyResult',
+  del: 'contentDocs.documentDelete',
+  retry: 'contentDocs.retry',
+} as const;
+
+let sandbox: Sandbox;
+let s: Services;
+let tree: DocumentsTreeProvider;
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+async function until<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined && v !== false) return v as T;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(25);
+  }
+}
+
+async function configure(key: string, value: unknown): Promise<void> {
+  await vscode.workspace.getConfiguration('contentDocs').update(key, value, vscode.ConfigurationTarget.Global);
+}
+
+// --- The scripted user ---------------------------------------------------------------------------------
+
+type Asked = { kind: 'confirm' | 'input' | 'pick'; text: string; value?: string; password?: boolean };
+
+/** Answers the extension's questions from queues; a confirmation nobody scripted is declined. */
+class ScriptedPrompter implements Prompter {
+  inputs: Array<string | undefined> = [];
+  picks: Array<(items: readonly vscode.QuickPickItem[]) => vscode.QuickPickItem | undefined> = [];
+  confirms: boolean[] = [];
+  asked: Asked[] = [];
+  problems: string[] = [];
+
+  async confirm(message: string, detail: string, confirmLabel: string): Promise<boolean> {
+    this.asked.push({ kind: 'confirm', text: `${message}\n${detail}\n[${confirmLabel}]` });
+    return this.confirms.shift() ?? false;
+  }
+  async input(o: vscode.InputBoxOptions): Promise<string | undefined> {
+    this.asked.push({ kind: 'input', text: `${o.title ?? ''}\n${o.prompt ?? ''}`, value: o.value, password: o.password });
+    const a = this.inputs.shift();
+    if (a !== undefined && o.validateInput) {
+      const problem = await o.validateInput(a);
+      const text = typeof problem === 'string' ? problem : problem?.message;
+      if (text) {
+        // A real input box keeps asking; the user gives up with Escape.
+        this.problems.push(text);
+        return undefined;
+      }
+    }
+    return a;
+  }
+  async pick<T extends vscode.QuickPickItem>(items: readonly T[], o: vscode.QuickPickOptions): Promise<T | undefined> {
+    this.asked.push({ kind: 'pick', text: `${o.title ?? ''}\n${items.map((i) => i.label).join('\n')}` });
+    const f = this.picks.shift();
+    return f ? (f(items) as T | undefined) : undefined;
+  }
+  reset(): void {
+    this.inputs = [];
+    this.picks = [];
+    this.confirms = [];
+    this.asked = [];
+    this.problems = [];
+  }
+}
+
+const prompter = new ScriptedPrompter();
+
+/** Captures the non-modal messages the product shows (and dismisses them). */
+class Messages {
+  shown: Array<{ level: string; text: string }> = [];
+  private originals: Array<[string, unknown]> = [];
+  install(): void {
+    const w = vscode.window as unknown as Record<string, unknown>;
+    for (const [fn, level] of [['showErrorMessage', 'error'], ['showWarningMessage', 'warning'], ['showInformationMessage', 'info']] as const) {
+      const original = w[fn];
+      this.originals.push([fn, original]);
+      w[fn] = (text: string, ...rest: unknown[]) => {
+        const modal = rest.some((r) => !!r && typeof r === 'object' && (r as { modal?: boolean }).modal);
+        this.shown.push({ level: modal ? `${level}:modal` : level, text });
+        return Promise.resolve(undefined);
+      };
+    }
+  }
+  uninstall(): void {
+    const w = vscode.window as unknown as Record<string, unknown>;
+    for (const [fn, original] of this.originals) w[fn] = original;
+    this.originals = [];
+  }
+}
+const messages = new Messages();
+
+// --- Reading the sandbox and the tree ----------------------------------------------------------------
+
+function lists(filter: (q: Record<string, string>) => boolean = () => true): RequestRecord[] {
+  return sandbox.requests.filter((r) => r.route === 'documents.list' && filter(r.query));
+}
+
+function allDocs(): SandboxDocument[] {
+  return [...sandbox.documents.values()];
+}
+
+function fold(t: string): string {
+  return t.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
+function cmpText(a: string, b: string): number {
+  const fa = fold(a);
+  const fb = fold(b);
+  return fa < fb ? -1 : fa > fb ? 1 : 0;
+}
+
+/** The ids the server lists for a filter and sort, in its order. */
+function expected(filter: (d: SandboxDocument) => boolean, sort: 'newest' | 'oldest' | 'nameAsc' | 'nameDesc'): number[] {
+  const dir = sort === 'oldest' || sort === 'nameAsc' ? 1 : -1;
+  const byName = sort === 'nameAsc' || sort === 'nameDesc';
+  return allDocs()
+    .filter(filter)
+    .sort((a, b) => dir * ((byName ? cmpText(a.name, b.name) : 0) || a.id - b.id))
+    .map((d) => d.id);
+}
+
+function group(templateId: number): TemplateGroupNode {
+  const g = tree.templateGroup(templateId);
+  assert.ok(g, `a group for template ${templateId}`);
+  return g;
+}
+
+async function children(node?: DocNode): Promise<DocNode[]> {
+  return (await tree.getChildren(node)) ?? [];
+}
+
+async function docNodes(g: GroupNode): Promise<DocumentNode[]> {
+  return (await children(g)).filter((n): n is DocumentNode => n.kind === 'document');
+}
+
+function label(n: DocNode): string {
+  const l = tree.getTreeItem(n).label;
+  return typeof l === 'string' ? l : (l?.label ?? '');
+}
+
+function describe_(n: DocNode): string {
+  const d = tree.getTreeItem(n).description;
+  return typeof d === 'string' ? d : '';
+}
+
+function icon(n: DocNode): string | undefined {
+  const i = tree.getTreeItem(n).iconPath;
+  return i instanceof vscode.ThemeIcon ? i.id : undefined;
+}
+
+/** Loads every page of a group through Load more. */
+async function loadAll(g: GroupNode): Promise<DocumentNode[]> {
+  for (let i = 0; i < 100; i++) {
+    const more = (await children(g)).find((n) => n.kind === 'loadMore');
+    if (!more) break;
+    await vscode.commands.executeCommand(CMD.loadMore, more);
+  }
+  return docNodes(g);
+}
+
+/** A template with `min`..`max` documents, none of them special. */
+function templateWith(min: number, max: number, not: number[] = []): number {
+  for (let id = 2; id <= 52; id++) {
+    if (not.includes(id)) continue;
+    const n = allDocs().filter((d) => d.templateId === id).length;
+    if (n >= min && n <= max) return id;
+  }
+  throw new Error('no such template in the seed');
+}
+
+const used = new Set<number>();
+function plainDocument(predicate: (d: SandboxDocument) => boolean): SandboxDocument {
+  for (const d of allDocs().sort((a, b) => b.id - a.id)) {
+    if (used.has(d.id) || d.templateId === null || d.templateId > 52 || !d.result || !/^[\p{L}\p{N} ,.:'–-]+$/u.test(d.name) || d.name !== d.name.trim()) continue;
+    if (!predicate(d)) continue;
+    used.add(d.id);
+    return d;
+  }
+  throw new Error('no document left in the seed for this test');
+}
+
+/** Puts the view back to its defaults, with empty caches and a fresh request log. */
+async function resetView(): Promise<void> {
+  sandbox.clearFaults();
+  await tree.setSearch(undefined);
+  await tree.setFavoritesOnly(false);
+  await tree.setSort('newest');
+  await configure('documents.hideEmptyTemplates', undefined);
+  tree.refresh();
+  prompter.reset();
+  messages.shown = [];
+  await sleep(20);
+  sandbox.resetRequests();
+}
+
+const measured: Record<string, number> = {};
+
+describe('sidebar: sign-in, the Documents view and the document commands', function () {
+  this.timeout(60_000);
+  let previousPrompter: Prompter | undefined;
+  let previousInterval = 0;
+
+  before(async () => {
+    sandbox = await startSandbox({ rateLimit: 0, storeDelayMs: 0 });
+    const api = (await vscode.extensions.getExtension(EXTENSION_ID)!.activate()) as TestApi;
+    s = api.services;
+    tree = s.documentsTree;
+    previousInterval = tree.countIntervalMs;
+    tree.countIntervalMs = 0;
+    await configure('documents.baseUrl', sandbox.docsUrl);
+    await configure('projects.baseUrl', sandbox.seoUrl);
+    await configure('documents.pageSize', PAGE);
+    await configure('documents.defaultSort', undefined);
+    previousPrompter = s.prompter.current;
+    s.prompter.current = prompter;
+    messages.install();
+    await vscode.commands.executeCommand('workbench.action.closeSidebar');
+  });
+
+  after(async () => {
+    messages.uninstall();
+    if (previousPrompter) s.prompter.current = previousPrompter;
+    tree.countIntervalMs = previousInterval;
+    await tree.setSearch(undefined);
+    await tree.setFavoritesOnly(false);
+    await configure('documents.pageSize', undefined);
+    await configure('documents.hideEmptyTemplates', undefined);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    console.log(`[sidebar] requests measured: ${JSON.stringify(measured)}`);
+    await sandbox?.close();
+  });
+
+  describe('sign-in', () => {
+    it('a bad key: one probe, answered 401; nothing stored; the user is told', async () => {
+      await s.credentials.clearKey();
+      await resetView();
+      prompter.inputs = ['not-the-right-key'];
+      const ok = await vscode.commands.executeCommand(CMD.signIn);
+      assert.strictEqual(ok, false);
+      assert.strictEqual(prompter.asked[0]?.password, true, 'the key is asked with a password input');
+      assert.deepStrictEqual(
+        sandbox.requests.map((r) => [r.route, r.status, r.authorized]),
+        [['account', 401, false]],
+      );
+      assert.strictEqual(await s.credentials.getKey(), undefined, 'nothing stored');
+      assert.ok(messages.shown.some((m) => m.level === 'error' && /did not accept this API key/i.test(m.text)), JSON.stringify(messages.shown));
+      assert.deepStrictEqual(await children(), [], 'signed out: the view is empty (the welcome view shows)');
+    });
+
+    it('a good key: one probe on /account, then stored in SecretStorage; the view fills without a request', async () => {
+      await resetView();
+      prompter.inputs = [sandbox.key];
+      const ok = await vscode.commands.executeCommand(CMD.signIn);
+      assert.strictEqual(ok, true);
+      assert.deepStrictEqual(
+        sandbox.requests.map((r) => [r.route, r.status, r.authorized]),
+        [['account', 200, true]],
+      );
+      assert.strictEqual(sandbox.requests[0].authorizationHeader, `Bearer ${sandbox.key}`);
+      assert.strictEqual(await s.credentials.getKey(), sandbox.key);
+      sandbox.resetRequests();
+      const root = await children();
+      assert.ok(root.length >= 53, `groups shown: ${root.length}`);
+      assert.strictEqual(sandbox.requests.length, 0, 'opening the Documents view costs no request');
+    });
+
+    it('Sign Out: the key goes, the view empties and its cache is dropped', async () => {
+      await resetView();
+      const g = group(1);
+      await children(g);
+      assert.strictEqual(lists().length, 1);
+      await vscode.commands.executeCommand(CMD.signOut);
+      assert.strictEqual(await s.credentials.getKey(), undefined);
+      assert.deepStrictEqual(await children(), []);
+      assert.deepStrictEqual(await children(g), []);
+      assert.strictEqual(lists().length, 1, 'signed out: no request');
+      await s.credentials.setKey(sandbox.key);
+      await until('the view back', async () => (await children()).length > 0);
+      await children(g);
+      assert.strictEqual(lists().length, 2, 'signed in again: the group is read again (the cache was dropped)');
+    });
+  });
+
+  describe('Documents view', () => {
+    beforeEach(resetView);
+
+    it('lists the 52 templates and Favorites by name, from the local table: no request, counts unknown', async () => {
+      const root = await children();
+      const groups = root.filter((n): n is TemplateGroupNode => n.kind === 'template');
+      assert.ok(groups.length >= 52);
+      const names = groups.map((g) => g.name);
+      for (const n of ['Freestyle', 'Article', 'Blog post', 'Feature section', 'Pain-Agitate-Solution']) assert.ok(names.includes(n), n);
+      const sorted = [...names].sort((a, b) => a.localeCompare(b, undefined, { sensitivity: 'base' }));
+      assert.deepStrictEqual(names, sorted, 'sorted by name');
+      assert.strictEqual(root[0].kind, 'favorites');
+      assert.strictEqual(label(root[0]), 'Favorites');
+      assert.strictEqual(icon(root[0]), 'star-full');
+      for (const g of groups.slice(0, 5)) {
+        const item = tree.getTreeItem(g);
+        assert.strictEqual(item.description, undefined, 'no count before it is known');
+        assert.strictEqual(item.collapsibleState, vscode.TreeItemCollapsibleState.Collapsed);
+        assert.strictEqual(item.id, `group:${g.key}`);
+      }
+      assert.strictEqual(sandbox.requests.length, 0);
+      measured.openDocumentsView = sandbox.requests.length;
+    });
+
+    it('expanding a template: one request (template_id, page size from the settings), its count, rows as specified', async () => {
+      const article = group(4);
+      const total = allDocs().filter((d) => d.templateId === 4).length;
+      const kids = await children(article);
+      assert.strictEqual(lists().length, 1);
+      measured.expandTemplate = lists().length;
+      const q = lists()[0].query;
+      assert.deepStrictEqual(
+        { template_id: q.template_id, per_page: q.per_page, page: q.page, sort_by: q.sort_by, sort: q.sort },
+        { template_id: '4', per_page: String(PAGE), page: '1', sort_by: 'id', sort: 'desc' },
+      );
+      const docs = kids.filter((n): n is DocumentNode => n.kind === 'document');
+      assert.strictEqual(docs.length, PAGE);
+      assert.strictEqual(kids[kids.length - 1].kind, 'loadMore');
+      assert.strictEqual(describe_(article), String(total), 'the group shows its count');
+      assert.deepStrictEqual(docs.map((d) => d.doc.id), expected((d) => d.templateId === 4, 'newest').slice(0, PAGE));
+
+      const d = docs[0];
+      const src = sandbox.documents.get(d.doc.id)!;
+      const item = tree.getTreeItem(d);
+      assert.strictEqual(item.label, src.name.trim() || 'Untitled');
+      assert.match(String(item.description), /^\d+ words? · updated .+/);
+      assert.ok(String(item.description).startsWith(`${src.words} word`));
+      assert.strictEqual(item.id, `doc:t4:${src.id}`);
+      assert.strictEqual(item.contextValue, src.favorite ? 'document:favorite' : 'document');
+      assert.strictEqual(icon(d), src.favorite ? 'star-full' : 'markdown');
+      assert.strictEqual(item.command?.command, CMD.open);
+      assert.deepStrictEqual(item.command?.arguments, [{ id: src.id }]);
+      const resolved = await tree.resolveTreeItem(item, d);
+      const tip = resolved.tooltip as vscode.MarkdownString;
+      assert.ok(tip instanceof vscode.MarkdownString);
+      for (const part of ['Template: Article', 'Words:', 'Created:', 'Updated:']) assert.ok(tip.value.includes(part), `${part} in ${tip.value}`);
+
+      // Expanding again, and a second caller while the first is in flight, cost nothing more.
+      await children(article);
+      const blog = group(9);
+      await Promise.all([children(blog), children(blog), children(blog)]);
+      assert.strictEqual(lists().length, 2, 'cached per group; concurrent loads deduped');
+    });
+
+    it('Load more: one request per page, appended to that group only; the last page has no Load more', async () => {
+      const article = group(4);
+      const freestyle = group(1);
+      await children(freestyle);
+      await children(article);
+      sandbox.resetRequests();
+      const more = (await children(article)).find((n) => n.kind === 'loadMore')!;
+      const total = allDocs().filter((d) => d.templateId === 4).length;
+      assert.strictEqual(describe_(more), `${PAGE} of ${total}`);
+      assert.strictEqual(tree.getTreeItem(more).command?.command, CMD.loadMore);
+      await vscode.commands.executeCommand(CMD.loadMore, more);
+      assert.deepStrictEqual(lists().map((r) => [r.query.template_id, r.query.page]), [['4', '2']]);
+      measured.loadMore = lists().length;
+      assert.strictEqual((await docNodes(article)).length, 2 * PAGE);
+      const all = await loadAll(article);
+      assert.deepStrictEqual(all.map((d) => d.doc.id), expected((d) => d.templateId === 4, 'newest'), 'every document once, in order');
+      assert.ok(!(await children(article)).some((n) => n.kind === 'loadMore'));
+      assert.strictEqual(lists().length, Math.ceil(total / PAGE) - 1, 'one request per further page');
+      assert.ok(lists().every((r) => r.query.template_id === '4'), 'no other group was read');
+    });
+
+    it('a custom template (id above 52) seen in a list becomes a group named by the server; an empty group says so; a blank name reads "Untitled"', async () => {
+      const custom = allDocs().find((d) => d.templateId === 60)!;
+      prompter.picks = [(items) => items[0]];
+      prompter.inputs = [custom.name];
+      await vscode.commands.executeCommand(CMD.search);
+      const g = tree.templateGroup(60);
+      assert.ok(g, 'a group for template 60');
+      assert.strictEqual(g.name, 'Custom: Landing page');
+      assert.ok((await children()).includes(g));
+      assert.strictEqual(tree.getTreeItem(g).contextValue, 'template:custom');
+      sandbox.resetRequests();
+      const docs = await docNodes(g);
+      assert.deepStrictEqual(docs.map((d) => d.doc.id), expected((d) => d.templateId === 60, 'newest'));
+      assert.strictEqual(lists()[0].query.template_id, '60');
+
+      // Empty a small template on the server, blank one name elsewhere.
+      const emptyId = templateWith(1, 2);
+      for (const d of allDocs()) if (d.templateId === emptyId) sandbox.documents.delete(d.id);
+      const blank = plainDocument((d) => d.templateId === templateWith(2, 4, [emptyId]));
+      const oldName = blank.name;
+      blank.name = '   ';
+      try {
+        tree.refresh();
+        const kids = await children(group(emptyId));
+        assert.strictEqual(kids.length, 1);
+        assert.strictEqual(kids[0].kind, 'empty');
+        assert.strictEqual(label(kids[0]), 'No documents');
+        assert.strictEqual(describe_(group(emptyId)), '0');
+        const row = (await docNodes(group(blank.templateId!))).find((d) => d.doc.id === blank.id)!;
+        assert.strictEqual(label(row), 'Untitled');
+      } finally {
+        blank.name = oldName;
+      }
+    });
+
+    it('Favorites: one request (favorite=1), every row starred, count shown', async () => {
+      const fav = tree.favoritesGroup;
+      const docs = await loadAll(fav);
+      const want = expected((d) => d.favorite, 'newest');
+      assert.deepStrictEqual(docs.map((d) => d.doc.id), want);
+      assert.ok(lists().every((r) => r.query.favorite === '1' && r.query.template_id === undefined));
+      assert.strictEqual(lists().length, Math.ceil(want.length / PAGE));
+      assert.strictEqual(describe_(fav), String(want.length));
+      for (const d of docs) {
+        assert.strictEqual(icon(d), 'star-full');
+        assert.strictEqual(tree.getTreeItem(d).contextValue, 'document:favorite');
+        assert.strictEqual(tree.getTreeItem(d).id, `doc:favorites:${d.doc.id}`, 'row ids are unique per group');
+      }
+    });
+
+    it('Search by name: asks how, then what; one request; results in their own group, cleared with one click', async () => {
+      prompter.picks = [(items) => items.find((i) => /name/i.test(i.label))];
+      prompter.inputs = ['café'];
+      await vscode.commands.executeCommand(CMD.search);
+      assert.deepStrictEqual(prompter.asked.map((a) => a.kind), ['pick', 'input']);
+      assert.strictEqual(lists().length, 1);
+      measured.search = lists().length;
+      assert.strictEqual(lists()[0].query.search, 'café');
+      assert.strictEqual(lists()[0].query.search_by, 'name');
+      const root = await children();
+      const g = root[0];
+      assert.strictEqual(g.kind, 'searchResults');
+      const item = tree.getTreeItem(g);
+      assert.strictEqual(item.label, 'Search results: "café"');
+      assert.strictEqual(item.contextValue, 'searchResults');
+      assert.strictEqual(item.collapsibleState, vscode.TreeItemCollapsibleState.Expanded);
+      const want = expected((d) => fold(d.name).includes('cafe'), 'newest');
+      assert.ok(want.length >= 2, 'the seed has accented and unaccented matches');
+      assert.deepStrictEqual((await docNodes(g as GroupNode)).map((d) => d.doc.id), want);
+      assert.strictEqual(item.description, String(want.length));
+      assert.strictEqual(lists().length, 1, 'showing the results costs nothing more');
+      assert.deepStrictEqual((s.context.globalState.get('contentDocs.documentsView') as { search?: unknown }).search, { text: 'café', by: 'name' });
+
+      await vscode.commands.executeCommand(CMD.clearSearch);
+      assert.ok(!(await children()).some((n) => n.kind === 'searchResults'));
+      assert.strictEqual(tree.search, undefined);
+      assert.strictEqual(lists().length, 1, 'clearing costs nothing');
+    });
+
+    it('Search in the text: search_by=result, accent-insensitive; a search with no match says so', async () => {
+      prompter.picks = [(items) => items.find((i) => /text/i.test(i.label))];
+      prompter.inputs = ['DELICIEUX'];
+      await vscode.commands.executeCommand(CMD.search);
+      assert.strictEqual(lists().length, 1);
+      assert.strictEqual(lists()[0].query.search_by, 'result');
+      const g = tree.searchGroup!;
+      assert.strictEqual(label(g), 'Search results in text: "DELICIEUX"');
+      const want = expected((d) => d.result !== null && fold(d.result).includes('delicieux'), 'newest');
+      assert.strictEqual(want.length, 1);
+      assert.deepStrictEqual((await docNodes(g)).map((d) => d.doc.id), want);
+
+      prompter.picks = [(items) => items[0]];
+      prompter.inputs = ['no document has this name zzqx'];
+      await vscode.commands.executeCommand(CMD.search);
+      const kids = await children(tree.searchGroup!);
+      assert.strictEqual(kids.length, 1);
+      assert.strictEqual(kids[0].kind, 'empty');
+      assert.strictEqual(label(kids[0]), 'No documents match');
+      assert.strictEqual(prompter.asked.filter((a) => a.kind === 'input')[1].value, 'DELICIEUX', 'the last search is prefilled');
+    });
+
+    for (const [sort, sortBy, dir] of [
+      ['oldest', 'id', 'asc'],
+      ['nameAsc', 'name', 'asc'],
+      ['nameDesc', 'name', 'desc'],
+      ['newest', 'id', 'desc'],
+    ] as const) {
+      it(`Sort: ${sort} (sort_by=${sortBy}, sort=${dir}), kept in globalState; unexpanded groups are not read`, async () => {
+        if (sort === 'newest') await tree.setSort('oldest');
+        sandbox.resetRequests();
+        const labels: string[] = [];
+        prompter.picks = [
+          (items) => {
+            labels.push(...items.map((i) => i.label));
+            return items[['newest', 'oldest', 'nameAsc', 'nameDesc'].indexOf(sort)];
+          },
+        ];
+        await vscode.commands.executeCommand(CMD.sort);
+        assert.strictEqual(labels.length, 4);
+        assert.strictEqual(tree.sort, sort);
+        assert.strictEqual(lists().length, 0, 'a sort reads nothing by itself');
+        const freestyle = group(1);
+        const docs = await docNodes(freestyle);
+        assert.strictEqual(lists().length, 1);
+        assert.deepStrictEqual([lists()[0].query.sort_by, lists()[0].query.sort], [sortBy, dir]);
+        assert.deepStrictEqual(docs.map((d) => d.doc.id), expected((d) => d.templateId === 1, sort).slice(0, PAGE));
+        assert.strictEqual((s.context.globalState.get('contentDocs.documentsView') as { sort?: string }).sort, sort);
+      });
+    }
+
+    it('Favorites only: a title-bar toggle; every group lists favorites (favorite=1); the Favorites group steps aside', async () => {
+      await vscode.commands.executeCommand(CMD.favoritesOnly);
+      assert.strictEqual(tree.favoritesOnly, true);
+      const root = await children();
+      assert.ok(!root.some((n) => n.kind === 'favorites'));
+      const freestyle = group(1);
+      const docs = await loadAll(freestyle);
+      assert.deepStrictEqual(docs.map((d) => d.doc.id), expected((d) => d.templateId === 1 && d.favorite, 'newest'));
+      assert.ok(lists().every((r) => r.query.favorite === '1' && r.query.template_id === '1'));
+      assert.strictEqual(describe_(freestyle), String(docs.length));
+      await vscode.commands.executeCommand(CMD.showAll);
+      assert.strictEqual(tree.favoritesOnly, false);
+      assert.ok((await children()).some((n) => n.kind === 'favorites'));
+      await children(freestyle);
+      assert.strictEqual(lists().at(-1)!.query.favorite, undefined, 'all documents again');
+    });
+
+    it('sort, filter and search survive a restart (a new provider over the same globalState)', async () => {
+      await tree.setSort('nameDesc');
+      await tree.setFavoritesOnly(true);
+      await tree.setSearch({ text: 'launch', by: 'result' });
+      const restarted = new DocumentsTreeProvider(s.documents, s.api, s.credentials, s.context.globalState, s.log);
+      try {
+        assert.strictEqual(restarted.sort, 'nameDesc');
+        assert.strictEqual(restarted.favoritesOnly, true);
+        assert.deepStrictEqual(restarted.search, { text: 'launch', by: 'result' });
+        assert.strictEqual((await restarted.getChildren())[0].kind, 'searchResults');
+      } finally {
+        restarted.dispose();
+      }
+    });
+
+    it('Hide Empty Templates: counts fetched one at a time in the background, empty templates hidden, cancelled by Refresh', async () => {
+      const emptyId = templateWith(1, 4, [1, 4, 9]);
+      for (const d of allDocs()) if (d.templateId === emptyId) sandbox.documents.delete(d.id);
+      sandbox.setLatency(15);
+      try {
+        await vscode.commands.executeCommand(CMD.hideEmpty);
+        assert.strictEqual(tree.hideEmpty, true);
+        await children();
+        await until('counting to start', () => tree.message !== undefined || lists().length > 0);
+        await tree.countingDone;
+        const counted = lists();
+        assert.ok(counted.length >= 53 && counted.length <= 54, `one count request per group: ${counted.length}`);
+        assert.ok(counted.every((r) => r.query.per_page === '10' && r.query.page === '1'));
+        // Sequential: each request arrived after the previous one's answer (>= the 15 ms latency).
+        for (let i = 1; i < counted.length; i++) assert.ok(counted[i].at - counted[i - 1].at >= 14, `request ${i} overlapped the previous one`);
+        const root = await children();
+        const shown = root.filter((n): n is TemplateGroupNode => n.kind === 'template');
+        assert.ok(!shown.some((g) => g.templateId === emptyId), 'the empty template is hidden');
+        const nonEmpty = new Set(allDocs().map((d) => d.templateId));
+        assert.strictEqual(shown.length, [...nonEmpty].filter((id) => id !== null).length);
+        for (const g of shown) assert.strictEqual(describe_(g), String(allDocs().filter((d) => d.templateId === g.templateId).length), g.name);
+        assert.strictEqual(tree.message, undefined);
+
+        // Refresh starts over and stops a count under way.
+        sandbox.setLatency(60);
+        sandbox.resetRequests();
+        await vscode.commands.executeCommand(CMD.refresh);
+        await children();
+        await until('a count request', () => lists().length > 0);
+        assert.match(tree.message ?? '', /Counting/);
+        await vscode.commands.executeCommand(CMD.showEmpty);
+        await sleep(150);
+        const n = lists().length;
+        await sleep(200);
+        assert.strictEqual(lists().length, n, 'no count request after the option is off');
+        assert.ok(n < 10, `stopped early (${n})`);
+        assert.ok((await children()).some((g) => g.kind === 'template' && g.templateId === emptyId), 'shown again');
+      } finally {
+        sandbox.setLatency(0);
+        await configure('documents.hideEmptyTemplates', undefined);
+      }
+    });
+  });
+
+  describe('document commands', () => {
+    beforeEach(resetView);
+    afterEach(async () => {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    });
+
+    it('Rename…: prefilled, validated (blank, over 128 characters), one PATCH, only that row changes', async () => {
+      const d = plainDocument((x) => x.templateId === 4);
+      const oldName = d.name;
+      const article = group(4);
+      await loadAll(article);
+      const fav = tree.favoritesGroup;
+      await children(fav);
+      sandbox.resetRequests();
+      const row = (await docNodes(article)).find((n) => n.doc.id === d.id)!;
+
+      prompter.inputs = ['   '];
+      await vscode.commands.executeCommand(CMD.rename, row);
+      prompter.inputs = ['x'.repeat(129)];
+      await vscode.commands.executeCommand(CMD.rename, row);
+      assert.strictEqual(prompter.problems.length, 2, prompter.problems.join(' | '));
+      assert.match(prompter.problems[1], /128/);
+      assert.strictEqual(sandbox.requests.length, 0, 'refused before sending');
+
+      await sleep(20); // let the change events of the loads above go out first
+      const changes: unknown[] = [];
+      const sub = tree.onDidChangeTreeData((e) => changes.push(e));
+      prompter.inputs = ['Renamed from the sidebar'];
+      await vscode.commands.executeCommand(CMD.rename, row);
+      await sleep(30);
+      sub.dispose();
+      assert.strictEqual(prompter.asked.at(-1)?.value, oldName, 'prefilled with the current name');
+      assert.deepStrictEqual(sandbox.requests.map((r) => [r.method, r.route, r.body]), [['PATCH', 'documents.update', { name: 'Renamed from the sidebar' }]]);
+      measured.rename = sandbox.requests.length;
+      assert.strictEqual(sandbox.documents.get(d.id)!.name, 'Renamed from the sidebar');
+      assert.strictEqual(label(row), 'Renamed from the sidebar', 'the same row object shows the new name');
+      assert.deepStrictEqual(changes, [[row]], 'only that row was refreshed');
+      await docNodes(article);
+      await children(fav);
+      assert.strictEqual(sandbox.requests.length, 1, 'no group was read again');
+    });
+
+    it('Add to / Remove from Favorites: one PATCH each; the star and the Favorites group follow without a refetch', async () => {
+      const d = plainDocument((x) => x.templateId === 9 && !x.favorite);
+      const blog = group(9);
+      await loadAll(blog);
+      const fav = tree.favoritesGroup;
+      await loadAll(fav);
+      const favCount = allDocs().filter((x) => x.favorite).length;
+      assert.strictEqual(describe_(fav), String(favCount));
+      sandbox.resetRequests();
+      const row = (await docNodes(blog)).find((n) => n.doc.id === d.id)!;
+      assert.strictEqual(tree.getTreeItem(row).contextValue, 'document');
+
+      await vscode.commands.executeCommand(CMD.favorite, row);
+      assert.deepStrictEqual(sandbox.requests.map((r) => [r.method, r.body]), [['PATCH', { favorite: '1' }]]);
+      measured.favorite = sandbox.requests.length;
+      assert.strictEqual(sandbox.documents.get(d.id)!.favorite, true);
+      assert.strictEqual(icon(row), 'star-full');
+      assert.strictEqual(tree.getTreeItem(row).contextValue, 'document:favorite');
+      const favIds = (await docNodes(fav)).map((n) => n.doc.id);
+      assert.deepStrictEqual(favIds, expected((x) => x.favorite, 'newest'), 'the Favorites group follows, in order');
+      assert.strictEqual(describe_(fav), String(favCount + 1));
+
+      await vscode.commands.executeCommand(CMD.unfavorite, row);
+      assert.strictEqual(sandbox.requests.length, 2);
+      assert.strictEqual(sandbox.documents.get(d.id)!.favorite, false);
+      assert.strictEqual(icon(row), 'markdown');
+      assert.ok(!(await docNodes(fav)).some((n) => n.doc.id === d.id));
+      assert.strictEqual(describe_(fav), String(favCount));
+      assert.strictEqual(sandbox.requests.filter((r) => r.method === 'GET').length, 0, 'nothing was read again');
+    });
+
+    it('from the active content-docs editor (no argument): favorite, rename and copy act on that document', async () => {
+      const d = plainDocument((x) => !x.favorite);
+      await vscode.commands.executeCommand(CMD.open, { id: d.id });
+      await until('the editor', () => vscode.window.activeTextEditor?.document.uri.scheme === SCHEME && vscode.window.activeTextEditor.document.uri.authority === String(d.id));
+      sandbox.resetRequests();
+      await vscode.commands.executeCommand(CMD.favorite);
+      // (The editor may re-read its file meanwhile: only writes are this command's.)
+      const writes = () => sandbox.requests.filter((r) => r.method !== 'GET').map((r) => [r.method, r.path]);
+      assert.deepStrictEqual(writes(), [['PATCH', `/api/v1/documents/${d.id}`]]);
+      assert.strictEqual(sandbox.documents.get(d.id)!.favorite, true);
+      await vscode.commands.executeCommand(CMD.unfavorite, vscode.window.activeTextEditor!.document.uri);
+      assert.strictEqual(sandbox.documents.get(d.id)!.favorite, false);
+      const copied = await vscode.commands.executeCommand(CMD.copy);
+      assert.strictEqual(copied, d.result);
+      assert.strictEqual(await vscode.env.clipboard.readText(), d.result);
+    });
+
+    it('Copy Result: the text to the clipboard, no request', async () => {
+      const d = plainDocument((x) => x.templateId === 1);
+      const row = (await loadAll(group(1))).find((n) => n.doc.id === d.id)!;
+      sandbox.resetRequests();
+      await vscode.env.clipboard.writeText('');
+      await vscode.commands.executeCommand(CMD.copy, row);
+      assert.strictEqual(await vscode.env.clipboard.readText(), d.result);
+      assert.strictEqual(sandbox.requests.length, 0);
+    });
+
+    it('Delete…: a modal naming the document; declining deletes nothing; confirming removes the row and lowers the counts', async () => {
+      const d = plainDocument((x) => x.templateId === 4 && x.favorite);
+      const article = group(4);
+      await children(article);
+      const fav = tree.favoritesGroup;
+      await children(fav);
+      const articleCount = allDocs().filter((x) => x.templateId === 4).length;
+      const favCount = allDocs().filter((x) => x.favorite).length;
+      const all = await loadAll(article);
+      const row = all.find((n) => n.doc.id === d.id)!;
+      sandbox.resetRequests();
+
+      prompter.confirms = [false];
+      assert.strictEqual(await vscode.commands.executeCommand(CMD.del, row), false);
+      assert.strictEqual(prompter.asked.length, 1);
+      assert.match(prompter.asked[0].text, new RegExp(`Delete "${d.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"\\?`));
+      assert.match(prompter.asked[0].text, /cannot be undone/);
+      assert.strictEqual(sandbox.requests.length, 0);
+      assert.ok(sandbox.documents.has(d.id));
+
+      prompter.confirms = [true];
+      assert.strictEqual(await vscode.commands.executeCommand(CMD.del, row), true);
+      assert.deepStrictEqual(sandbox.requests.map((r) => [r.method, r.path, r.status]), [['DELETE', `/api/v1/documents/${d.id}`, 200]]);
+      assert.ok(!sandbox.documents.has(d.id));
+      assert.ok(!(await docNodes(article)).some((n) => n.doc.id === d.id), 'the row is gone');
+      assert.strictEqual(describe_(article), String(articleCount - 1));
+      assert.ok(!(await docNodes(fav)).some((n) => n.doc.id === d.id));
+      assert.strictEqual(describe_(fav), String(favCount - 1));
+      assert.strictEqual(sandbox.requests.length, 1, 'no list was read again');
+    });
+
+    it('Delete… with a crafted argument ({ id } from a link or another extension) still asks, naming the document as the server knows it', async () => {
+      const d = plainDocument((x) => x.templateId === 1);
+      sandbox.resetRequests();
+      prompter.confirms = [false];
+      const crafted = { kind: 'document', id: d.id, doc: { id: d.id, name: 'Harmless draft' } };
+      assert.strictEqual(await vscode.commands.executeCommand(CMD.del, crafted), false);
+      assert.strictEqual(prompter.asked.length, 1, 'the confirmation was asked');
+      assert.ok(prompter.asked[0].text.includes(`"${d.name}"`), prompter.asked[0].text);
+      assert.ok(!prompter.asked[0].text.includes('Harmless'), 'the name comes from the server, not the argument');
+      assert.ok(sandbox.documents.has(d.id));
+      assert.ok(sandbox.requests.every((r) => r.method === 'GET'), 'nothing but a read');
+      for (const arg of [d.id, String(d.id), vscode.Uri.parse(`${SCHEME}://${d.id}/x/y.md`)]) {
+        prompter.confirms = [false];
+        await vscode.commands.executeCommand(CMD.del, arg);
+      }
+      assert.strictEqual(prompter.asked.length, 4);
+      assert.ok(sandbox.documents.has(d.id));
+      assert.ok(!sandbox.requests.some((r) => r.method === 'DELETE'));
+    });
+  });
+
+  describe('errors in the Documents view', () => {
+    beforeEach(resetView);
+
+    it('a 500: an error item (reason in plain words, Retry) in that group only; Retry reloads only it', async () => {
+      await children(group(1));
+      sandbox.resetRequests();
+      sandbox.setFault('documents.list', { kind: 'status500', count: 1 });
+      const g = group(4);
+      const kids = await children(g);
+      assert.strictEqual(kids.length, 1);
+      const err = kids[0];
+      assert.strictEqual(err.kind, 'error');
+      const item = tree.getTreeItem(err);
+      assert.strictEqual(item.contextValue, 'error');
+      assert.strictEqual(icon(err), 'error');
+      assert.match(String(item.label), /Couldn't load the documents/);
+      assert.match(String(item.description), /server had a problem \(HTTP 500\)/);
+      assert.strictEqual(item.command?.command, CMD.retry);
+      assert.deepStrictEqual(item.command?.arguments, [err]);
+      assert.strictEqual((await docNodes(group(1))).length, PAGE, 'other groups keep their rows');
+      assert.strictEqual(lists().length, 1, 'a 500 is not retried on its own');
+
+      await vscode.commands.executeCommand(CMD.retry, err);
+      assert.strictEqual(lists().length, 2);
+      assert.ok(lists().every((r) => r.query.template_id === '4'), 'only the failed group was read');
+      assert.strictEqual((await docNodes(g)).length, PAGE);
+      assert.strictEqual(describe_(g), String(allDocs().filter((d) => d.templateId === 4).length));
+    });
+
+    it('a 503 three times (the client retries twice), then Retry; a failed Load more keeps the rows', async () => {
+      sandbox.setFault('documents.list', { kind: 'status503', count: 3 });
+      const g = group(9);
+      const [err] = await children(g);
+      assert.strictEqual(err.kind, 'error');
+      assert.strictEqual(lists().length, 3);
+      assert.match(describe_(err), /HTTP 503/);
+      await vscode.commands.executeCommand(CMD.retry, err);
+      assert.strictEqual((await docNodes(g)).length, PAGE);
+
+      sandbox.setFault('documents.list', { kind: 'status500', count: 1 });
+      const more = (await children(g)).find((n) => n.kind === 'loadMore')!;
+      await vscode.commands.executeCommand(CMD.loadMore, more);
+      const kids = await children(g);
+      assert.strictEqual(kids.filter((n) => n.kind === 'document').length, PAGE, 'the loaded rows stay');
+      const err2 = kids[kids.length - 1];
+      assert.strictEqual(err2.kind, 'error');
+      await vscode.commands.executeCommand(CMD.retry, err2);
+      assert.strictEqual((await docNodes(g)).length, 2 * PAGE);
+    });
+
+    it('a 429 says when to retry; a 401 leads to Set API Key', async () => {
+      sandbox.setFault('documents.list', { kind: 'rateLimit', retryAfter: 30, count: 3 });
+      const [err] = await children(group(1));
+      assert.strictEqual(err.kind, 'error');
+      const item = tree.getTreeItem(err);
+      assert.match(String(item.label), /too many requests/i);
+      assert.match(String(item.description), /retry after .+ \(30 s\)/);
+      assert.strictEqual(item.command?.command, CMD.retry);
+      sandbox.clearFaults();
+      // The client now waits out the server's window before its next request: start a fresh client.
+      await configure('network.timeoutSeconds', 31);
+      await configure('network.timeoutSeconds', undefined);
+
+      await s.credentials.setKey('a-key-the-server-does-not-know');
+      try {
+        const [auth] = await children(group(1));
+        assert.strictEqual(auth.kind, 'error');
+        const a = tree.getTreeItem(auth);
+        assert.match(String(a.label), /API key was not accepted/);
+        assert.strictEqual(a.command?.command, 'contentDocs.signIn');
+      } finally {
+        await s.credentials.setKey(sandbox.key);
+      }
+    });
+  });
+
+  describe('screenshot', () => {
+    before(resetView);
+
+    it('both views with seeded data, a template expanded (sidebar-documents.png)', async () => {
+      await vscode.commands.executeCommand('workbench.view.extension.contentDocs');
+      const view = tree.treeView!;
+      await until('the Documents view visible', () => view.visible);
+      await vscode.commands.executeCommand('contentDocs.documents.focus');
+      // Room for the rows' descriptions: widen the side bar (the focused part) a little.
+      for (let i = 0; i < 3; i++) await Promise.resolve(vscode.commands.executeCommand('workbench.action.increaseViewWidth')).catch(() => undefined);
+      // The workbench renders the root first; reveal once it has.
+      const reveal = async (node: DocNode, options: { expand?: boolean; select?: boolean; focus?: boolean }) => {
+        for (let i = 0; ; i++) {
+          try {
+            await view.reveal(node, options);
+            return;
+          } catch (e) {
+            if (i >= 20) throw e;
+            await sleep(100);
+          }
+        }
+      };
+      const g = group(4);
+      await reveal(g, { expand: true, select: false, focus: false });
+      const second = (await docNodes(g))[1];
+      await reveal(second, { select: true, focus: true });
+      await sleep(500);
+      await reveal(tree.favoritesGroup, { select: false, focus: false });
+      await until('the Projects view loaded', async () => ((await s.projectsTree.getChildren()) ?? []).length > 0);
+      await sleep(1500);
+      const file = await screenshot('sidebar-documents');
+      assert.ok(fs.statSync(file).size > 10 * 1024);
+    });
+  });
+});
