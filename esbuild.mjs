@@ -1,5 +1,7 @@
 // Builds the extension into two bundles:
-//   dist/extension.js  loaded at activation: tree, commands, file system, settings (small, no HTTP client)
+//   dist/extension.js  loaded at activation: views, command and file-system registrations, settings (small)
+//   dist/commands.js   loaded when a command first runs: the commands' implementations
+//   dist/fs.js         loaded when a document is first opened: the content-docs file system
 //   dist/api.js        loaded on the first request: the HTTP client (undici) and the response schemas (zod)
 // `vscode` stays external. --production minifies and drops source maps; --watch rebuilds on change.
 import * as esbuild from 'esbuild';
@@ -8,21 +10,21 @@ const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 
 const options = {
-  entryPoints: { extension: 'src/extension.ts', api: 'src/api/index.ts' },
+  entryPoints: { extension: 'src/extension.ts', commands: 'src/commands/table.ts', fs: 'src/fs/documentFs.ts', api: 'src/api/index.ts' },
   bundle: true,
   outdir: 'dist',
   format: 'cjs',
   platform: 'node',
   target: 'node18',
   external: ['vscode'],
-  // Only the extension's own lazy `require('./api.js')` stays a runtime require. A plain './api.js' entry in
-  // `external` would also match zod's internal `export * from "./api.js"` and break the API bundle.
+  // Only the extension's own lazy `require('./api.js' | './commands.js' | './fs.js')` stay runtime requires. A
+  // plain './api.js' entry in `external` would also match zod's internal `export * from "./api.js"`.
   plugins: [
     {
       name: 'lazy-api-bundle',
       setup(build) {
-        build.onResolve({ filter: /^\.\/api\.js$/ }, (args) =>
-          /[\\/]src[\\/]services[\\/]/.test(args.importer) ? { path: './api.js', external: true } : undefined,
+        build.onResolve({ filter: /^\.\/(api|commands|fs)\.js$/ }, (args) =>
+          /[\\/]src[\\/](services|commands|fs)[\\/]/.test(args.importer) ? { path: args.path, external: true } : undefined,
         );
       },
     },

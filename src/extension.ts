@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { SCHEME, VIEW } from './constants';
 import { Credentials } from './auth/credentials';
 import { registerCommands } from './commands/index';
-import { DocumentFileSystem } from './fs/documentFs';
+import { LazyDocumentFileSystem } from './fs/lazyFs';
 import { ApiProvider } from './services/apiProvider';
 import { DocumentService } from './services/documentService';
 import type { Services } from './services/services';
@@ -32,7 +32,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
 
   const documentsTree = new DocumentsTreeProvider(documents, api, credentials, context.globalState, log);
   const projectsTree = new ProjectsTreeProvider(api, credentials, context.globalState, log);
-  const fs = new DocumentFileSystem(documents, api, log);
+  const fs = new LazyDocumentFileSystem(documents, api, log, prompter);
   context.subscriptions.push(documentsTree, projectsTree, fs);
 
   context.subscriptions.push(

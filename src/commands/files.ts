@@ -14,7 +14,6 @@ export const SEARCH_DEBOUNCE_MS = 250;
 const SEARCH_PAGE_SIZE = 25;
 
 export function fileCommands(s: Services): CommandTable {
-  s.fs.setPrompter(s.prompter);
   return {
     [CMD.documentOpen]: (arg: unknown) => openDocument(s, arg),
     [CMD.documentNew]: () => newDocument(s),

@@ -2,37 +2,27 @@ import * as vscode from 'vscode';
 import { CMD } from '../constants';
 import type { Services } from '../services/services';
 import { runCommand } from '../util/run';
-import { signIn, signOut } from './auth';
-import { documentCommands } from './documents';
-import { projectCommands } from './projects';
-import { fileCommands } from './files';
 
 export type CommandId = (typeof CMD)[keyof typeof CMD];
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type CommandTable = Partial<Record<CommandId, (...args: any[]) => unknown>>;
 
-/** The one place that registers commands. Every command runs through runCommand (log + one message). */
-export function registerCommands(s: Services): vscode.Disposable[] {
-  const table: CommandTable = {
-    [CMD.signIn]: () => signIn(s),
-    [CMD.signOut]: () => signOut(s),
-    [CMD.showLog]: () => s.log.show(),
-    ...documentCommands(s),
-    ...projectCommands(s),
-    ...fileCommands(s),
-  };
-  const disposables: vscode.Disposable[] = [];
-  for (const id of Object.values(CMD)) {
-    const handler = table[id];
-    if (!handler) {
-      s.log.error(`[commands] no handler for ${id}`);
-      continue;
-    }
-    disposables.push(
-      vscode.commands.registerCommand(id, (...args: unknown[]) =>
-        runCommand(s.log, { action: `Couldn't run ${id.replace('contentDocs.', '')}` }, async () => handler(...args)),
-      ),
-    );
-  }
-  return disposables;
+type TableModule = typeof import('./table');
+
+/**
+ * The one place that registers commands. Every command runs through runCommand (log + one message).
+ * The implementations (dist/commands.js) load on the first command, not at activation.
+ */
+export function registerCommands(s: Services, loadTable: () => TableModule = () => require('./commands.js') as TableModule): vscode.Disposable[] {
+  let table: CommandTable | undefined;
+  return Object.values(CMD).map((id) =>
+    vscode.commands.registerCommand(id, (...args: unknown[]) =>
+      runCommand(s.log, { action: `Couldn't run ${id.replace('contentDocs.', '')}` }, async () => {
+        table ??= loadTable().commandTable(s);
+        const handler = table[id];
+        if (!handler) throw new Error(`The command ${id} has no implementation.`);
+        return handler(...args);
+      }),
+    ),
+  );
 }

@@ -6,7 +6,7 @@ import type { ApiProvider } from './apiProvider';
 import type { DocumentService } from './documentService';
 import type { DocumentsTreeProvider } from '../tree/documentsTree';
 import type { ProjectsTreeProvider } from '../tree/projectsTree';
-import type { DocumentFileSystem } from '../fs/documentFs';
+import type { LazyDocumentFileSystem } from '../fs/lazyFs';
 
 /** Everything the commands and views share, built once in activate() and passed explicitly. */
 export interface Services {
@@ -18,5 +18,5 @@ export interface Services {
   readonly prompter: SwitchablePrompter;
   readonly documentsTree: DocumentsTreeProvider;
   readonly projectsTree: ProjectsTreeProvider;
-  readonly fs: DocumentFileSystem;
+  readonly fs: LazyDocumentFileSystem;
 }

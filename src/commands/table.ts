@@ -1,0 +1,22 @@
+import { CMD } from '../constants';
+import type { Services } from '../services/services';
+import { signIn, signOut } from './auth';
+import { documentCommands } from './documents';
+import { fileCommands } from './files';
+import type { CommandTable } from './index';
+import { projectCommands } from './projects';
+
+/**
+ * Every command's implementation. Built into its own bundle (dist/commands.js), which commands/index.ts
+ * loads when a command first runs: activation registers the commands without loading their code.
+ */
+export function commandTable(s: Services): CommandTable {
+  return {
+    [CMD.signIn]: () => signIn(s),
+    [CMD.signOut]: () => signOut(s),
+    [CMD.showLog]: () => s.log.show(),
+    ...documentCommands(s),
+    ...projectCommands(s),
+    ...fileCommands(s),
+  };
+}
