@@ -1,0 +1,1273 @@
+/**
+ * The benchmark's part inside code-server's extension host (loaded as `--extensionTestsPath` by
+ * test/harness/hostRunner.ts; no mocha: run() is the whole thing). It never fails on slowness: it
+ * measures and writes JSON to $BENCH_RESULTS for bench.ts, which compares with the budgets.
+ *
+ *   BENCH_MODE=activation  one fresh start: wait for the workbench to go quiet, activate the extension,
+ *                          read the extension host's performance marks and VS Code's own activation
+ *                          stats (the "Developer: Startup Performance" report), and require.cache.
+ *   BENCH_MODE=main        against the sandbox started by bench.ts (an own process, so its data and work
+ *                          are not in this host): requests and latency per user action, a 10,000-document
+ *                          account, and a burst against a 60 requests/minute limit.
+ *
+ * What "shown" means here: the extension host cannot see pixels, so a tree result counts as shown when
+ * the view (the workbench) has fetched the new rows from the extension, or when the extension pushed
+ * the changed row to it; an editor result when VS Code's own promise (open/save) resolved. The
+ * workbench's paint after that is not included. Each timed action is split into network (the HTTP
+ * exchanges the extension reported), the extension's own time (its code on the critical path, measured
+ * by wrapping its tree providers, file system and the `vscode.window` calls it makes) and the rest
+ * (VS Code). BENCH_PHASES=user,rate,large (comma-separated prefixes) runs only some phases.
+ */
+import * as fs from 'fs';
+import * as path from 'path';
+import { performance } from 'perf_hooks';
+import * as http from 'http';
+import * as v8 from 'v8';
+import * as vm from 'vm';
+import * as vscode from 'vscode';
+import type { Services } from '../../src/services/services';
+import type { RequestRecord } from '../sandbox/server';
+import { press } from '../integration/harness';
+import { configure, EXTENSION_ID, LogCapture, MessageCapture, RecordingPrompter, services, sleep, until } from '../integration/reliabilityKit';
+import {
+  ENV,
+  type ActivationResult,
+  type ActivationSample,
+  type HostResult,
+  type LargeAccountResult,
+  type LatencySample,
+  type MainResult,
+  type MemoryFigures,
+  type RateLimitResult,
+  type RequestCount,
+} from './shared';
+
+/** Added to every API answer while timing actions. */
+const LATENCY_MS = 100;
+/** No new request at the sandbox for this long: the action and its follow-ups are over. */
+const QUIET_MS = 700;
+const RATE_LIMIT = 60;
+const RATE_WINDOW_MS = 70_000;
+
+const now = () => performance.now();
+const round = (n: number, d = 1) => Math.round(n * 10 ** d) / 10 ** d;
+
+function log(line: string): void {
+  console.log(`[bench] ${line}`);
+}
+
+// --- What is loaded -------------------------------------------------------------------------------------
+
+function extensionPath(): string {
+  return vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath;
+}
+
+/**
+ * Files of the extension folder that are in require.cache (relative paths). The main run stages this
+ * benchmark's own compiled code under out/ in the same folder (so that it shares the extension's `vscode`
+ * API object): that is not the extension's and is left out.
+ */
+function loadedFiles(): string[] {
+  const root = extensionPath() + path.sep;
+  return Object.keys(require.cache)
+    .filter((k) => k.startsWith(root))
+    .map((k) => path.relative(root, k))
+    .filter((k) => !k.startsWith(`out${path.sep}`))
+    .sort();
+}
+
+/**
+ * The extension's heavy code in require.cache: its lazily loaded API bundle (undici + zod) or an undici /
+ * zod of its own. (VS Code's extension host loads its own undici for its proxy support: not ours.)
+ */
+function heavyLoaded(): string[] {
+  const root = extensionPath() + path.sep;
+  return Object.keys(require.cache)
+    .filter((k) => k.startsWith(root))
+    .map((k) => path.relative(root, k))
+    .filter((k) => !k.startsWith(`out${path.sep}`))
+    .filter((k) => k === path.join('dist', 'api.js') || /(^|[\\/])(undici|zod)[\\/]/.test(k))
+    .sort();
+}
+
+// --- Activation -------------------------------------------------------------------------------------------
+
+/** Waits until timers fire on time for a while (the workbench and the other extensions have settled). */
+async function quietHost(minMs = 4000, quietForMs = 1500, maxMs = 15_000): Promise<number> {
+  const t0 = now();
+  let quietSince = now();
+  while (now() - t0 < maxMs) {
+    const before = now();
+    await sleep(50);
+    const lag = now() - before - 50;
+    if (lag > 8) quietSince = now();
+    if (now() - t0 >= minMs && now() - quietSince >= quietForMs) break;
+  }
+  return now() - t0;
+}
+
+interface PerfMark {
+  name: string;
+  startTime: number;
+}
+
+function hostMarks(): PerfMark[] {
+  const marks = (globalThis as { MonacoPerformanceMarks?: { getMarks(): PerfMark[] } }).MonacoPerformanceMarks;
+  return marks?.getMarks() ?? [];
+}
+
+function span(marks: PerfMark[], from: string, to: string): number | undefined {
+  const a = marks.filter((m) => m.name === from).pop();
+  const b = marks.filter((m) => m.name === to).pop();
+  return a && b ? round(b.startTime - a.startTime, 2) : undefined;
+}
+
+/**
+ * VS Code's own figures: the "Extension Activation Stats" table of Developer: Startup Performance
+ * (the `perf:` document the workbench serves; opening it here syncs its text to this host).
+ */
+async function vscodeActivationStats(): Promise<ActivationSample['vscode']> {
+  const uri = vscode.Uri.from({ scheme: 'perf', path: 'Startup Performance' });
+  // The report's content provider is a lazy workbench contribution: the command creates it (and opens the report).
+  await vscode.commands.executeCommand('perfview.show');
+  const doc = await vscode.workspace.openTextDocument(uri);
+  const row = await until(
+    'our row in the Startup Performance report',
+    () => doc.getText().split('\n').find((l) => l.startsWith(`| ${EXTENSION_ID} `)),
+    30_000,
+  );
+  // | Extension | Eager | Load Code | Call Activate | Finish Activate | Event | By |
+  const cells = row.split('|').map((c) => c.trim()).slice(1, -1);
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  return { loadCode: Number(cells[2]), callActivate: Number(cells[3]), finishActivate: Number(cells[4]), event: cells[5] };
+}
+
+type Timed = NonNullable<ActivationSample['timed']>;
+
+/**
+ * Times the extension's require() and activate() with sub-millisecond resolution (VS Code's marks are
+ * whole milliseconds): wraps Node's loader for .js files and Module._load, for the main file only, and
+ * hands VS Code the module's exports behind a proxy whose activate() is timed. Measurement only.
+ */
+function timeMainModule(main: string): Timed {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const Module = require('module') as {
+    _extensions: Record<string, (m: { exports: unknown }, filename: string) => void>;
+    _load: (request: string, parent: { filename?: string } | undefined, isMain: boolean) => unknown;
+  };
+  const timed: Timed = { vscodeApiMs: 0 };
+  const originalJs = Module._extensions['.js'];
+  const originalLoad = Module._load;
+  Module._load = function (request, parent, isMain) {
+    if (request !== 'vscode' || parent?.filename !== main) return originalLoad.call(this, request, parent, isMain);
+    const t = now();
+    try {
+      return originalLoad.call(this, request, parent, isMain);
+    } finally {
+      timed.vscodeApiMs = round(timed.vscodeApiMs! + now() - t, 3);
+    }
+  };
+  Module._extensions['.js'] = function (module, filename) {
+    if (filename !== main) return originalJs.call(this, module, filename);
+    const t = now();
+    try {
+      return originalJs.call(this, module, filename);
+    } finally {
+      timed.requireMs = round(now() - t, 3);
+      Module._extensions['.js'] = originalJs;
+      const exports = module.exports as Record<string, unknown>;
+      module.exports = new Proxy(exports, {
+        get(target, prop) {
+          if (prop !== 'activate' || typeof target.activate !== 'function') return Reflect.get(target, prop);
+          const activate = target.activate as (...a: unknown[]) => unknown;
+          return function (this: unknown, ...args: unknown[]) {
+            const t1 = now();
+            try {
+              return activate.apply(this, args);
+            } finally {
+              timed.activateMs = round(now() - t1, 3);
+              Module._load = originalLoad;
+            }
+          };
+        },
+      });
+    }
+  };
+  return timed;
+}
+
+async function activationRun(): Promise<ActivationResult> {
+  const ext = vscode.extensions.getExtension(EXTENSION_ID);
+  if (!ext) return { mode: 'activation', error: `extension ${EXTENSION_ID} is not installed in this host` };
+  const activeAtStart = ext.isActive;
+  const settleMs = await quietHost();
+  const timed = timeMainModule(path.join(ext.extensionPath, ext.packageJSON.main as string));
+  const t0 = now();
+  await ext.activate();
+  const apiActivateMs = round(now() - t0, 2);
+  const loadedAtActivation = loadedFiles();
+  const heavyAtActivation = heavyLoaded();
+  const marks = hostMarks();
+  const sample: ActivationSample = {
+    activeAtStart,
+    settleMs: Math.round(settleMs),
+    apiActivateMs,
+    marks: {
+      requireMs: span(marks, `code/extHost/willLoadExtensionCode/${EXTENSION_ID}`, `code/extHost/didLoadExtensionCode/${EXTENSION_ID}`),
+      activateMs: span(marks, `code/extHost/willActivateExtension/${EXTENSION_ID}`, `code/extHost/didActivateExtension/${EXTENSION_ID}`),
+    },
+    timed,
+    loadedAtActivation,
+    heavyAtActivation,
+  };
+  try {
+    sample.vscode = await vscodeActivationStats();
+  } catch (e) {
+    sample.vscodeError = (e as Error).message;
+  }
+  log(
+    `activation: marks require ${sample.marks.requireMs} + activate ${sample.marks.activateMs} ms; timed ${timed.requireMs} + ${timed.activateMs} ms ` +
+      `(require('vscode') ${timed.vscodeApiMs} ms); VS Code ${JSON.stringify(sample.vscode ?? sample.vscodeError)}`,
+  );
+  return { mode: 'activation', sample };
+}
+
+// --- The sandbox, steered over its control routes ---------------------------------------------------------
+
+class SandboxControl {
+  constructor(private readonly base: string) {}
+
+  private call<T>(method: 'GET' | 'POST', route: string, body?: unknown): Promise<T> {
+    const url = new URL(`/__sandbox/${route}`, this.base);
+    const data = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
+    return new Promise<T>((resolve, reject) => {
+      const req = http.request(url, { method, headers: data ? { 'content-type': 'application/json', 'content-length': String(data.length) } : {} }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          if ((res.statusCode ?? 0) >= 400) return reject(new Error(`sandbox ${route}: HTTP ${res.statusCode} ${text}`));
+          try {
+            resolve(JSON.parse(text) as T);
+          } catch (e) {
+            reject(e);
+          }
+        });
+      });
+      req.on('error', reject);
+      req.setTimeout(60_000, () => req.destroy(new Error(`sandbox ${route}: no answer`)));
+      req.end(data);
+    });
+  }
+
+  requests(): Promise<RequestRecord[]> {
+    return this.call('GET', 'requests');
+  }
+  resetRequests(): Promise<unknown> {
+    return this.call('POST', 'reset-requests');
+  }
+  latency(ms: number): Promise<unknown> {
+    return this.call('POST', 'latency', { ms });
+  }
+  rateLimit(perMinute: number): Promise<unknown> {
+    return this.call('POST', 'rate-limit', { perMinute });
+  }
+  resetRateLimit(): Promise<unknown> {
+    return this.call('POST', 'reset-rate-limit');
+  }
+  reseed(seed: 'default' | 'large'): Promise<{ documents: number }> {
+    return this.call('POST', 'reseed', { seed });
+  }
+
+  /** Waits until no request arrived for `quietMs` and none is unanswered; returns the requests. */
+  async settle(quietMs = QUIET_MS, maxMs = 20_000): Promise<RequestRecord[]> {
+    const t0 = Date.now();
+    let count = -1;
+    let since = Date.now();
+    for (;;) {
+      const reqs = await this.requests();
+      const open = reqs.some((r) => r.status === 0);
+      if (reqs.length !== count || open) {
+        count = reqs.length;
+        since = Date.now();
+      }
+      if (Date.now() - since >= quietMs || Date.now() - t0 > maxMs) return reqs;
+      await sleep(100);
+    }
+  }
+}
+
+function describeRequest(r: RequestRecord): string {
+  const q = Object.entries(r.query)
+    .filter(([k]) => ['template_id', 'page', 'search', 'favorite'].includes(k))
+    .map(([k, v]) => `${k}=${v}`)
+    .join('&');
+  return `${r.method} ${r.route ?? r.path}${q ? `?${q}` : ''}${r.status !== 200 && r.status !== 201 ? ` → ${r.status}` : ''}`;
+}
+
+// --- Watching the views and the wire -----------------------------------------------------------------------
+
+interface ChildrenCall {
+  tree: 'documents' | 'projects';
+  node: unknown;
+  start: number;
+  end?: number;
+  result?: Array<{ kind?: string }>;
+  /** When VS Code had read the TreeItems of the result (see waitChildren). */
+  done?: number;
+}
+
+interface ItemPush {
+  node: unknown;
+  at: number;
+  label: string;
+  icon?: string;
+}
+
+type AnyTree = {
+  getChildren(node?: unknown): Promise<Array<{ kind?: string }>>;
+  getTreeItem(node: unknown): vscode.TreeItem;
+  message?: string;
+};
+
+function labelOf(item: vscode.TreeItem): string {
+  return typeof item.label === 'string' ? item.label : (item.label?.label ?? '');
+}
+
+/** Wraps both providers' getChildren/getTreeItem (the extension host's TreeView calls them on the instance). */
+class TreeWatch {
+  readonly calls: ChildrenCall[] = [];
+  readonly items: ItemPush[] = [];
+  readonly tracked = new WeakSet<object>();
+  /** Error rows handed to a view (what the user sees), with their text. */
+  readonly errorRows: Array<{ at: number; text: string }> = [];
+  treeItemCalls = 0;
+  treeItemMs = 0;
+  /** When each node's TreeItem was last read (VS Code reads every row's TreeItem right after getChildren). */
+  private readonly itemAt = new WeakMap<object, number>();
+  /** Keep only the last few calls (long runs: the watch must not hold on to many row arrays). */
+  keepCalls = true;
+
+  install(tree: AnyTree, name: ChildrenCall['tree']): void {
+    const getChildren = tree.getChildren.bind(tree);
+    const getTreeItem = tree.getTreeItem.bind(tree);
+    tree.getChildren = async (node?: unknown) => {
+      const call: ChildrenCall = { tree: name, node, start: now() };
+      this.calls.push(call);
+      if (!this.keepCalls && this.calls.length > 20) this.calls.splice(0, this.calls.length - 20);
+      const result = await getChildren(node);
+      call.end = now();
+      call.result = result;
+      for (const n of result ?? []) {
+        if (n?.kind === 'error') {
+          const item = getTreeItem(n);
+          this.errorRows.push({ at: Date.now(), text: `${name} view: ${labelOf(item)} — ${typeof item.description === 'string' ? item.description : ''}` });
+        }
+      }
+      return result;
+    };
+    tree.getTreeItem = (node: unknown) => {
+      const t = now();
+      const item = getTreeItem(node);
+      const t1 = now();
+      this.treeItemMs += t1 - t;
+      this.treeItemCalls++;
+      if (node && typeof node === 'object') this.itemAt.set(node, t1);
+      if (node && typeof node === 'object' && this.tracked.has(node)) {
+        const icon = item.iconPath instanceof vscode.ThemeIcon ? item.iconPath.id : undefined;
+        this.items.push({ node, at: now(), label: labelOf(item), icon });
+      }
+      return item;
+    };
+  }
+
+  /**
+   * Waits for a finished getChildren call, then for VS Code to have read the TreeItems of the rows it
+   * returned (it does so before handing them to the workbench); `done` is when the last one was read.
+   */
+  async waitChildren(what: string, pred: (c: ChildrenCall) => boolean, timeoutMs = 15_000): Promise<ChildrenCall & { done: number }> {
+    const call = await until(what, () => this.calls.find((c) => c.end !== undefined && pred(c)), timeoutMs);
+    await sleep(30);
+    let done = call.end!;
+    for (const n of call.result ?? []) {
+      const at = n && typeof n === 'object' ? this.itemAt.get(n) : undefined;
+      if (at !== undefined && at >= call.end! && at > done) done = at;
+    }
+    return Object.assign(call, { done });
+  }
+
+  waitItem(what: string, pred: (i: ItemPush) => boolean, timeoutMs = 15_000): Promise<ItemPush> {
+    return until(what, () => this.items.find(pred), timeoutMs);
+  }
+
+  /** The rows a view last got for a node. */
+  lastResult(node: unknown): Array<{ kind?: string }> {
+    const c = [...this.calls].reverse().find((x) => x.node === node && x.result);
+    return c?.result ?? [];
+  }
+}
+
+interface ExchangeSeen {
+  end: number;
+  ms: number;
+  method: string;
+  path: string;
+  status: number | undefined;
+}
+
+type Span = readonly [number, number];
+
+/** Merged, sorted intervals. */
+function merge(spans: readonly Span[]): Span[] {
+  const out: Array<[number, number]> = [];
+  for (const [a, b] of [...spans].filter(([x, y]) => y > x).sort((x, y) => x[0] - y[0])) {
+    const last = out[out.length - 1];
+    if (last && a <= last[1]) last[1] = Math.max(last[1], b);
+    else out.push([a, b]);
+  }
+  return out;
+}
+
+const spanLength = (spans: readonly Span[]) => spans.reduce((n, [a, b]) => n + (b - a), 0);
+
+function intersectLength(a: readonly Span[], b: readonly Span[]): number {
+  let n = 0;
+  for (const [a0, a1] of a) for (const [b0, b1] of b) n += Math.max(0, Math.min(a1, b1) - Math.max(a0, b0));
+  return n;
+}
+
+function exchangeSpans(ex: readonly ExchangeSeen[], t0: number, t1: number): Span[] {
+  return merge(ex.filter((e) => e.end >= t0 && e.end <= t1 + 1).map((e) => [Math.max(t0, e.end - e.ms), Math.min(t1, e.end)] as const));
+}
+
+/** Time covered by the exchanges that ended inside [t0, t1] (overlaps counted once), and how many there were. */
+function serverTime(ex: readonly ExchangeSeen[], t0: number, t1: number): { ms: number; trips: number } {
+  return { ms: spanLength(exchangeSpans(ex, t0, t1)), trips: ex.filter((e) => e.end >= t0 && e.end <= t1 + 1).length };
+}
+
+function lastExchangeEnd(ex: readonly ExchangeSeen[], after: number): number {
+  return ex.filter((e) => e.end >= after).reduce((m, e) => Math.max(m, e.end), after);
+}
+
+/** Records when Go to Document's Quick Pick gets its items and when its value changes. */
+class QuickPickWatch implements vscode.Disposable {
+  readonly itemsSet: Array<{ at: number; count: number; labels: string[] }> = [];
+  readonly values: Array<{ at: number; value: string }> = [];
+  private readonly original = vscode.window.createQuickPick;
+
+  install(): this {
+    const self = this;
+    const w = vscode.window as unknown as { createQuickPick: typeof vscode.window.createQuickPick };
+    w.createQuickPick = function <T extends vscode.QuickPickItem>(): vscode.QuickPick<T> {
+      const qp = self.original.call(vscode.window) as vscode.QuickPick<T>;
+      const proto = Object.getPrototypeOf(qp) as object;
+      const desc = findAccessor(proto, 'items');
+      if (desc?.set && desc.get) {
+        Object.defineProperty(qp, 'items', {
+          configurable: true,
+          get() {
+            return desc.get!.call(qp);
+          },
+          set(v: readonly T[]) {
+            desc.set!.call(qp, v);
+            self.itemsSet.push({ at: now(), count: v.length, labels: v.slice(0, 3).map((i) => i.label) });
+          },
+        });
+      }
+      qp.onDidChangeValue((value) => self.values.push({ at: now(), value }));
+      return qp;
+    } as typeof vscode.window.createQuickPick;
+    return this;
+  }
+
+  dispose(): void {
+    (vscode.window as unknown as { createQuickPick: typeof vscode.window.createQuickPick }).createQuickPick = this.original;
+  }
+}
+
+function findAccessor(proto: object | null, name: string): PropertyDescriptor | undefined {
+  for (let p = proto; p; p = Object.getPrototypeOf(p) as object | null) {
+    const d = Object.getOwnPropertyDescriptor(p, name);
+    if (d) return d;
+  }
+  return undefined;
+}
+
+/** Types keys into the focused workbench element quickly: all bridge commands are queued at once. */
+async function typeFast(keys: string[]): Promise<void> {
+  await Promise.all(keys.map((k) => press(k)));
+}
+
+// --- Memory ------------------------------------------------------------------------------------------------
+
+function findGc(): { gc?: () => void; how: string } {
+  const g = (globalThis as { gc?: () => void }).gc;
+  if (typeof g === 'function') return { gc: g, how: 'global.gc (--expose-gc)' };
+  try {
+    v8.setFlagsFromString('--expose-gc');
+    const gc = vm.runInNewContext('gc') as unknown;
+    if (typeof gc === 'function') return { gc: gc as () => void, how: 'full GC via v8.setFlagsFromString("--expose-gc")' };
+  } catch {
+    /* not available */
+  }
+  return { how: 'no GC available: figures without a forced collection (best effort)' };
+}
+
+async function memory(gc: (() => void) | undefined): Promise<MemoryFigures> {
+  for (let i = 0; i < 3; i++) {
+    gc?.();
+    await sleep(150);
+  }
+  const m = process.memoryUsage();
+  const mb = (n: number) => round(n / (1024 * 1024), 2);
+  return { heapUsedMB: mb(m.heapUsed), externalMB: mb(m.external), rssMB: mb(m.rss) };
+}
+
+// --- The main run ------------------------------------------------------------------------------------------
+
+/** VS Code's own time for a UI step the extension cannot shorten (see userActions). */
+interface Baselines {
+  /** From a tree change event to the view having re-fetched the group's rows. */
+  viewRefreshMs: number;
+}
+
+interface Ctx {
+  s: Services;
+  ctl: SandboxControl;
+  watch: TreeWatch;
+  ex: ExchangeSeen[];
+  fsCalls: FsCall[];
+  /** When the extension asked VS Code to show a content-docs document (vscode.window.showTextDocument). */
+  shows: Array<{ at: number; id: string }>;
+  prompter: RecordingPrompter;
+  messages: MessageCapture;
+  logs: LogCapture;
+  r: MainResult;
+  debounceMs: number;
+  base: Partial<Baselines>;
+}
+
+type Node = { kind?: string; doc?: { id: number; name: string; favorite: boolean } };
+
+const docsOf = (rows: Array<{ kind?: string }> | undefined) => (rows ?? []).filter((n) => n.kind === 'document') as Node[];
+
+/** Time the extension's own code was on the critical path: `spans` (its calls) minus the network inside them. */
+function ownInside(ctx: Ctx, spans: readonly Span[], t0: number, t1: number): number {
+  const m = merge(spans.map(([a, b]) => [Math.max(a, t0), Math.min(b, t1)] as const));
+  return spanLength(m) - intersectLength(m, exchangeSpans(ctx.ex, t0, t1));
+}
+
+/**
+ * Records one timed action. Own time is either measured directly (`own`: the time the extension's code
+ * was on the critical path, network excluded) or, where the extension's effect lies outside its own
+ * calls (a change event the view waits for), total − network − a VS Code baseline for the same step.
+ */
+function addLatency(
+  ctx: Ctx,
+  action: string,
+  first: boolean,
+  t0: number,
+  t1: number,
+  end: string,
+  how: { own?: number; ownWhat?: string; baselineMs?: number; baselineWhat?: string; designedWaitMs?: number },
+): LatencySample {
+  const { ms, trips } = serverTime(ctx.ex, t0, t1);
+  const totalMs = t1 - t0;
+  const designed = how.designedWaitMs ?? 0;
+  const inside = ctx.ex.filter((e) => e.end >= t0 && e.end <= t1 + 1);
+  const lastEnd = inside.reduce((m, e) => Math.max(m, e.end), -1);
+  const firstStart = inside.reduce((m, e) => Math.min(m, e.end - e.ms), Infinity);
+  const own = how.own !== undefined ? how.own : totalMs - ms - designed - (how.baselineMs ?? 0);
+  const sample: LatencySample = {
+    action,
+    first,
+    totalMs: round(totalMs),
+    serverMs: round(ms),
+    trips,
+    designedWaitMs: designed || undefined,
+    vscodeMs: round(Math.max(0, totalMs - ms - designed - Math.max(0, own))),
+    vscodeWhat: how.own !== undefined ? 'the rest: VS Code and the workbench' : how.baselineWhat,
+    ownMs: round(Math.max(0, own)),
+    ownWhat: how.ownWhat,
+    afterLastAnswerMs: lastEnd >= 0 ? round(t1 - lastEnd) : undefined,
+    beforeFirstRequestMs: Number.isFinite(firstStart) ? round(Math.max(0, firstStart - t0)) : undefined,
+    end,
+  };
+  ctx.r.latency.push(sample);
+  log(`latency ${action}${first ? ' (first)' : ''}: total ${sample.totalMs} ms = ${trips} trip(s) ${sample.serverMs} + VS Code ${sample.vscodeMs} + own ${sample.ownMs}${designed ? ` + debounce ${designed}` : ''}`);
+  return sample;
+}
+
+function addCount(ctx: Ctx, c: RequestCount): void {
+  ctx.r.requests.push(c);
+  log(`requests ${c.action}: ${c.requests.length} [${c.requests.join(', ')}]${c.checks?.some((x) => !x.ok) ? ' (a check failed)' : ''}`);
+}
+
+/** Requests with their arrival after `t0` (epoch ms). */
+function describeAll(reqs: readonly RequestRecord[], t0: number): string[] {
+  return reqs.map((r) => `${describeRequest(r)} (+${Math.max(0, r.at - t0)} ms)`);
+}
+
+// --- The extension's file system calls, as VS Code makes them ------------------------------------------
+
+interface FsCall {
+  op: string;
+  id: string;
+  /** performance.now() */
+  start: number;
+  end?: number;
+  /** Date.now() at the start (to line up with the sandbox's log). */
+  at: number;
+}
+
+function traceFs(s: Services, calls: FsCall[]): void {
+  const fsp = s.fs as unknown as Record<string, (...a: unknown[]) => unknown>;
+  for (const op of ['stat', 'readFile', 'writeFile']) {
+    const original = fsp[op];
+    fsp[op] = function (this: unknown, ...args: unknown[]) {
+      const uri = args[0] as vscode.Uri;
+      const call: FsCall = { op, id: uri.authority, start: now(), at: Date.now() };
+      calls.push(call);
+      const done = () => void (call.end = now());
+      const r = original.apply(s.fs, args);
+      if (r && typeof (r as Promise<unknown>).then === 'function') (r as Promise<unknown>).then(done, done);
+      else done();
+      return r;
+    };
+  }
+}
+
+function fsSince(calls: readonly FsCall[], epoch0: number): string {
+  const list = calls.filter((c) => c.at >= epoch0).map((c) => `${c.op} +${c.at - epoch0} ms`);
+  return list.length ? `VS Code called ${list.join(', ')}` : 'no file system call';
+}
+
+function fsSpans(calls: readonly FsCall[], t0: number, t1: number): Span[] {
+  return calls.filter((c) => c.start >= t0 && c.start <= t1).map((c) => [c.start, c.end ?? t1] as const);
+}
+
+function median(xs: readonly number[]): number {
+  if (!xs.length) return 0;
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+// --- 1. User actions ---------------------------------------------------------------------------------------
+
+/** Opening the views, expanding, paging, opening, saving, renaming, favoriting, searching. */
+async function userActions(ctx: Ctx): Promise<void> {
+  const { s, ctl, watch, ex, base } = ctx;
+  const docsTree = s.documentsTree;
+  const docsView = docsTree.treeView!;
+  const projView = s.projectsTree.treeView!;
+
+  // Open the views (the first request of the session: it loads dist/api.js).
+  await ctl.resetRequests();
+  let e0 = Date.now();
+  let t0 = now();
+  await vscode.commands.executeCommand('workbench.view.extension.contentDocs');
+  const projRoot = await watch.waitChildren('the Projects view rows', (c) => c.tree === 'projects' && c.node === undefined && !!c.result?.some((n) => n.kind === 'project'));
+  const docRoot = await watch.waitChildren('the Documents view rows', (c) => c.tree === 'documents' && c.node === undefined && (c.result?.length ?? 0) > 0);
+  // VS Code's part: until the views asked the extension for their rows; own: answering them (the
+  // Projects view's request, with the API client loaded on first use; the Documents view from memory).
+  const last = projRoot.done >= docRoot.done ? projRoot : docRoot;
+  addLatency(ctx, 'Open the views', true, t0, last.done, "both views had their rows and the rows' TreeItems", {
+    own: ownInside(ctx, [[projRoot.start, projRoot.done], [docRoot.start, docRoot.done]], t0, last.done),
+    ownWhat: "answering the views' requests for their rows",
+  });
+  let reqs = await ctl.settle();
+  const visible = [docsView.visible, projView.visible].filter(Boolean).length;
+  addCount(ctx, {
+    action: 'Open the views',
+    requests: describeAll(reqs, e0),
+    allowed: visible,
+    note: `${visible} view(s) visible; the Documents view lists templates from the local table`,
+  });
+  ctx.r.loading.afterFirstRequest = loadedFiles();
+
+  // Expand a template (three times, the first is the first list request).
+  const groups = [4, 9, 1].map((id) => docsTree.templateGroup(id)!);
+  for (const [i, g] of groups.entries()) {
+    await ctl.resetRequests();
+    e0 = Date.now();
+    t0 = now();
+    const revealed = Promise.resolve(docsView.reveal(g as never, { expand: true, select: false, focus: false })).then(() => now());
+    const call = await watch.waitChildren(`the rows of ${g.name}`, (c) => c.node === g && c.end! > t0 && docsOf(c.result).length > 0);
+    const end = Math.max(call.done, await revealed);
+    addLatency(ctx, 'Expand a template', i === 0, t0, end, 'the view had the rows and their TreeItems (and reveal with expand resolved)', {
+      own: ownInside(ctx, [[call.start, call.done]], t0, end),
+      ownWhat: "answering the view's request for the group's rows",
+    });
+    reqs = await ctl.settle();
+    if (i === 0) {
+      addCount(ctx, {
+        action: 'Expand a template',
+        requests: describeAll(reqs, e0),
+        allowed: 1,
+        expected: 1,
+        checks: [{ what: 'lists that template', ok: reqs.every((r) => r.query.template_id === String(g.templateId)) }],
+      });
+    }
+  }
+  // Baseline: a change event of a group until the view has re-fetched its rows.
+  const refresh: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    await sleep(400);
+    const g = groups[i % 2];
+    t0 = now();
+    (docsTree as unknown as { fire(n: unknown): void }).fire(g);
+    const call = await watch.waitChildren('the refreshed group', (c) => c.node === g && c.start > t0);
+    refresh.push(call.end! - t0);
+  }
+  base.viewRefreshMs = round(median(refresh));
+  log(`baseline: view refresh ${refresh.map((x) => round(x)).join(', ')} ms`);
+
+  // Load more (Article 68 and Blog post 63 documents: a second page each).
+  for (const [i, g] of groups.slice(0, 2).entries()) {
+    await sleep(400);
+    const last = watch.lastResult(g);
+    const more = last.find((n) => n.kind === 'loadMore');
+    if (!more) throw new Error(`no Load more row in ${g.name}`);
+    const before = docsOf(last).length;
+    await ctl.resetRequests();
+    e0 = Date.now();
+    t0 = now();
+    await vscode.commands.executeCommand('contentDocs.documentsLoadMore', more);
+    const exEnd = lastExchangeEnd(ex, t0);
+    const call = await watch.waitChildren(`page 2 of ${g.name}`, (c) => c.node === g && c.start >= exEnd && docsOf(c.result).length > before);
+    addLatency(ctx, 'Load more', i === 0, t0, call.done, "the view re-fetched the group's rows and their TreeItems", {
+      baselineMs: base.viewRefreshMs,
+      baselineWhat: "a change event until the view re-fetched the group's rows, measured alone",
+    });
+    reqs = await ctl.settle();
+    if (i === 0) addCount(ctx, { action: 'Load more', requests: describeAll(reqs, e0), allowed: 1, expected: 1 });
+  }
+
+  // Open a document, edit, save (three documents of Article).
+  const articleRows = docsOf(watch.lastResult(groups[0]));
+  for (let i = 0; i < 3; i++) {
+    const id = articleRows[i].doc!.id;
+    await ctl.resetRequests();
+    e0 = Date.now();
+    t0 = now();
+    await vscode.commands.executeCommand('contentDocs.documentOpen', { id });
+    const t1 = now();
+    const editor = vscode.window.activeTextEditor;
+    if (!editor || editor.document.uri.authority !== String(id)) throw new Error(`document ${id} did not open`);
+    const answered = ex.filter((x) => x.end >= t0 && x.path.startsWith('/documents/')).reduce((m, x) => Math.min(m, x.end), t1);
+    const showAt = ctx.shows.find((x) => x.at >= t0 && x.id === String(id))?.at ?? answered;
+    const fsOwn = ownInside(ctx, fsSpans(ctx.fsCalls, t0, t1), t0, t1);
+    const sample = addLatency(ctx, 'Open a document', i === 0, t0, t1, 'the editor showed it (the open command resolved)', {
+      own: ownInside(ctx, [[t0, showAt], ...fsSpans(ctx.fsCalls, t0, t1)], t0, t1),
+      ownWhat: 'the command until it asked VS Code to show the document, then the stat/readFile calls VS Code made',
+    });
+    const firstStart = ex.filter((x) => x.end >= t0 && x.path.startsWith('/documents/')).reduce((m, x) => Math.min(m, x.end - x.ms), t1);
+    sample.parts = { beforeRequest: round(firstStart - t0), answerToShow: round(showAt - answered), fileSystem: round(fsOwn) };
+    reqs = await ctl.settle();
+    if (i === 0) {
+      // Which file system call each GET after the command's own answered (the nearest one started before it).
+      const gets = reqs.filter((r) => r.method === 'GET').slice(1);
+      const causes = gets.map((r) => {
+        const c = [...ctx.fsCalls].reverse().find((f) => f.at <= r.at && f.at >= e0);
+        return c ? `the GET at +${r.at - e0} ms is for VS Code's ${c.op} at +${c.at - e0} ms` : `a GET at +${r.at - e0} ms`;
+      });
+      addCount(ctx, {
+        action: 'Open a document',
+        requests: describeAll(reqs, e0),
+        allowed: 1,
+        expected: 1,
+        note: `${fsSince(ctx.fsCalls, e0)}${causes.length ? `; ${causes.join('; ')}` : ''}`,
+      });
+    }
+
+    const doc = editor.document;
+    const text = `Benchmark edit ${i + 1}.\n\n${doc.getText()}`.slice(0, 20_000);
+    await editor.edit((b) => b.replace(new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), text));
+    await ctl.resetRequests();
+    e0 = Date.now();
+    t0 = now();
+    const saved = await doc.save();
+    const t2 = now();
+    if (!saved) {
+      const fsLog = ctx.logs.lines.filter((l) => l.includes('[fs]')).slice(-3).join(' | ');
+      throw new Error(`saving document ${id} failed (${fsSince(ctx.fsCalls, e0)}; log: ${fsLog || 'nothing'})`);
+    }
+    addLatency(ctx, 'Save', i === 0, t0, t2, 'the save resolved (editor clean)', {
+      own: ownInside(ctx, fsSpans(ctx.fsCalls, t0, t2), t0, t2),
+      ownWhat: 'the stat/writeFile calls VS Code made',
+    });
+    reqs = await ctl.settle();
+    if (i === 0) addCount(ctx, { action: 'Save', requests: describeAll(reqs, e0), allowed: 2, note: fsSince(ctx.fsCalls, e0) });
+  }
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  await ctl.settle();
+
+  // Rename (rows of Article that are not open) and favorite (rows of Blog post).
+  const renameRows = articleRows.slice(3, 8);
+  for (const [i, row] of renameRows.entries()) {
+    await sleep(400);
+    const name = `Renamed by the benchmark ${i + 1}`;
+    ctx.prompter.answer = (q) => (q.kind === 'input' ? name : undefined);
+    watch.tracked.add(row as object);
+    await ctl.resetRequests();
+    e0 = Date.now();
+    t0 = now();
+    await vscode.commands.executeCommand('contentDocs.documentRename', row);
+    const exEnd = lastExchangeEnd(ex, t0);
+    const pushed = await watch.waitItem('the renamed row', (it) => it.node === row && it.at >= exEnd && it.label === name);
+    addLatency(ctx, 'Rename', i === 0, t0, pushed.at, 'the extension handed the changed row to the view', { own: pushed.at - t0 - serverTime(ex, t0, pushed.at).ms, ownWhat: 'all of it but the trip' });
+    reqs = await ctl.settle();
+    if (i === 0) {
+      addCount(ctx, {
+        action: 'Rename',
+        requests: describeAll(reqs, e0),
+        allowed: 1,
+        expected: 1,
+        checks: [{ what: 'no list refetched', ok: !reqs.some((r) => r.method === 'GET'), detail: reqs.filter((r) => r.method === 'GET').map(describeRequest).join(', ') }],
+      });
+    }
+  }
+  ctx.prompter.answer = () => undefined;
+  const blogRows = docsOf(watch.lastResult(groups[1])).filter((n) => !n.doc!.favorite).slice(0, 5);
+  for (const [i, row] of blogRows.entries()) {
+    await sleep(400);
+    watch.tracked.add(row as object);
+    await ctl.resetRequests();
+    e0 = Date.now();
+    t0 = now();
+    await vscode.commands.executeCommand('contentDocs.documentFavorite', row);
+    const exEnd = lastExchangeEnd(ex, t0);
+    const pushed = await watch.waitItem('the starred row', (it) => it.node === row && it.at >= exEnd && it.icon === 'star-full');
+    addLatency(ctx, 'Favorite', i === 0, t0, pushed.at, 'the extension handed the changed row to the view', { own: pushed.at - t0 - serverTime(ex, t0, pushed.at).ms, ownWhat: 'all of it but the trip' });
+    reqs = await ctl.settle();
+    if (i === 0) {
+      addCount(ctx, {
+        action: 'Favorite',
+        requests: describeAll(reqs, e0),
+        allowed: 1,
+        expected: 1,
+        checks: [{ what: 'no list refetched', ok: !reqs.some((r) => r.method === 'GET'), detail: reqs.filter((r) => r.method === 'GET').map(describeRequest).join(', ') }],
+      });
+    }
+  }
+
+  // Search… in the Documents view (by name).
+  for (const [i, text] of ['guide', 'coffee', 'plan', 'launch', 'tips'].entries()) {
+    await sleep(400);
+    ctx.prompter.answer = (q) => (q.kind === 'pick' ? q.items?.find((l) => l.includes('Search by Name')) : q.kind === 'input' ? text : undefined);
+    await ctl.resetRequests();
+    e0 = Date.now();
+    t0 = now();
+    await vscode.commands.executeCommand('contentDocs.documentsSearch');
+    const sg = docsTree.searchGroup;
+    const exEnd = lastExchangeEnd(ex, t0);
+    const call = await watch.waitChildren('the search results', (c) => c.node === sg && c.end! >= exEnd && (c.result?.length ?? 0) > 0);
+    addLatency(ctx, 'Search (Documents view)', i === 0, t0, call.done, 'the Search results rows and their TreeItems were handed to the view', {
+      own: call.done - t0 - serverTime(ex, t0, call.done).ms,
+      ownWhat: 'all of it but the trip (the command runs in the extension until the rows are handed over)',
+    });
+    reqs = await ctl.settle();
+    if (i === 0) addCount(ctx, { action: 'Search (Documents view)', requests: describeAll(reqs, e0), allowed: 1, expected: 1 });
+  }
+  ctx.prompter.answer = () => undefined;
+  await vscode.commands.executeCommand('contentDocs.documentsClearSearch');
+  await ctl.settle();
+
+  // Go to Document: the picker lists the newest documents, then one request per settled query.
+  const qpw = new QuickPickWatch().install();
+  try {
+    await ctl.resetRequests();
+    e0 = Date.now();
+    const done = vscode.commands.executeCommand('contentDocs.documentGoTo');
+    await until('the Go to Document items', () => qpw.itemsSet.length > 0);
+    reqs = await ctl.settle();
+    addCount(ctx, { action: 'Go to Document: open', requests: describeAll(reqs, e0), allowed: 1, expected: 1 });
+    await sleep(300);
+    await ctl.resetRequests();
+    e0 = Date.now();
+    const mark = qpw.itemsSet.length;
+    await typeFast(['c', 'a', 'f', 'e']);
+    const settled = await until('the value "cafe"', () => qpw.values.find((v) => v.value === 'cafe'));
+    const items = await until('the items for "cafe"', () => qpw.itemsSet.slice(mark).find((x) => x.at > settled.at));
+    addLatency(ctx, 'Go to Document: typed query', true, settled.at, items.at, 'the Quick Pick got its items (from the last keystroke)', {
+      own: items.at - settled.at - ctx.debounceMs - serverTime(ex, settled.at, items.at).ms,
+      ownWhat: 'all of it but the trip and the designed debounce',
+      designedWaitMs: ctx.debounceMs,
+    });
+    reqs = await ctl.settle();
+    const vals = qpw.values;
+    addCount(ctx, {
+      action: 'Go to Document: type "cafe"',
+      requests: describeAll(reqs, e0),
+      allowed: 1,
+      expected: 1,
+      note: `keystrokes ${vals.map((v) => `"${v.value}"`).join(', ')} within ${Math.round(vals[vals.length - 1].at - vals[0].at)} ms`,
+    });
+    await press('Escape');
+    await Promise.race([done, sleep(5000)]);
+  } finally {
+    qpw.dispose();
+  }
+
+  await ctl.settle();
+}
+
+// --- 2. A 10,000-document account -------------------------------------------------------------------------
+
+/** Page through the largest template, open 100 documents, close them; memory before and after. */
+async function largeAccount(ctx: Ctx): Promise<LargeAccountResult> {
+  const { s, ctl, watch, ex } = ctx;
+  const docsTree = s.documentsTree;
+  const view = docsTree.treeView!;
+  await ctl.latency(0);
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  await vscode.commands.executeCommand('workbench.actions.treeView.contentDocs.documents.collapseAll').then(undefined, () => undefined);
+  const seeded = await ctl.reseed('large');
+  // A fresh API client: no pacing state left over from the rate-limit burst.
+  await configure('network.timeoutSeconds', 31);
+  await configure('network.timeoutSeconds', undefined);
+  await vscode.commands.executeCommand('contentDocs.documentsRefresh');
+  await ctl.settle();
+  const pageSize = vscode.workspace.getConfiguration('contentDocs').get<number>('documents.pageSize') ?? 50;
+  // One tab per document (no preview tab replacing the last one).
+  await vscode.workspace.getConfiguration('workbench.editor').update('enablePreview', false, vscode.ConfigurationTarget.Global);
+
+  s.api.get(); // the API client in place (as after any earlier request): its code is not the large account's memory
+  const { gc, how } = findGc();
+  await sleep(500);
+  watch.keepCalls = false;
+  const baseline = await memory(gc);
+  log(`large: ${seeded.documents} documents; baseline ${JSON.stringify(baseline)} (${how})`);
+
+  const g = docsTree.templateGroup(1)!;
+  let t0 = now();
+  await Promise.resolve(view.reveal(g as never, { expand: true, select: false, focus: false }));
+  let call = await watch.waitChildren('Freestyle rows', (c) => c.node === g && c.end! > t0 && docsOf(c.result).length > 0);
+  const pages: LargeAccountResult['pages'] = [];
+  const firstServer = serverTime(ex, t0, call.done);
+  pages.push({ page: 1, rows: docsOf(call.result).length, totalMs: round(call.done - t0), serverMs: round(firstServer.ms), ownMs: round(call.done - t0 - firstServer.ms), viewFetchMs: round(call.end! - call.start), treeItems: 0 });
+  let rows = docsOf(call.result);
+  for (let page = 2; page <= 400; page++) {
+    await sleep(250); // a user's pace: the view's 200 ms refresh debounce runs out between two clicks
+    const more = (call.result ?? []).find((n) => n.kind === 'loadMore');
+    if (!more) break;
+    const before = rows.length;
+    const itemsBefore = watch.treeItemCalls;
+    const itemMsBefore = watch.treeItemMs;
+    t0 = now();
+    await vscode.commands.executeCommand('contentDocs.documentsLoadMore', more);
+    const tCmd = now();
+    const exEnd = lastExchangeEnd(ex, t0);
+    call = await watch.waitChildren(`page ${page}`, (c) => c.node === g && c.start >= exEnd && docsOf(c.result).length > before, 30_000);
+    rows = docsOf(call.result);
+    await sleep(100);
+    const sv = serverTime(ex, t0, call.done);
+    const treeItemMs = watch.treeItemMs - itemMsBefore;
+    pages.push({
+      page,
+      rows: rows.length,
+      totalMs: round(call.done - t0),
+      serverMs: round(sv.ms),
+      ownMs: round(call.done - t0 - sv.ms),
+      viewFetchMs: round(call.end! - call.start, 2),
+      treeItems: watch.treeItemCalls - itemsBefore,
+      treeItemMs: round(treeItemMs, 2),
+      extensionMs: round(tCmd - t0 - serverTime(ex, t0, tCmd).ms + (call.end! - call.start) + treeItemMs, 2),
+    });
+    if (page % 10 === 0) log(`large: page ${page}, ${rows.length} rows, ${pages[pages.length - 1].totalMs} ms`);
+  }
+  await ctl.settle(500);
+  const afterPaging = await memory(gc);
+  log(`large: ${pages.length} pages, ${rows.length} rows; memory ${JSON.stringify(afterPaging)}`);
+
+  const opens: LargeAccountResult['opens'] = [];
+  for (const row of rows.slice(0, 100)) {
+    const id = row.doc!.id;
+    t0 = now();
+    await vscode.commands.executeCommand('contentDocs.documentOpen', { id });
+    const t1 = now();
+    const showAt = ctx.shows.find((x) => x.at >= t0 && x.id === String(id))?.at ?? t1;
+    opens.push({ id, ms: round(t1 - t0), serverMs: round(serverTime(ex, t0, t1).ms), ownMs: round(ownInside(ctx, [[t0, showAt], ...fsSpans(ctx.fsCalls, t0, t1)], t0, t1)) });
+  }
+  await ctl.settle(500);
+  const withEditorsOpen = await memory(gc);
+  log(`large: opened ${opens.length} documents; memory ${JSON.stringify(withEditorsOpen)}`);
+
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  const openDocs = () => vscode.workspace.textDocuments.filter((d) => d.uri.scheme === 'content-docs').length;
+  const deadline = Date.now() + 10_000;
+  while (openDocs() > 0 && Date.now() < deadline) await sleep(200);
+  await sleep(500);
+  const afterClosing = await memory(gc);
+  log(`large: editors closed (${openDocs()} documents still open in the host); memory ${JSON.stringify(afterClosing)}`);
+  watch.keepCalls = true;
+  await vscode.workspace.getConfiguration('workbench.editor').update('enablePreview', undefined, vscode.ConfigurationTarget.Global);
+
+  return {
+    documents: seeded.documents,
+    template: g.name,
+    pageSize,
+    pages,
+    opens,
+    memory: { gc: how, baseline, afterPaging, withEditorsOpen, afterClosing },
+    documentsLeftOpen: openDocs(),
+  };
+}
+
+// --- 3. A burst against a rate limit -----------------------------------------------------------------------
+
+/** Against a 60 requests/minute server: does the user ever see a 429? */
+async function rateLimitBurst(ctx: Ctx): Promise<RateLimitResult> {
+  const { s, ctl, watch, messages, logs } = ctx;
+  const docsTree = s.documentsTree;
+  const view = docsTree.treeView!;
+  const steps: string[] = [];
+  await ctl.latency(0);
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  await vscode.commands.executeCommand('workbench.view.extension.contentDocs');
+  await vscode.commands.executeCommand('workbench.actions.treeView.contentDocs.documents.collapseAll').then(undefined, () => undefined);
+  // A fresh API client (a network setting change rebuilds it), as after a restart: its pacing starts from nothing.
+  await configure('network.timeoutSeconds', 31);
+  await configure('network.timeoutSeconds', undefined);
+  await vscode.commands.executeCommand('contentDocs.documentsRefresh');
+  await ctl.settle();
+  await ctl.rateLimit(RATE_LIMIT);
+  await ctl.resetRateLimit();
+  await ctl.resetRequests();
+  messages.clear();
+  watch.errorRows.length = 0;
+  const logMark = logs.lines.length;
+  const viewMessages = new Set<string>();
+  const T0 = Date.now();
+  const at = () => `${((Date.now() - T0) / 1000).toFixed(1)} s`;
+
+  let sampling = true;
+  const sampler = (async () => {
+    while (sampling) {
+      const m = docsTree.message;
+      if (m) viewMessages.add(m);
+      await sleep(250);
+    }
+  })();
+
+  // A user expanding ten templates in a row…
+  const ids = [2, 3, 5, 6, 7, 8, 10, 11, 12, 13, 14, 15, 16, 17, 18];
+  await Promise.all(ids.map((id) => Promise.resolve(view.reveal(docsTree.templateGroup(id)! as never, { expand: true, select: false, focus: false })).then(undefined, () => undefined)));
+  steps.push(`${at()} expanded ${ids.length} templates`);
+  for (let i = 0; i < 3; i++) {
+    await sleep(1000);
+    await vscode.commands.executeCommand('contentDocs.documentsRefresh');
+    await vscode.commands.executeCommand('contentDocs.projectsRefresh');
+    steps.push(`${at()} Refresh (documents and projects)`);
+  }
+  await vscode.commands.executeCommand('contentDocs.documentsHideEmpty');
+  steps.push(`${at()} Hide Empty Templates (background counts)`);
+  await sleep(1000);
+  await vscode.commands.executeCommand('contentDocs.documentsRefresh');
+  await vscode.commands.executeCommand('contentDocs.projectsRefresh');
+  steps.push(`${at()} Refresh (documents and projects)`);
+  const qpw = new QuickPickWatch().install();
+  let gotoAnswerMs: number | undefined;
+  try {
+    const done = vscode.commands.executeCommand('contentDocs.documentGoTo');
+    await until('the Go to Document picker', () => qpw.itemsSet.length > 0, 20_000).catch(() => undefined);
+    await sleep(300);
+    await typeFast(['b', 'l', 'o', 'g']);
+    await sleep(700);
+    await typeFast(['Backspace', 'Backspace', 'Backspace', 'Backspace', 'p', 'l', 'a', 'n']);
+    await sleep(700);
+    await typeFast(['Backspace', 'Backspace', 'Backspace', 'Backspace', 'c', 'a', 'f', 'e']);
+    const typed = await until('the value "cafe"', () => qpw.values.find((v) => v.value === 'cafe'), 10_000).catch(() => undefined);
+    steps.push(`${at()} Go to Document: typed "blog", "plan", "cafe"`);
+    // How long the user waits for the answer while the client paces its requests (up to 60 s).
+    if (typed) {
+      const answer = await until('the Go to Document items for "cafe"', () => qpw.itemsSet.find((x) => x.at > typed.at), 60_000).catch(() => undefined);
+      gotoAnswerMs = answer ? round(answer.at - typed.at) : undefined;
+      steps.push(`${at()} Go to Document ${answer ? `answered ${((answer.at - typed.at) / 1000).toFixed(1)} s after the last keystroke` : 'had no answer after 60 s'}`);
+    }
+    await press('Escape');
+    await Promise.race([done, sleep(5000)]);
+  } finally {
+    qpw.dispose();
+  }
+  for (const item of qpw.itemsSet) for (const l of item.labels) if (/\$\(error\)/.test(l)) viewMessages.add(`Go to Document: ${l}`);
+
+  while (Date.now() - T0 < RATE_WINDOW_MS) await sleep(500);
+  steps.push(`${at()} observed for ${RATE_WINDOW_MS / 1000} s; Show Empty Templates stops the counting`);
+  await vscode.commands.executeCommand('contentDocs.documentsShowEmpty');
+  sampling = false;
+  await sampler;
+  const reqs = await ctl.settle(1000);
+  await ctl.rateLimit(0);
+
+  const byRoute: Record<string, number> = {};
+  for (const r of reqs) byRoute[r.route ?? r.path] = (byRoute[r.route ?? r.path] ?? 0) + 1;
+  // The sandbox limits each server on its own: the busiest minute of either.
+  let maxInAnyMinute = 0;
+  for (const server of ['documents', 'projects']) {
+    const times = reqs.filter((r) => r.server === server).map((r) => r.at).sort((a, b) => a - b);
+    for (let i = 0, j = 0; i < times.length; i++) {
+      while (times[j] <= times[i] - 60_000) j++;
+      maxInAnyMinute = Math.max(maxInAnyMinute, i - j + 1);
+    }
+  }
+  // The request that arrived after the longest silence: what the client held back longest.
+  const sorted = [...reqs].sort((a, b) => a.at - b.at);
+  let longestGap: { ms: number; request: string } | undefined;
+  for (let i = 1; i < sorted.length; i++) {
+    const gap = sorted[i].at - sorted[i - 1].at;
+    if (!longestGap || gap > longestGap.ms) longestGap = { ms: gap, request: `${describeRequest(sorted[i])} at ${((sorted[i].at - T0) / 1000).toFixed(1)} s` };
+  }
+  const is429 = (t: string) => /429|too many requests|rate limit/i.test(t);
+  const shown = messages.shown.filter((m) => m.level !== 'info').map((m) => `${m.level}: ${m.message}`);
+  const logLines = logs.lines.slice(logMark);
+  const userVisible = [
+    ...shown.filter(is429),
+    ...watch.errorRows.map((e) => e.text).filter(is429),
+    ...[...viewMessages].filter(is429),
+    ...logLines.filter((l) => l.includes('[goto]') && is429(l)).map((l) => `Go to Document: ${l}`),
+  ];
+  return {
+    limitPerMinute: RATE_LIMIT,
+    windowMs: RATE_WINDOW_MS,
+    requests: reqs.length,
+    byRoute,
+    status429: reqs.filter((r) => r.status === 429).length,
+    maxInAnyMinute,
+    pacingLogLines: logLines.filter((l) => l.includes('[api] pacing')).length,
+    gotoAnswerMs,
+    longestGap,
+    longestPacingWaitMs: Math.max(0, ...logLines.map((l) => Number(/\[api\] pacing .*waiting (\d+) ms/.exec(l)?.[1] ?? 0))),
+    userVisible,
+    otherErrorsShown: [...shown, ...watch.errorRows.map((e) => e.text)].filter((t) => !is429(t)),
+    steps,
+  };
+}
+
+/** Times the require() of a file of the extension (the lazily loaded API bundle). */
+function timeLoadOf(file: string, into: { ms?: number }): void {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const Module = require('module') as { _extensions: Record<string, (m: unknown, filename: string) => void> };
+  const original = Module._extensions['.js'];
+  Module._extensions['.js'] = function (module, filename) {
+    if (filename !== file) return original.call(this, module, filename);
+    const t = now();
+    try {
+      return original.call(this, module, filename);
+    } finally {
+      into.ms = round(now() - t, 2);
+      Module._extensions['.js'] = original;
+    }
+  };
+}
+
+async function mainRun(): Promise<MainResult> {
+  const r: MainResult = {
+    mode: 'main',
+    loading: { atActivation: [], afterSignIn: [], afterFirstRequest: [], heavyAtActivation: [], requestsBeforeViewsOpened: -1 },
+    requests: [],
+    latency: [],
+    latencyMs: LATENCY_MS,
+    errorsShown: [],
+    errors: [],
+  };
+  const docsUrl = process.env[ENV.docsUrl];
+  const seoUrl = process.env[ENV.seoUrl];
+  const key = process.env[ENV.key];
+  if (!docsUrl || !seoUrl || !key) throw new Error(`${ENV.docsUrl}, ${ENV.seoUrl} and ${ENV.key} must be set`);
+  const ctl = new SandboxControl(docsUrl);
+  const s = await services();
+  r.loading.atActivation = loadedFiles();
+  r.loading.heavyAtActivation = heavyLoaded();
+  const apiLoad: { ms?: number } = {};
+  timeLoadOf(path.join(extensionPath(), 'dist', 'api.js'), apiLoad);
+
+  const watch = new TreeWatch();
+  watch.install(s.documentsTree as unknown as AnyTree, 'documents');
+  watch.install(s.projectsTree as unknown as AnyTree, 'projects');
+  const ex: ExchangeSeen[] = [];
+  s.api.onDidExchange((e) => ex.push({ end: now(), ms: e.ms, method: e.method, path: e.path, status: e.status }));
+  const fsCalls: FsCall[] = [];
+  traceFs(s, fsCalls);
+  const prompter = new RecordingPrompter();
+  const previousPrompter = s.prompter.current;
+  s.prompter.current = prompter;
+  const messages = new MessageCapture().install();
+  const logs = new LogCapture().install(s);
+  const shows: Ctx['shows'] = [];
+  const w = vscode.window as unknown as { showTextDocument: (...a: unknown[]) => unknown };
+  const originalShow = w.showTextDocument;
+  w.showTextDocument = function (this: unknown, ...args: unknown[]) {
+    const a = args[0] as { scheme?: string; authority?: string; uri?: { scheme: string; authority: string } };
+    const uri = a && 'uri' in a && a.uri ? a.uri : a;
+    if (uri?.scheme === 'content-docs') shows.push({ at: now(), id: uri.authority ?? '' });
+    return originalShow.apply(vscode.window, args);
+  };
+  const ctx: Ctx = { s, ctl, watch, ex, fsCalls, shows, prompter, messages, logs, r, debounceMs: Number(process.env[ENV.debounceMs]) || 250, base: {} };
+
+  try {
+    await ctl.rateLimit(0);
+    await ctl.latency(0);
+    await ctl.resetRequests();
+    await vscode.commands.executeCommand('workbench.action.closeSidebar');
+    await configure('documents.baseUrl', docsUrl);
+    await configure('projects.baseUrl', seoUrl);
+    await s.credentials.setKey(key);
+    await sleep(500);
+    r.loading.requestsBeforeViewsOpened = (await ctl.settle()).length;
+    r.loading.afterSignIn = loadedFiles();
+    await ctl.latency(LATENCY_MS);
+
+    const phases: Array<[string, () => Promise<void>]> = [
+      ['user actions', () => userActions(ctx)],
+      ['rate limit', async () => void (r.rateLimit = await rateLimitBurst(ctx))],
+      ['large account', async () => void (r.large = await largeAccount(ctx))],
+    ];
+    const only = process.env.BENCH_PHASES?.split(',');
+    for (const [name, phase] of phases) {
+      if (only && !only.some((o) => name.startsWith(o))) continue;
+      const t = Date.now();
+      log(`${name}…`);
+      try {
+        await phase();
+      } catch (e) {
+        r.errors.push(`${name}: ${(e as Error).stack ?? e}`);
+        log(`${name} failed: ${(e as Error).message}`);
+      }
+      log(`${name} done in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+    }
+    r.errorsShown.push(...messages.shown.filter((m) => m.level !== 'info').map((m) => `${m.level}: ${m.message}`));
+  } finally {
+    messages.dispose();
+    logs.dispose();
+    w.showTextDocument = originalShow;
+    s.prompter.current = previousPrompter;
+  }
+  r.apiLoadMs = apiLoad.ms;
+  r.baselines = ctx.base;
+  return r;
+}
+
+// --- Entry point ----------------------------------------------------------------------------------------
+
+function writeResult(result: HostResult): void {
+  const file = process.env[ENV.results];
+  if (!file) throw new Error(`${ENV.results} is not set`);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(`${file}.tmp`, JSON.stringify(result, null, 2));
+  fs.renameSync(`${file}.tmp`, file);
+}
+
+export async function run(): Promise<void> {
+  const mode = process.env[ENV.mode];
+  let result: HostResult;
+  try {
+    result = mode === 'activation' ? await activationRun() : await mainRun();
+  } catch (e) {
+    result = mode === 'activation'
+      ? { mode: 'activation', error: (e as Error).stack ?? String(e) }
+      : ({ mode: 'main', errors: [(e as Error).stack ?? String(e)] } as unknown as MainResult);
+  }
+  writeResult(result);
+}

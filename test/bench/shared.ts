@@ -1,0 +1,179 @@
+/**
+ * What the in-host part of the benchmark (inHost.ts, inside code-server's extension host) hands back to
+ * the orchestrator (bench.ts) as JSON. No `vscode` import: both sides compile this file.
+ *
+ * The orchestrator passes its choices through the environment (which hostRunner hands on to the
+ * extension host): BENCH_MODE, BENCH_RESULTS (where to write the JSON) and, for the main run, the
+ * sandbox's addresses and key.
+ */
+
+export const ENV = {
+  mode: 'BENCH_MODE',
+  results: 'BENCH_RESULTS',
+  docsUrl: 'BENCH_SANDBOX_DOCS',
+  seoUrl: 'BENCH_SANDBOX_SEO',
+  key: 'BENCH_SANDBOX_KEY',
+  /** Go to Document's debounce (read from src/commands/files.ts by the orchestrator). */
+  debounceMs: 'BENCH_GOTO_DEBOUNCE_MS',
+} as const;
+
+/** One fresh start of the extension host, activating the extension once the workbench is idle. */
+export interface ActivationSample {
+  /** Whether something had activated the extension before the benchmark asked (should be false). */
+  activeAtStart: boolean;
+  /** How long the benchmark waited for the workbench to go quiet before activating. */
+  settleMs: number;
+  /** `await extension.activate()` as the caller sees it (VS Code's whole pipeline: context, storage, IPC). */
+  apiActivateMs: number;
+  /** From the extension host's own performance marks (code/extHost/willLoadExtensionCode/… etc.). */
+  marks: {
+    /** willLoadExtensionCode → didLoadExtensionCode: the require() of the main file. */
+    requireMs?: number;
+    /** willActivateExtension → didActivateExtension: the activate() call and its result settling. */
+    activateMs?: number;
+  };
+  /**
+   * The same, timed here with sub-millisecond resolution by wrapping Node's loader for the main file:
+   * compile + run of dist/extension.js, the activate() call, and the part of the require() spent in
+   * VS Code creating its API object for the extension (its first require('vscode')).
+   */
+  timed?: { requireMs?: number; activateMs?: number; vscodeApiMs?: number };
+  /** VS Code's own "Extension Activation Stats" (Developer: Startup Performance), ms. */
+  vscode?: { loadCode: number; callActivate: number; finishActivate: number; event: string };
+  vscodeError?: string;
+  /** Files of the extension folder in require.cache right after activation (relative paths). */
+  loadedAtActivation: string[];
+  /** Any module path in require.cache mentioning undici or zod, or the extension's api.js. */
+  heavyAtActivation: string[];
+  error?: string;
+}
+
+export interface ActivationResult {
+  mode: 'activation';
+  sample?: ActivationSample;
+  error?: string;
+}
+
+/** Requests one user action cost, counted at the sandbox's request log. */
+export interface RequestCount {
+  action: string;
+  /** The requests it cost, e.g. ["GET documents.list?template_id=4"]. */
+  requests: string[];
+  /** Highest number allowed (budget). */
+  allowed: number;
+  /** Lowest number expected (e.g. exactly 1). */
+  expected?: number;
+  /** Extra checks that must hold (e.g. "no list request"), with their outcome. */
+  checks?: Array<{ what: string; ok: boolean; detail?: string }>;
+  note?: string;
+}
+
+/** One timed action with the sandbox adding latency: own time = total − time the requests took. */
+export interface LatencySample {
+  action: string;
+  /** First use of this kind of action in the session. */
+  first: boolean;
+  totalMs: number;
+  /** Union of the wall time of the HTTP exchanges inside the action (client side, includes the added latency). */
+  serverMs: number;
+  trips: number;
+  /** Time the design waits on purpose (Go to Document's debounce), not counted as own time. */
+  designedWaitMs?: number;
+  /** VS Code's and the workbench's part (total − network − designed waits − own). */
+  vscodeMs?: number;
+  vscodeWhat?: string;
+  ownMs: number;
+  /** What was counted as the extension's own time. */
+  ownWhat?: string;
+  /** Where the own time went, where measured (ms). */
+  parts?: Record<string, number>;
+  /** From the action's start to its first request leaving (client side). */
+  beforeFirstRequestMs?: number;
+  /** From the end of the last exchange to "shown": where own time after the answer goes. */
+  afterLastAnswerMs?: number;
+  /** What "shown" meant for this action. */
+  end: string;
+}
+
+export interface MemoryFigures {
+  heapUsedMB: number;
+  externalMB: number;
+  rssMB: number;
+}
+
+export interface LargeAccountResult {
+  documents: number;
+  template: string;
+  pageSize: number;
+  pages: Array<{
+    page: number;
+    rows: number;
+    /** Load more until the view re-fetched the rows. */
+    totalMs: number;
+    serverMs: number;
+    /** total − network (the extension, VS Code and the workbench). */
+    ownMs: number;
+    /** The extension answering the view's request for the rows. */
+    viewFetchMs: number;
+    /** TreeItems VS Code read for the page, and the time in the extension's getTreeItem. */
+    treeItems: number;
+    treeItemMs?: number;
+    /** The extension's code per page: the command (network excluded), the rows, the TreeItems. */
+    extensionMs?: number;
+  }>;
+  opens: Array<{ id: number; ms: number; serverMs: number; ownMs?: number }>;
+  memory: {
+    gc: string;
+    baseline: MemoryFigures;
+    afterPaging: MemoryFigures;
+    withEditorsOpen: MemoryFigures;
+    afterClosing: MemoryFigures;
+  };
+  /** content-docs documents VS Code still had open after closing the editors. */
+  documentsLeftOpen: number;
+}
+
+export interface RateLimitResult {
+  limitPerMinute: number;
+  windowMs: number;
+  requests: number;
+  byRoute: Record<string, number>;
+  status429: number;
+  maxInAnyMinute: number;
+  pacingLogLines: number;
+  longestPacingWaitMs: number;
+  /** The longest silence at the sandbox during the burst and the request that ended it. */
+  longestGap?: { ms: number; request: string };
+  /** Go to Document during the burst: from the last keystroke to its items (undefined: none within 60 s). */
+  gotoAnswerMs?: number;
+  /** 429s the user could see: messages, error rows in the views, view messages, Go to Document errors. */
+  userVisible: string[];
+  /** Every error or warning the user saw during the burst, whatever the cause. */
+  otherErrorsShown: string[];
+  steps: string[];
+}
+
+export interface MainResult {
+  mode: 'main';
+  /** What was in require.cache at each point (relative to the extension folder). */
+  loading: {
+    atActivation: string[];
+    afterSignIn: string[];
+    afterFirstRequest: string[];
+    heavyAtActivation: string[];
+    requestsBeforeViewsOpened: number;
+  };
+  requests: RequestCount[];
+  latency: LatencySample[];
+  latencyMs: number;
+  large?: LargeAccountResult;
+  rateLimit?: RateLimitResult;
+  errorsShown: string[];
+  errors: string[];
+  /** require() of dist/api.js (undici + zod) on the first request. */
+  apiLoadMs?: number;
+  /** VS Code's own time for the UI steps (see inHost.ts). */
+  baselines?: Record<string, number>;
+}
+
+export type HostResult = ActivationResult | MainResult;
