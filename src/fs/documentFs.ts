@@ -355,6 +355,10 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     return { kind: 'file', id };
   }
 
+  private hasUnsavedEdits(id: number): boolean {
+    return vscode.workspace.textDocuments.some((d) => d.isDirty && d.uri.scheme === SCHEME && this.documentIdOf(d.uri) === id);
+  }
+
   private addName(id: number, name: string): void {
     let set = this.names.get(id);
     if (!set) this.names.set(id, (set = new Set()));
@@ -388,12 +392,16 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     return out;
   }
 
-  /** The server's copy: a recent read not yet used by this kind of call, else a new GET. */
+  /**
+   * The server's copy: a recent read not yet used by this kind of call, else a new GET. A stat of a
+   * document with no unsaved edits may reuse a recent read again (VS Code stats a file it just opened more
+   * than once); the stat VS Code makes before a save (the editor is dirty then) always asks the server.
+   */
   private async current(id: number, use: 'stat' | 'read', action: string): Promise<Version> {
     const v = this.versions.get(id);
     const r = this.reads.get(id);
     const key = use === 'stat' ? 'statUsed' : 'readUsed';
-    if (v && r && !r[key] && Date.now() - r.at <= REUSE_MS) {
+    if (v && r && Date.now() - r.at <= REUSE_MS && (!r[key] || (use === 'stat' && !this.hasUnsavedEdits(id)))) {
       r[key] = true;
       return v;
     }

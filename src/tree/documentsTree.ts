@@ -204,7 +204,8 @@ export class DocumentsTreeProvider extends Disposable implements vscode.TreeData
     this.viewState = { ...this.viewState, search: next };
     this.lists.delete('search');
     this.searchNode = next ? { kind: 'searchResults', key: 'search', search: next } : undefined;
-    await this.saveState();
+    // Not awaited: the search request need not wait for the context keys and the saved state to reach the workbench.
+    void this.saveState().then(undefined, (e: unknown) => this.log.warn(`[documents] couldn't keep the search: ${reason(e)}`));
     this.fire(undefined);
     return this.searchNode;
   }
@@ -389,8 +390,7 @@ export class DocumentsTreeProvider extends Disposable implements vscode.TreeData
     if (!list.hasMore && !list.failed) return;
     const before = this.countOf(g.key);
     const p = list.failed ? list.retry() : list.next();
-    this.fire(g);
-    await this.withProgress(p);
+    await this.loading(g, p);
     if (this.lists.get(g.key) !== list) return;
     this.afterLoad(g, list, before);
     this.fire(g);
@@ -411,8 +411,7 @@ export class DocumentsTreeProvider extends Disposable implements vscode.TreeData
     }
     const before = this.countOf(g.key);
     const p = list.retry();
-    this.fire(g);
-    await this.withProgress(p);
+    await this.loading(g, p);
     if (this.lists.get(g.key) !== list) return;
     this.afterLoad(g, list, before);
     this.fire(g);
@@ -805,8 +804,22 @@ export class DocumentsTreeProvider extends Disposable implements vscode.TreeData
 
   private async saveState(): Promise<void> {
     this.updateViewText();
-    await this.updateContext();
-    await this.state.update(STATE.documentsView, this.viewState);
+    // The memento holds the new value as soon as update() is called; both then reach the workbench together.
+    await Promise.all([this.state.update(STATE.documentsView, this.viewState), this.updateContext()]);
+  }
+
+  /**
+   * Waits for a group's page with the view's progress bar; its row turns to "Loading more…" only when the
+   * answer is slow. VS Code passes a tree's change events on at most every 200 ms, so a change made just
+   * before the request would hold back the one that brings the rows.
+   */
+  private async loading(g: GroupNode, p: Promise<void>): Promise<void> {
+    const slow = setTimeout(() => this.fire(g), 300);
+    try {
+      await this.withProgress(p);
+    } finally {
+      clearTimeout(slow);
+    }
   }
 
   private withProgress(p: Promise<void>): Promise<void> {

@@ -8,16 +8,26 @@ function locale(): string {
   return vscode.env.language || 'en';
 }
 
-function safe<T>(make: (loc: string) => T, fallback: () => T): T {
-  try {
-    return make(locale());
-  } catch {
-    try {
-      return make('en');
-    } catch {
-      return fallback();
+const formatters = new Map<string, unknown>();
+
+/**
+ * A formatter for the UI language (English when the language is not supported), made once: the trees
+ * format every visible row on each refresh, and building an Intl formatter costs far more than using one.
+ */
+function formatter<T>(key: string, make: (loc: string) => T): T | undefined {
+  if (!formatters.has(key)) {
+    let f: T | undefined;
+    for (const loc of [locale(), 'en']) {
+      try {
+        f = make(loc);
+        break;
+      } catch {
+        // try the next locale
+      }
     }
+    formatters.set(key, f);
   }
+  return formatters.get(key) as T | undefined;
 }
 
 export function parseDate(iso: string | undefined): Date | undefined {
@@ -41,10 +51,8 @@ export function fromNow(date: Date, now = Date.now()): string {
   for (const [unit, size] of units) {
     if (Math.abs(seconds) >= size || unit === 'minute') {
       const value = Math.round(seconds / size);
-      return safe(
-        (loc) => new Intl.RelativeTimeFormat(loc, { numeric: 'auto' }).format(value, unit),
-        () => `${Math.abs(value)} ${unit}${Math.abs(value) === 1 ? '' : 's'} ${value < 0 ? 'ago' : 'from now'}`,
-      );
+      const f = formatter('relative', (loc) => new Intl.RelativeTimeFormat(loc, { numeric: 'auto' }));
+      return f ? f.format(value, unit) : `${Math.abs(value)} ${unit}${Math.abs(value) === 1 ? '' : 's'} ${value < 0 ? 'ago' : 'from now'}`;
     }
   }
   return date.toISOString();
@@ -52,21 +60,25 @@ export function fromNow(date: Date, now = Date.now()): string {
 
 /** "Mar 21, 2024" */
 export function shortDate(date: Date): string {
-  return safe((loc) => new Intl.DateTimeFormat(loc, { dateStyle: 'medium' }).format(date), () => date.toISOString().slice(0, 10));
+  const f = formatter('date', (loc) => new Intl.DateTimeFormat(loc, { dateStyle: 'medium' }));
+  return f ? f.format(date) : date.toISOString().slice(0, 10);
 }
 
 /** "Mar 21, 2024, 3:30 PM" */
 export function dateTime(date: Date): string {
-  return safe((loc) => new Intl.DateTimeFormat(loc, { dateStyle: 'medium', timeStyle: 'short' }).format(date), () => date.toISOString());
+  const f = formatter('dateTime', (loc) => new Intl.DateTimeFormat(loc, { dateStyle: 'medium', timeStyle: 'short' }));
+  return f ? f.format(date) : date.toISOString();
 }
 
 /** "14:03:25" */
 export function clockTime(date: Date): string {
-  return safe((loc) => new Intl.DateTimeFormat(loc, { timeStyle: 'medium' }).format(date), () => date.toISOString().slice(11, 19));
+  const f = formatter('time', (loc) => new Intl.DateTimeFormat(loc, { timeStyle: 'medium' }));
+  return f ? f.format(date) : date.toISOString().slice(11, 19);
 }
 
 export function formatCount(n: number): string {
-  return safe((loc) => new Intl.NumberFormat(loc).format(n), () => String(n));
+  const f = formatter('number', (loc) => new Intl.NumberFormat(loc));
+  return f ? f.format(n) : String(n);
 }
 
 export function words(n: number): string {

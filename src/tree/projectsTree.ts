@@ -193,9 +193,7 @@ export class ProjectsTreeProvider extends Disposable implements vscode.TreeDataP
       return;
     }
     if (!list.hasMore && !list.failed) return;
-    const p = list.failed ? list.retry() : list.next();
-    this.fire();
-    await this.withProgress(p);
+    await this.loading(list.failed ? list.retry() : list.next());
     this.fire();
   }
 
@@ -206,9 +204,7 @@ export class ProjectsTreeProvider extends Disposable implements vscode.TreeDataP
       this.fire();
       return;
     }
-    const p = list.retry();
-    this.fire();
-    await this.withProgress(p);
+    await this.loading(list.retry());
     this.fire();
   }
 
@@ -302,6 +298,16 @@ export class ProjectsTreeProvider extends Disposable implements vscode.TreeDataP
     this.updateViewText();
     await this.updateContext();
     await this.state.update(STATE.projectsView, this.viewState);
+  }
+
+  /** Waits with the progress bar; the row says "Loading more…" only when slow (see DocumentsTreeProvider.loading). */
+  private async loading(p: Promise<void>): Promise<void> {
+    const slow = setTimeout(() => this.fire(), 300);
+    try {
+      await this.withProgress(p);
+    } finally {
+      clearTimeout(slow);
+    }
   }
 
   private withProgress(p: Promise<void>): Promise<void> {
