@@ -36,7 +36,11 @@ export class AccountIndex {
   private isLoaded = false;
   private ext = fileExtension();
 
-  constructor(private readonly loadAll: () => Promise<IndexedDocument[]>) {}
+  /** Bumped by unload(): a listing started before it belongs to another account and is dropped. */
+  private generation = 0;
+
+  /** `loadAll(current)`: the whole listing; `current()` turns false once it is no longer wanted. */
+  constructor(private readonly loadAll: (current: () => boolean) => Promise<IndexedDocument[]>) {}
 
   get loaded(): boolean {
     return this.isLoaded;
@@ -45,8 +49,11 @@ export class AccountIndex {
   /** Loads the listing once; concurrent callers share the same load, and a failed load is retried next time. */
   ensure(): Promise<void> {
     if (this.isLoaded) return Promise.resolve();
-    this.loading ??= this.loadAll().then(
+    const generation = this.generation;
+    const current = () => generation === this.generation;
+    this.loading ??= this.loadAll(current).then(
       (docs) => {
+        if (!current()) throw new Error('The account changed while its documents were being listed.');
         this.docs.clear();
         for (const d of docs) this.docs.set(d.id, { id: d.id, name: d.name, template: d.template });
         this.rebuild();
@@ -54,7 +61,7 @@ export class AccountIndex {
         this.loading = undefined;
       },
       (e: unknown) => {
-        this.loading = undefined;
+        if (current()) this.loading = undefined;
         throw e;
       },
     );
@@ -72,6 +79,8 @@ export class AccountIndex {
 
   /** Another account: everything goes, and the listing loads again when next asked for. */
   unload(): IndexDiff {
+    this.generation++;
+    this.loading = undefined;
     this.aliases.clear();
     if (!this.isLoaded) return EMPTY_DIFF;
     const before = this.snapshot();

@@ -93,7 +93,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     readonly log: Logger,
   ) {
     super();
-    this.index = new AccountIndex(() => this.listAll());
+    this.index = new AccountIndex((current) => this.listAll(current));
     this._register(documents.onDidChange(({ doc, previous }) => this.onServiceChange(doc, previous)));
     this._register(documents.onDidDelete((d) => this.onServiceDelete(d.id)));
     this._register(documents.onDidCreate((doc) => this.onServiceCreate(doc)));
@@ -299,7 +299,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     if (newUri.scheme !== oldUri.scheme || newUri.authority !== oldUri.authority || newDir !== oldDir) {
       throw vscode.FileSystemError.NoPermissions(`${action}: a document can be renamed, but not moved to another folder (its template cannot change).`);
     }
-    const name = documentNameFromFileName(newUri.path.slice(newUri.path.lastIndexOf('/') + 1));
+    const name = documentNameFromFileName(newUri.path.slice(newUri.path.lastIndexOf('/') + 1), this.documents.get(id)?.name ?? this.index.get(id)?.name);
     if (!name) throw this.refuse(`${action}: the name cannot be empty.`);
     const length = charLength(name);
     if (length > LIMITS.name) throw this.refuse(`${action}: the name can be at most ${LIMITS.name} characters (this one has ${length}).`);
@@ -380,10 +380,12 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
   }
 
   /** The whole listing, page by page (one request each), remembered by the document service. */
-  private async listAll(): Promise<IndexedDocument[]> {
+  private async listAll(current: () => boolean): Promise<IndexedDocument[]> {
     const out: IndexedDocument[] = [];
     for (let page = 1; page <= 10_000; page++) {
       const p = await this.api.get().listDocuments({ perPage: LIST_PAGE_SIZE, sortBy: 'id', sort: 'asc', page });
+      // Another account since the listing started: its pages are not this account's documents.
+      if (!current()) throw new Error('The account changed while its documents were being listed.');
       this.documents.remember(p.items);
       for (const d of p.items) out.push({ id: d.id, name: d.name, template: d.template });
       if (!p.hasMore) break;
@@ -537,7 +539,8 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
    */
   private onServiceForget(account: boolean): void {
     if (account) {
-      this.versions.clear();
+      // The versions stay: the next read of an id is compared with what VS Code was last told of it, so an
+      // editor's "newer on disk" check holds across the switch (and a changed text reloads clean editors).
       this.reads.clear();
       this.statOk.clear();
       this.names.clear();

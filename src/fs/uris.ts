@@ -85,9 +85,16 @@ export function nameFromFileName(fileName: string): string {
   return (m && m[1].trim() ? m[1] : fileName).trim();
 }
 
-/** The document name a renamed file asks for: the look-alikes {@link safeSegment} put in are turned back. */
-export function documentNameFromFileName(fileName: string): string {
-  return nameFromFileName(fileName).replace(/^\u2024/, '.').replace(/\u2215/g, '/').replace(/\u2216/g, '\\');
+/**
+ * The document name a renamed file asks for: the look-alikes {@link safeSegment} puts in for `/`, `\\` and a
+ * leading `.` are turned back, but only those the current name has (a name may hold the look-alikes themselves).
+ */
+export function documentNameFromFileName(fileName: string, currentName = ''): string {
+  let name = nameFromFileName(fileName);
+  if (currentName.startsWith('.')) name = name.replace(/^\u2024/, '.');
+  if (currentName.includes('/')) name = name.replace(/\u2215/g, '/');
+  if (currentName.includes('\\')) name = name.replace(/\u2216/g, '\\');
+  return name;
 }
 
 /**

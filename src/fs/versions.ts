@@ -62,11 +62,12 @@ function digest(text: string): string {
 export class VersionTracker {
   private readonly tracks = new Map<number, Track>();
   /**
-   * The last mtime reported for documents no longer tracked. VS Code keeps a closed editor's model, and
-   * a model only ever moves its mtime forward: were a later version of the same id (another account,
-   * a recreated document) reported with an older mtime, VS Code's "newer on disk" check would never fire.
+   * What was last reported for documents no longer tracked (deleted). VS Code keeps a closed editor's
+   * model, and a model only ever moves its mtime forward: were a later document under the same id
+   * reported with an older mtime, or a different text with the same size, VS Code's "newer on disk"
+   * check would never fire.
    */
-  private readonly floors = new Map<number, { mtime: number; key: string }>();
+  private readonly floors = new Map<number, { mtime: number; key: string; size: number }>();
 
   get(id: number): Version | undefined {
     return this.tracks.get(id)?.current;
@@ -74,13 +75,8 @@ export class VersionTracker {
 
   forget(id: number): void {
     const current = this.tracks.get(id)?.current;
-    if (current) this.floors.set(id, { mtime: current.mtime, key: digest(current.text) });
+    if (current) this.floors.set(id, { mtime: current.mtime, key: digest(current.text), size: current.size });
     this.tracks.delete(id);
-  }
-
-  /** Forgets every version (another account); mtimes still never go back, see {@link floors}. */
-  clear(): void {
-    for (const id of [...this.tracks.keys()]) this.forget(id);
   }
 
   observe(id: number, doc: ServerText): Observation {
@@ -92,10 +88,15 @@ export class VersionTracker {
 
     if (!track || !prev) {
       const t: Track = { current: undefined as unknown as Version, sizeByText: new Map(), textBySize: new Map() };
-      // Never before the last mtime reported for this id; later than it when the text is another one.
+      // Never before the last mtime reported for this id, later than it when the text is another one, and
+      // never the size it had for another text.
       const floor = this.floors.get(id);
       let mtime = updated ?? 0;
-      if (floor && mtime <= floor.mtime) mtime = floor.key === digest(text) ? floor.mtime : floor.mtime + 1;
+      if (floor) {
+        t.sizeByText.set(floor.key, floor.size);
+        t.textBySize.set(floor.size, floor.key);
+        if (mtime <= floor.mtime) mtime = floor.key === digest(text) ? floor.mtime : floor.mtime + 1;
+      }
       t.current = this.make(t, text, mtime, ctime, doc.updated_at);
       this.tracks.set(id, t);
       return { version: t.current, textChanged: false, statChanged: true, first: true };
