@@ -18,7 +18,7 @@ export class ApiProvider extends Disposable {
   /** Every HTTP exchange (counted by tests and the benchmark). */
   readonly onDidExchange = this._onDidExchange.event;
   private readonly _onDidChangeServer = this._register(new vscode.EventEmitter<void>());
-  /** A server address changed: what was learned from the old one may be another account's. */
+  /** The documents server address changed: what was learned from the old one may be another account's. */
   readonly onDidChangeServer = this._onDidChangeServer.event;
 
   constructor(
@@ -29,9 +29,9 @@ export class ApiProvider extends Disposable {
     super();
     this._register(
       vscode.workspace.onDidChangeConfiguration((e) => {
-        const server = config.affects(e, 'documents.baseUrl') || config.affects(e, 'projects.baseUrl');
-        if (server || config.affects(e, 'network.timeoutSeconds')) this.reset();
-        if (server) this._onDidChangeServer.fire();
+        if (config.affects(e, 'documents.baseUrl') || config.affects(e, 'projects.baseUrl') || config.affects(e, 'network.timeoutSeconds')) this.reset();
+        // Documents live on the documents server: only its address changes which account they come from.
+        if (config.affects(e, 'documents.baseUrl')) this._onDidChangeServer.fire();
       }),
     );
     this._register({ dispose: () => this.reset() });

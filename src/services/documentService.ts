@@ -15,6 +15,8 @@ export class DocumentService extends Disposable {
   private readonly updates = new Map<number, Promise<void>>();
   /** Per document: the favorite state last asked for, while its PATCH is pending. */
   private readonly wantedFavorite = new Map<number, { favorite: boolean }>();
+  /** Bumped when the key or the server changes. */
+  private account = 0;
 
   private readonly _onDidChange = this._register(new vscode.EventEmitter<{ doc: ContentDocument; previous: ContentDocument | undefined }>());
   /** A document's fields changed (rename, favorite, saved result, or a fetch found it changed). */
@@ -50,6 +52,10 @@ export class DocumentService extends Disposable {
 
   /** Drops what is known (a refresh, or `account`: the key or the server changed). */
   forgetAll(account = false): void {
+    if (account) {
+      this.account++;
+      this.wantedFavorite.clear();
+    }
     this.known.clear();
     this._onDidForget.fire({ account });
   }
@@ -92,7 +98,10 @@ export class DocumentService extends Disposable {
    * a later change never overtakes an earlier one on the wire (the server keeps the last one it gets).
    */
   update(id: number, changes: DocumentChanges): Promise<ContentDocument> {
+    const account = this.account;
     const send = async (): Promise<ContentDocument> => {
+      // A change queued for one account never goes to another (same id, another document).
+      if (account !== this.account) throw new Error('The API key or server changed before this change was sent, so nothing was sent.');
       const doc = await this.api.get().updateDocument(id, changes);
       this.accept(doc);
       return doc;
