@@ -11,27 +11,12 @@ import type { Services } from '../../src/services/services';
 import type { Prompter } from '../../src/ui/prompter';
 import { startSandbox, type Fault, type Sandbox, type SandboxDocument } from '../sandbox/server';
 import { click, screenshot } from './harness';
+import { configure, EXTENSION_ID, SCHEME, sleep, until } from './reliabilityKit';
 
-const EXTENSION_ID = 'content-docs.content-docs';
-const SCHEME = 'content-docs';
 const CMD_OPEN = 'contentDocs.documentOpen';
 
 let sandbox: Sandbox;
 let s: Services;
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
-}
-
-async function until<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined && v !== false) return v as T;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
 
 function requests(route: string, id?: number) {
   return sandbox.requests.filter((r) => r.route === route && (id === undefined || r.path.endsWith(`/${id}`)));
@@ -98,10 +83,6 @@ class TestPrompter implements Prompter {
   async pick<T extends vscode.QuickPickItem>(): Promise<T | undefined> {
     return undefined;
   }
-}
-
-async function configure(key: string, value: unknown): Promise<void> {
-  await vscode.workspace.getConfiguration('contentDocs').update(key, value, vscode.ConfigurationTarget.Global);
 }
 
 describe('documents as files (content-docs: file system)', function () {

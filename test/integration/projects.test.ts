@@ -12,8 +12,8 @@ import type { ProjectsTreeProvider } from '../../src/tree/projectsTree';
 import type { Prompter } from '../../src/ui/prompter';
 import { startSandbox, type RequestRecord, type Sandbox } from '../sandbox/server';
 import { screenshot } from './harness';
+import { configure, EXTENSION_ID, sleep } from './reliabilityKit';
 
-const EXTENSION_ID = 'content-docs.content-docs';
 const PAGE = 10;
 const CMD = {
   refresh: 'contentDocs.projectsRefresh',
@@ -28,14 +28,6 @@ const CMD = {
 let sandbox: Sandbox;
 let s: Services;
 let tree: ProjectsTreeProvider;
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
-}
-
-async function configure(key: string, value: unknown): Promise<void> {
-  await vscode.workspace.getConfiguration('contentDocs').update(key, value, vscode.ConfigurationTarget.Global);
-}
 
 class ScriptedPrompter implements Prompter {
   inputs: Array<string | undefined> = [];

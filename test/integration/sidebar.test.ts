@@ -15,9 +15,8 @@ import type { DocNode, DocumentNode, GroupNode, TemplateGroupNode } from '../../
 import type { Prompter } from '../../src/ui/prompter';
 import { startSandbox, type RequestRecord, type Sandbox, type SandboxDocument } from '../sandbox/server';
 import { screenshot } from './harness';
+import { configure, EXTENSION_ID, SCHEME, sleep, until } from './reliabilityKit';
 
-const EXTENSION_ID = 'content-docs.content-docs';
-const SCHEME = 'content-docs';
 const PAGE = 10;
 const CMD = {
   signIn: 'contentDocs.signIn',
@@ -43,24 +42,6 @@ const CMD = {
 let sandbox: Sandbox;
 let s: Services;
 let tree: DocumentsTreeProvider;
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
-}
-
-async function until<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined && v !== false) return v as T;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(25);
-  }
-}
-
-async function configure(key: string, value: unknown): Promise<void> {
-  await vscode.workspace.getConfiguration('contentDocs').update(key, value, vscode.ConfigurationTarget.Global);
-}
 
 // --- The scripted user ---------------------------------------------------------------------------------
 
