@@ -30,7 +30,7 @@ import * as os from 'os';
 import * as path from 'path';
 import { pathToFileURL } from 'url';
 import * as zlib from 'zlib';
-import { createRunDir, HarnessNotInstalledError, readHarnessEnv, removeDir, repoRoot, type HarnessEnv } from '../harness/lib';
+import { createRunDir, harnessEnvOrReport, removeDir, repoRoot, type HarnessEnv } from '../harness/lib';
 import { startSandbox } from '../sandbox/server';
 import { ENV, type ActivationResult, type ActivationSample, type LatencySample, type MainResult } from './shared';
 
@@ -670,16 +670,8 @@ async function main(): Promise<number> {
   const args = parseArgs(process.argv.slice(2));
   const want = (step: string) => !args.only || args.only.has(step);
   const repo = repoRoot();
-  let harness: HarnessEnv;
-  try {
-    harness = readHarnessEnv();
-  } catch (e) {
-    if (e instanceof HarnessNotInstalledError) {
-      console.error(e.message);
-      return 2;
-    }
-    throw e;
-  }
+  const harness = harnessEnvOrReport();
+  if (!harness) return 2;
   const distDir = path.resolve(process.env.BENCH_DIST || path.join(repo, 'dist'));
   const act = path.join(distDir, 'extension.js');
   if (!fs.existsSync(act)) {

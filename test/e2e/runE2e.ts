@@ -15,7 +15,7 @@
  * Exit code: 0 when every step passed, 1 otherwise, 2 when the harness is not installed.
  */
 import * as path from 'path';
-import { createRunDir, HarnessNotInstalledError, readHarnessEnv, repoRoot } from '../harness/lib';
+import { createRunDir, harnessEnvOrReport, repoRoot } from '../harness/lib';
 import type { SandboxDocument } from '../sandbox/server';
 import { assert, installGuards, Steps, startWorkbench, waitFor, type Workbench } from './support';
 
@@ -34,16 +34,8 @@ function shownName(d: SandboxDocument): string {
 }
 
 async function main(): Promise<number> {
-  let henv;
-  try {
-    henv = readHarnessEnv();
-  } catch (e) {
-    if (e instanceof HarnessNotInstalledError) {
-      console.error(e.message);
-      return 2;
-    }
-    throw e;
-  }
+  const henv = harnessEnvOrReport();
+  if (!henv) return 2;
   const repo = repoRoot();
   const steps = new Steps({ tier: 'e2e', screenshotDir: process.env.CONTENT_DOCS_E2E_SHOTS || path.join(repo, 'test-screenshots', 'e2e') });
   const runDir = createRunDir('e2e');

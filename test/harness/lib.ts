@@ -64,6 +64,19 @@ export function harnessCacheDir(): string {
   return path.join(xdg, 'content-docs-harness');
 }
 
+/** readHarnessEnv() for a runner's main(): undefined (the reason printed) when the harness is not installed. */
+export function harnessEnvOrReport(): HarnessEnv | undefined {
+  try {
+    return readHarnessEnv();
+  } catch (e) {
+    if (e instanceof HarnessNotInstalledError) {
+      console.error(e.message);
+      return undefined;
+    }
+    throw e;
+  }
+}
+
 /** Reads `<cache>/env.json` written by install.sh; throws HarnessNotInstalledError if anything is missing. */
 export function readHarnessEnv(): HarnessEnv {
   const cacheDir = harnessCacheDir();

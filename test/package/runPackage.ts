@@ -20,7 +20,7 @@
 import { spawn } from 'child_process';
 import * as fs from 'fs';
 import * as path from 'path';
-import { createRunDir, type HarnessEnv, HarnessNotInstalledError, readHarnessEnv, repoRoot } from '../harness/lib';
+import { createRunDir, harnessEnvOrReport, repoRoot } from '../harness/lib';
 import { assert, extensionManifest, extensionsDirOf, installGuards, startWorkbench, Steps, waitFor, type Workbench } from '../e2e/support';
 
 /** Working-tree entries (top level) not copied into the staging folder: big, or not the tree's own. */
@@ -113,22 +113,12 @@ function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 }
 
 async function main(): Promise<number> {
-  let henv: HarnessEnv;
-  try {
-    henv = readHarnessEnv();
-  } catch (e) {
-    if (e instanceof HarnessNotInstalledError) {
-      console.error(e.message);
-      return 2;
-    }
-    throw e;
-  }
+  const henv = harnessEnvOrReport();
+  if (!henv) return 2;
   const repo = repoRoot();
   const manifest = extensionManifest();
   const vsixName = `${manifest.name}-${manifest.version}.vsix`;
   const steps = new Steps({ tier: 'package', screenshotDir: process.env.CONTENT_DOCS_PACKAGE_SHOTS || path.join(repo, 'test-screenshots', 'package') });
-  // Short: chromium's singleton socket lives under <runDir>/chromium-profile/tmp and a Unix socket
-  // path may not exceed 107 bytes (a longer one and chromium exits at once).
   const runDir = createRunDir('pkg');
   const stage = path.join(runDir, 'stage');
   const csDir = runDir; // code-server's dirs (extensions, user-data, …) next to the staging folder
