@@ -85,3 +85,8 @@ export function checkProjectName(value: unknown): string {
   }
   return value;
 }
+
+/** Trims as the server does (Laravel TrimStrings): Unicode white space, U+FEFF and U+200B at both ends. */
+export function serverTrim(s: string): string {
+  return s.replace(/^[\s\uFEFF\u200B]+|[\s\uFEFF\u200B]+$/gu, '');
+}

@@ -1,12 +1,13 @@
 import * as vscode from 'vscode';
 import type { ContentDocument } from '../api/index';
-import { charLength, LIMITS, type DocumentSearchField } from '../api/validate';
-import { CMD, CONFIG, SCHEME } from '../constants';
+import { charLength, LIMITS, serverTrim, type DocumentSearchField } from '../api/validate';
+import { CMD, CONFIG } from '../constants';
 import type { Services } from '../services/services';
 import { DOCUMENT_SORTS } from '../tree/documentsTree';
 import type { DocNode, DocumentNode } from '../tree/nodes';
 import { describeError, errorKind, isCancellation } from '../util/errors';
 import { showError } from '../util/run';
+import { documentIdOf } from './args';
 import type { CommandTable } from './index';
 
 /**
@@ -34,49 +35,7 @@ export function documentCommands(s: Services): CommandTable {
   };
 }
 
-// --- Which document a command is about ---------------------------------------------------------------
-
-/** The document id of a `content-docs://<id>/…` URI (the authority); undefined for anything else. */
-export function documentIdFromUri(uri: vscode.Uri): number | undefined {
-  if (uri.scheme !== SCHEME || !/^[1-9]\d{0,15}$/.test(uri.authority)) return undefined;
-  const id = Number(uri.authority);
-  return Number.isSafeInteger(id) ? id : undefined;
-}
-
-function positiveId(v: unknown): number | undefined {
-  if (typeof v === 'number' && Number.isSafeInteger(v) && v > 0) return v;
-  if (typeof v === 'string' && /^[1-9]\d{0,15}$/.test(v)) {
-    const n = Number(v);
-    return Number.isSafeInteger(n) ? n : undefined;
-  }
-  return undefined;
-}
-
-/**
- * The document a command argument stands for: a row of the Documents view, a `content-docs:` URI
- * (editor title menus pass one), an id or `{ id }` (links, other extensions), or nothing: the active
- * editor's document. Only the id is taken from an argument this extension did not make; names and
- * other fields always come from what the server said.
- */
-export function documentIdOf(s: Services, arg: unknown): number | undefined {
-  if (arg === undefined || arg === null) {
-    const uri = vscode.window.activeTextEditor?.document.uri;
-    return uri ? documentIdFromUri(uri) : undefined;
-  }
-  if (arg instanceof vscode.Uri) return documentIdFromUri(arg);
-  if (s.documentsTree.owns(arg)) return arg.kind === 'document' ? arg.doc.id : undefined;
-  const direct = positiveId(arg);
-  if (direct !== undefined) return direct;
-  if (typeof arg === 'object') {
-    const o = arg as { id?: unknown; doc?: { id?: unknown } | null; document?: { id?: unknown } | null; resourceUri?: unknown };
-    if (o.resourceUri instanceof vscode.Uri) return documentIdFromUri(o.resourceUri);
-    for (const v of [o.id, o.doc?.id, o.document?.id]) {
-      const id = positiveId(v);
-      if (id !== undefined) return id;
-    }
-  }
-  return undefined;
-}
+// --- Which document a command is about: see args.ts ---------------------------------------------------
 
 /** What the server last said about the document: from a row of ours, from what is known, else one GET. */
 async function knownDocument(s: Services, arg: unknown, id: number): Promise<ContentDocument> {
@@ -120,7 +79,7 @@ async function resolveDocument(s: Services, arg: unknown, verb: string): Promise
 // --- Rename, favorite, copy, delete ------------------------------------------------------------------
 
 export function validateDocumentName(value: string): string | undefined {
-  const v = value.trim();
+  const v = serverTrim(value);
   if (!v) return vscode.l10n.t('Enter a name.');
   const n = charLength(v);
   return n > LIMITS.name ? vscode.l10n.t('A name can have at most {0} characters (this one has {1}).', LIMITS.name, n) : undefined;
@@ -144,7 +103,7 @@ export async function renameDocument(s: Services, arg: unknown): Promise<Content
     void vscode.window.showErrorMessage(vscode.l10n.t('Couldn\'t rename "{0}": {1}', nameOf(target.doc), problem));
     return undefined;
   }
-  const name = value.trim();
+  const name = serverTrim(value);
   if (name === current) return target.doc;
   const action = vscode.l10n.t('Couldn\'t rename "{0}"', nameOf(target.doc));
   const attempt = async (): Promise<ContentDocument | undefined> => {

@@ -7,6 +7,7 @@ import { ACCOUNT_FOLDER_NAME, ACCOUNT_ROOT, documentUri, tabUris } from '../fs/u
 import type { Services } from '../services/services';
 import { describeError, errorKind, isApiError, isCancellation } from '../util/errors';
 import { showError } from '../util/run';
+import { documentIdOf } from './args';
 import type { CommandTable } from './index';
 
 /** Go to Document waits this long after the last keystroke before asking the server. */
@@ -24,25 +25,12 @@ export function fileCommands(s: Services): CommandTable {
 
 // --- Open --------------------------------------------------------------------------------------------
 
-/** The document id in a command argument: a number, `{ id }`, a tree node `{ doc: { id } }`, or a content-docs URI. */
-function documentIdArg(s: Services, arg: unknown): number | undefined {
-  if (typeof arg === 'number') return Number.isSafeInteger(arg) && arg > 0 ? arg : undefined;
-  if (typeof arg === 'string' && /^\d+$/.test(arg)) return Number(arg);
-  if (arg instanceof vscode.Uri) return s.fs.documentIdOf(arg);
-  if (arg && typeof arg === 'object') {
-    const o = arg as { id?: unknown; doc?: { id?: unknown }; document?: { id?: unknown } };
-    for (const v of [o.id, o.doc?.id, o.document?.id]) if (typeof v === 'number' && Number.isSafeInteger(v) && v > 0) return v;
-  }
-  const active = vscode.window.activeTextEditor?.document.uri;
-  return arg === undefined && active ? s.fs.documentIdOf(active) : undefined;
-}
-
 /**
  * Opens a document in an editor: one GET (the file system reuses it for the stat and the read).
  * An editor already open on the document is shown instead of a second one.
  */
 export async function openDocument(s: Services, arg: unknown, options: { preview?: boolean } = {}): Promise<vscode.TextEditor | undefined> {
-  const id = documentIdArg(s, arg);
+  const id = documentIdOf(s, arg);
   if (id === undefined) throw new Error('There is no document to open.');
   // Only a document shown in a tab is reused: VS Code keeps closed documents' models around for a while,
   // and those may hold text the server has changed since.

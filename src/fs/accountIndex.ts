@@ -1,4 +1,4 @@
-import { documentFileName, fileExtension, templateFolderName, type DocumentLike } from './uris';
+import { documentFileName, templateFolderName, type DocumentLike } from './names';
 
 /** What the index keeps of a document: enough to name it. */
 export type IndexedDocument = DocumentLike;
@@ -20,27 +20,36 @@ function templateKey(doc: DocumentLike): string {
 /**
  * The account as folders and files: one folder per template that has documents, one `<name>.md`
  * per document. Built from the full listing (walked page by page, one request per page, cached);
- * kept current from the document service's events afterwards.
+ * kept current from the document service's events afterwards. No `vscode` import (unit-tested in Node).
  *
  * Names are made unique per folder: when documents share a name, the oldest (lowest id) keeps
  * `Name.md` and the others become `Name (123).md`; two templates that show the same name are
- * told apart the same way (`Article (template 60)`). A path once given to a document keeps
- * resolving to it for the session (an editor open on a renamed document keeps working).
+ * told apart the same way (`Article (template 60)`).
+ *
+ * A path once given to a document means that document for the rest of the session (until another
+ * account): an editor shows a path, and whatever it saves there must reach the document it showed.
+ * So a rebuild never hands a path to another document — not when its document is renamed away, not
+ * when it is deleted (the path then resolves to the deleted id, which the file system reports as gone).
+ * The one exception is {@link claim}: the user renaming a file onto a path whose document no longer
+ * uses it, with no editor showing that path.
  */
 export class AccountIndex {
   private readonly docs = new Map<number, IndexedDocument>();
   private folders = new Map<string, Map<string, number>>();
   private pathById = new Map<number, string>();
+  /** Every path given out this session, and the document it means (kept after a rename or a delete). */
   private readonly aliases = new Map<string, number>();
   private loading: Promise<void> | undefined;
   private isLoaded = false;
-  private ext = fileExtension();
 
   /** Bumped by unload(): a listing started before it belongs to another account and is dropped. */
   private generation = 0;
 
   /** `loadAll(current)`: the whole listing; `current()` turns false once it is no longer wanted. */
-  constructor(private readonly loadAll: (current: () => boolean) => Promise<IndexedDocument[]>) {}
+  constructor(
+    private readonly loadAll: (current: () => boolean) => Promise<IndexedDocument[]>,
+    private ext: string,
+  ) {}
 
   get loaded(): boolean {
     return this.isLoaded;
@@ -110,8 +119,8 @@ export class AccountIndex {
     return this.diff(before);
   }
 
+  /** The document is gone. Its paths keep meaning it (an editor showing one must not save into another document). */
   remove(id: number): IndexDiff {
-    for (const [path, owner] of this.aliases) if (owner === id) this.aliases.delete(path);
     if (!this.isLoaded || !this.docs.has(id)) return EMPTY_DIFF;
     const before = this.snapshot();
     this.docs.delete(id);
@@ -132,9 +141,34 @@ export class AccountIndex {
     return f ? [...f.entries()] : undefined;
   }
 
-  /** The document at `<folder>/<file>`: its current path first, then any path it had this session. */
+  /**
+   * The document at `<folder>/<file>`: the one that path was given to this session (even if it was renamed
+   * or deleted since), else the one listed there now.
+   */
   resolve(folder: string, file: string): number | undefined {
-    return this.folders.get(folder)?.get(file) ?? this.aliases.get(`${folder}/${file}`);
+    return this.aliases.get(`${folder}/${file}`) ?? this.folders.get(folder)?.get(file);
+  }
+
+  /** A document the loaded listing no longer has (deleted here, or gone from the server at the last reload). */
+  isGone(id: number): boolean {
+    return this.isLoaded && !this.docs.has(id);
+  }
+
+  /**
+   * Lets document `id` take `<folder>/<file>` although the path was given to another document this session
+   * (one renamed away from it, or deleted), when nothing shows that path any more (`inUse` says whether
+   * something does). Returns a function that undoes the claim (a rename that failed), or undefined when
+   * the path cannot be taken: it is the other document's current path, or something still shows it.
+   */
+  claim(folder: string, file: string, id: number, inUse: (path: string) => boolean): (() => void) | undefined {
+    const path = `${folder}/${file}`;
+    const owner = this.aliases.get(path);
+    if (owner === undefined || owner === id) return () => undefined;
+    if (this.pathById.get(owner) === path || inUse(path)) return undefined;
+    this.aliases.set(path, id);
+    return () => {
+      if (this.aliases.get(path) === id && this.pathById.get(id) !== path) this.aliases.set(path, owner);
+    };
   }
 
   pathOf(id: number): string | undefined {
@@ -186,9 +220,11 @@ export class AccountIndex {
       const folder = folderOf.get(k)!;
       const files = new Map<string, number>();
       for (const d of groups.get(k)!) {
+        // The first of Name.md, Name (id).md, … that is free here and was not given to another document.
+        const taken = (f: string) => files.has(f) || (this.aliases.get(`${folder}/${f}`) ?? d.id) !== d.id;
         let file = documentFileName(d.name, this.ext);
-        if (files.has(file)) file = documentFileName(`${d.name} (${d.id})`, this.ext);
-        while (files.has(file)) file = documentFileName(`${nameOf(file, this.ext)} (${d.id})`, this.ext);
+        if (taken(file)) file = documentFileName(`${d.name} (${d.id})`, this.ext);
+        while (taken(file)) file = documentFileName(`${nameOf(file, this.ext)} (${d.id})`, this.ext);
         files.set(file, d.id);
         pathById.set(d.id, `${folder}/${file}`);
         this.aliases.set(`${folder}/${file}`, d.id);

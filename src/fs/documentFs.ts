@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ContentDocument } from '../api/index';
-import { charLength, LIMITS } from '../api/validate';
+import { charLength, LIMITS, serverTrim } from '../api/validate';
 import { CTX, SCHEME } from '../constants';
 import type { ApiProvider } from '../services/apiProvider';
 import type { DocumentService } from '../services/documentService';
@@ -93,7 +93,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     readonly log: Logger,
   ) {
     super();
-    this.index = new AccountIndex((current) => this.listAll(current));
+    this.index = new AccountIndex((current) => this.listAll(current), fileExtension());
     this._register(documents.onDidChange(({ doc, previous }) => this.onServiceChange(doc, previous)));
     this._register(documents.onDidDelete((d) => this.onServiceDelete(d.id)));
     this._register(documents.onDidCreate((doc) => this.onServiceCreate(doc)));
@@ -141,8 +141,9 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     const model = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
     const v = this.versions.get(id);
     if (!model || model.isDirty || !v) return;
-    const expected = new TextDecoder('utf-8').decode(v.bytes);
-    if (model.getText().replace(/\r\n/g, '\n') === expected.replace(/\r\n/g, '\n')) return;
+    // Compared as the server stores a text (trimmed): a model saved with a final newline is not stale.
+    const expected = serverTrim(new TextDecoder('utf-8').decode(v.bytes).replace(/\r\n/g, '\n'));
+    if (serverTrim(model.getText().replace(/\r\n/g, '\n')) === expected) return;
     await new Promise<void>((resolve) => {
       const done = () => {
         clearTimeout(timer);
@@ -214,7 +215,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     try {
       target = await this.resolve(uri, 'write');
     } catch (e) {
-      if (e instanceof vscode.FileSystemError && e.code === 'FileNotFound' && isAccountUri(uri)) {
+      if (e instanceof vscode.FileSystemError && e.code === 'FileNotFound' && isAccountUri(uri) && this.documentIdOf(uri) === undefined) {
         throw vscode.FileSystemError.NoPermissions(
           `Couldn't save "${nameFromFileName(uri.path.split('/').pop() ?? '')}": new documents are made with "Content Docs: New Document…", not by creating files.`,
         );
@@ -227,7 +228,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     const action = `Couldn't save "${this.label(id, uri)}"`;
 
     const text = new TextDecoder('utf-8').decode(content).replace(/^\uFEFF/, '');
-    const trimmed = text.trim();
+    const trimmed = serverTrim(text);
     if (!trimmed) {
       throw this.refuse(`${action}: the text is empty, and the server keeps no empty document. Type some text, or delete the document instead.`);
     }
@@ -262,8 +263,10 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     }
     const obs = this.accept(saved, true);
     this.log.info(`[fs] saved document ${id} (${obs.version.size} bytes stored${obs.version.text === text ? '' : ', trimmed by the server'})`);
-    // Other editors on the same document (another URI for it) learn of the new text.
-    if (obs.statChanged) this.fireForDocument(id, vscode.FileChangeType.Changed, uri);
+    // Other editors on the same document (another URI for it) learn of the new text. Always: the service's
+    // own change event may already have recorded this version, so "changed since the last observation" is
+    // no test of whether those editors have seen it.
+    this.fireForDocument(id, vscode.FileChangeType.Changed, uri);
   }
 
   async delete(uri: vscode.Uri): Promise<void> {
@@ -303,15 +306,23 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     if (!name) throw this.refuse(`${action}: the name cannot be empty.`);
     const length = charLength(name);
     if (length > LIMITS.name) throw this.refuse(`${action}: the name can be at most ${LIMITS.name} characters (this one has ${length}).`);
-    if (isAccountUri(newUri) && !options.overwrite) {
+    let release: (() => void) | undefined = () => undefined;
+    if (isAccountUri(newUri)) {
+      const [folder, file] = segments(newUri);
       const other = this.documentIdOf(newUri);
-      if (other !== undefined && other !== id && this.index.pathOf(other) === segments(newUri).join('/')) {
+      if (!options.overwrite && other !== undefined && other !== id && this.index.pathOf(other) === `${folder}/${file}`) {
         throw vscode.FileSystemError.FileExists(newUri);
+      }
+      // A path given to another document this session is taken only when nothing shows it any more.
+      release = this.index.claim(folder, file, id, (p) => this.isShown(p));
+      if (!release) {
+        throw this.refuse(`${action}: "${file}" is still open for another document. Close that editor first, or choose another name.`);
       }
     }
     try {
       await this.documents.rename(id, name);
     } catch (e) {
+      release();
       throw this.toFileSystemError(e, action, id);
     }
     this.track(id, newUri);
@@ -332,7 +343,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
       // A path given out this session resolves without loading the listing.
       if (segs.length === 2) {
         const known = this.index.resolve(segs[0], segs[1]);
-        if (known !== undefined) return { kind: 'file', id: known };
+        if (known !== undefined) return this.fileTarget(uri, known);
       }
       await this.ensureIndex();
       if (segs.length === 1) {
@@ -341,7 +352,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
       }
       const id = this.index.resolve(segs[0], segs[1]);
       if (id === undefined) throw vscode.FileSystemError.FileNotFound(uri);
-      return { kind: 'file', id };
+      return this.fileTarget(uri, id);
     }
     const id = documentIdFromUri(uri);
     if (id === undefined || segs.length > 2) throw vscode.FileSystemError.FileNotFound(uri);
@@ -353,6 +364,24 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
       throw vscode.FileSystemError.FileNotFound(uri);
     }
     return { kind: 'file', id };
+  }
+
+  /**
+   * An account path means the document it was given to. When that document is gone, the path is "not
+   * found" — it never falls through to another document that now has the same name.
+   */
+  private fileTarget(uri: vscode.Uri, id: number): Target {
+    if (this.index.isGone(id)) {
+      throw vscode.FileSystemError.FileNotFound(
+        `"${nameFromFileName(segments(uri)[1] ?? '')}" was deleted on the server: this file no longer has a document behind it. Your text, if any, is still in the editor.`,
+      );
+    }
+    return { kind: 'file', id };
+  }
+
+  /** Whether an editor model (open or kept by VS Code) shows this account path. */
+  private isShown(path: string): boolean {
+    return vscode.workspace.textDocuments.some((d) => isAccountUri(d.uri) && segments(d.uri).join('/') === path);
   }
 
   private hasUnsavedEdits(id: number): boolean {
@@ -512,8 +541,10 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
 
   private onServiceChange(doc: ContentDocument, previous: ContentDocument | undefined): void {
     if (previous) this.addName(doc.id, safeSegment(previous.name));
-    this.accept(doc, this.writing.has(doc.id));
+    const obs = this.accept(doc, this.writing.has(doc.id));
     if (!previous || previous.name !== doc.name || previous.template?.id !== doc.template?.id) {
+      // Every URI of the document hears of a rename (its editors keep working under the old name).
+      if (previous && !obs.statChanged) this.fireForDocument(doc.id, vscode.FileChangeType.Changed);
       this.fireIndexDiff(this.index.upsert(doc));
     }
   }

@@ -10,7 +10,9 @@ import * as config from '../util/config';
 import { Disposable } from '../util/disposable';
 import type { Logger } from '../util/log';
 import { dateTime, errorPresentation, formatCount, fromNow, kindOf, md, parseDate, reason, words } from './format';
+import { compareNames } from '../api/collation';
 import type {
+  AllGroupNode,
   DocNode,
   DocumentNode,
   DocumentSearch,
@@ -20,6 +22,7 @@ import type {
   FavoritesGroupNode,
   GroupNode,
   LoadMoreNode,
+  OtherGroupNode,
   SearchGroupNode,
   TemplateGroupNode,
 } from './nodes';
@@ -48,10 +51,10 @@ const SORT_SHORT: Record<config.DocumentSortSetting, string> = {
 
 type CountState = 'idle' | 'running' | 'done' | 'failed';
 
-/** Case- and accent-insensitive form of a name, as the server's collation compares them. */
-function fold(s: string): string {
-  return s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
-}
+/** Other templates: pages of the whole list read per expand or Load more, at most, to find some rows. */
+const OTHER_SCAN_PAGES = 3;
+/** Other templates: the page size of that reading (the largest the server allows). */
+const OTHER_SCAN_PAGE_SIZE = 100;
 
 function sameDocument(a: ContentDocument, b: ContentDocument): boolean {
   return a.name === b.name && a.favorite === b.favorite && a.result === b.result && a.updated_at === b.updated_at && a.words === b.words;
@@ -87,6 +90,8 @@ export class DocumentsTreeProvider extends Disposable implements vscode.TreeData
   /** Counts learned without loading the group (background counting), per group key. */
   private readonly counts = new Map<string, number>();
   private readonly groupNodes = new Map<string, TemplateGroupNode | FavoritesGroupNode>();
+  private readonly allNode: AllGroupNode = { kind: 'all', key: 'all' };
+  private readonly otherNode: OtherGroupNode = { kind: 'other', key: 'other' };
   private searchNode: SearchGroupNode | undefined;
   /** Every node this provider handed out: commands trust only these (anything else is re-read). */
   private readonly owned = new WeakSet<object>();
@@ -231,7 +236,7 @@ export class DocumentsTreeProvider extends Disposable implements vscode.TreeData
   async getChildren(node?: DocNode): Promise<DocNode[]> {
     let children: DocNode[];
     if (!node) children = await this.rootChildren();
-    else if (node.kind === 'template' || node.kind === 'favorites' || node.kind === 'searchResults') children = await this.groupChildren(node);
+    else if (isGroup(node)) children = await this.groupChildren(node);
     else children = [];
     for (const c of children) this.owned.add(c);
     return children;
@@ -242,6 +247,8 @@ export class DocumentsTreeProvider extends Disposable implements vscode.TreeData
       case 'template':
       case 'favorites':
       case 'searchResults':
+      case 'all':
+      case 'other':
         return this.groupItem(node);
       case 'document':
         return this.documentItem(node);
@@ -268,15 +275,18 @@ export class DocumentsTreeProvider extends Disposable implements vscode.TreeData
     const shown = (g: GroupNode) => {
       if (!hide) return true;
       const n = this.countOf(g.key);
-      return n === undefined ? this.countState === 'failed' : n !== 0;
+      // Other templates cannot be counted with one request: shown until its count is known.
+      return n === undefined ? this.countState === 'failed' || g.kind === 'other' : n !== 0;
     };
     const out: DocNode[] = [];
     if (this.searchNode) out.push(this.searchNode);
+    if (shown(this.allNode)) out.push(this.allNode);
     if (!this.favoritesOnly) {
       const fav = this.groupNodes.get('favorites')!;
       if (shown(fav)) out.push(fav);
     }
     for (const g of this.templateGroups()) if (shown(g)) out.push(g);
+    if (shown(this.otherNode)) out.push(this.otherNode);
     return out;
   }
 
@@ -295,15 +305,39 @@ export class DocumentsTreeProvider extends Disposable implements vscode.TreeData
     return this.groupNodes.get('favorites') as FavoritesGroupNode;
   }
 
+  get allGroup(): AllGroupNode {
+    return this.allNode;
+  }
+
+  get otherGroup(): OtherGroupNode {
+    return this.otherNode;
+  }
+
   /** The count a group shows: from its loaded list, else from background counting. SOME = non-zero. */
   countOf(key: string): number | undefined {
     const list = this.lists.get(key);
     if (list?.loaded && list.total !== undefined) return list.total;
     if (list?.loaded && !list.hasMore) return list.items.length;
+    if (key === 'other' && !this.counts.has(key)) return this.otherCount();
     return this.counts.get(key);
   }
 
+  /** Every document is in All Documents and in one table template or in Other templates: the difference, once all are counted. */
+  private otherCount(): number | undefined {
+    const all = this.countOf('all');
+    if (all === undefined || all < 0) return undefined;
+    let inTable = 0;
+    for (const t of TEMPLATES) {
+      const n = this.countOf(`t${t.id}`);
+      if (n === undefined || n < 0) return undefined;
+      inTable += n;
+    }
+    return Math.max(0, all - inTable);
+  }
+
   private isCurrent(g: GroupNode): boolean {
+    if (g.kind === 'all') return g === this.allNode;
+    if (g.kind === 'other') return g === this.otherNode;
     return g.kind === 'searchResults' ? g === this.searchNode : this.groupNodes.get(g.key) === g;
   }
 
@@ -312,8 +346,9 @@ export class DocumentsTreeProvider extends Disposable implements vscode.TreeData
     if (!list) {
       const signal = this.generation.signal;
       const perPage = config.documentsPageSize();
+      const fetch = g.kind === 'other' ? this.otherScanner(g) : (page: number, sig: AbortSignal) => this.fetchPage(g, page, perPage, sig);
       list = new PagedList<DocumentNode>(
-        (page, sig) => this.fetchPage(g, page, perPage, sig),
+        fetch,
         (n) => n.doc.id,
         perPage,
         signal,
@@ -330,12 +365,34 @@ export class DocumentsTreeProvider extends Disposable implements vscode.TreeData
     return { ...p, items: p.items.map((doc) => ({ kind: 'document', parent: g, doc }) as DocumentNode) };
   }
 
+  /**
+   * Other templates: the whole list in the view's order, read a page of 100 at a time from where the last
+   * reading stopped, keeping the documents whose template is not in the table. One expand or Load more reads
+   * up to {@link OTHER_SCAN_PAGES} pages, stopping as soon as it has rows to show.
+   */
+  private otherScanner(g: OtherGroupNode): (page: number, signal: AbortSignal) => Promise<Page<DocumentNode>> {
+    let read = 0;
+    return async (_page, signal) => {
+      const items: DocumentNode[] = [];
+      let hasMore = true;
+      for (let i = 0; i < OTHER_SCAN_PAGES && hasMore && items.length === 0; i++) {
+        const p = await this.api.get().listDocuments({ ...this.queryFor(g), perPage: OTHER_SCAN_PAGE_SIZE, page: read + 1 }, signal);
+        read++;
+        hasMore = p.hasMore;
+        this.seen(p.items, g);
+        for (const doc of p.items) if (isOtherTemplate(doc)) items.push({ kind: 'document', parent: g, doc });
+      }
+      return { items, hasMore, page: read, perPage: undefined, total: undefined, lastPage: undefined };
+    };
+  }
+
   private queryFor(g: GroupNode): DocumentListQuery {
     const sort = DOCUMENT_SORTS.find((s) => s.value === this.sort) ?? DOCUMENT_SORTS[0];
     const q: DocumentListQuery = { sortBy: sort.sortBy, sort: sort.sort };
     const favorite = this.favoritesOnly ? true : undefined;
     if (g.kind === 'template') return { ...q, templateId: g.templateId, favorite };
     if (g.kind === 'favorites') return { ...q, favorite: true };
+    if (g.kind === 'all' || g.kind === 'other') return { ...q, favorite };
     return { ...q, search: g.search.text, searchBy: g.search.by, favorite };
   }
 
@@ -447,6 +504,18 @@ export class DocumentsTreeProvider extends Disposable implements vscode.TreeData
           : vscode.l10n.t('Documents whose name contains "{0}"', g.search.text)) +
         (this.favoritesOnly ? vscode.l10n.t(' (favorites only)') : '');
       item.contextValue = 'searchResults';
+    } else if (g.kind === 'all') {
+      item = new vscode.TreeItem(vscode.l10n.t('All Documents'), vscode.TreeItemCollapsibleState.Collapsed);
+      item.iconPath = new vscode.ThemeIcon('files');
+      item.description = count;
+      item.tooltip = this.favoritesOnly ? vscode.l10n.t('Every favorite document, whatever its template') : vscode.l10n.t('Every document of the account, whatever its template');
+      item.contextValue = 'allDocuments';
+    } else if (g.kind === 'other') {
+      item = new vscode.TreeItem(vscode.l10n.t('Other templates'), vscode.TreeItemCollapsibleState.Collapsed);
+      item.iconPath = new vscode.ThemeIcon('folder-library');
+      item.description = count;
+      item.tooltip = vscode.l10n.t('Documents on custom templates, or on templates that were deleted');
+      item.contextValue = 'otherTemplates';
     } else if (g.kind === 'favorites') {
       item = new vscode.TreeItem(vscode.l10n.t('Favorites'), vscode.TreeItemCollapsibleState.Collapsed);
       item.iconPath = new vscode.ThemeIcon('star-full');
@@ -474,6 +543,8 @@ export class DocumentsTreeProvider extends Disposable implements vscode.TreeData
     item.id = `doc:${node.parent.key}:${d.id}`;
     const updated = parseDate(d.updated_at) ?? parseDate(d.created_at);
     item.description = updated ? `${words(d.words)} · ${vscode.l10n.t('updated {0}', fromNow(updated))}` : words(d.words);
+    // Where the group does not say the template, the row does.
+    if (node.parent.kind === 'other' || node.parent.kind === 'all') item.description = `${templateLabel(d)} · ${item.description}`;
     item.iconPath = new vscode.ThemeIcon(d.favorite ? 'star-full' : config.fileLanguage() === 'markdown' ? 'markdown' : 'file-text');
     item.contextValue = d.favorite ? 'document:favorite' : 'document';
     item.command = { command: CMD.documentOpen, title: vscode.l10n.t('Open'), arguments: [{ id: d.id }] };
@@ -495,7 +566,12 @@ export class DocumentsTreeProvider extends Disposable implements vscode.TreeData
   }
 
   private errorItem(node: ErrorNode<GroupNode>): vscode.TreeItem {
-    const action = node.parent?.kind === 'searchResults' ? vscode.l10n.t("Couldn't search the documents") : node.parent?.kind === 'favorites' ? vscode.l10n.t("Couldn't load the favorite documents") : vscode.l10n.t("Couldn't load the documents");
+    const action =
+      node.parent?.kind === 'searchResults'
+        ? vscode.l10n.t("Couldn't search the documents")
+        : node.parent?.kind === 'favorites'
+          ? vscode.l10n.t("Couldn't load the favorite documents")
+          : vscode.l10n.t("Couldn't load the documents");
     const p = errorPresentation(action, node.error, node.at);
     const item = new vscode.TreeItem(p.label);
     item.id = `error:${node.parent?.key ?? 'root'}`;
@@ -516,6 +592,8 @@ export class DocumentsTreeProvider extends Disposable implements vscode.TreeData
         ? vscode.l10n.t('No documents match')
         : g?.kind === 'favorites'
           ? vscode.l10n.t('No favorites yet')
+          : g?.kind === 'other'
+            ? vscode.l10n.t('No documents on custom or deleted templates')
           : this.favoritesOnly
             ? vscode.l10n.t('No favorite documents')
             : vscode.l10n.t('No documents');
@@ -531,6 +609,8 @@ export class DocumentsTreeProvider extends Disposable implements vscode.TreeData
   private matches(g: GroupNode, d: ContentDocument, listed: boolean): boolean | undefined {
     if (g.kind === 'template') return d.template?.id === g.templateId && (!this.favoritesOnly || d.favorite);
     if (g.kind === 'favorites') return d.favorite;
+    if (g.kind === 'all') return !this.favoritesOnly || d.favorite;
+    if (g.kind === 'other') return isOtherTemplate(d) && (!this.favoritesOnly || d.favorite);
     if (this.favoritesOnly && !d.favorite) return false;
     return listed ? true : undefined;
   }
@@ -541,9 +621,9 @@ export class DocumentsTreeProvider extends Disposable implements vscode.TreeData
       case 'oldest':
         return byId;
       case 'nameAsc':
-        return cmp(fold(a.doc.name), fold(b.doc.name)) || byId;
+        return compareNames(a.doc.name, b.doc.name) || byId;
       case 'nameDesc':
-        return -(cmp(fold(a.doc.name), fold(b.doc.name)) || byId);
+        return -(compareNames(a.doc.name, b.doc.name) || byId);
       default:
         return -byId;
     }
@@ -552,6 +632,7 @@ export class DocumentsTreeProvider extends Disposable implements vscode.TreeData
   private groupsFor(...docs: Array<{ template?: { id: number } | undefined } | undefined>): GroupNode[] {
     const out: GroupNode[] = [];
     if (this.searchNode) out.push(this.searchNode);
+    out.push(this.allNode, this.otherNode);
     if (!this.favoritesOnly) out.push(this.favoritesGroup);
     const seen = new Set<number>();
     for (const d of docs) {
@@ -635,21 +716,15 @@ export class DocumentsTreeProvider extends Disposable implements vscode.TreeData
     if (root) this.fire(undefined);
   }
 
+  /** A new document goes where the server's order puts it, in every group it belongs to (search: only the server can tell). */
   private onDocumentCreated(doc: ContentDocument): void {
     let root = this.noteTemplate(doc);
-    const g = doc.template ? this.templateGroup(doc.template.id) : undefined;
-    if (g && this.matches(g, doc, false)) {
+    for (const g of this.groupsFor(doc)) {
+      if (this.matches(g, doc, false) !== true) continue;
       const list = this.lists.get(g.key);
-      if (list?.loaded) list.place({ kind: 'document', parent: g, doc }, this.compare);
+      if (list?.loaded && !list.find(doc.id)) list.place({ kind: 'document', parent: g, doc }, this.compare);
       root = this.adjustCount(g, +1) || root;
       this.fire(g);
-    }
-    if (doc.favorite && !this.favoritesOnly) {
-      const fav = this.favoritesGroup;
-      const list = this.lists.get(fav.key);
-      if (list?.loaded) list.place({ kind: 'document', parent: fav, doc }, this.compare);
-      root = this.adjustCount(fav, +1) || root;
-      this.fire(fav);
     }
     if (root) this.fire(undefined);
   }
@@ -736,7 +811,8 @@ export class DocumentsTreeProvider extends Disposable implements vscode.TreeData
    * sign-out or turning the option off.
    */
   private async countAll(signal: AbortSignal): Promise<void> {
-    const groups: GroupNode[] = [...(this.favoritesOnly ? [] : [this.favoritesGroup]), ...this.templateGroups()];
+    // Other templates is not counted by a request: its count follows from the others (see otherCount).
+    const groups: GroupNode[] = [this.allNode, ...(this.favoritesOnly ? [] : [this.favoritesGroup]), ...this.templateGroups()];
     const todo = groups.filter((g) => this.countOf(g.key) === undefined);
     this.countProgress = { done: 0, of: todo.length };
     this.updateViewText();
@@ -875,8 +951,17 @@ export class DocumentsTreeProvider extends Disposable implements vscode.TreeData
   }
 }
 
-function cmp(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
+function isGroup(node: DocNode): node is GroupNode {
+  return node.kind === 'template' || node.kind === 'favorites' || node.kind === 'searchResults' || node.kind === 'all' || node.kind === 'other';
+}
+
+/** A template the table does not know: a custom one (named by the server) or a deleted one (`"template": []`). */
+function isOtherTemplate(d: ContentDocument): boolean {
+  return !d.template || !isKnownTemplate(d.template.id);
+}
+
+function templateLabel(d: ContentDocument): string {
+  return d.template ? templateName(d.template.id, d.template.name) : vscode.l10n.t('deleted template');
 }
 
 function documentTooltip(d: ContentDocument): vscode.MarkdownString {

@@ -36,7 +36,23 @@ export interface SearchGroupNode {
   readonly search: DocumentSearch;
 }
 
-export type GroupNode = TemplateGroupNode | FavoritesGroupNode | SearchGroupNode;
+/** Every document of the account, in the view's order: reachable whatever its template. */
+export interface AllGroupNode {
+  readonly kind: 'all';
+  readonly key: 'all';
+}
+
+/**
+ * Documents whose template is not in the table: custom templates (ids above 52) and deleted ones (the
+ * server sends `"template": []`). The API cannot filter on that, so this group reads the whole list page
+ * by page and keeps those documents.
+ */
+export interface OtherGroupNode {
+  readonly kind: 'other';
+  readonly key: 'other';
+}
+
+export type GroupNode = TemplateGroupNode | FavoritesGroupNode | SearchGroupNode | AllGroupNode | OtherGroupNode;
 
 export interface DocumentNode {
   readonly kind: 'document';

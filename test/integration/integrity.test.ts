@@ -1,0 +1,289 @@
+/**
+ * Integrity, inside a real VS Code against the sandbox: nothing typed lands in another document, every
+ * URI of a document hears of its changes, every document command works on every URI form, every
+ * document can be found by browsing, and rows are placed in the servers' name order.
+ */
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import type { Services } from '../../src/services/services';
+import type { Prompter } from '../../src/ui/prompter';
+import { startSandbox, type Sandbox, type SandboxDocument } from '../sandbox/server';
+import { closeAll, configure, RecordingPrompter, replaceAll, SaveErrors, SCHEME, services, sleep, until, useSandbox } from './reliabilityKit';
+
+const AT = new Date('2026-06-01T10:00:00Z');
+const ROOT = vscode.Uri.parse(`${SCHEME}://account/`);
+
+let sandbox: Sandbox;
+let s: Services;
+let prompter: RecordingPrompter;
+let previousPrompter: Prompter | undefined;
+
+function put(id: number, name: string, templateId: number | null, extra: Partial<SandboxDocument> = {}): SandboxDocument {
+  const d: SandboxDocument = { id, name, templateId, result: `Text of ${name} (${id})`, words: 4, favorite: false, createdAt: AT, updatedAt: AT, ...extra };
+  sandbox.documents.set(id, d);
+  return d;
+}
+
+function accountUri(folder: string, file: string): vscode.Uri {
+  return vscode.Uri.joinPath(ROOT, folder, file);
+}
+
+async function showAccountFile(folder: string, file: string): Promise<vscode.TextEditor> {
+  return vscode.window.showTextDocument(accountUri(folder, file), { preview: false });
+}
+
+/** Starts over with a fresh account folder listing (the documents just put in the sandbox included). */
+async function freshListing(): Promise<void> {
+  await vscode.commands.executeCommand('contentDocs.documentsRefresh');
+  await sleep(700); // the account listing reloads 500 ms after a refresh
+  await vscode.workspace.fs.readDirectory(ROOT);
+}
+
+describe('Integrity: a save never writes another document, every document is reachable', function () {
+  this.timeout(60_000);
+
+  before(async () => {
+    sandbox = await startSandbox({ rateLimit: 0, storeDelayMs: 0 });
+    s = await services();
+    prompter = new RecordingPrompter();
+    previousPrompter = s.prompter.current;
+    s.prompter.current = prompter;
+    s.documentsTree.countIntervalMs = 0;
+    await useSandbox(s, sandbox);
+  });
+
+  after(async () => {
+    await closeAll();
+    if (previousPrompter) s.prompter.current = previousPrompter;
+    await s.documentsTree.setSort('newest');
+    await sandbox.close();
+  });
+
+  afterEach(async () => {
+    prompter.reset();
+    await closeAll();
+  });
+
+  it('an account path keeps meaning its document: after that document is deleted, a save fails and never lands in the other "Dup"', async () => {
+    put(91001, 'Dup', 33);
+    const other = put(91002, 'Dup', 33);
+    await freshListing();
+    const files = (await vscode.workspace.fs.readDirectory(vscode.Uri.joinPath(ROOT, 'Tweet'))).map(([n]) => n);
+    assert.ok(files.includes('Dup.md') && files.includes('Dup (91002).md'), files.join(', '));
+
+    const editor = await showAccountFile('Tweet', 'Dup.md');
+    assert.strictEqual(editor.document.getText(), 'Text of Dup (91001)');
+    await replaceAll(editor, 'Unsaved words meant for 91001');
+
+    prompter.confirms = [true];
+    await vscode.commands.executeCommand('contentDocs.documentDelete', { id: 91001 });
+    assert.ok(!sandbox.documents.has(91001), 'deleted on the server');
+
+    const errors = new SaveErrors(s);
+    try {
+      assert.strictEqual(await editor.document.save(), false, 'the save fails');
+    } finally {
+      errors.dispose();
+    }
+    assert.strictEqual(editor.document.isDirty, true, 'the editor keeps the text');
+    assert.strictEqual(editor.document.getText(), 'Unsaved words meant for 91001');
+    assert.strictEqual(other.result, 'Text of Dup (91002)', 'the other Dup is untouched');
+    assert.ok(!sandbox.requests.some((r) => r.route === 'documents.update' && r.path.endsWith('/91002')), 'no PATCH to the other Dup');
+    assert.match(errors.last()?.code ?? '', /FileNotFound|EntryNotFound/);
+  });
+
+  it('the same when someone else deletes it and the view is refreshed', async () => {
+    put(91011, 'Twin', 35);
+    const other = put(91012, 'Twin', 35);
+    await freshListing();
+    const editor = await showAccountFile('Value proposition', 'Twin.md');
+    assert.strictEqual(editor.document.getText(), 'Text of Twin (91011)');
+    await replaceAll(editor, 'Unsaved words meant for 91011');
+
+    sandbox.documents.delete(91011);
+    await freshListing();
+    assert.strictEqual(s.fs.documentIdOf(accountUri('Value proposition', 'Twin.md')), 91011, 'the path still means the deleted document');
+
+    assert.strictEqual(await editor.document.save(), false, 'the save fails');
+    assert.strictEqual(editor.document.isDirty, true);
+    assert.strictEqual(other.result, 'Text of Twin (91012)', 'the other Twin is untouched');
+    assert.ok(!sandbox.requests.some((r) => r.route === 'documents.update' && r.path.endsWith('/91012')));
+  });
+
+  it('renaming an older document onto a shown name: the editor of that name keeps its own document, clean or dirty', async () => {
+    const older = put(91021, 'Older', 36);
+    const target = put(91022, 'Target', 36);
+    await freshListing();
+    const clean = await showAccountFile('Video description', 'Target.md');
+    assert.strictEqual(clean.document.getText(), 'Text of Target (91022)');
+
+    await s.documents.rename(91021, 'Target');
+    assert.strictEqual(older.name, 'Target');
+    await sleep(300);
+    assert.strictEqual(s.fs.documentIdOf(accountUri('Video description', 'Target.md')), 91022);
+    // A clean editor still shows its own document's text (re-read from the server: still 91022's).
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+    await sleep(300);
+    assert.strictEqual(clean.document.getText(), 'Text of Target (91022)');
+
+    // Dirty: the save goes to 91022, the older document keeps its text.
+    await replaceAll(clean, 'Saved into Target only');
+    assert.strictEqual(await clean.document.save(), true);
+    assert.strictEqual(target.result, 'Saved into Target only');
+    assert.strictEqual(older.result, 'Text of Older (91021)');
+    const files = (await vscode.workspace.fs.readDirectory(vscode.Uri.joinPath(ROOT, 'Video description'))).map(([n]) => n);
+    assert.ok(files.includes('Target (91021).md'), `the renamed document is told apart: ${files.join(', ')}`);
+  });
+
+  it('a save through one URI form tells the editor of the other form', async () => {
+    const d = put(91031, 'Both ways', 37);
+    await freshListing();
+    const viaAccount = await showAccountFile('Video script', 'Both ways.md');
+    // Open Document would show the tab already open: the id form is opened directly.
+    const viaId = await vscode.window.showTextDocument(vscode.Uri.parse(`${SCHEME}://91031/Video%20script/Both%20ways.md`), { preview: false });
+    assert.notStrictEqual(viaId.document.uri.toString(), viaAccount.document.uri.toString());
+    await replaceAll(viaId, 'Saved through content-docs://91031');
+    assert.strictEqual(await viaId.document.save(), true);
+    assert.strictEqual(d.result, 'Saved through content-docs://91031');
+    await until('the account-folder editor to show the saved text', () => viaAccount.document.getText() === d.result, 8_000);
+
+    // And the other way round.
+    const accountAgain = await vscode.window.showTextDocument(viaAccount.document);
+    await replaceAll(accountAgain, 'Saved through the account folder');
+    assert.strictEqual(await accountAgain.document.save(), true);
+    await until('the id editor to show the saved text', () => viaId.document.getText() === 'Saved through the account folder', 8_000);
+  });
+
+  it('a rename reaches every URI of the document', async () => {
+    put(91036, 'Renamed both ways', 37);
+    await freshListing();
+    await showAccountFile('Video script', 'Renamed both ways.md');
+    await vscode.window.showTextDocument(vscode.Uri.parse(`${SCHEME}://91036/Video%20script/Renamed%20both%20ways.md`), { preview: false });
+    const events: vscode.FileChangeEvent[] = [];
+    const sub = s.fs.onDidChangeFile((e) => events.push(...e));
+    try {
+      await s.documents.rename(91036, 'Renamed at last');
+      await until('change events for both URIs', () => {
+        const uris = new Set(events.filter((e) => e.type === vscode.FileChangeType.Changed).map((e) => e.uri.toString()));
+        return uris.has(accountUri('Video script', 'Renamed both ways.md').toString()) && [...uris].some((u) => u.startsWith(`${SCHEME}://91036/`));
+      });
+    } finally {
+      sub.dispose();
+    }
+  });
+
+  it('reopening a document saved with a final newline asks VS Code for no reload (the server trims it)', async () => {
+    put(91041, 'Newline', 38);
+    await vscode.commands.executeCommand('contentDocs.documentOpen', { id: 91041 });
+    const editor = await until('the editor', () => {
+      const e = vscode.window.activeTextEditor;
+      return e && e.document.uri.authority === '91041' ? e : undefined;
+    });
+    await replaceAll(editor, 'Ends with a newline\n');
+    assert.strictEqual(await editor.document.save(), true);
+    assert.strictEqual(sandbox.documents.get(91041)!.result, 'Ends with a newline');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+
+    const events: vscode.FileChangeEvent[] = [];
+    const sub = s.fs.onDidChangeFile((e) => events.push(...e));
+    try {
+      await vscode.commands.executeCommand('contentDocs.documentOpen', { id: 91041 });
+      await until('the editor again', () => vscode.window.activeTextEditor?.document.uri.authority === '91041');
+      await sleep(100);
+    } finally {
+      sub.dispose();
+    }
+    const reloads = events.filter((e) => e.uri.authority === '91041');
+    assert.deepStrictEqual(reloads.map((e) => e.uri.toString()), [], 'no reload was asked for (it would wait for one that never comes)');
+  });
+
+  it('Rename, Favorite, Copy Result and Delete work in an editor opened from the account folder', async () => {
+    const d = put(91051, 'Commands here', 39);
+    await freshListing();
+    await showAccountFile('Video title', 'Commands here.md');
+
+    await vscode.commands.executeCommand('contentDocs.documentFavorite');
+    assert.strictEqual(d.favorite, true, 'Add to Favorites');
+    await vscode.commands.executeCommand('contentDocs.documentUnfavorite');
+    assert.strictEqual(d.favorite, false, 'Remove from Favorites');
+
+    await vscode.commands.executeCommand('contentDocs.documentCopyResult');
+    assert.strictEqual(await vscode.env.clipboard.readText(), d.result, 'Copy Result');
+
+    prompter.answer = (q) => (q.kind === 'input' ? 'Commands renamed' : undefined);
+    await vscode.commands.executeCommand('contentDocs.documentRename');
+    assert.strictEqual(d.name, 'Commands renamed', 'Rename…');
+
+    // The editor still shows the old path; it still means this document.
+    await vscode.window.showTextDocument(accountUri('Video title', 'Commands here.md'));
+    prompter.confirms = [true];
+    await vscode.commands.executeCommand('contentDocs.documentDelete');
+    assert.ok(!sandbox.documents.has(91051), 'Delete…');
+  });
+
+  it('documents on custom and deleted templates are reachable by browsing: All Documents and Other templates', async () => {
+    put(91061, 'On a custom template', 77, { templateName: 'Landing page' });
+    put(91062, 'On a deleted template', null);
+    await vscode.commands.executeCommand('contentDocs.documentsRefresh');
+    const tree = s.documentsTree;
+    const root = await tree.getChildren();
+    const kinds = root.map((n) => n.kind);
+    assert.strictEqual(kinds[0], 'all', `All Documents first: ${kinds.join(', ')}`);
+    assert.strictEqual(kinds[kinds.length - 1], 'other', 'Other templates last');
+    assert.strictEqual(tree.getTreeItem(root[0]).label, 'All Documents');
+
+    const all = await tree.getChildren(tree.allGroup);
+    const allIds = all.flatMap((n) => (n.kind === 'document' ? [n.doc.id] : []));
+    assert.ok(allIds.includes(91061) && allIds.includes(91062), 'newest first: both on the first page of All Documents');
+    const ids = [...sandbox.documents.values()].sort((a, b) => b.id - a.id).slice(0, allIds.length).map((d) => d.id);
+    assert.deepStrictEqual(allIds, ids, 'All Documents in the server order');
+    assert.strictEqual(all[all.length - 1].kind, 'loadMore', 'paged like the others');
+
+    const other = await tree.getChildren(tree.otherGroup);
+    const otherIds = other.flatMap((n) => (n.kind === 'document' ? [n.doc.id] : []));
+    assert.ok(otherIds.includes(91061) && otherIds.includes(91062), `Other templates holds both: ${otherIds.join(', ')}`);
+    for (const n of other) if (n.kind === 'document') assert.ok(!n.doc.template || n.doc.template.id > 52, 'only templates outside the table');
+    const item = tree.getTreeItem(other.find((n) => n.kind === 'document' && n.doc.id === 91062)!);
+    assert.match(String(item.description), /deleted template/);
+  });
+
+  it('a created document appears in All Documents at the top, with no list request', async () => {
+    const tree = s.documentsTree;
+    await tree.getChildren(tree.allGroup);
+    sandbox.resetRequests();
+    const doc = await s.documents.create({ name: 'Created for All', prompt: 'A prompt', creativity: 0.5, templateId: 1 });
+    await sleep(50);
+    const all = await tree.getChildren(tree.allGroup);
+    assert.strictEqual(all[0].kind === 'document' && all[0].doc.id, doc.id);
+    assert.strictEqual(sandbox.requests.filter((r) => r.route === 'documents.list').length, 0);
+  });
+
+  it('under Name A–Z a renamed row lands where the servers’ collation puts it (symbols, digits, then letters)', async () => {
+    for (const [id, name] of [
+      [91071, 'apple'],
+      [91072, 'Banana'],
+      [91073, '10 things'],
+      [91074, 'zebra'],
+      [91075, 'Éclair'],
+    ] as const) {
+      put(id, name, 40);
+    }
+    for (const [id, d] of sandbox.documents) if (d.templateId === 40 && id < 91071) sandbox.documents.delete(id);
+    await s.documentsTree.setSort('nameAsc');
+    await vscode.commands.executeCommand('contentDocs.documentsRefresh');
+    const tree = s.documentsTree;
+    const g = tree.templateGroup(40)!;
+    await tree.getChildren(g);
+
+    await s.documents.rename(91074, '~tilde');
+    await s.documents.rename(91072, '_under');
+    await sleep(50);
+    const shown = (await tree.getChildren(g)).flatMap((n) => (n.kind === 'document' ? [n.doc.name] : []));
+    const collator = new Intl.Collator('en', { sensitivity: 'base' });
+    const expected = [...shown].sort((a, b) => collator.compare(a, b));
+    assert.deepStrictEqual(shown, expected, 'the order the servers use');
+    assert.ok(shown.indexOf('~tilde') < shown.indexOf('10 things') && shown.indexOf('_under') < shown.indexOf('10 things'), 'symbols before digits');
+    assert.ok(shown.indexOf('10 things') < shown.indexOf('apple'), 'digits before letters');
+    assert.ok(shown.indexOf('apple') < shown.indexOf('Éclair'), 'accents ignored: É sorts as E, after apple');
+  });
+});
