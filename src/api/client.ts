@@ -1,6 +1,7 @@
 import { Agent, request, type Dispatcher } from 'undici';
 import { ApiError } from './errors';
 import { errorBodySchema, type ZodSchema } from './schemas';
+import { serverTrim } from './validate';
 
 export type Service = 'documents' | 'projects';
 export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error';
@@ -238,9 +239,11 @@ export class HttpClient {
   }
 
   private async sendOnce<T>(spec: RequestSpec<T>, url: string, attempt: number): Promise<T> {
-    const key = (await this.options.getKey())?.trim();
+    // Trimmed like any pasted text (a copied key can carry a zero-width space or a byte-order mark).
+    const rawKey = await this.options.getKey();
+    const key = rawKey === undefined ? undefined : serverTrim(rawKey);
     if (!key) throw new ApiError('auth', 'No API key is set. Run "Content Docs: Set API Key…" first.');
-    if (/[\s\u0000-\u001f]/.test(key)) throw new ApiError('auth', 'The API key contains spaces or control characters; set it again.');
+    if (/[^\x21-\x7e]/.test(key)) throw new ApiError('auth', 'The API key contains spaces, control or invisible characters; set it again.');
     await this.pace(spec.service, spec.signal);
 
     const timeoutMs = spec.timeoutMs ?? this.options.timeoutMs ?? 30_000;

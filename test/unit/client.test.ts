@@ -544,6 +544,27 @@ describe('API client (src/api) against the sandbox', function () {
       assert.deepEqual(reqs()[1].query, {});
     });
 
+    it('a search of only U+200B / U+FEFF is no search (nothing sent); a padded one is sent trimmed as the server would', async () => {
+      const api = client();
+      const all = await api.listDocuments();
+      await api.listDocuments({ search: '\u200b' });
+      await api.listProjects({ search: '\ufeff\u200b ' });
+      assert.deepEqual(reqs()[1].query, {});
+      assert.deepEqual(reqs()[2].query, {});
+      const padded = await api.listDocuments({ search: '\u200bcafé\ufeff' });
+      assert.deepEqual(reqs()[3].query, { search: 'café' });
+      assert.ok(padded.items.length > 0 && padded.total !== undefined && all.total !== undefined && padded.total < all.total);
+    });
+
+    it('store and update send name, prompt and result trimmed as the server trims them (U+200B and U+FEFF too)', async () => {
+      const api = client();
+      const d = await api.storeDocument({ name: '\u200b Plan \ufeff', prompt: '\u200bWrite.\u200b', creativity: 0.5 });
+      assert.equal(reqs()[0].body!.name, 'Plan');
+      assert.equal(reqs()[0].body!.prompt, 'Write.');
+      await api.updateDocument(d.id, { name: '\ufeffRenamed\u200b', result: '\u200bBody\n\u200b' });
+      assert.deepEqual(reqs()[1].body, { name: 'Renamed', result: 'Body' });
+    });
+
     it('search_by result: sent, and it searches the result text (accent-insensitive)', async () => {
       const api = client();
       const byResult = await api.listDocuments({ search: 'DELICIEUX', searchBy: 'result' });
@@ -783,6 +804,15 @@ describe('API client (src/api) against the sandbox', function () {
       await refused((a) => a.updateDocument(1, { favorite: 'true' as never }), 'favorite', ['true or false']);
     });
 
+    it('a name, prompt or result of only U+200B / U+FEFF (which the server trims away) is refused as empty', async () => {
+      await refused((a) => a.storeDocument({ name: '\u200b', prompt: 'p', creativity: 0.5 }), 'name', [/empty/i]);
+      await refused((a) => a.storeDocument({ name: 'n', prompt: '\ufeff\u200b\n', creativity: 0.5 }), 'prompt', [/empty/i]);
+      await refused((a) => a.updateDocument(1, { name: '\u200b\u200b' }), 'name', [/empty/i]);
+      await refused((a) => a.updateDocument(1, { result: '\u200b' }), 'result', [/empty/i]);
+      await refused((a) => a.deleteProject('\u200b'), 'project', [/empty/i]);
+      await refused((a) => a.storeDocument({ name: `\u200b${'x'.repeat(129)}`, prompt: 'p', creativity: 0.5 }), 'name', ['128', '129']);
+    });
+
     it('a project name with "/" (or "." / "..", or blank) cannot be addressed: refused with an explanation', async () => {
       await refused((a) => a.deleteProject('a/b testing'), 'project', ['"/"', /website/]);
       await refused((a) => a.deleteProject('.'), 'project', [/folder/]);
@@ -882,12 +912,19 @@ describe('API client (src/api) against the sandbox', function () {
     });
 
     it('no key, or a key with spaces or control characters inside: auth error, nothing sent', async () => {
-      for (const k of [undefined, '', '   ', 'abc def', 'abc\u0007def']) {
+      for (const k of [undefined, '', '   ', '\u200b', '\ufeff\u200b', 'abc def', 'abc\u0007def', 'abc\u200bdef', 'abc\u00e9def']) {
         const err = await apiError(() => client({ getKey: () => k }).listDocuments());
         assert.equal(err.kind, 'auth', `key ${JSON.stringify(k)}`);
         assertReadable(err);
       }
       assert.equal(reqs().length, 0);
+    });
+
+    it('a pasted key with a byte-order mark or zero-width spaces around it is trimmed like any input and works', async () => {
+      const api = client({ getKey: () => `\ufeff\u200b${sb.key}\u200b\n` });
+      await api.getAccount();
+      assert.equal(reqs()[0].authorizationHeader, `Bearer ${sb.key}`);
+      assert.equal(reqs()[0].status, 200);
     });
 
     it('project names are percent-encoded as one path segment (space, %, #, ?, +, non-ASCII) and reach the right project', async () => {
