@@ -99,6 +99,21 @@ function cancelled(): ApiError {
   return new ApiError('cancelled', 'The request was cancelled.');
 }
 
+/** One header's value (the first, if it came more than once). */
+function header(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
+  const v = headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/**
+ * Where a redirect points, for a message: scheme, host and path only (credentials, query and fragment
+ * dropped: they may carry tokens), at most 200 characters.
+ */
+export function redirectTarget(url: URL): string {
+  const shown = url.protocol === 'http:' || url.protocol === 'https:' ? `${url.protocol}//${url.host}${url.pathname}` : `a ${url.protocol} address`;
+  return shown.length > 200 ? `${shown.slice(0, 199)}…` : shown;
+}
+
 /** Client-side pacing: a sliding one-minute window of our own request starts, per server. */
 class Pacer {
   private starts: number[] = [];
@@ -287,7 +302,7 @@ export class HttpClient {
     const ms = Date.now() - t0;
     this.options.onExchange?.({ service: spec.service, method: spec.method, path: logPath, status: raw.status, ms, attempt });
     this.log(raw.status < 400 ? 'info' : 'warn', `[api] ${spec.method} ${logPath} ${raw.status} ${ms}ms`);
-    return this.interpret(raw, spec.schema);
+    return this.interpret(raw, spec.schema, url, spec.service);
   }
 
   private async exchange(
@@ -335,7 +350,7 @@ export class HttpClient {
     return new ApiError('network', `Could not reach the server: ${what}.`, { cause: e });
   }
 
-  private interpret<T>(raw: RawResponse, schema: ZodSchema<T>): T {
+  private interpret<T>(raw: RawResponse, schema: ZodSchema<T>, requestUrl: string, service: Service): T {
     const { status } = raw;
     const contentType = String(raw.headers['content-type'] ?? '');
     let json: unknown;
@@ -367,9 +382,7 @@ export class HttpClient {
     const errBody = parsed ? errorBodySchema.safeParse(json) : undefined;
     const message = errBody?.success ? errBody.data.message : undefined;
     const serverText = typeof message === 'string' ? message : undefined;
-    if (status >= 300 && status < 400) {
-      return fail('auth', `The server redirected to a login page (HTTP ${status}): the API key was not accepted.`, { status });
-    }
+    if (status >= 300 && status < 400) return this.redirected(raw, requestUrl, service);
     switch (status) {
       case 401:
         return fail('auth', 'The server did not accept the API key (HTTP 401). Set a valid key.', { status });
@@ -401,6 +414,40 @@ export class HttpClient {
         }
         return fail('badResponse', `The server answered HTTP ${status}${serverText ? `: ${serverText}` : '.'}`, { status });
     }
+  }
+
+  /**
+   * A 3xx is never followed (the key must not travel to wherever it points). Laravel answers a request it
+   * does not take as an API call with a redirect to its own login page: that alone means "key not accepted".
+   * Any other target (another host, port, scheme or path, or none) means the address has moved.
+   */
+  private redirected(raw: RawResponse, requestUrl: string, service: Service): never {
+    const { status } = raw;
+    const setting = service === 'documents' ? 'documents server address (contentDocs.documents.baseUrl)' : 'projects server address (contentDocs.projects.baseUrl)';
+    const location = header(raw.headers, 'location')?.trim();
+    let target: URL | undefined;
+    try {
+      target = location ? new URL(location, requestUrl) : undefined;
+    } catch {
+      target = undefined;
+    }
+    if (!target) {
+      return fail(
+        'moved',
+        `The server answered with a redirect (HTTP ${status}) without ${location ? 'a valid' : 'an'} address to go to; it was not followed. Check the ${setting}.`,
+        { status },
+      );
+    }
+    const base = new URL(this.baseUrl(service));
+    if (target.origin === base.origin && /\/login\/?$/.test(target.pathname)) {
+      return fail('auth', `The server redirected to its login page (HTTP ${status}): the API key was not accepted.`, { status });
+    }
+    const where = redirectTarget(target);
+    return fail(
+      'moved',
+      `The server says its address has moved (HTTP ${status}) to ${where}. The request and the API key were not sent there; if the server really moved, change the ${setting}.`,
+      { status, location: where },
+    );
   }
 
   private log(level: LogLevel, line: string): void {

@@ -56,6 +56,8 @@ function assertReadable(err: ApiError): void {
 interface Stub {
   url: string;
   requests: Array<{ method: string; url: string; headers: http.IncomingHttpHeaders; body: string }>;
+  /** TCP connections accepted (a TLS or other attempt that never becomes an HTTP request still counts). */
+  readonly connections: number;
   close(): Promise<void>;
 }
 
@@ -63,6 +65,7 @@ interface Stub {
 async function startStub(handler: (req: http.IncomingMessage, res: http.ServerResponse, body: string) => void): Promise<Stub> {
   const requests: Stub['requests'] = [];
   const sockets = new Set<Socket>();
+  let connections = 0;
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -73,6 +76,7 @@ async function startStub(handler: (req: http.IncomingMessage, res: http.ServerRe
     });
   });
   server.on('connection', (s: Socket) => {
+    connections++;
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
@@ -81,6 +85,9 @@ async function startStub(handler: (req: http.IncomingMessage, res: http.ServerRe
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    get connections() {
+      return connections;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();
@@ -1383,16 +1390,145 @@ describe('API client (src/api) against the sandbox', function () {
         const e1 = await apiError(() => api.listDocuments());
         const e2 = await apiError(() => api.storeDocument({ name: 'n', prompt: 'p', creativity: 0.5 }));
         const e3 = await apiError(() => api.deleteProject('Acme'));
-        for (const e of [e1, e2, e3]) {
-          assert.equal(e.kind, 'auth', `${code}`);
+        for (const [e, path] of [[e1, '/api/v1/documents'], [e2, '/api/v1/documents'], [e3, '/api/v1/projects/Acme']] as const) {
+          assert.equal(e.kind, 'moved', `${code}`);
           assert.equal(e.status, code);
+          assert.equal(e.location, `${target.url}${path}`);
+          assert.ok(e.message.includes(`to ${target.url}${path}`), `${code}: "${e.message}" names where`);
+          assert.doesNotMatch(e.message, /API key was not accepted|set (a valid|the) key/i, 'not sent to re-enter the key');
           assertReadable(e);
         }
         assert.equal(redirector.requests.length, 3, `${code}: one request per call, no retries`);
         assert.ok(redirector.requests.every((r) => r.headers.authorization === `Bearer ${sb.key}`));
       }
       assert.equal(target.requests.length, 0, 'the redirect target got no request at all');
-      assert.ok(!target.requests.some((r) => r.headers.authorization !== undefined));
+      assert.equal(target.connections, 0, 'the redirect target was not even connected to');
+    });
+
+    describe('what a redirect means: only the own login page is "key not accepted"; anything else is "moved", never followed', () => {
+      /** A server that answers every request with `code` and the given Location (none when undefined). */
+      async function redirector(code: number, location: (self: string) => string | undefined): Promise<Stub> {
+        let self = '';
+        const s = await stub((_req, res) => {
+          const loc = location(self);
+          res.writeHead(code, { 'Content-Type': 'text/html; charset=UTF-8', ...(loc === undefined ? {} : { Location: loc }) });
+          res.end('<!DOCTYPE html><html><body>Redirecting…</body></html>');
+        });
+        self = s.url;
+        return s;
+      }
+      /** Lists the documents once through `from` and checks it was the only exchange, with the key, to `from` only. */
+      async function once(from: Stub, other?: Stub): Promise<ApiError> {
+        const err = await apiError(() => client({ documentsUrl: from.url, retries: 3 }).listDocuments());
+        assert.equal(from.requests.length, 1, 'exactly one request');
+        assert.equal(from.connections, 1, 'exactly one connection (nothing else dialled on this port, TLS included)');
+        assert.equal(from.requests[0].headers.authorization, `Bearer ${sb.key}`);
+        assert.equal(exchanges.length, 1, 'the client made one exchange');
+        if (other) {
+          assert.equal(other.requests.length, 0, 'the other host received no request');
+          assert.equal(other.connections, 0, 'the other host was not connected to');
+        }
+        assertReadable(err);
+        return err;
+      }
+      const otherHost = () =>
+        stub((_req, res) => {
+          res.writeHead(200, { 'Content-Type': 'application/json' });
+          res.end(JSON.stringify({ data: [], status: 200 }));
+        });
+
+      it('301 to another host: moved, naming the new address (credentials, query and fragment left out)', async () => {
+        const other = await otherHost();
+        const host = other.url.replace('http://', '');
+        const from = await redirector(301, () => `http://user:secret@${host}/api/v1/documents?api_token=leak&x=1#frag`);
+        const err = await once(from, other);
+        assert.equal(err.kind, 'moved');
+        assert.equal(err.status, 301);
+        assert.equal(err.location, `${other.url}/api/v1/documents`);
+        assert.ok(err.message.includes(`${other.url}/api/v1/documents`), err.message);
+        assert.match(err.message, /HTTP 301/);
+        assert.match(err.message, /moved/);
+        assert.match(err.message, /contentDocs\.documents\.baseUrl/, 'says which setting to change');
+        assert.doesNotMatch(err.message, /secret|user|api_token|leak|frag|x=1/, 'nothing from the credentials, query or fragment');
+        assert.doesNotMatch(err.message, /not accepted/);
+      });
+
+      it('302 to the same host\'s /login: auth (the key was not accepted), the login page not requested', async () => {
+        const from = await redirector(302, (self) => `${self}/login`);
+        const err = await once(from);
+        assert.equal(err.kind, 'auth');
+        assert.equal(err.status, 302);
+        assert.equal(err.location, undefined);
+        assert.match(err.message, /API key was not accepted/);
+        assert.ok(!from.requests.some((r) => r.url === '/login'));
+      });
+
+      it('302 to /login on another host, or to another path of the same host: moved, not auth', async () => {
+        const other = await otherHost();
+        const a = await once(await redirector(302, () => `${other.url}/login`), other);
+        assert.equal(a.kind, 'moved');
+        assert.equal(a.location, `${other.url}/login`);
+        exchanges = [];
+        const from = await redirector(302, (self) => `${self}/home`);
+        const b = await once(from);
+        assert.equal(b.kind, 'moved');
+        assert.equal(b.location, `${from.url}/home`);
+        assert.ok(b.message.includes(`${from.url}/home`), b.message);
+      });
+
+      it('307 to https:// of the same host: moved (a scheme change), naming the https address; nothing dialled', async () => {
+        const from = await redirector(307, (self) => `${self.replace('http://', 'https://')}/api/v1/documents?page=1`);
+        const err = await once(from);
+        const https = `${from.url.replace('http://', 'https://')}/api/v1/documents`;
+        assert.equal(err.kind, 'moved');
+        assert.equal(err.status, 307);
+        assert.equal(err.location, https);
+        assert.ok(err.message.includes(https), err.message);
+        assert.doesNotMatch(err.message, /page=1/);
+      });
+
+      it('308 with a relative Location: resolved against the request URL, named, not followed', async () => {
+        const from = await redirector(308, () => '../v2/documents?api_token=leak');
+        const err = await once(from);
+        assert.equal(err.kind, 'moved');
+        assert.equal(err.status, 308);
+        assert.equal(err.location, `${from.url}/api/v2/documents`, 'resolved against /api/v1/documents, not the base');
+        assert.ok(err.message.includes(`${from.url}/api/v2/documents`), err.message);
+        assert.doesNotMatch(err.message, /leak/);
+        exchanges = [];
+        const abs = await redirector(308, () => '/api/v2/documents');
+        const err2 = await once(abs);
+        assert.equal(err2.location, `${abs.url}/api/v2/documents`);
+      });
+
+      it('a redirect without a Location (or an unusable one): moved, saying there was no address; not auth', async () => {
+        const from = await redirector(301, () => undefined);
+        const err = await once(from);
+        assert.equal(err.kind, 'moved');
+        assert.equal(err.status, 301);
+        assert.equal(err.location, undefined);
+        assert.match(err.message, /HTTP 301/);
+        assert.match(err.message, /without an address/);
+        assert.doesNotMatch(err.message, /not accepted/);
+        exchanges = [];
+        const bad = await redirector(302, () => 'http://[bad');
+        const err2 = await once(bad);
+        assert.equal(err2.kind, 'moved');
+        assert.match(err2.message, /without a valid address/);
+      });
+
+      it('a moved error is not retried and is the same for a store (sent once) and the projects server (its own setting named)', async () => {
+        const other = await otherHost();
+        const from = await redirector(308, () => `${other.url}/x`);
+        const api = client({ documentsUrl: from.url, projectsUrl: from.url, retries: 3 });
+        const store = await apiError(() => api.storeDocument({ name: 'n', prompt: 'p', creativity: 0.5 }));
+        const projects = await apiError(() => api.listProjects());
+        assert.equal(store.kind, 'moved');
+        assert.equal(projects.kind, 'moved');
+        assert.match(projects.message, /contentDocs\.projects\.baseUrl/);
+        assert.equal(from.requests.length, 2);
+        assert.equal(other.connections, 0);
+      });
     });
 
     it('the key is never sent over http:// to another machine, nor to a URL with credentials', async () => {
