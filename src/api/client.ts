@@ -105,6 +105,23 @@ function header(headers: Record<string, string | string[] | undefined>, name: st
   return Array.isArray(v) ? v[0] : v;
 }
 
+/** Retry-After as seconds: a number of seconds (what Laravel sends) or an HTTP date; undefined when absent or unreadable. */
+export function retryAfterSeconds(headers: Record<string, string | string[] | undefined>, now = Date.now()): number | undefined {
+  const v = header(headers, 'retry-after')?.trim();
+  if (!v) return undefined;
+  if (/^\d+$/.test(v)) return Number(v);
+  const at = Date.parse(v);
+  return Number.isFinite(at) ? Math.max(0, Math.ceil((at - now) / 1000)) : undefined;
+}
+
+/**
+ * The wait before retry `attempt + 1` after a 429 that did not say how long to wait (no Retry-After):
+ * 2, 4, 8 s, then 10 s, never more than `maxWaitSeconds`.
+ */
+export function rateLimitBackoffSeconds(attempt: number, maxWaitSeconds: number): number {
+  return Math.min(2 * 2 ** (attempt - 1), 10, maxWaitSeconds);
+}
+
 /**
  * Where a redirect points, for a message: scheme, host and path only (credentials, query and fragment
  * dropped: they may carry tokens), at most 200 characters.
@@ -123,19 +140,26 @@ class Pacer {
   /** When the server said its window ends (from a 429's Retry-After), epoch ms. */
   private resetAt: number | undefined;
 
+  /**
+   * Learns from an answer's headers. A server with throttling switched off sends no X-RateLimit-* headers:
+   * then only our own count paces, and a count the server reported earlier is dropped rather than counted
+   * down to a wait the server never asked for.
+   */
   observe(headers: Record<string, string | string[] | undefined>): void {
-    const limit = Number(headers['x-ratelimit-limit']);
+    const limit = Number(header(headers, 'x-ratelimit-limit'));
     if (Number.isFinite(limit) && limit > 0) this.limit = limit;
-    const remaining = Number(headers['x-ratelimit-remaining']);
-    if (headers['x-ratelimit-remaining'] !== undefined && Number.isFinite(remaining)) {
+    const rawRemaining = header(headers, 'x-ratelimit-remaining');
+    const remaining = Number(rawRemaining);
+    if (rawRemaining !== undefined && rawRemaining.trim() !== '' && Number.isFinite(remaining)) {
       this.remaining = remaining;
       this.remainingAt = Date.now();
       this.resetAt = undefined;
+    } else {
+      this.remaining = undefined;
+      this.resetAt = undefined;
     }
-    const retryAfter = Number(headers['retry-after']);
-    if (headers['retry-after'] !== undefined && Number.isFinite(retryAfter) && retryAfter >= 0) {
-      this.resetAt = Date.now() + retryAfter * 1000;
-    }
+    const retryAfter = retryAfterSeconds(headers);
+    if (retryAfter !== undefined) this.resetAt = Date.now() + retryAfter * 1000;
   }
 
   /** How long to wait before the next request may start. */
@@ -218,15 +242,16 @@ export class HttpClient {
         return await this.sendOnce(spec, url, attempt);
       } catch (e) {
         const err = e as ApiError;
+        // A 429 without Retry-After is waited out on a fixed, capped schedule (a server need not send the header).
+        const rateWait =
+          err.kind !== 'rateLimited' ? undefined : err.retryAfter !== undefined ? err.retryAfter : rateLimitBackoffSeconds(attempt, maxWait);
         const retryable =
-          (err.kind === 'rateLimited' && (err.retryAfter ?? 1) <= maxWait) ||
+          (rateWait !== undefined && rateWait <= maxWait && (err.retryAfter !== undefined || rateWait > 0)) ||
           (err.kind === 'server' && [502, 503, 504].includes(err.status ?? 0)) ||
           err.kind === 'network';
         if (!retryable || attempt > retries) throw err;
         const wait =
-          err.kind === 'rateLimited'
-            ? (err.retryAfter ?? 1) * 1000
-            : Math.min(2000, 250 * 2 ** (attempt - 1)) + Math.floor(Math.random() * 100);
+          rateWait !== undefined ? rateWait * 1000 : Math.min(2000, 250 * 2 ** (attempt - 1)) + Math.floor(Math.random() * 100);
         this.log('warn', `[api] ${spec.method} ${spec.path} ${err.status ?? err.kind}: retrying in ${wait} ms (attempt ${attempt + 1} of ${retries + 1})`);
         await sleep(wait, spec.signal);
       }
@@ -401,8 +426,10 @@ export class HttpClient {
         });
       }
       case 429: {
-        const ra = Number(raw.headers['retry-after']);
-        const retryAfter = Number.isFinite(ra) && ra >= 0 ? ra : 60;
+        const retryAfter = retryAfterSeconds(raw.headers);
+        if (retryAfter === undefined) {
+          return fail('rateLimited', 'Too many requests (HTTP 429), and the server did not say how long to wait: try again in a minute.', { status });
+        }
         return fail('rateLimited', `Too many requests (HTTP 429): try again in ${retryAfter} second${retryAfter === 1 ? '' : 's'}.`, {
           status,
           retryAfter,

@@ -1308,6 +1308,107 @@ describe('API client (src/api) against the sandbox', function () {
   });
 
   // -------------------------------------------------------------------------------------------------
+  describe('a server that sends no rate-limit headers (throttling off, or a 429 without Retry-After)', () => {
+    /** A stub answering a document list; `plan(n)` gives the n-th answer's status and headers (1-based). */
+    function listStub(plan: (n: number) => { status: number; headers?: Record<string, string | undefined> }) {
+      let n = 0;
+      return stub((_req, res) => {
+        const { status, headers = {} } = plan(++n);
+        const sent: Record<string, string> = { 'Content-Type': 'application/json' };
+        for (const [k, v] of Object.entries(headers)) if (v !== undefined) sent[k] = v;
+        res.writeHead(status, sent);
+        res.end(JSON.stringify(status === 429 ? { message: 'Too Many Attempts.' } : { data: [], status: 200 }));
+      });
+    }
+
+    it('a 429 without Retry-After or X-RateLimit-* is retried after 2 s (a fixed wait, not 0 and not a guessed minute), then succeeds', async () => {
+      const s = await listStub((n) => ({ status: n === 1 ? 429 : 200 }));
+      const { delays, outcome } = await withFastClientSleeps(() => client({ documentsUrl: s.url, retries: 2 }).listDocuments());
+      const page = await outcome;
+      assert.equal(page.items.length, 0);
+      assert.deepEqual(delays, [2000]);
+      assert.equal(s.requests.length, 2);
+      assert.ok(logs.some((l) => /429: retrying in 2000 ms/.test(l)), logs.join('\n'));
+    });
+
+    it('429s without headers back off 2, 4, 8 s then 10 s (capped), and at most maxRetryWaitSeconds; then reported plainly', async () => {
+      const s = await listStub(() => ({ status: 429 }));
+      const run = await withFastClientSleeps(() => client({ documentsUrl: s.url, retries: 5, pacing: false }).listDocuments());
+      const err = await apiError(() => run.outcome);
+      assert.deepEqual(run.delays, [2000, 4000, 8000, 10000, 10000]);
+      assert.equal(s.requests.length, 6);
+      assert.equal(err.kind, 'rateLimited');
+      assert.equal(err.status, 429);
+      assert.equal(err.retryAfter, undefined, 'no wait invented when the server named none');
+      assert.match(err.message, /HTTP 429/);
+      assert.match(err.message, /did not say how long/);
+      assertReadable(err);
+
+      const capped = await withFastClientSleeps(() =>
+        client({ documentsUrl: s.url, retries: 3, pacing: false, maxRetryWaitSeconds: 3 }).listDocuments(),
+      );
+      await apiError(() => capped.outcome);
+      assert.deepEqual(capped.delays, [2000, 3000, 3000]);
+    });
+
+    it('with maxRetryWaitSeconds 0 a header-less 429 is reported at once; a store is never retried', async () => {
+      const s = await listStub(() => ({ status: 429 }));
+      const t0 = Date.now();
+      const err = await apiError(() => client({ documentsUrl: s.url, retries: 3, maxRetryWaitSeconds: 0 }).listDocuments());
+      assert.ok(Date.now() - t0 < 1000);
+      assert.equal(err.kind, 'rateLimited');
+      assert.equal(s.requests.length, 1);
+      const store = await apiError(() => client({ documentsUrl: s.url, retries: 3 }).storeDocument({ name: 'n', prompt: 'p', creativity: 0 }));
+      assert.equal(store.kind, 'rateLimited');
+      assert.equal(s.requests.length, 2);
+    });
+
+    it('Retry-After as an HTTP date is honoured too', async () => {
+      const s = await listStub((n) => ({ status: n === 1 ? 429 : 200, headers: n === 1 ? { 'Retry-After': new Date(Date.now() + 3000).toUTCString() } : {} }));
+      const { delays, outcome } = await withFastClientSleeps(() => client({ documentsUrl: s.url, pacing: false }).listDocuments());
+      await outcome;
+      assert.equal(delays.length, 1);
+      assert.ok(delays[0] >= 2000 && delays[0] <= 3000, String(delays[0]));
+    });
+
+    it('pacing without headers goes by its own count: 59 requests a minute at once, the 60th waits out the window', async () => {
+      const s = await listStub(() => ({ status: 200 }));
+      const api = client({ documentsUrl: s.url });
+      const { delays, outcome } = await withFastClientSleeps(async () => {
+        for (let i = 1; i <= 60; i++) await api.listDocuments({ page: i });
+      });
+      await outcome;
+      assert.equal(s.requests.length, 60);
+      assert.equal(delays.length, 1, `one pacing wait: ${JSON.stringify(delays)}`);
+      assert.ok(delays[0] > 55_000 && delays[0] <= 60_005, String(delays[0]));
+      assert.ok(logs.some((l) => /pacing documents requests/.test(l)));
+    });
+
+    it('headers that stop coming (throttling switched off) leave no stale count behind: no waits the server never asked for', async () => {
+      const s = await listStub((n) => ({ status: 200, headers: n === 1 ? { 'X-RateLimit-Limit': '60', 'X-RateLimit-Remaining': '1' } : {} }));
+      const api = client({ documentsUrl: s.url });
+      const { delays, outcome } = await withFastClientSleeps(async () => {
+        for (let i = 1; i <= 6; i++) await api.listDocuments({ page: i });
+      });
+      await outcome;
+      assert.equal(s.requests.length, 6);
+      assert.deepEqual(delays, [], 'no pacing wait');
+    });
+
+    it('a server that does send X-RateLimit-Remaining: 0 with a Retry-After is still waited out before the next request', async () => {
+      const s = await listStub((n) => ({ status: 200, headers: n === 1 ? { 'X-RateLimit-Limit': '60', 'X-RateLimit-Remaining': '0', 'Retry-After': '4' } : {} }));
+      const api = client({ documentsUrl: s.url });
+      const { delays, outcome } = await withFastClientSleeps(async () => {
+        await api.listDocuments({ page: 1 });
+        await api.listDocuments({ page: 2 });
+      });
+      await outcome;
+      assert.equal(delays.length, 1, JSON.stringify(delays));
+      assert.ok(delays[0] > 3000 && delays[0] <= 4005, String(delays[0]));
+    });
+  });
+
+  // -------------------------------------------------------------------------------------------------
   describe('cancellation (AbortSignal)', () => {
     it('aborting a hanging read ends it at once as "cancelled" (not a timeout)', async () => {
       sb.setFault('documents.list', { kind: 'hang' });
