@@ -1,6 +1,7 @@
 import { Agent, request, type Dispatcher } from 'undici';
 import { ApiError } from './errors';
 import { errorBodySchema, type ZodSchema } from './schemas';
+import { serverTrim } from './validate';
 
 export type Service = 'documents' | 'projects';
 export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error';
@@ -98,6 +99,38 @@ function cancelled(): ApiError {
   return new ApiError('cancelled', 'The request was cancelled.');
 }
 
+/** One header's value (the first, if it came more than once). */
+function header(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
+  const v = headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/** Retry-After as seconds: a number of seconds (what Laravel sends) or an HTTP date; undefined when absent or unreadable. */
+export function retryAfterSeconds(headers: Record<string, string | string[] | undefined>, now = Date.now()): number | undefined {
+  const v = header(headers, 'retry-after')?.trim();
+  if (!v) return undefined;
+  if (/^\d+$/.test(v)) return Number(v);
+  const at = Date.parse(v);
+  return Number.isFinite(at) ? Math.max(0, Math.ceil((at - now) / 1000)) : undefined;
+}
+
+/**
+ * The wait before retry `attempt + 1` after a 429 that did not say how long to wait (no Retry-After):
+ * 2, 4, 8 s, then 10 s, never more than `maxWaitSeconds`.
+ */
+export function rateLimitBackoffSeconds(attempt: number, maxWaitSeconds: number): number {
+  return Math.min(2 * 2 ** (attempt - 1), 10, maxWaitSeconds);
+}
+
+/**
+ * Where a redirect points, for a message: scheme, host and path only (credentials, query and fragment
+ * dropped: they may carry tokens), at most 200 characters.
+ */
+export function redirectTarget(url: URL): string {
+  const shown = url.protocol === 'http:' || url.protocol === 'https:' ? `${url.protocol}//${url.host}${url.pathname}` : `a ${url.protocol} address`;
+  return shown.length > 200 ? `${shown.slice(0, 199)}…` : shown;
+}
+
 /** Client-side pacing: a sliding one-minute window of our own request starts, per server. */
 class Pacer {
   private starts: number[] = [];
@@ -107,19 +140,26 @@ class Pacer {
   /** When the server said its window ends (from a 429's Retry-After), epoch ms. */
   private resetAt: number | undefined;
 
+  /**
+   * Learns from an answer's headers. A server with throttling switched off sends no X-RateLimit-* headers:
+   * then only our own count paces, and a count the server reported earlier is dropped rather than counted
+   * down to a wait the server never asked for.
+   */
   observe(headers: Record<string, string | string[] | undefined>): void {
-    const limit = Number(headers['x-ratelimit-limit']);
+    const limit = Number(header(headers, 'x-ratelimit-limit'));
     if (Number.isFinite(limit) && limit > 0) this.limit = limit;
-    const remaining = Number(headers['x-ratelimit-remaining']);
-    if (headers['x-ratelimit-remaining'] !== undefined && Number.isFinite(remaining)) {
+    const rawRemaining = header(headers, 'x-ratelimit-remaining');
+    const remaining = Number(rawRemaining);
+    if (rawRemaining !== undefined && rawRemaining.trim() !== '' && Number.isFinite(remaining)) {
       this.remaining = remaining;
       this.remainingAt = Date.now();
       this.resetAt = undefined;
+    } else {
+      this.remaining = undefined;
+      this.resetAt = undefined;
     }
-    const retryAfter = Number(headers['retry-after']);
-    if (headers['retry-after'] !== undefined && Number.isFinite(retryAfter) && retryAfter >= 0) {
-      this.resetAt = Date.now() + retryAfter * 1000;
-    }
+    const retryAfter = retryAfterSeconds(headers);
+    if (retryAfter !== undefined) this.resetAt = Date.now() + retryAfter * 1000;
   }
 
   /** How long to wait before the next request may start. */
@@ -202,15 +242,16 @@ export class HttpClient {
         return await this.sendOnce(spec, url, attempt);
       } catch (e) {
         const err = e as ApiError;
+        // A 429 without Retry-After is waited out on a fixed, capped schedule (a server need not send the header).
+        const rateWait =
+          err.kind !== 'rateLimited' ? undefined : err.retryAfter !== undefined ? err.retryAfter : rateLimitBackoffSeconds(attempt, maxWait);
         const retryable =
-          (err.kind === 'rateLimited' && (err.retryAfter ?? 1) <= maxWait) ||
+          (rateWait !== undefined && rateWait <= maxWait && (err.retryAfter !== undefined || rateWait > 0)) ||
           (err.kind === 'server' && [502, 503, 504].includes(err.status ?? 0)) ||
           err.kind === 'network';
         if (!retryable || attempt > retries) throw err;
         const wait =
-          err.kind === 'rateLimited'
-            ? (err.retryAfter ?? 1) * 1000
-            : Math.min(2000, 250 * 2 ** (attempt - 1)) + Math.floor(Math.random() * 100);
+          rateWait !== undefined ? rateWait * 1000 : Math.min(2000, 250 * 2 ** (attempt - 1)) + Math.floor(Math.random() * 100);
         this.log('warn', `[api] ${spec.method} ${spec.path} ${err.status ?? err.kind}: retrying in ${wait} ms (attempt ${attempt + 1} of ${retries + 1})`);
         await sleep(wait, spec.signal);
       }
@@ -238,9 +279,11 @@ export class HttpClient {
   }
 
   private async sendOnce<T>(spec: RequestSpec<T>, url: string, attempt: number): Promise<T> {
-    const key = (await this.options.getKey())?.trim();
+    // Trimmed like any pasted text (a copied key can carry a zero-width space or a byte-order mark).
+    const rawKey = await this.options.getKey();
+    const key = rawKey === undefined ? undefined : serverTrim(rawKey);
     if (!key) throw new ApiError('auth', 'No API key is set. Run "Content Docs: Set API Key…" first.');
-    if (/[\s\u0000-\u001f]/.test(key)) throw new ApiError('auth', 'The API key contains spaces or control characters; set it again.');
+    if (/[^\x21-\x7e]/.test(key)) throw new ApiError('auth', 'The API key contains spaces, control or invisible characters; set it again.');
     await this.pace(spec.service, spec.signal);
 
     const timeoutMs = spec.timeoutMs ?? this.options.timeoutMs ?? 30_000;
@@ -284,7 +327,7 @@ export class HttpClient {
     const ms = Date.now() - t0;
     this.options.onExchange?.({ service: spec.service, method: spec.method, path: logPath, status: raw.status, ms, attempt });
     this.log(raw.status < 400 ? 'info' : 'warn', `[api] ${spec.method} ${logPath} ${raw.status} ${ms}ms`);
-    return this.interpret(raw, spec.schema);
+    return this.interpret(raw, spec.schema, url, spec.service);
   }
 
   private async exchange(
@@ -332,7 +375,7 @@ export class HttpClient {
     return new ApiError('network', `Could not reach the server: ${what}.`, { cause: e });
   }
 
-  private interpret<T>(raw: RawResponse, schema: ZodSchema<T>): T {
+  private interpret<T>(raw: RawResponse, schema: ZodSchema<T>, requestUrl: string, service: Service): T {
     const { status } = raw;
     const contentType = String(raw.headers['content-type'] ?? '');
     let json: unknown;
@@ -364,9 +407,7 @@ export class HttpClient {
     const errBody = parsed ? errorBodySchema.safeParse(json) : undefined;
     const message = errBody?.success ? errBody.data.message : undefined;
     const serverText = typeof message === 'string' ? message : undefined;
-    if (status >= 300 && status < 400) {
-      return fail('auth', `The server redirected to a login page (HTTP ${status}): the API key was not accepted.`, { status });
-    }
+    if (status >= 300 && status < 400) return this.redirected(raw, requestUrl, service);
     switch (status) {
       case 401:
         return fail('auth', 'The server did not accept the API key (HTTP 401). Set a valid key.', { status });
@@ -385,8 +426,10 @@ export class HttpClient {
         });
       }
       case 429: {
-        const ra = Number(raw.headers['retry-after']);
-        const retryAfter = Number.isFinite(ra) && ra >= 0 ? ra : 60;
+        const retryAfter = retryAfterSeconds(raw.headers);
+        if (retryAfter === undefined) {
+          return fail('rateLimited', 'Too many requests (HTTP 429), and the server did not say how long to wait: try again in a minute.', { status });
+        }
         return fail('rateLimited', `Too many requests (HTTP 429): try again in ${retryAfter} second${retryAfter === 1 ? '' : 's'}.`, {
           status,
           retryAfter,
@@ -398,6 +441,40 @@ export class HttpClient {
         }
         return fail('badResponse', `The server answered HTTP ${status}${serverText ? `: ${serverText}` : '.'}`, { status });
     }
+  }
+
+  /**
+   * A 3xx is never followed (the key must not travel to wherever it points). Laravel answers a request it
+   * does not take as an API call with a redirect to its own login page: that alone means "key not accepted".
+   * Any other target (another host, port, scheme or path, or none) means the address has moved.
+   */
+  private redirected(raw: RawResponse, requestUrl: string, service: Service): never {
+    const { status } = raw;
+    const setting = service === 'documents' ? 'documents server address (contentDocs.documents.baseUrl)' : 'projects server address (contentDocs.projects.baseUrl)';
+    const location = header(raw.headers, 'location')?.trim();
+    let target: URL | undefined;
+    try {
+      target = location ? new URL(location, requestUrl) : undefined;
+    } catch {
+      target = undefined;
+    }
+    if (!target) {
+      return fail(
+        'moved',
+        `The server answered with a redirect (HTTP ${status}) without ${location ? 'a valid' : 'an'} address to go to; it was not followed. Check the ${setting}.`,
+        { status },
+      );
+    }
+    const base = new URL(this.baseUrl(service));
+    if (target.origin === base.origin && /\/login\/?$/.test(target.pathname)) {
+      return fail('auth', `The server redirected to its login page (HTTP ${status}): the API key was not accepted.`, { status });
+    }
+    const where = redirectTarget(target);
+    return fail(
+      'moved',
+      `The server says its address has moved (HTTP ${status}) to ${where}. The request and the API key were not sent there; if the server really moved, change the ${setting}.`,
+      { status, location: where },
+    );
   }
 
   private log(level: LogLevel, line: string): void {

@@ -1,10 +1,31 @@
-const collator = new Intl.Collator('en', { sensitivity: 'base' });
+/**
+ * Name order as the servers sort it (`sort_by=name`, `sort_by=project`): MySQL's `utf8mb4_unicode_ci`.
+ * That collation is case- and accent-insensitive, sorts punctuation and symbols (`_ - ( { ~ <` …) before
+ * digits and digits before letters, compares digits one by one (`10` before `2`), and pads with spaces,
+ * so trailing spaces do not count. ICU's root order at base strength is a close stand-in; plain code-unit
+ * order (`<`, `localeCompare` without options) is not. Callers add their own tiebreak (the server's is the id).
+ */
 
-/** Names in the servers' order (MySQL utf8mb4_unicode_ci): case- and accent-insensitive, trailing spaces ignored. */
-export function compareNames(a: string, b: string): number {
-  return collator.compare(a.replace(/ +$/, ''), b.replace(/ +$/, ''));
+let collator: Intl.Collator | undefined;
+
+function base(): Intl.Collator {
+  // Made once: building a collator costs far more than comparing with one, and trees sort on every refresh.
+  return (collator ??= new Intl.Collator('en', { sensitivity: 'base', usage: 'sort', numeric: false, ignorePunctuation: false }));
 }
 
+/** MySQL's PAD SPACE: trailing U+0020 spaces are ignored (other white space is not). */
+function unpadded(s: string): string {
+  let end = s.length;
+  while (end > 0 && s.charCodeAt(end - 1) === 0x20) end--;
+  return end === s.length ? s : s.slice(0, end);
+}
+
+/** Negative, zero or positive, as `a` sorts before, equal to or after `b` under `utf8mb4_unicode_ci`. */
+export function compareNames(a: string, b: string): number {
+  return base().compare(unpadded(a), unpadded(b));
+}
+
+/** Whether two names are the same name to the server: equal ignoring case, accents and trailing spaces (`Café ` = `cafe`). */
 export function sameName(a: string, b: string): boolean {
   return compareNames(a, b) === 0;
 }

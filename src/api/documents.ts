@@ -7,6 +7,8 @@ import {
   checkOneOf,
   checkPositiveInt,
   checkText,
+  isBlank,
+  serverTrim,
   DOCUMENT_SEARCH_FIELDS,
   DOCUMENT_SORT_FIELDS,
   LIMITS,
@@ -49,16 +51,17 @@ const oneSchema = recordSchema(documentSchema);
 /**
  * The search text as the server should see it: `%`, `_` and `\` are LIKE wildcards/escapes on the
  * server, so they are escaped to match literally; a search for "0" is sent escaped because the
- * server reads a bare "0" as "no search".
+ * server reads a bare "0" as "no search". Trimmed as the server trims (serverTrim): a search of only
+ * white space, U+200B or U+FEFF is no search, and callers leave it out (isBlank).
  */
 export function encodeSearch(search: string): string {
-  const escaped = search.trim().replace(/[\\%_]/g, (c) => `\\${c}`);
+  const escaped = serverTrim(search).replace(/[\\%_]/g, (c) => `\\${c}`);
   return escaped === '0' ? '\\0' : escaped;
 }
 
 export function documentListParams(q: DocumentListQuery): Record<string, string | number | undefined> {
   const params: Record<string, string | number | undefined> = {};
-  if (q.search !== undefined && q.search.trim() !== '') params.search = encodeSearch(q.search);
+  if (q.search !== undefined && !isBlank(q.search)) params.search = encodeSearch(q.search);
   if (q.searchBy !== undefined) params.search_by = checkOneOf('search_by', q.searchBy, DOCUMENT_SEARCH_FIELDS);
   if (q.templateId !== undefined) params.template_id = checkPositiveInt('template_id', q.templateId);
   if (q.favorite !== undefined) params.favorite = q.favorite ? 1 : 0;

@@ -1,6 +1,7 @@
 /** What went wrong, in terms a caller can branch on. Never branch on message texts: servers translate them. */
 export type ApiErrorKind =
-  | 'auth' // 401, a redirect to the login page, or no key at all
+  | 'auth' // 401, a redirect to the server's own login page, or no key at all
+  | 'moved' // a redirect anywhere else (another host, path or scheme, or no Location): never followed; `location` says where
   | 'forbidden' // 403: the plan has no API access
   | 'notFound' // 404
   | 'validation' // 422, with per-field messages; also input refused before sending
@@ -16,8 +17,10 @@ export interface ApiErrorDetails {
   status?: number;
   /** Field -> messages, from a 422 or from local validation. */
   fields?: Record<string, string[]>;
-  /** Seconds to wait, from Retry-After on a 429. */
+  /** Seconds to wait, from Retry-After on a 429 (absent when the server did not say). */
   retryAfter?: number;
+  /** Where a redirect pointed ('moved'): resolved against the request, without credentials, query or fragment. */
+  location?: string;
   cause?: unknown;
 }
 
@@ -31,6 +34,7 @@ export class ApiError extends Error {
   readonly status?: number;
   readonly fields?: Record<string, string[]>;
   readonly retryAfter?: number;
+  readonly location?: string;
 
   constructor(
     readonly kind: ApiErrorKind,
@@ -41,6 +45,7 @@ export class ApiError extends Error {
     this.status = details.status;
     this.fields = details.fields;
     this.retryAfter = details.retryAfter;
+    this.location = details.location;
   }
 
   /** The field messages joined into one line: `name: The name field is required.` */

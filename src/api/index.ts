@@ -15,6 +15,9 @@ export type { ProjectListQuery } from './projects';
 export { ApiError, isApiError } from './errors';
 export { checkBaseUrl } from './client';
 export { walkPages } from './paging';
+export { serverTrim, isBlank } from './validate';
+// The trees sort with these: import them from './collation' directly (no dependencies) so activation does not load this bundle.
+export { compareNames, sameName } from './collation';
 
 export function createApi(options: ClientOptions) {
   const http = new HttpClient(options);

@@ -2,7 +2,7 @@ import type { HttpClient } from './client';
 import { deletedSchema, pageSchema, projectSchema, type Project } from './schemas';
 import { toPage, type Page } from './paging';
 import { encodeSearch } from './documents';
-import { checkOneOf, checkPositiveInt, checkProjectName, PAGE_SIZES, PROJECT_SORT_FIELDS, SORT_ORDERS, type PageSize, type ProjectSortField, type SortOrder } from './validate';
+import { checkOneOf, isBlank, checkPositiveInt, checkProjectName, PAGE_SIZES, PROJECT_SORT_FIELDS, SORT_ORDERS, type PageSize, type ProjectSortField, type SortOrder } from './validate';
 
 export interface ProjectListQuery {
   search?: string;
@@ -16,7 +16,7 @@ const listSchema = pageSchema(projectSchema);
 
 export function projectListParams(q: ProjectListQuery): Record<string, string | number | undefined> {
   const params: Record<string, string | number | undefined> = {};
-  if (q.search !== undefined && q.search.trim() !== '') {
+  if (q.search !== undefined && !isBlank(q.search)) {
     params.search = encodeSearch(q.search);
     params.search_by = 'project';
   }

@@ -24,6 +24,33 @@ export type ProjectSortField = (typeof PROJECT_SORT_FIELDS)[number];
 
 export const LIMITS = { name: 128, prompt: 2048, result: 20480 } as const;
 
+/**
+ * The white space the server trims from every input (Laravel's TrimStrings middleware:
+ * `preg_replace('~^[\s\x{FEFF}\x{200B}]+|[\s\x{FEFF}\x{200B}]+$~u', '', $value)`). PHP's `u` modifier turns on
+ * PCRE2_UCP, under which `\s` is every Unicode separator (Zs, Zl, Zp) plus PCRE's horizontal and vertical
+ * space lists: tab, LF, VT, FF, CR, U+0085 (NEL) and U+180E included. JavaScript's `trim()` differs: it
+ * leaves U+200B, U+0085 and U+180E in place.
+ */
+const SERVER_SPACE = /[\t\n\v\f\r \u0085\u00a0\u1680\u180e\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff\u200b]/;
+
+/**
+ * A text as the server stores it after trimming (an empty result is what the server turns into null).
+ * A scan from both ends, not a `[…]+$` regular expression: that one backtracks quadratically on a long run
+ * of spaces inside a 20,000-character text.
+ */
+export function serverTrim(s: string): string {
+  let start = 0;
+  let end = s.length;
+  while (start < end && SERVER_SPACE.test(s[start])) start++;
+  while (end > start && SERVER_SPACE.test(s[end - 1])) end--;
+  return start === 0 && end === s.length ? s : s.slice(start, end);
+}
+
+/** True when the server would see no value at all: empty, or only white space it trims. */
+export function isBlank(s: string | undefined | null): boolean {
+  return s === undefined || s === null || serverTrim(s) === '';
+}
+
 /** Length as the server counts it (characters, not UTF-16 units). */
 export function charLength(s: string): number {
   let n = 0;
@@ -45,10 +72,10 @@ export function checkPositiveInt(field: string, value: unknown): number {
   return value;
 }
 
-/** A required text: trimmed (as the server will), not blank, not over `max` characters. */
+/** A required text: trimmed (as the server will, see serverTrim), not blank, not over `max` characters. */
 export function checkText(field: string, value: unknown, max: number, label = field): string {
   if (typeof value !== 'string') throw invalidInput(field, `${label} must be text.`);
-  const trimmed = value.trim();
+  const trimmed = serverTrim(value);
   if (!trimmed) throw invalidInput(field, `${label} cannot be empty.`);
   if (trimmed.includes('\u0000')) throw invalidInput(field, `${label} cannot contain a NUL character.`);
   const len = charLength(trimmed);
@@ -69,7 +96,7 @@ export function checkCreativity(value: unknown): Creativity {
 
 /** A project name the projects server can address as one path segment. */
 export function checkProjectName(value: unknown): string {
-  if (typeof value !== 'string' || !value.trim()) throw invalidInput('project', 'The project name cannot be empty.');
+  if (typeof value !== 'string' || isBlank(value)) throw invalidInput('project', 'The project name cannot be empty.');
   if (value.includes('/')) {
     throw invalidInput(
       'project',
@@ -84,9 +111,4 @@ export function checkProjectName(value: unknown): string {
     );
   }
   return value;
-}
-
-/** Trims as the server does (Laravel TrimStrings): Unicode white space, U+FEFF and U+200B at both ends. */
-export function serverTrim(s: string): string {
-  return s.replace(/^[\s\uFEFF\u200B]+|[\s\uFEFF\u200B]+$/gu, '');
 }

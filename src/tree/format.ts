@@ -125,6 +125,15 @@ export function errorPresentation(action: string, e: unknown, at: number): { lab
       signIn: true,
     };
   }
+  if (kind === 'moved') {
+    // No key to set: the server address setting is what to change (a click retries).
+    return {
+      label: action,
+      description: why,
+      tooltip: vscode.l10n.t('{0}: {1}\n\nIf the server really moved, change its address in the settings, then click to retry.', action, why),
+      signIn: false,
+    };
+  }
   if (kind === 'rateLimited') {
     const seconds = (e as ApiError).retryAfter ?? 60;
     const when = clockTime(new Date(at + seconds * 1000));

@@ -56,6 +56,8 @@ function assertReadable(err: ApiError): void {
 interface Stub {
   url: string;
   requests: Array<{ method: string; url: string; headers: http.IncomingHttpHeaders; body: string }>;
+  /** TCP connections accepted (a TLS or other attempt that never becomes an HTTP request still counts). */
+  readonly connections: number;
   close(): Promise<void>;
 }
 
@@ -63,6 +65,7 @@ interface Stub {
 async function startStub(handler: (req: http.IncomingMessage, res: http.ServerResponse, body: string) => void): Promise<Stub> {
   const requests: Stub['requests'] = [];
   const sockets = new Set<Socket>();
+  let connections = 0;
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
@@ -73,6 +76,7 @@ async function startStub(handler: (req: http.IncomingMessage, res: http.ServerRe
     });
   });
   server.on('connection', (s: Socket) => {
+    connections++;
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
   });
@@ -81,6 +85,9 @@ async function startStub(handler: (req: http.IncomingMessage, res: http.ServerRe
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    get connections() {
+      return connections;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();
@@ -544,6 +551,27 @@ describe('API client (src/api) against the sandbox', function () {
       assert.deepEqual(reqs()[1].query, {});
     });
 
+    it('a search of only U+200B / U+FEFF is no search (nothing sent); a padded one is sent trimmed as the server would', async () => {
+      const api = client();
+      const all = await api.listDocuments();
+      await api.listDocuments({ search: '\u200b' });
+      await api.listProjects({ search: '\ufeff\u200b ' });
+      assert.deepEqual(reqs()[1].query, {});
+      assert.deepEqual(reqs()[2].query, {});
+      const padded = await api.listDocuments({ search: '\u200bcafé\ufeff' });
+      assert.deepEqual(reqs()[3].query, { search: 'café' });
+      assert.ok(padded.items.length > 0 && padded.total !== undefined && all.total !== undefined && padded.total < all.total);
+    });
+
+    it('store and update send name, prompt and result trimmed as the server trims them (U+200B and U+FEFF too)', async () => {
+      const api = client();
+      const d = await api.storeDocument({ name: '\u200b Plan \ufeff', prompt: '\u200bWrite.\u200b', creativity: 0.5 });
+      assert.equal(reqs()[0].body!.name, 'Plan');
+      assert.equal(reqs()[0].body!.prompt, 'Write.');
+      await api.updateDocument(d.id, { name: '\ufeffRenamed\u200b', result: '\u200bBody\n\u200b' });
+      assert.deepEqual(reqs()[1].body, { name: 'Renamed', result: 'Body' });
+    });
+
     it('search_by result: sent, and it searches the result text (accent-insensitive)', async () => {
       const api = client();
       const byResult = await api.listDocuments({ search: 'DELICIEUX', searchBy: 'result' });
@@ -783,6 +811,15 @@ describe('API client (src/api) against the sandbox', function () {
       await refused((a) => a.updateDocument(1, { favorite: 'true' as never }), 'favorite', ['true or false']);
     });
 
+    it('a name, prompt or result of only U+200B / U+FEFF (which the server trims away) is refused as empty', async () => {
+      await refused((a) => a.storeDocument({ name: '\u200b', prompt: 'p', creativity: 0.5 }), 'name', [/empty/i]);
+      await refused((a) => a.storeDocument({ name: 'n', prompt: '\ufeff\u200b\n', creativity: 0.5 }), 'prompt', [/empty/i]);
+      await refused((a) => a.updateDocument(1, { name: '\u200b\u200b' }), 'name', [/empty/i]);
+      await refused((a) => a.updateDocument(1, { result: '\u200b' }), 'result', [/empty/i]);
+      await refused((a) => a.deleteProject('\u200b'), 'project', [/empty/i]);
+      await refused((a) => a.storeDocument({ name: `\u200b${'x'.repeat(129)}`, prompt: 'p', creativity: 0.5 }), 'name', ['128', '129']);
+    });
+
     it('a project name with "/" (or "." / "..", or blank) cannot be addressed: refused with an explanation', async () => {
       await refused((a) => a.deleteProject('a/b testing'), 'project', ['"/"', /website/]);
       await refused((a) => a.deleteProject('.'), 'project', [/folder/]);
@@ -882,12 +919,19 @@ describe('API client (src/api) against the sandbox', function () {
     });
 
     it('no key, or a key with spaces or control characters inside: auth error, nothing sent', async () => {
-      for (const k of [undefined, '', '   ', 'abc def', 'abc\u0007def']) {
+      for (const k of [undefined, '', '   ', '\u200b', '\ufeff\u200b', 'abc def', 'abc\u0007def', 'abc\u200bdef', 'abc\u00e9def']) {
         const err = await apiError(() => client({ getKey: () => k }).listDocuments());
         assert.equal(err.kind, 'auth', `key ${JSON.stringify(k)}`);
         assertReadable(err);
       }
       assert.equal(reqs().length, 0);
+    });
+
+    it('a pasted key with a byte-order mark or zero-width spaces around it is trimmed like any input and works', async () => {
+      const api = client({ getKey: () => `\ufeff\u200b${sb.key}\u200b\n` });
+      await api.getAccount();
+      assert.equal(reqs()[0].authorizationHeader, `Bearer ${sb.key}`);
+      assert.equal(reqs()[0].status, 200);
     });
 
     it('project names are percent-encoded as one path segment (space, %, #, ?, +, non-ASCII) and reach the right project', async () => {
@@ -1264,6 +1308,107 @@ describe('API client (src/api) against the sandbox', function () {
   });
 
   // -------------------------------------------------------------------------------------------------
+  describe('a server that sends no rate-limit headers (throttling off, or a 429 without Retry-After)', () => {
+    /** A stub answering a document list; `plan(n)` gives the n-th answer's status and headers (1-based). */
+    function listStub(plan: (n: number) => { status: number; headers?: Record<string, string | undefined> }) {
+      let n = 0;
+      return stub((_req, res) => {
+        const { status, headers = {} } = plan(++n);
+        const sent: Record<string, string> = { 'Content-Type': 'application/json' };
+        for (const [k, v] of Object.entries(headers)) if (v !== undefined) sent[k] = v;
+        res.writeHead(status, sent);
+        res.end(JSON.stringify(status === 429 ? { message: 'Too Many Attempts.' } : { data: [], status: 200 }));
+      });
+    }
+
+    it('a 429 without Retry-After or X-RateLimit-* is retried after 2 s (a fixed wait, not 0 and not a guessed minute), then succeeds', async () => {
+      const s = await listStub((n) => ({ status: n === 1 ? 429 : 200 }));
+      const { delays, outcome } = await withFastClientSleeps(() => client({ documentsUrl: s.url, retries: 2 }).listDocuments());
+      const page = await outcome;
+      assert.equal(page.items.length, 0);
+      assert.deepEqual(delays, [2000]);
+      assert.equal(s.requests.length, 2);
+      assert.ok(logs.some((l) => /429: retrying in 2000 ms/.test(l)), logs.join('\n'));
+    });
+
+    it('429s without headers back off 2, 4, 8 s then 10 s (capped), and at most maxRetryWaitSeconds; then reported plainly', async () => {
+      const s = await listStub(() => ({ status: 429 }));
+      const run = await withFastClientSleeps(() => client({ documentsUrl: s.url, retries: 5, pacing: false }).listDocuments());
+      const err = await apiError(() => run.outcome);
+      assert.deepEqual(run.delays, [2000, 4000, 8000, 10000, 10000]);
+      assert.equal(s.requests.length, 6);
+      assert.equal(err.kind, 'rateLimited');
+      assert.equal(err.status, 429);
+      assert.equal(err.retryAfter, undefined, 'no wait invented when the server named none');
+      assert.match(err.message, /HTTP 429/);
+      assert.match(err.message, /did not say how long/);
+      assertReadable(err);
+
+      const capped = await withFastClientSleeps(() =>
+        client({ documentsUrl: s.url, retries: 3, pacing: false, maxRetryWaitSeconds: 3 }).listDocuments(),
+      );
+      await apiError(() => capped.outcome);
+      assert.deepEqual(capped.delays, [2000, 3000, 3000]);
+    });
+
+    it('with maxRetryWaitSeconds 0 a header-less 429 is reported at once; a store is never retried', async () => {
+      const s = await listStub(() => ({ status: 429 }));
+      const t0 = Date.now();
+      const err = await apiError(() => client({ documentsUrl: s.url, retries: 3, maxRetryWaitSeconds: 0 }).listDocuments());
+      assert.ok(Date.now() - t0 < 1000);
+      assert.equal(err.kind, 'rateLimited');
+      assert.equal(s.requests.length, 1);
+      const store = await apiError(() => client({ documentsUrl: s.url, retries: 3 }).storeDocument({ name: 'n', prompt: 'p', creativity: 0 }));
+      assert.equal(store.kind, 'rateLimited');
+      assert.equal(s.requests.length, 2);
+    });
+
+    it('Retry-After as an HTTP date is honoured too', async () => {
+      const s = await listStub((n) => ({ status: n === 1 ? 429 : 200, headers: n === 1 ? { 'Retry-After': new Date(Date.now() + 3000).toUTCString() } : {} }));
+      const { delays, outcome } = await withFastClientSleeps(() => client({ documentsUrl: s.url, pacing: false }).listDocuments());
+      await outcome;
+      assert.equal(delays.length, 1);
+      assert.ok(delays[0] >= 2000 && delays[0] <= 3000, String(delays[0]));
+    });
+
+    it('pacing without headers goes by its own count: 59 requests a minute at once, the 60th waits out the window', async () => {
+      const s = await listStub(() => ({ status: 200 }));
+      const api = client({ documentsUrl: s.url });
+      const { delays, outcome } = await withFastClientSleeps(async () => {
+        for (let i = 1; i <= 60; i++) await api.listDocuments({ page: i });
+      });
+      await outcome;
+      assert.equal(s.requests.length, 60);
+      assert.equal(delays.length, 1, `one pacing wait: ${JSON.stringify(delays)}`);
+      assert.ok(delays[0] > 55_000 && delays[0] <= 60_005, String(delays[0]));
+      assert.ok(logs.some((l) => /pacing documents requests/.test(l)));
+    });
+
+    it('headers that stop coming (throttling switched off) leave no stale count behind: no waits the server never asked for', async () => {
+      const s = await listStub((n) => ({ status: 200, headers: n === 1 ? { 'X-RateLimit-Limit': '60', 'X-RateLimit-Remaining': '1' } : {} }));
+      const api = client({ documentsUrl: s.url });
+      const { delays, outcome } = await withFastClientSleeps(async () => {
+        for (let i = 1; i <= 6; i++) await api.listDocuments({ page: i });
+      });
+      await outcome;
+      assert.equal(s.requests.length, 6);
+      assert.deepEqual(delays, [], 'no pacing wait');
+    });
+
+    it('a server that does send X-RateLimit-Remaining: 0 with a Retry-After is still waited out before the next request', async () => {
+      const s = await listStub((n) => ({ status: 200, headers: n === 1 ? { 'X-RateLimit-Limit': '60', 'X-RateLimit-Remaining': '0', 'Retry-After': '4' } : {} }));
+      const api = client({ documentsUrl: s.url });
+      const { delays, outcome } = await withFastClientSleeps(async () => {
+        await api.listDocuments({ page: 1 });
+        await api.listDocuments({ page: 2 });
+      });
+      await outcome;
+      assert.equal(delays.length, 1, JSON.stringify(delays));
+      assert.ok(delays[0] > 3000 && delays[0] <= 4005, String(delays[0]));
+    });
+  });
+
+  // -------------------------------------------------------------------------------------------------
   describe('cancellation (AbortSignal)', () => {
     it('aborting a hanging read ends it at once as "cancelled" (not a timeout)', async () => {
       sb.setFault('documents.list', { kind: 'hang' });
@@ -1346,16 +1491,145 @@ describe('API client (src/api) against the sandbox', function () {
         const e1 = await apiError(() => api.listDocuments());
         const e2 = await apiError(() => api.storeDocument({ name: 'n', prompt: 'p', creativity: 0.5 }));
         const e3 = await apiError(() => api.deleteProject('Acme'));
-        for (const e of [e1, e2, e3]) {
-          assert.equal(e.kind, 'auth', `${code}`);
+        for (const [e, path] of [[e1, '/api/v1/documents'], [e2, '/api/v1/documents'], [e3, '/api/v1/projects/Acme']] as const) {
+          assert.equal(e.kind, 'moved', `${code}`);
           assert.equal(e.status, code);
+          assert.equal(e.location, `${target.url}${path}`);
+          assert.ok(e.message.includes(`to ${target.url}${path}`), `${code}: "${e.message}" names where`);
+          assert.doesNotMatch(e.message, /API key was not accepted|set (a valid|the) key/i, 'not sent to re-enter the key');
           assertReadable(e);
         }
         assert.equal(redirector.requests.length, 3, `${code}: one request per call, no retries`);
         assert.ok(redirector.requests.every((r) => r.headers.authorization === `Bearer ${sb.key}`));
       }
       assert.equal(target.requests.length, 0, 'the redirect target got no request at all');
-      assert.ok(!target.requests.some((r) => r.headers.authorization !== undefined));
+      assert.equal(target.connections, 0, 'the redirect target was not even connected to');
+    });
+
+    describe('what a redirect means: only the own login page is "key not accepted"; anything else is "moved", never followed', () => {
+      /** A server that answers every request with `code` and the given Location (none when undefined). */
+      async function redirector(code: number, location: (self: string) => string | undefined): Promise<Stub> {
+        let self = '';
+        const s = await stub((_req, res) => {
+          const loc = location(self);
+          res.writeHead(code, { 'Content-Type': 'text/html; charset=UTF-8', ...(loc === undefined ? {} : { Location: loc }) });
+          res.end('<!DOCTYPE html><html><body>Redirecting…</body></html>');
+        });
+        self = s.url;
+        return s;
+      }
+      /** Lists the documents once through `from` and checks it was the only exchange, with the key, to `from` only. */
+      async function once(from: Stub, other?: Stub): Promise<ApiError> {
+        const err = await apiError(() => client({ documentsUrl: from.url, retries: 3 }).listDocuments());
+        assert.equal(from.requests.length, 1, 'exactly one request');
+        assert.equal(from.connections, 1, 'exactly one connection (nothing else dialled on this port, TLS included)');
+        assert.equal(from.requests[0].headers.authorization, `Bearer ${sb.key}`);
+        assert.equal(exchanges.length, 1, 'the client made one exchange');
+        if (other) {
+          assert.equal(other.requests.length, 0, 'the other host received no request');
+          assert.equal(other.connections, 0, 'the other host was not connected to');
+        }
+        assertReadable(err);
+        return err;
+      }
+      const otherHost = () =>
+        stub((_req, res) => {
+          res.writeHead(200, { 'Content-Type': 'application/json' });
+          res.end(JSON.stringify({ data: [], status: 200 }));
+        });
+
+      it('301 to another host: moved, naming the new address (credentials, query and fragment left out)', async () => {
+        const other = await otherHost();
+        const host = other.url.replace('http://', '');
+        const from = await redirector(301, () => `http://user:secret@${host}/api/v1/documents?api_token=leak&x=1#frag`);
+        const err = await once(from, other);
+        assert.equal(err.kind, 'moved');
+        assert.equal(err.status, 301);
+        assert.equal(err.location, `${other.url}/api/v1/documents`);
+        assert.ok(err.message.includes(`${other.url}/api/v1/documents`), err.message);
+        assert.match(err.message, /HTTP 301/);
+        assert.match(err.message, /moved/);
+        assert.match(err.message, /contentDocs\.documents\.baseUrl/, 'says which setting to change');
+        assert.doesNotMatch(err.message, /secret|user|api_token|leak|frag|x=1/, 'nothing from the credentials, query or fragment');
+        assert.doesNotMatch(err.message, /not accepted/);
+      });
+
+      it('302 to the same host\'s /login: auth (the key was not accepted), the login page not requested', async () => {
+        const from = await redirector(302, (self) => `${self}/login`);
+        const err = await once(from);
+        assert.equal(err.kind, 'auth');
+        assert.equal(err.status, 302);
+        assert.equal(err.location, undefined);
+        assert.match(err.message, /API key was not accepted/);
+        assert.ok(!from.requests.some((r) => r.url === '/login'));
+      });
+
+      it('302 to /login on another host, or to another path of the same host: moved, not auth', async () => {
+        const other = await otherHost();
+        const a = await once(await redirector(302, () => `${other.url}/login`), other);
+        assert.equal(a.kind, 'moved');
+        assert.equal(a.location, `${other.url}/login`);
+        exchanges = [];
+        const from = await redirector(302, (self) => `${self}/home`);
+        const b = await once(from);
+        assert.equal(b.kind, 'moved');
+        assert.equal(b.location, `${from.url}/home`);
+        assert.ok(b.message.includes(`${from.url}/home`), b.message);
+      });
+
+      it('307 to https:// of the same host: moved (a scheme change), naming the https address; nothing dialled', async () => {
+        const from = await redirector(307, (self) => `${self.replace('http://', 'https://')}/api/v1/documents?page=1`);
+        const err = await once(from);
+        const https = `${from.url.replace('http://', 'https://')}/api/v1/documents`;
+        assert.equal(err.kind, 'moved');
+        assert.equal(err.status, 307);
+        assert.equal(err.location, https);
+        assert.ok(err.message.includes(https), err.message);
+        assert.doesNotMatch(err.message, /page=1/);
+      });
+
+      it('308 with a relative Location: resolved against the request URL, named, not followed', async () => {
+        const from = await redirector(308, () => '../v2/documents?api_token=leak');
+        const err = await once(from);
+        assert.equal(err.kind, 'moved');
+        assert.equal(err.status, 308);
+        assert.equal(err.location, `${from.url}/api/v2/documents`, 'resolved against /api/v1/documents, not the base');
+        assert.ok(err.message.includes(`${from.url}/api/v2/documents`), err.message);
+        assert.doesNotMatch(err.message, /leak/);
+        exchanges = [];
+        const abs = await redirector(308, () => '/api/v2/documents');
+        const err2 = await once(abs);
+        assert.equal(err2.location, `${abs.url}/api/v2/documents`);
+      });
+
+      it('a redirect without a Location (or an unusable one): moved, saying there was no address; not auth', async () => {
+        const from = await redirector(301, () => undefined);
+        const err = await once(from);
+        assert.equal(err.kind, 'moved');
+        assert.equal(err.status, 301);
+        assert.equal(err.location, undefined);
+        assert.match(err.message, /HTTP 301/);
+        assert.match(err.message, /without an address/);
+        assert.doesNotMatch(err.message, /not accepted/);
+        exchanges = [];
+        const bad = await redirector(302, () => 'http://[bad');
+        const err2 = await once(bad);
+        assert.equal(err2.kind, 'moved');
+        assert.match(err2.message, /without a valid address/);
+      });
+
+      it('a moved error is not retried and is the same for a store (sent once) and the projects server (its own setting named)', async () => {
+        const other = await otherHost();
+        const from = await redirector(308, () => `${other.url}/x`);
+        const api = client({ documentsUrl: from.url, projectsUrl: from.url, retries: 3 });
+        const store = await apiError(() => api.storeDocument({ name: 'n', prompt: 'p', creativity: 0.5 }));
+        const projects = await apiError(() => api.listProjects());
+        assert.equal(store.kind, 'moved');
+        assert.equal(projects.kind, 'moved');
+        assert.match(projects.message, /contentDocs\.projects\.baseUrl/);
+        assert.equal(from.requests.length, 2);
+        assert.equal(other.connections, 0);
+      });
     });
 
     it('the key is never sent over http:// to another machine, nor to a URL with credentials', async () => {

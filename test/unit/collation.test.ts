@@ -1,0 +1,69 @@
+/**
+ * src/api/collation.ts: name order as MySQL's utf8mb4_unicode_ci sorts it (the servers' sort_by=name / project).
+ * The expected sequences are what that collation gives; ICU's root order agrees on them (checked under Node 20.20
+ * with ICU 78.2 and Node 24.21 with ICU 78.3).
+ */
+import assert from 'node:assert/strict';
+import { compareNames, sameName } from '../../src/api/collation';
+
+/** Sorts with compareNames and the id tiebreak callers add (here the input position stands for the id). */
+function sorted(names: string[]): string[] {
+  return names
+    .map((name, id) => ({ name, id }))
+    .sort((a, b) => compareNames(a.name, b.name) || a.id - b.id)
+    .map((x) => x.name);
+}
+
+describe('compareNames / sameName (utf8mb4_unicode_ci order)', () => {
+  const names = ['zebra', 'Eclair', '~tilde', 'apple', '10 things', '_under', 'Banana', '(paren', 'éclair', '-dash', '2 things', 'Äpfel'];
+
+  it('punctuation and symbols, then digits (one by one: 10 before 2), then letters ignoring case and accents; ties by id', () => {
+    assert.deepEqual(sorted(names), ['_under', '-dash', '(paren', '~tilde', '10 things', '2 things', 'Äpfel', 'apple', 'Banana', 'Eclair', 'éclair', 'zebra']);
+    // The same order from any starting order (only the tie moves with the ids).
+    assert.deepEqual(sorted([...names].reverse()), ['_under', '-dash', '(paren', '~tilde', '10 things', '2 things', 'Äpfel', 'apple', 'Banana', 'éclair', 'Eclair', 'zebra']);
+  });
+
+  it('is not code-unit order (which would put "Banana" before "apple" and "Äpfel" and "éclair" after "zebra")', () => {
+    const plain = [...names].sort();
+    assert.notDeepEqual(plain, sorted(names));
+    assert.ok(compareNames('Banana', 'apple') > 0);
+    assert.ok(compareNames('Äpfel', 'zebra') < 0);
+    assert.ok(compareNames('éclair', 'zebra') < 0);
+  });
+
+  it('the other symbols of the contract ({ and <) also sort before digits; digits before letters', () => {
+    for (const p of ['_', '-', '(', '{', '~', '<']) {
+      assert.ok(compareNames(`${p}z`, '0') < 0, `${p} before digits`);
+      assert.ok(compareNames(`${p}z`, 'a') < 0, `${p} before letters`);
+    }
+    assert.ok(compareNames('9', 'a') < 0);
+    assert.ok(compareNames('9', 'A') < 0);
+  });
+
+  it('case and accents do not count; trailing spaces do not count; leading spaces and other letters do', () => {
+    assert.equal(compareNames('éclair', 'Eclair'), 0);
+    assert.equal(compareNames('ECLAIR', 'eclair'), 0);
+    assert.equal(compareNames('Café ', 'cafe'), 0);
+    assert.equal(compareNames('cafe   ', 'CAFÉ'), 0);
+    assert.ok(compareNames(' cafe', 'cafe') !== 0, 'a leading space counts');
+    assert.ok(compareNames('cafe', 'cafes') < 0);
+    assert.ok(compareNames('apple', 'Äpfel') > 0, 'p after f, whatever the accent on A');
+  });
+
+  it('sameName: what the projects server treats as one project', () => {
+    assert.equal(sameName('Café ', 'cafe'), true);
+    assert.equal(sameName('ACME launch', 'acme LAUNCH  '), true);
+    assert.equal(sameName('Äpfel', 'apfel'), true);
+    assert.equal(sameName('Acme', 'Acme 2'), false);
+    assert.equal(sameName('Acme', 'Acne'), false);
+    assert.equal(sameName('cafe\t', 'cafe'), false, 'only trailing spaces are padding, not tabs');
+  });
+
+  it('is antisymmetric and consistent over the sample (a usable sort comparator)', () => {
+    for (const a of names) {
+      for (const b of names) {
+        assert.equal(Math.sign(compareNames(a, b)) + Math.sign(compareNames(b, a)), 0, `${a} / ${b}`);
+      }
+    }
+  });
+});
