@@ -1252,6 +1252,14 @@ class SandboxImpl implements Sandbox {
     if (name === null || name === undefined) add('name', 'The name field is required.');
     else if (typeof name !== 'string') add('name', 'The name must be a string.');
     else if (codePoints(name) > 128) add('name', 'The name must not be greater than 128 characters.');
+    // The plan's quota gates are rules on `name` (-1 = unlimited), after its other rules.
+    if (typeof name === 'string' && !errors.name) {
+      const { features } = this.accountState.plan;
+      const { counters } = this.accountState;
+      const reached = (count: number, limit: number) => limit !== -1 && count >= limit;
+      if (reached(counters.words_month_count, features.words)) add('name', WORDS_LIMIT_MESSAGE);
+      if (reached(counters.documents_month_count, features.documents) || name === QUOTA_NAME) add('name', DOCUMENTS_LIMIT_MESSAGE);
+    }
 
     const prompt = input.prompt;
     if (prompt === null || prompt === undefined) add('prompt', 'The prompt field is required.');
@@ -1280,15 +1288,6 @@ class SandboxImpl implements Sandbox {
     if (hasVariations) {
       if (!isInteger(variations)) add('variations', 'The variations must be an integer.');
       else if (Number(variations) < 1 || Number(variations) > 4) add('variations', 'The variations must be between 1 and 4.');
-    }
-
-    // The plan's quota gates are rules on `name` (-1 = unlimited).
-    if (typeof name === 'string' && !errors.name) {
-      const { features } = this.accountState.plan;
-      const { counters } = this.accountState;
-      const reached = (count: number, limit: number) => limit !== -1 && count >= limit;
-      if (reached(counters.words_month_count, features.words)) add('name', WORDS_LIMIT_MESSAGE);
-      if (reached(counters.documents_month_count, features.documents) || name === QUOTA_NAME) add('name', DOCUMENTS_LIMIT_MESSAGE);
     }
 
     if (Object.keys(errors).length > 0) return this.invalid(ctx, errors);
