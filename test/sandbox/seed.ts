@@ -231,6 +231,12 @@ function buildDocuments(rng: Rng, plan: Slot[], withSpecials: boolean): SandboxD
     const r = docs[order[SPECIAL_NAMES.length + 4]];
     r.result = `Le café était délicieux. ${r.result ?? ''}`.trim();
     r.words = countWords(r.result);
+    // Documents edited in the web UI: its rich-text editor saves HTML (words are not recounted on update).
+    for (let k = 5; k < 8; k++) {
+      const h = docs[order[SPECIAL_NAMES.length + k]];
+      const paragraphs = (h.result ?? '').split(/\n\n+/).map((p) => `<p>${p.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/\n/g, '<br>')}</p>`);
+      h.result = paragraphs.join('');
+    }
   }
   return docs;
 }

@@ -1590,6 +1590,14 @@ describe('sandbox server (CONTRACT.md)', function () {
       assert.equal(counts.get(60), 2);
     });
 
+    it('default: results are plain text or HTML (documents edited in the web UI)', async () => {
+      const html = [...sb.documents.values()].filter((d) => d.result !== null && /^<p>.*<\/p>$/s.test(d.result));
+      assert.ok(html.length >= 3, String(html.length));
+      const r = await docs(`/documents/${html[0].id}`);
+      assert.match(r.json.data.result, /^<p>/);
+      assert.ok([...sb.documents.values()].some((d) => d.result !== null && !d.result.startsWith('<')));
+    });
+
     it('default: ~15% favorites, a few null results, awkward names (emoji, accents, RTL)', () => {
       const { documents } = generateSeed('default');
       const favs = documents.filter((d) => d.favorite).length / documents.length;
