@@ -116,7 +116,7 @@ describe('New Document… and Go to Document…', function () {
     assert.deepStrictEqual([...prompter.asked[3].items!].sort(), ['Creative', 'Deterministic', 'Imaginative', 'Original', 'Repetitive']);
     const again = prompter.asked[4];
     assert.strictEqual(again.value, '__quota__', 'the name is prefilled with what the user typed');
-    assert.match(again.prompt ?? '', /documents limit/, "the server's message is shown");
+    assert.match(again.prompt ?? '', /too many documents/, "the server's message is shown");
 
     const stores = sandbox.requests.filter((r) => r.route === 'documents.store');
     assert.deepStrictEqual(stores.map((r) => r.status), [422, 201]);

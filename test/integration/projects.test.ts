@@ -10,7 +10,7 @@ import type { Services } from '../../src/services/services';
 import type { ProjectItemNode, ProjectNode } from '../../src/tree/nodes';
 import type { ProjectsTreeProvider } from '../../src/tree/projectsTree';
 import type { Prompter } from '../../src/ui/prompter';
-import { startSandbox, type RequestRecord, type Sandbox } from '../sandbox/server';
+import { collate, startSandbox, type RequestRecord, type Sandbox } from '../sandbox/server';
 import { screenshot } from './harness';
 import { configure, EXTENSION_ID, sleep } from './reliabilityKit';
 
@@ -56,10 +56,6 @@ let originalInfo: unknown;
 
 function projectLists(): RequestRecord[] {
   return sandbox.requests.filter((r) => r.route === 'projects.list');
-}
-
-function fold(t: string): string {
-  return t.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 }
 
 /** The projects as the sandbox groups them: canonical (first) name, case-insensitive key. */
@@ -235,9 +231,7 @@ describe('sidebar: the Projects view', function () {
       const want = projects()
         .sort((a, b) => {
           const byDate = a.created - b.created;
-          const fa = fold(a.name);
-          const fb = fold(b.name);
-          const byName = (fa < fb ? -1 : fa > fb ? 1 : 0) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+          const byName = collate(a.name, b.name) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
           return d * (sortBy === 'project' ? byName || byDate : byDate || byName);
         })
         .slice(0, PAGE)

@@ -13,7 +13,7 @@ import type { Services } from '../../src/services/services';
 import { DocumentsTreeProvider } from '../../src/tree/documentsTree';
 import type { DocNode, DocumentNode, GroupNode, TemplateGroupNode } from '../../src/tree/nodes';
 import type { Prompter } from '../../src/ui/prompter';
-import { startSandbox, type RequestRecord, type Sandbox, type SandboxDocument } from '../sandbox/server';
+import { collate, startSandbox, type RequestRecord, type Sandbox, type SandboxDocument } from '../sandbox/server';
 import { screenshot } from './harness';
 import { configure, EXTENSION_ID, SCHEME, sleep, until } from './reliabilityKit';
 
@@ -127,10 +127,9 @@ function fold(t: string): string {
   return t.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 }
 
+/** The server's name order (the collation, as the sandbox implements it). */
 function cmpText(a: string, b: string): number {
-  const fa = fold(a);
-  const fb = fold(b);
-  return fa < fb ? -1 : fa > fb ? 1 : 0;
+  return collate(a, b);
 }
 
 /** The ids the server lists for a filter and sort, in its order. */

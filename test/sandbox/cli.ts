@@ -2,8 +2,10 @@
  * Starts the sandbox from the command line:
  *
  *   node out/test/sandbox/cli.js [--large] [--empty] [--latency=MS] [--store-delay=MS] [--rate-limit=N]
- *                                [--seo-rate-limit=N] [--port=N] [--seo-port=N] [--key=KEY] [--project-delete-bug] [--log]
+ *                                [--seo-rate-limit=N] [--projects-double-count] [--no-cors] [--port=N] [--seo-port=N]
+ *                                [--key=KEY] [--project-delete-bug] [--log]
  *
+ * Rate limiting is off unless --rate-limit / --seo-rate-limit give a limit per minute.
  * Listens on 127.0.0.1 only, prints both base URLs and the key, and stops cleanly on SIGINT/SIGTERM.
  */
 import { startSandbox, type SandboxOptions } from './server';
@@ -31,12 +33,16 @@ export function parseArgs(argv: string[]): SandboxOptions {
         options.key = value;
         break;
       case '--project-delete-bug': options.projectDeleteBug = true; break;
+      case '--projects-double-count': options.projectsDoubleCount = true; break;
+      case '--no-cors': options.cors = false; break;
       case '--log': options.log = (line) => process.stderr.write(line + '\n'); break;
       case '--help':
       case '-h':
         process.stdout.write(
           'Usage: node out/test/sandbox/cli.js [--large|--empty] [--latency=MS] [--store-delay=MS] [--rate-limit=N]\n' +
-            '       [--seo-rate-limit=N] [--port=N] [--seo-port=N] [--key=KEY] [--project-delete-bug] [--log]\n',
+            '       [--seo-rate-limit=N] [--projects-double-count] [--no-cors] [--port=N] [--seo-port=N] [--key=KEY]\n' +
+            '       [--project-delete-bug] [--log]\n' +
+            'Rate limiting is off unless --rate-limit / --seo-rate-limit (per minute) are given.\n',
         );
         process.exit(0);
         break;

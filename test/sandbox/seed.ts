@@ -231,6 +231,12 @@ function buildDocuments(rng: Rng, plan: Slot[], withSpecials: boolean): SandboxD
     const r = docs[order[SPECIAL_NAMES.length + 4]];
     r.result = `Le café était délicieux. ${r.result ?? ''}`.trim();
     r.words = countWords(r.result);
+    // Documents edited in the web UI: its rich-text editor saves HTML (words are not recounted on update).
+    for (let k = 5; k < 8; k++) {
+      const h = docs[order[SPECIAL_NAMES.length + k]];
+      const paragraphs = (h.result ?? '').split(/\n\n+/).map((p) => `<p>${p.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/\n/g, '<br>')}</p>`);
+      h.result = paragraphs.join('');
+    }
   }
   return docs;
 }
@@ -293,13 +299,14 @@ export function generateSeed(seed: SeedSpec = 'default'): SeedData {
 }
 
 /**
- * The text the sandbox "generates" for a stored document: plainly sandbox-made, deterministic,
- * derived from the prompt (and template and creativity).
+ * The text the sandbox "generates" for a stored document: plainly sandbox-made, deterministic, derived
+ * only from what the real model gets: the prompt as the server hands it over (already flattened to one
+ * line) and the creativity (its temperature). The template only labels the document, as on the server.
  */
-export function generatedResult(prompt: string, templateName: string, creativity: number): string {
-  const rng = mulberry32(hashString(`${prompt}\u0000${templateName}\u0000${creativity}`));
+export function generatedResult(modelPrompt: string, creativity: number): string {
+  const rng = mulberry32(hashString(`${modelPrompt}\u0000${creativity}`));
   const n = 3 + Math.floor(rng() * 3);
   const parts: string[] = [];
   for (let i = 0; i < n; i++) parts.push(pick(rng, SENTENCES).replace('{topic}', 'this topic'));
-  return `[sandbox] Generated for: ${prompt}\n\n${templateName} draft (creativity ${creativity}). ${parts.join(' ')}\n\nThis text was made by the local sandbox, not by an AI.`;
+  return `[sandbox] Generated for: ${modelPrompt}\n\nDraft (creativity ${creativity}). ${parts.join(' ')}\n\nThis text was made by the local sandbox, not by an AI.`;
 }

@@ -8,18 +8,29 @@
  * Order of processing for a request under /api/v1 (mirrors the real stack):
  *   1. added latency (every /api/v1 answer),
  *   2. an encoded slash (%2F) in the path: HTML 404 from the "web server" (not counted, no app headers),
- *   3. routing: a wrong method on a known path is a 405 JSON answer (before rate limit and auth, not counted),
- *   4. rate limit (counted before authentication, so 401s count): 429 JSON, or HTML when Accept is not JSON,
- *   5. authentication: 401 JSON when Accept starts with JSON, else a 302 to /login with an HTML body,
- *   6. unknown path: 404 JSON,
- *   7. an injected fault for the route, if any,
- *   8. the handler.
+ *   3. CORS (Laravel's HandleCors, global middleware, paths `api/*`): a preflight (OPTIONS with
+ *      Access-Control-Request-Method) is answered 204 at once, before routing, throttling and auth;
+ *      every other answer under /api/ gets `Access-Control-Allow-Origin: *` (401, 404, 405, 422, 429 too),
+ *   4. routing: a wrong method on a known path is a 405 JSON answer (before rate limit and auth, not counted);
+ *      a plain OPTIONS on a known path is Laravel's automatic 200 with `Allow`,
+ *   5. rate limit, when configured (counted before authentication, so 401s count): 429 JSON, or HTML when
+ *      Accept is not JSON,
+ *   6. authentication: 401 JSON when Accept starts with JSON, else a 302 to /login with an HTML body,
+ *   7. unknown path: 404 JSON,
+ *   8. the plan: 403 when the account's plan has no API access,
+ *   9. an injected fault for the route, if any,
+ *  10. the handler.
  *
- * Rate limiting is a fixed window per server, as Laravel's cache-based limiter does it: the first counted
- * request opens a 60-second window, at most `perMinute` requests are allowed in it, a 429 is not counted,
- * and the count starts again when the window (60 s after it opened) ends. `X-RateLimit-Reset` is that end
- * (epoch seconds), `Retry-After` the seconds left. Limit 0 means unlimited: the headers are still sent,
- * advertising a limit of 1,000,000 so a pacing client never slows down.
+ * Every input string (query and body) is trimmed as Laravel's TrimStrings does it (Unicode white space,
+ * U+FEFF and U+200B included), then an empty string becomes null (ConvertEmptyStringsToNull).
+ *
+ * Rate limiting is off unless configured (`rateLimit` / `seoRateLimit` > 0, or setRateLimit): a server with
+ * throttling off sends no `X-RateLimit-*` headers at all. When on, it is a fixed window per server, as
+ * Laravel's cache-based limiter does it: the first counted request opens a 60-second window, at most
+ * `perMinute` hits are allowed in it, a refused request is not counted, and the count starts again when the
+ * window (60 s after it opened) ends. `X-RateLimit-Reset` is that end (epoch seconds), `Retry-After` the
+ * seconds left. `projectsDoubleCount` makes the projects server count each request twice (its throttle
+ * middleware applied twice, as on the real server).
  *
  * Control routes live under /__sandbox/ on both servers (JSON in and out, no auth, no latency, never
  * counted, never recorded) so a process that did not start the sandbox can steer it.
@@ -60,6 +71,7 @@ export type RouteName =
   | 'documents.store'
   | 'documents.update'
   | 'documents.delete'
+  | 'projects.account'
   | 'projects.list'
   | 'projects.delete';
 
@@ -85,10 +97,16 @@ export interface SandboxOptions {
   latencyMs?: number;
   /** Extra delay while "generating" on store (default 300). */
   storeDelayMs?: number;
-  /** Per minute on the documents server, 0 = unlimited (default 60). */
+  /** Per minute on the documents server; 0 = throttling off, no X-RateLimit-* headers (default 0). */
   rateLimit?: number;
-  /** Per minute on the projects server, 0 = unlimited (default 60). */
+  /** Per minute on the projects server; 0 = throttling off, no X-RateLimit-* headers (default 0). */
   seoRateLimit?: number;
+  /** The projects server counts every request twice against its limit (default false). */
+  projectsDoubleCount?: boolean;
+  /** Laravel's default CORS settings (default true); false: a server whose CORS settings were changed (no CORS headers). */
+  cors?: boolean;
+  /** The account: plan limits and usage counters (default: the sandbox plan, counters from the seed). */
+  account?: AccountSettings;
   /** Simulate the known bug: deleting a project also deletes one unrelated report (default false). */
   projectDeleteBug?: boolean;
   /** Receives one line per answered request (never the Authorization header or api_token). Default: silent. */
@@ -110,9 +128,82 @@ export interface RequestRecord {
   accept?: string;
   contentType?: string;
   body?: Record<string, string>;
+  /** On a store that reached the "model": the prompt as the model saw it (white space runs collapsed). */
+  modelPrompt?: string;
   /** Arrival time, epoch ms. */
   at: number;
 }
+
+/** The documents plan's limits (`-1` = unlimited; `api` 0/1), as `plan.features` in GET /account. */
+export interface PlanFeatures {
+  words: number;
+  documents: number;
+  images: number;
+  templates: number;
+  custom_templates: number;
+  data_export: number;
+  api: number;
+}
+
+/** The projects server's own plan (`-1` = unlimited; `api` 0/1). */
+export interface SeoPlanFeatures {
+  projects: number;
+  reports: number;
+  api: number;
+}
+
+/** The documents account's usage counters, as GET /account answers them. */
+export interface AccountCounters {
+  documents_month_count: number;
+  documents_total_count: number;
+  words_month_count: number;
+  words_total_count: number;
+  images_month_count: number;
+  images_total_count: number;
+}
+
+/** Partial settings for setAccount() (and the `account` option): anything left out is kept. */
+export interface AccountSettings {
+  plan?: { id?: number; name?: string; features?: Partial<PlanFeatures> };
+  seoPlan?: { id?: number; name?: string; features?: Partial<SeoPlanFeatures> };
+  counters?: Partial<AccountCounters>;
+  defaultCreativity?: number;
+}
+
+export interface AccountState {
+  plan: { id: number; name: string; features: PlanFeatures };
+  seoPlan: { id: number; name: string; features: SeoPlanFeatures };
+  counters: AccountCounters;
+  defaultCreativity: number;
+}
+
+/** The sandbox user (the same user on both servers). */
+export const SANDBOX_USER = {
+  id: 1,
+  name: 'Sandbox User',
+  email: 'sandbox@example.test',
+  avatar_url: 'https://www.gravatar.com/avatar/0?s=128&d=mp',
+  locale: 'en',
+  timezone: 'UTC',
+  created_at: '2024-05-01T09:00:00.000000Z',
+} as const;
+
+export const DEFAULT_PLAN: AccountState['plan'] = {
+  id: 1,
+  name: 'Sandbox',
+  features: { words: 500000, documents: 1000, images: 100, templates: -1, custom_templates: 10, data_export: 1, api: 1 },
+};
+export const DEFAULT_SEO_PLAN: AccountState['seoPlan'] = {
+  id: 1,
+  name: 'Sandbox SEO',
+  features: { projects: -1, reports: 500, api: 1 },
+};
+
+/** The 422 texts of the store's quota gates (on `name`). */
+export const WORDS_LIMIT_MESSAGE = 'You have reached the words limit.';
+export const DOCUMENTS_LIMIT_MESSAGE = 'You created too many documents.';
+/** A store with this name answers as if the documents quota were reached (a shortcut for tests). */
+export const QUOTA_NAME = '__quota__';
 
 export interface Sandbox {
   readonly docsUrl: string;
@@ -124,9 +215,18 @@ export interface Sandbox {
   setFault(route: RouteName, fault: Fault | undefined): void;
   clearFaults(): void;
   setLatency(ms: number): void;
-  /** `server` omitted: both servers. */
+  /** `server` omitted: both servers. 0 = throttling off (no X-RateLimit-* headers). */
   setRateLimit(perMinute: number, server?: 'documents' | 'projects'): void;
   resetRateLimit(): void;
+  /** The projects server counts each request twice (its limit is reached after half as many requests). */
+  setProjectsDoubleCount(on: boolean): void;
+  /** Laravel's default CORS (true) or a server whose CORS settings were changed (false: no CORS headers). */
+  setCors(enabled: boolean): void;
+  /** Plan limits and usage counters; what is left out is kept. */
+  setAccount(settings: AccountSettings): void;
+  readonly account: AccountState;
+  /** The prompt the "model" saw on the last store that reached it (white space runs collapsed). */
+  readonly lastModelPrompt: string | undefined;
   resetRequests(): void;
   reseed(seed?: SandboxOptions['seed']): void;
   close(): Promise<void>;
@@ -135,14 +235,12 @@ export interface Sandbox {
 export const DEFAULT_KEY = 'sandbox-key-0123456789';
 export const ROUTE_NAMES: readonly RouteName[] = [
   'account', 'documents.list', 'documents.show', 'documents.store', 'documents.update', 'documents.delete',
-  'projects.list', 'projects.delete',
+  'projects.account', 'projects.list', 'projects.delete',
 ];
 export const FAULT_KINDS: readonly FaultKind[] = [
   'status500', 'status502', 'status503', 'status504', 'hang', 'reset', 'malformedJson', 'html200',
   'redirectLogin', 'wrongShape', 'oversized', 'rateLimit',
 ];
-/** The limit advertised in the headers when the rate limit is off (0). */
-export const UNLIMITED_ADVERTISED = 1_000_000;
 const PER_PAGE = new Set(['10', '25', '50', '100']);
 const MAX_BODY = 8 * 1024 * 1024;
 const OVERSIZED_BYTES = 20 * 1024 * 1024;
@@ -202,10 +300,27 @@ function codePoints(s: string): number {
   return n;
 }
 
-function compareText(a: string, b: string): number {
-  const fa = fold(a);
-  const fb = fold(b);
-  return fa < fb ? -1 : fa > fb ? 1 : 0;
+/**
+ * The name order and equality of MySQL's utf8mb4_unicode_ci (PAD SPACE: trailing spaces do not count),
+ * with the stand-in CONTRACT.md names: `Intl.Collator('en', { sensitivity: 'base' })`. Case- and
+ * accent-insensitive; punctuation and symbols before digits, digits before letters.
+ */
+const COLLATOR = new Intl.Collator('en', { sensitivity: 'base' });
+
+export function collate(a: string, b: string): number {
+  return COLLATOR.compare(a.replace(/ +$/, ''), b.replace(/ +$/, ''));
+}
+
+/** Laravel's TrimStrings: leading/trailing Unicode white space, U+FEFF and U+200B included (PCRE \s with /u). */
+const TRIM_RE = /^[\s\u0085\u180E\u200B\uFEFF]+|[\s\u0085\u180E\u200B\uFEFF]+$/gu;
+
+export function laravelTrim(s: string): string {
+  return s.replace(TRIM_RE, '');
+}
+
+/** What the store hands the model: every newline, tab and run of white space collapsed into one space. */
+export function flattenPrompt(prompt: string): string {
+  return prompt.replace(/\s+/gu, ' ');
 }
 
 function htmlEscape(s: string): string {
@@ -270,24 +385,31 @@ class FixedWindowLimiter {
     this.count = 0;
   }
 
-  /** Counts one request; says whether it may pass and what to advertise. */
-  hit(now: number): { allowed: boolean; headers: Record<string, string>; retryAfter: number; resetAt: number } {
+  /**
+   * Counts one request (`passes` throttle middlewares on the same key, each: refuse if the count has
+   * reached the limit, else count one); says whether it may pass and what to advertise. Off (0): always
+   * allowed, no headers.
+   */
+  hit(now: number, passes = 1): { allowed: boolean; headers: Record<string, string>; retryAfter: number; resetAt: number } {
+    if (this.perMinute <= 0) return { allowed: true, headers: {}, retryAfter: 0, resetAt: 0 };
     if (now >= this.windowStart + 60_000) {
       this.windowStart = now;
       this.count = 0;
     }
     const resetAt = Math.ceil((this.windowStart + 60_000) / 1000);
     const retryAfter = Math.max(1, Math.ceil((this.windowStart + 60_000 - now) / 1000));
-    const limit = this.perMinute > 0 ? this.perMinute : UNLIMITED_ADVERTISED;
-    if (this.perMinute > 0 && this.count >= this.perMinute) {
-      return {
-        allowed: false,
-        retryAfter,
-        resetAt,
-        headers: { 'X-RateLimit-Limit': String(limit), 'X-RateLimit-Remaining': '0' },
-      };
+    const limit = this.perMinute;
+    for (let i = 0; i < passes; i++) {
+      if (this.count >= limit) {
+        return {
+          allowed: false,
+          retryAfter,
+          resetAt,
+          headers: { 'X-RateLimit-Limit': String(limit), 'X-RateLimit-Remaining': '0' },
+        };
+      }
+      this.count++;
     }
-    this.count++;
     return {
       allowed: true,
       retryAfter,
@@ -306,17 +428,23 @@ interface Ctx {
   req: http.IncomingMessage;
   res: http.ServerResponse;
   record: RequestRecord;
+  /** The query as the application sees it: trimmed, empty values dropped (null). */
   query: Record<string, string>;
+  /** The query as sent (for the paginator's links). */
+  rawQuery: Record<string, string>;
   queryOrder: string[];
   input: Input;
   json: boolean;
   /** Rate-limit headers, once counted. */
   rl: Record<string, string>;
+  /** CORS headers for this answer (empty outside /api/ or with CORS off). */
+  cors: Record<string, string>;
 }
 
 type Match =
   | { kind: 'route'; route: RouteName; params: string[] }
   | { kind: 'method'; allow: string }
+  | { kind: 'options'; allow: string }
   | { kind: 'unknown' };
 
 interface ActiveFault {
@@ -349,6 +477,10 @@ class SandboxImpl implements Sandbox {
   private latencyMs: number;
   private readonly storeDelayMs: number;
   private readonly projectDeleteBug: boolean;
+  private projectsDoubleCount: boolean;
+  private cors: boolean;
+  private accountState!: AccountState;
+  private modelPrompt: string | undefined;
   private readonly log?: (line: string) => void;
   private readonly limiters: Record<ServerName, FixedWindowLimiter>;
   private readonly faults = new Map<RouteName, ActiveFault>();
@@ -366,12 +498,22 @@ class SandboxImpl implements Sandbox {
     this.latencyMs = Math.max(0, options.latencyMs ?? 0);
     this.storeDelayMs = Math.max(0, options.storeDelayMs ?? 300);
     this.projectDeleteBug = options.projectDeleteBug ?? false;
+    this.projectsDoubleCount = options.projectsDoubleCount ?? false;
+    this.cors = options.cors ?? true;
     this.log = options.log;
     this.limiters = {
-      documents: new FixedWindowLimiter(Math.max(0, options.rateLimit ?? 60)),
-      projects: new FixedWindowLimiter(Math.max(0, options.seoRateLimit ?? 60)),
+      documents: new FixedWindowLimiter(Math.max(0, Math.floor(options.rateLimit ?? 0))),
+      projects: new FixedWindowLimiter(Math.max(0, Math.floor(options.seoRateLimit ?? 0))),
     };
     this.reseed(options.seed ?? 'default');
+  }
+
+  get account(): AccountState {
+    return this.accountState;
+  }
+
+  get lastModelPrompt(): string | undefined {
+    return this.modelPrompt;
   }
 
   async start(): Promise<void> {
@@ -447,6 +589,40 @@ class SandboxImpl implements Sandbox {
     this.limiters.projects.reset();
   }
 
+  setProjectsDoubleCount(on: boolean): void {
+    this.projectsDoubleCount = Boolean(on);
+  }
+
+  setCors(enabled: boolean): void {
+    this.cors = Boolean(enabled);
+  }
+
+  setAccount(settings: AccountSettings): void {
+    const a = this.accountState;
+    const num = (v: unknown, what: string): number => {
+      if (typeof v !== 'number' || !Number.isFinite(v)) throw new Error(`sandbox: ${what} must be a number`);
+      return v;
+    };
+    const merge = <T extends object>(target: T, patch: object | undefined, what: string): void => {
+      if (patch === undefined || patch === null) return;
+      if (typeof patch !== 'object') throw new Error(`sandbox: ${what} must be an object`);
+      for (const [k, v] of Object.entries(patch)) {
+        if (!(k in target)) throw new Error(`sandbox: unknown ${what} field ${k}`);
+        (target as Record<string, unknown>)[k] = num(v, `${what}.${k}`);
+      }
+    };
+    const plan = (target: { id: number; name: string; features: object }, patch: AccountSettings['plan'], what: string) => {
+      if (!patch) return;
+      if (patch.id !== undefined) target.id = num(patch.id, `${what}.id`);
+      if (patch.name !== undefined) target.name = String(patch.name);
+      merge(target.features, patch.features, `${what}.features`);
+    };
+    plan(a.plan, settings.plan, 'plan');
+    plan(a.seoPlan, settings.seoPlan, 'seoPlan');
+    merge(a.counters, settings.counters, 'counters');
+    if (settings.defaultCreativity !== undefined) a.defaultCreativity = num(settings.defaultCreativity, 'defaultCreativity');
+  }
+
   resetRequests(): void {
     this.requests.length = 0;
   }
@@ -458,6 +634,32 @@ class SandboxImpl implements Sandbox {
     this.reports.length = 0;
     this.reports.push(...data.reports);
     this.lastIssuedId = data.documents.reduce((m, d) => Math.max(m, d.id), 0);
+    this.modelPrompt = undefined;
+    // The account: the sandbox plan, counters as the seed's documents make them (the month: this UTC month).
+    const now = new Date();
+    const monthStart = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1);
+    const counters: AccountCounters = {
+      documents_month_count: 0,
+      documents_total_count: data.documents.length,
+      words_month_count: 0,
+      words_total_count: 0,
+      images_month_count: 0,
+      images_total_count: 0,
+    };
+    for (const d of data.documents) {
+      counters.words_total_count += d.words;
+      if (d.createdAt.getTime() >= monthStart) {
+        counters.documents_month_count++;
+        counters.words_month_count += d.words;
+      }
+    }
+    this.accountState = {
+      plan: { ...DEFAULT_PLAN, features: { ...DEFAULT_PLAN.features } },
+      seoPlan: { ...DEFAULT_SEO_PLAN, features: { ...DEFAULT_SEO_PLAN.features } },
+      counters,
+      defaultCreativity: 0.5,
+    };
+    if (this.options.account) this.setAccount(this.options.account);
   }
 
   close(): Promise<void> {
@@ -513,9 +715,16 @@ class SandboxImpl implements Sandbox {
     res.writeHead(status, {
       ...(withRl ? ctx.rl : {}),
       ...headers,
+      ...ctx.cors,
       'Content-Length': String(buf.length),
     });
     res.end(buf);
+  }
+
+  /** An answer made by the web server in front of the application: no application (CORS, rate-limit) headers. */
+  private sendFromWebServer(ctx: Ctx, status: number, html: string): void {
+    ctx.cors = {};
+    this.sendHtml(ctx, status, html, {}, false);
   }
 
   private sendJson(ctx: Ctx, status: number, value: unknown, extra: Record<string, string> = {}): void {
@@ -594,17 +803,23 @@ class SandboxImpl implements Sandbox {
     record.authorized = this.isAuthorized(authorization, query, input);
     this.requests.push(record);
 
+    const trimmedQuery = trimInput(query);
+    const appQuery: Record<string, string> = {};
+    for (const [k, v] of Object.entries(trimmedQuery)) if (typeof v === 'string') appQuery[k] = v;
     const ctx: Ctx = {
       server,
       base,
       req,
       res,
       record,
-      query,
+      query: appQuery,
+      rawQuery: query,
       queryOrder,
-      input: { ...trimInput(query), ...trimInput(input) },
+      input: { ...trimmedQuery, ...trimInput(input) },
       json: wantsJson(accept, header(req, 'x-requested-with')),
       rl: {},
+      // Laravel's HandleCors with the default config/cors.php: paths ['api/*'], any origin, no credentials.
+      cors: this.cors && rawPath.startsWith('/api/') ? { 'Access-Control-Allow-Origin': '*' } : {},
     };
     if (this.log) {
       const log = this.log;
@@ -636,14 +851,37 @@ class SandboxImpl implements Sandbox {
 
     // 2. the web server refuses encoded slashes before the application sees the request
     if (/%2f/i.test(rawPath)) {
-      this.sendHtml(ctx, 404, gatewayPage(404, 'Not Found'), {}, false);
+      this.sendFromWebServer(ctx, 404, gatewayPage(404, 'Not Found'));
       return;
     }
 
-    // 3. routing
+    // 3. CORS preflight: answered at once by the global middleware (fruitcake/php-cors), before routing,
+    //    throttling and authentication; allowed_methods/allowed_headers '*' echo what was asked for.
+    const requestMethod = header(req, 'access-control-request-method');
+    if (this.cors && method === 'OPTIONS' && requestMethod !== undefined) {
+      const requestHeaders = header(req, 'access-control-request-headers') ?? '';
+      ctx.record.status = 204;
+      res.writeHead(204, {
+        'Cache-Control': 'no-cache, private',
+        'Access-Control-Allow-Origin': '*',
+        'Access-Control-Allow-Methods': requestMethod.toUpperCase(),
+        'Access-Control-Allow-Headers': requestHeaders,
+        'Access-Control-Max-Age': '0',
+        Vary: 'Access-Control-Request-Method, Access-Control-Request-Headers',
+      });
+      res.end();
+      return;
+    }
+
+    // 4. routing
     const segments = rawPath.slice('/api/v1'.length).split('/').filter((s) => s !== '').map(decodeSegment);
     const match = matchRoute(server, method, segments);
     if (match.kind === 'route') record.route = match.route;
+    if (match.kind === 'options') {
+      // Laravel's router answers a plain OPTIONS on a known path itself: 200, empty, Allow (no auth, not counted).
+      this.send(ctx, 200, '', { 'Content-Type': 'text/html; charset=UTF-8', 'Cache-Control': 'no-cache, private', Allow: match.allow }, false);
+      return;
+    }
     if (match.kind === 'method') {
       this.send(
         ctx,
@@ -658,37 +896,45 @@ class SandboxImpl implements Sandbox {
       return;
     }
 
-    // 4. rate limit (before authentication)
-    const hit = this.limiters[server].hit(Date.now());
+    // 5. rate limit, when configured (before authentication)
+    const hit = this.limiters[server].hit(Date.now(), server === 'projects' && this.projectsDoubleCount ? 2 : 1);
     ctx.rl = hit.headers;
     if (!hit.allowed) {
       this.tooMany(ctx, hit.retryAfter, hit.resetAt);
       return;
     }
 
-    // 5. authentication
+    // 6. authentication
     if (!record.authorized) {
       if (ctx.json) this.sendJson(ctx, 401, { message: 'Unauthenticated.' });
       else this.redirectToLogin(ctx);
       return;
     }
 
-    // 6. unknown path
+    // 7. unknown path
     if (match.kind === 'unknown') {
       this.notFound(ctx);
       return;
     }
 
-    // 7. fault
+    // 8. the plan: no API access
+    const planApi = server === 'documents' ? this.accountState.plan.features.api : this.accountState.seoPlan.features.api;
+    if (!planApi) {
+      this.sendJson(ctx, 403, { message: "You don't have access to this feature.", status: 403 });
+      return;
+    }
+
+    // 9. fault
     const fault = this.takeFault(match.route);
     if (fault) {
       this.applyFault(ctx, match.route, fault);
       return;
     }
 
-    // 8. handler
+    // 10. handler
     switch (match.route) {
-      case 'account': return this.account(ctx);
+      case 'account': return this.showAccount(ctx);
+      case 'projects.account': return this.showSeoAccount(ctx);
       case 'documents.list': return this.listDocuments(ctx);
       case 'documents.show': return this.showDocument(ctx, match.params[0]);
       case 'documents.store': return this.storeDocument(ctx);
@@ -727,11 +973,11 @@ class SandboxImpl implements Sandbox {
       case 'status500':
         return this.sendJson(ctx, 500, { message: 'An unexpected error has occurred, please try again.', status: 500 });
       case 'status502':
-        return this.sendHtml(ctx, 502, gatewayPage(502, 'Bad Gateway'), {}, false);
+        return this.sendFromWebServer(ctx, 502, gatewayPage(502, 'Bad Gateway'));
       case 'status503':
-        return this.sendHtml(ctx, 503, gatewayPage(503, 'Service Temporarily Unavailable'), {}, false);
+        return this.sendFromWebServer(ctx, 503, gatewayPage(503, 'Service Temporarily Unavailable'));
       case 'status504':
-        return this.sendHtml(ctx, 504, gatewayPage(504, 'Gateway Time-out'), {}, false);
+        return this.sendFromWebServer(ctx, 504, gatewayPage(504, 'Gateway Time-out'));
       case 'hang':
         // Never answers; close() destroys the socket.
         ctx.record.status = 0;
@@ -741,7 +987,7 @@ class SandboxImpl implements Sandbox {
           phpJson({ data: Array.from({ length: 40 }, (_, i) => ({ id: i + 1, name: `Partial answer ${i + 1}` })), status: 200 }),
         );
         ctx.record.status = 200;
-        ctx.res.writeHead(200, { ...ctx.rl, 'Content-Type': 'application/json', 'Content-Length': String(full.length) });
+        ctx.res.writeHead(200, { ...ctx.rl, ...ctx.cors, 'Content-Type': 'application/json', 'Content-Length': String(full.length) });
         ctx.res.write(full.subarray(0, Math.floor(full.length / 2)), () => ctx.res.socket?.destroy());
         return;
       }
@@ -830,9 +1076,12 @@ class SandboxImpl implements Sandbox {
           reports: this.reports.length,
           latencyMs: this.latencyMs,
           rateLimit: { documents: this.limiters.documents.perMinute, projects: this.limiters.projects.perMinute },
+          projectsDoubleCount: this.projectsDoubleCount,
+          cors: this.cors,
           faults: Object.fromEntries([...this.faults].map(([r, f]) => [r, { ...f.fault, remaining: f.remaining }])),
         });
       }
+      if (method === 'GET' && action === 'account') return reply(200, { ...this.accountState, lastModelPrompt: this.modelPrompt ?? null });
       const docMatch = /^documents\/(\d+)$/.exec(action);
       if (method === 'GET' && docMatch) {
         const doc = this.documents.get(Number(docMatch[1]));
@@ -867,6 +1116,18 @@ class SandboxImpl implements Sandbox {
         case 'reset-rate-limit':
           this.resetRateLimit();
           return reply(200, { ok: true });
+        case 'projects-double-count':
+          if (typeof body.on !== 'boolean') return reply(400, { error: 'on must be true or false' });
+          this.setProjectsDoubleCount(body.on);
+          return reply(200, { ok: true });
+        case 'cors':
+          if (typeof body.enabled !== 'boolean') return reply(400, { error: 'enabled must be true or false' });
+          this.setCors(body.enabled);
+          return reply(200, { ok: true });
+        case 'account':
+          // { plan?: {id?, name?, features?}, seoPlan?: {...}, counters?: {...}, defaultCreativity? }
+          this.setAccount(body as AccountSettings);
+          return reply(200, { ok: true, account: this.accountState });
         case 'reseed': {
           const seed = body.seed as SandboxOptions['seed'] | undefined;
           if (
@@ -892,10 +1153,11 @@ class SandboxImpl implements Sandbox {
   // --- documents ---------------------------------------------------------------------------------------
 
   private record(d: SandboxDocument): Record<string, unknown> {
+    // [] when the template does not exist (deleted, or an unknown id given on store).
     let template: unknown = [];
     if (d.templateId !== null) {
-      const name = d.templateName ?? findTemplate(d.templateId)?.name ?? `Template ${d.templateId}`;
-      template = { id: d.templateId, name };
+      const name = d.templateName ?? findTemplate(d.templateId)?.name;
+      if (name !== undefined) template = { id: d.templateId, name };
     }
     return {
       id: d.id,
@@ -909,21 +1171,40 @@ class SandboxImpl implements Sandbox {
     };
   }
 
-  private account(ctx: Ctx): void {
-    const now = new Date();
-    const monthStart = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1);
-    let documentsMonth = 0;
-    let wordsMonth = 0;
-    for (const d of this.documents.values()) {
-      if (d.createdAt.getTime() >= monthStart) {
-        documentsMonth++;
-        wordsMonth += d.words;
-      }
-    }
+  private showAccount(ctx: Ctx): void {
+    const a = this.accountState;
     this.sendJson(ctx, 200, {
       data: {
-        plan: { name: 'Sandbox', documents_per_month: 1000, words_per_month: 500000, api: true },
-        usage: { documents_month: documentsMonth, words_month: wordsMonth },
+        id: SANDBOX_USER.id,
+        name: SANDBOX_USER.name,
+        email: SANDBOX_USER.email,
+        avatar_url: SANDBOX_USER.avatar_url,
+        locale: SANDBOX_USER.locale,
+        timezone: SANDBOX_USER.timezone,
+        plan: { id: a.plan.id, name: a.plan.name, features: { ...a.plan.features } },
+        default_variations: 1,
+        default_creativity: a.defaultCreativity,
+        default_language: 'en',
+        ...a.counters,
+        created_at: SANDBOX_USER.created_at,
+      },
+      status: 200,
+    });
+  }
+
+  /** The projects server's /account: the user and its own plan, no usage counters. */
+  private showSeoAccount(ctx: Ctx): void {
+    const p = this.accountState.seoPlan;
+    this.sendJson(ctx, 200, {
+      data: {
+        id: SANDBOX_USER.id,
+        name: SANDBOX_USER.name,
+        email: SANDBOX_USER.email,
+        avatar_url: SANDBOX_USER.avatar_url,
+        locale: SANDBOX_USER.locale,
+        timezone: SANDBOX_USER.timezone,
+        plan: { id: p.id, name: p.name, features: { ...p.features } },
+        created_at: SANDBOX_USER.created_at,
       },
       status: 200,
     });
@@ -952,7 +1233,7 @@ class SandboxImpl implements Sandbox {
       const want = q.favorite === '1';
       docs = docs.filter((d) => d.favorite === want);
     }
-    docs.sort((a, b) => dir * ((sortBy === 'name' ? compareText(a.name, b.name) : 0) || a.id - b.id));
+    docs.sort((a, b) => dir * ((sortBy === 'name' ? collate(a.name, b.name) : 0) || a.id - b.id));
     this.sendJson(ctx, 200, this.paginate(ctx, docs, (d) => this.record(d)));
   }
 
@@ -971,6 +1252,14 @@ class SandboxImpl implements Sandbox {
     if (name === null || name === undefined) add('name', 'The name field is required.');
     else if (typeof name !== 'string') add('name', 'The name must be a string.');
     else if (codePoints(name) > 128) add('name', 'The name must not be greater than 128 characters.');
+    // The plan's quota gates are rules on `name` (-1 = unlimited), after its other rules.
+    if (typeof name === 'string' && !errors.name) {
+      const { features } = this.accountState.plan;
+      const { counters } = this.accountState;
+      const reached = (count: number, limit: number) => limit !== -1 && count >= limit;
+      if (reached(counters.words_month_count, features.words)) add('name', WORDS_LIMIT_MESSAGE);
+      if (reached(counters.documents_month_count, features.documents) || name === QUOTA_NAME) add('name', DOCUMENTS_LIMIT_MESSAGE);
+    }
 
     const prompt = input.prompt;
     if (prompt === null || prompt === undefined) add('prompt', 'The prompt field is required.');
@@ -986,12 +1275,12 @@ class SandboxImpl implements Sandbox {
       if (creativity < 0 || creativity > 1) add('creativity', 'The creativity must be between 0 and 1.');
     }
 
-    let templateId = 1;
+    // template_id is not validated: an unknown or non-numeric id still creates the document, whose
+    // template is then [] (a numeric id is kept, so the list's template_id filter still finds it).
+    let templateId: number | null = 1;
     const templateRaw = input.template_id;
     if (templateRaw !== null && templateRaw !== undefined) {
-      if (!isInteger(templateRaw)) add('template_id', 'The template id must be an integer.');
-      else if (!findTemplate(Number(templateRaw))) add('template_id', 'The selected template id is invalid.');
-      else templateId = Number(templateRaw);
+      templateId = isInteger(templateRaw) ? Number(templateRaw) : null;
     }
 
     const variations = input.variations;
@@ -1002,15 +1291,17 @@ class SandboxImpl implements Sandbox {
     }
 
     if (Object.keys(errors).length > 0) return this.invalid(ctx, errors);
-    if (name === '__quota__') {
-      return this.invalid(ctx, { name: ['You have reached the documents limit of your plan for this month.'] });
-    }
     if (hasVariations) return this.notFound(ctx);
 
-    // "Generating": the real server calls the text generator synchronously during this request.
+    // "Generating": the real server calls the text generator synchronously during this request, with the
+    // prompt flattened (every newline, tab and run of white space made one space) as the one user message
+    // and creativity as the temperature; template_id only labels the document.
+    const modelPrompt = flattenPrompt(prompt as string);
+    this.modelPrompt = modelPrompt;
+    ctx.record.modelPrompt = modelPrompt;
     if (!(await this.sleep(this.storeDelayMs))) return;
-    const template = findTemplate(templateId);
-    const result = generatedResult(prompt as string, template?.name ?? 'Freestyle', creativity);
+    const template = templateId === null ? undefined : findTemplate(templateId);
+    const result = laravelTrim(generatedResult(modelPrompt, creativity));
     const maxId = [...this.documents.keys()].reduce((m, k) => Math.max(m, k), 0);
     const id = Math.max(this.lastIssuedId, maxId) + 1;
     this.lastIssuedId = id;
@@ -1027,8 +1318,13 @@ class SandboxImpl implements Sandbox {
       prompt: prompt as string,
       creativity,
     };
-    if (templateId > 52 && template) doc.templateName = template.name;
+    if (templateId !== null && templateId > 52 && template) doc.templateName = template.name;
     this.documents.set(id, doc);
+    const { counters } = this.accountState;
+    counters.documents_month_count++;
+    counters.documents_total_count++;
+    counters.words_month_count += doc.words;
+    counters.words_total_count += doc.words;
     // Even if the client gave up waiting, the document now exists (as on the real server).
     this.sendJson(ctx, 201, { data: this.record(doc), status: 200 });
   }
@@ -1089,21 +1385,24 @@ class SandboxImpl implements Sandbox {
 
   // --- projects ----------------------------------------------------------------------------------------
 
-  /** Projects: the reports grouped case-insensitively by name. */
+  /**
+   * Projects: the reports grouped by name under the collation (case, accents and trailing spaces ignored),
+   * each named as its first created report names it.
+   */
   projects(): Array<{ key: string; project: string; reports: number; result: number | string; createdAt: Date }> {
     const sorted = [...this.reports].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id - b.id);
-    const groups = new Map<string, { project: string; reports: number; sum: number; createdAt: Date }>();
+    const groups: Array<{ project: string; reports: number; sum: number; createdAt: Date }> = [];
     for (const r of sorted) {
-      const key = r.project.toLowerCase();
-      const g = groups.get(key);
+      const g = groups.find((x) => collate(x.project, r.project) === 0);
       if (g) {
         g.reports++;
         g.sum += r.result;
       } else {
-        groups.set(key, { project: r.project, reports: 1, sum: r.result, createdAt: r.createdAt });
+        groups.push({ project: r.project, reports: 1, sum: r.result, createdAt: r.createdAt });
       }
     }
-    return [...groups].map(([key, g]) => {
+    return groups.map((g) => {
+      const key = fold(g.project.replace(/ +$/, ''));
       const avg = Math.round((g.sum / g.reports) * 10) / 10;
       // The real server answers some results as numeric strings: vary it, deterministically per project.
       const result = hashString(key) % 3 === 0 ? avg.toFixed(1) : avg;
@@ -1123,7 +1422,7 @@ class SandboxImpl implements Sandbox {
     }
     list.sort((a, b) => {
       const byDate = a.createdAt.getTime() - b.createdAt.getTime();
-      const byName = compareText(a.project, b.project) || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+      const byName = collate(a.project, b.project);
       return dir * (sortBy === 'project' ? byName || byDate : byDate || byName);
     });
     this.sendJson(
@@ -1134,11 +1433,11 @@ class SandboxImpl implements Sandbox {
   }
 
   private deleteProject(ctx: Ctx, name: string): void {
-    const key = name.toLowerCase();
-    const hit = this.reports.some((r) => r.project.toLowerCase() === key);
-    if (!hit) return this.notFound(ctx);
+    // The name matches under the collation: `Café ` = `cafe`.
+    const same = (r: SandboxReport) => collate(r.project, name) === 0;
+    if (!this.reports.some(same)) return this.notFound(ctx);
     for (let i = this.reports.length - 1; i >= 0; i--) {
-      if (this.reports[i].project.toLowerCase() === key) this.reports.splice(i, 1);
+      if (same(this.reports[i])) this.reports.splice(i, 1);
     }
     if (this.projectDeleteBug && this.reports.length > 0) {
       // The known server bug: one unrelated report (the oldest remaining) goes as well.
@@ -1203,6 +1502,13 @@ export function pageWindow(current: number, last: number): Array<number | '...'>
 }
 
 function matchRoute(server: ServerName, method: string, seg: string[]): Match {
+  const found = matchRouteMethod(server, method, seg);
+  // A plain OPTIONS on a path that exists for other methods: Laravel's router answers it (200 + Allow).
+  if (method === 'OPTIONS' && found.kind === 'method') return { kind: 'options', allow: found.allow.replace(/, /g, ',') };
+  return found;
+}
+
+function matchRouteMethod(server: ServerName, method: string, seg: string[]): Match {
   const m = method === 'HEAD' ? 'GET' : method;
   if (server === 'documents') {
     if (seg.length === 1 && seg[0] === 'documents') {
@@ -1221,6 +1527,10 @@ function matchRoute(server: ServerName, method: string, seg: string[]): Match {
       return { kind: 'method', allow: 'GET, HEAD' };
     }
     return { kind: 'unknown' };
+  }
+  if (seg.length === 1 && seg[0] === 'account') {
+    if (m === 'GET') return { kind: 'route', route: 'projects.account', params: [] };
+    return { kind: 'method', allow: 'GET, HEAD' };
   }
   if (seg.length === 1 && seg[0] === 'projects') {
     if (m === 'GET') return { kind: 'route', route: 'projects.list', params: [] };
@@ -1277,7 +1587,7 @@ function trimInput(input: Input): Input {
   const out: Input = {};
   for (const [k, v] of Object.entries(input)) {
     if (typeof v === 'string') {
-      const t = v.trim();
+      const t = laravelTrim(v);
       out[k] = t === '' ? null : t;
     } else {
       out[k] = v;
@@ -1292,10 +1602,9 @@ function stringifyInput(input: Input): Record<string, string> {
   return out;
 }
 
-/** The list's search term: trimmed; blank or "0" (PHP-falsy) means no search. */
-function listSearch(raw: string | undefined): string | null {
-  const s = (raw ?? '').trim();
-  return s === '' || s === '0' ? null : s;
+/** The list's search term (already trimmed, blank dropped); "0" (PHP-falsy) means no search. */
+function listSearch(s: string | undefined): string | null {
+  return s === undefined || s === '' || s === '0' ? null : s;
 }
 
 function isNumeric(v: unknown): boolean {

@@ -23,7 +23,7 @@ import {
   type Project,
 } from '../../src/api';
 import { isKnownTemplate, templateName, TEMPLATES } from '../../src/api/templates';
-import { fold, likeRegExp, startSandbox, type RequestRecord, type Sandbox } from '../sandbox/server';
+import { collate, fold, likeRegExp, startSandbox, type RequestRecord, type Sandbox } from '../sandbox/server';
 import { CUSTOM_TEMPLATES, TEMPLATES as SANDBOX_TEMPLATES } from '../sandbox/templates';
 
 // ---------------------------------------------------------------------------------------------------
@@ -361,8 +361,9 @@ describe('API client (src/api) against the sandbox', function () {
       assert.equal(r.path, '/api/v1/account');
       const plan = acc.plan as Record<string, unknown>;
       assert.equal(plan.name, 'Sandbox');
-      assert.equal(plan.api, true);
-      assert.ok(acc.usage && typeof acc.usage === 'object');
+      assert.equal((plan.features as Record<string, unknown>).api, 1);
+      assert.equal(typeof acc.documents_month_count, 'number');
+      assert.equal(typeof acc.words_month_count, 'number');
     });
 
     it('account probe with a wrong key: auth (401)', async () => {
@@ -472,12 +473,12 @@ describe('API client (src/api) against the sandbox', function () {
       for (let i = 1; i < byName.items.length; i++) {
         const a = byName.items[i - 1];
         const b = byName.items[i];
-        assert.ok(fold(a.name) < fold(b.name) || (fold(a.name) === fold(b.name) && a.id < b.id), `${a.name} before ${b.name}`);
+        assert.ok(collate(a.name, b.name) < 0 || (collate(a.name, b.name) === 0 && a.id < b.id), `${a.name} before ${b.name}`);
       }
 
       const byNameDesc = await api.listDocuments({ sortBy: 'name', sort: 'desc', perPage: 10 });
       assert.deepEqual(reqs()[2].query, { sort_by: 'name', sort: 'desc', per_page: '10' });
-      assert.ok(fold(byNameDesc.items[0].name) >= fold(byNameDesc.items[9].name));
+      assert.ok(collate(byNameDesc.items[0].name, byNameDesc.items[9].name) >= 0);
 
       const byId = await api.listDocuments({ sortBy: 'id', sort: 'desc', perPage: 10 });
       assert.deepEqual(reqs()[3].query, { sort_by: 'id', sort: 'desc', per_page: '10' });
@@ -607,7 +608,7 @@ describe('API client (src/api) against the sandbox', function () {
       const expected = allDocs().filter((d) => d.templateId === 4 && !d.favorite && fold(d.name).includes('a'));
       assert.equal(page.total, expected.length);
       assert.ok(page.items.every((d) => d.template?.id === 4 && !d.favorite && fold(d.name).includes('a')));
-      for (let i = 1; i < page.items.length; i++) assert.ok(fold(page.items[i - 1].name) <= fold(page.items[i].name));
+      for (let i = 1; i < page.items.length; i++) assert.ok(collate(page.items[i - 1].name, page.items[i].name) <= 0);
     });
 
     it('projects: search (with search_by=project), sort_by, sort, per_page, page: all sent, all applied', async () => {
@@ -626,9 +627,9 @@ describe('API client (src/api) against the sandbox', function () {
       assert.deepEqual(reqs()[2].query, { sort_by: 'project', sort: 'asc', per_page: '10', page: '2' });
       assert.equal(sorted.page, 2);
       assert.equal(sorted.items.length, 10);
-      for (let i = 1; i < sorted.items.length; i++) assert.ok(fold(sorted.items[i - 1].project) <= fold(sorted.items[i].project));
+      for (let i = 1; i < sorted.items.length; i++) assert.ok(collate(sorted.items[i - 1].project, sorted.items[i].project) <= 0);
       const firstPage = await api.listProjects({ sortBy: 'project', sort: 'asc', perPage: 10, page: 1 });
-      assert.ok(fold(firstPage.items[9].project) <= fold(sorted.items[0].project));
+      assert.ok(collate(firstPage.items[9].project, sorted.items[0].project) <= 0);
 
       const byDate = await api.listProjects({ sortBy: 'created_at', sort: 'asc', perPage: 25 });
       assert.deepEqual(reqs()[4].query, { sort_by: 'created_at', sort: 'asc', per_page: '25' });
@@ -1022,21 +1023,23 @@ describe('API client (src/api) against the sandbox', function () {
       }
     });
 
-    it('validation: 422 with per-field messages (unknown template on store, quota on name)', async () => {
+    it('validation: 422 with per-field messages (words quota on name, documents quota on name)', async () => {
       const api = client();
-      const err = await apiError(() => api.storeDocument({ name: 'n', prompt: 'p', creativity: 0.5, templateId: 53 }));
+      sb.setAccount({ plan: { features: { words: 1000 } }, counters: { words_month_count: 1000 } });
+      const err = await apiError(() => api.storeDocument({ name: 'n', prompt: 'p', creativity: 0.5 }));
+      sb.setAccount({ counters: { words_month_count: 0 } });
       assert.equal(err.kind, 'validation');
       assert.equal(err.status, 422);
-      assert.deepEqual(err.fields, { template_id: ['The selected template id is invalid.'] });
-      assert.match(err.message, /template_id: The selected template id is invalid\./);
-      assert.equal(err.fieldSummary, 'template_id: The selected template id is invalid.');
+      assert.deepEqual(err.fields, { name: ['You have reached the words limit.'] });
+      assert.match(err.message, /name: You have reached the words limit\./);
+      assert.equal(err.fieldSummary, 'name: You have reached the words limit.');
       assert.doesNotMatch(err.message, /\[object |undefined/);
 
       const quota = await apiError(() => api.storeDocument({ name: '__quota__', prompt: 'p', creativity: 0.5 }));
       assert.equal(quota.kind, 'validation');
       assert.equal(quota.status, 422);
       assert.deepEqual(Object.keys(quota.fields ?? {}), ['name']);
-      assert.match(quota.fields!.name[0], /limit/);
+      assert.match(quota.fields!.name[0], /too many documents/);
       assert.equal(reqs().length, 2);
     });
 

@@ -5,7 +5,15 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
-import { DEFAULT_KEY, startSandbox, type Sandbox } from '../sandbox/server';
+import {
+  DEFAULT_KEY,
+  DEFAULT_PLAN,
+  DOCUMENTS_LIMIT_MESSAGE,
+  startSandbox,
+  WORDS_LIMIT_MESSAGE,
+  type Sandbox,
+  type SandboxReport,
+} from '../sandbox/server';
 import { countWords, generateSeed, SEED_BASE_DATE } from '../sandbox/seed';
 import { TEMPLATES } from '../sandbox/templates';
 
@@ -55,6 +63,11 @@ async function call(url: string, o: Opts = {}): Promise<Res> {
 }
 
 const ISO_MICRO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.000000Z$/;
+/** Zero-width space and byte-order mark: Laravel's TrimStrings removes both at the ends. */
+const ZWSP = '\u200B';
+const BOM = '\uFEFF';
+const rlHeaders = (h: Headers) => [...h.keys()].filter((k) => k.startsWith('x-ratelimit-'));
+const corsHeaders = (h: Headers) => [...h.keys()].filter((k) => k.startsWith('access-control-'));
 const fold = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
 
 describe('sandbox server (CONTRACT.md)', function () {
@@ -71,11 +84,27 @@ describe('sandbox server (CONTRACT.md)', function () {
     await sb.close();
   });
   beforeEach(() => {
-    sb.reseed('default');
+    sb.reseed('default'); // also resets the account (plan and counters)
     sb.clearFaults();
     sb.setLatency(0);
+    sb.setCors(true);
+    sb.setRateLimit(0);
+    sb.setProjectsDoubleCount(false);
     sb.resetRequests();
   });
+  /** Stores documents with these names, in this order, over HTTP; returns their ids. */
+  const storeAll = async (names: string[]): Promise<number[]> => {
+    const ids: number[] = [];
+    for (const name of names) {
+      const r = await docs('/documents', { method: 'POST', form: { name, prompt: `About ${name}`, creativity: '0.5' } });
+      assert.equal(r.status, 201, name);
+      ids.push(r.json.data.id);
+    }
+    return ids;
+  };
+  /** The collation's order as CONTRACT.md spells it out for these names (punctuation, symbols, digits, letters). */
+  const COLLATION_NAMES_SHUFFLED = ['zebra', '2 things', 'Banana', '~tilde', 'apple', '(paren', '10 things', '_under', 'Äpfel', '-dash', '{brace', '<less'];
+  const COLLATION_ORDER = ['_under', '-dash', '(paren', '{brace', '<less', '~tilde', '10 things', '2 things', 'Äpfel', 'apple', 'Banana', 'zebra'];
 
   describe('transport', () => {
     it('base addresses: two servers on 127.0.0.1, every path under /api/v1', async () => {
@@ -172,6 +201,65 @@ describe('sandbox server (CONTRACT.md)', function () {
       assert.ok(Array.isArray(blank.json.message.name));
     });
 
+    it('trimming strips Unicode white space, U+FEFF and U+200B included (name, prompt, result)', async () => {
+      const r = await docs('/documents', {
+        method: 'POST',
+        form: { name: `${BOM}${ZWSP}\u00A0\u3000 Zero width ${ZWSP}\u2003${BOM}`, prompt: `${ZWSP}tea${ZWSP}`, creativity: `${ZWSP}0.5${BOM}` },
+      });
+      assert.equal(r.status, 201);
+      assert.equal(r.json.data.name, 'Zero width');
+      assert.equal(sb.documents.get(r.json.data.id)!.prompt, 'tea');
+      assert.equal(sb.documents.get(r.json.data.id)!.creativity, 0.5);
+      const d = docByName('a');
+      const u = await docs(`/documents/${d.id}`, { method: 'PATCH', form: { result: `${ZWSP}\n Body ${BOM}\n${ZWSP}` } });
+      assert.equal(u.status, 200);
+      assert.equal(u.json.data.result, 'Body');
+      // Inside the text they stay.
+      const inner = await docs(`/documents/${d.id}`, { method: 'PATCH', form: { name: `a${ZWSP}b` } });
+      assert.equal(inner.json.data.name, `a${ZWSP}b`);
+    });
+
+    it('a value made only of U+200B / U+FEFF is blank: 422 when required (store name, update result and name)', async () => {
+      const store = await docs('/documents', { method: 'POST', form: { name: `${ZWSP}${ZWSP}`, prompt: `${BOM}`, creativity: '0.5' } });
+      assert.equal(store.status, 422);
+      assert.deepEqual(store.json.message, { name: ['The name field is required.'], prompt: ['The prompt field is required.'] });
+      const d = docByName('a');
+      const before = d.result;
+      const result = await docs(`/documents/${d.id}`, { method: 'PATCH', form: { result: `${ZWSP} ${ZWSP}\n` } });
+      assert.equal(result.status, 422);
+      assert.deepEqual(result.json.message, { result: ['The result field is required.'] });
+      assert.equal(sb.documents.get(d.id)!.result, before);
+      const name = await docs(`/documents/${d.id}`, { method: 'PATCH', form: { name: `${BOM}${ZWSP}` } });
+      assert.equal(name.status, 422);
+      assert.deepEqual(Object.keys(name.json.message), ['name']);
+    });
+
+    it('length limits count the trimmed value in characters (code points)', async () => {
+      const name = `${ZWSP.repeat(5)}${'é'.repeat(127)}😀${BOM.repeat(3)}`;
+      const r = await docs('/documents', { method: 'POST', form: { name, prompt: 'p', creativity: '0.5' } });
+      assert.equal(r.status, 201, r.text);
+      assert.equal(r.json.data.name, `${'é'.repeat(127)}😀`);
+      const over = await docs('/documents', { method: 'POST', form: { name: `${'é'.repeat(128)}😀`, prompt: 'p', creativity: '0.5' } });
+      assert.equal(over.status, 422);
+      assert.deepEqual(over.json.message, { name: ['The name must not be greater than 128 characters.'] });
+    });
+
+    it('query strings are trimmed too: search of only U+200B is no search; page and per_page trimmed', async () => {
+      const all = await docs('/documents?per_page=25');
+      const zw = await docs(`/documents?per_page=25&search=${encodeURIComponent(`${ZWSP}${BOM} ${ZWSP}`)}`);
+      assert.equal(zw.json.meta.total, sb.documents.size);
+      assert.deepEqual(zw.json.data, all.json.data);
+      const padded = await docs(`/documents?search=${encodeURIComponent(`${ZWSP}untitled${BOM}`)}`);
+      assert.deepEqual(padded.json.data.map((d: { name: string }) => d.name), ['Untitled', 'Untitled', 'Untitled']);
+      const page = await docs(`/documents?per_page=${encodeURIComponent(`${ZWSP}25 `)}&page=${encodeURIComponent(` 2${BOM}`)}`);
+      assert.equal(page.json.meta.per_page, 25);
+      assert.equal(page.json.meta.current_page, 2);
+      const fav = await docs(`/documents?per_page=100&favorite=${encodeURIComponent(`${ZWSP}1`)}`);
+      assert.ok(fav.json.data.length > 0 && fav.json.data.every((d: { favorite: boolean }) => d.favorite));
+      const projects = await seo(`/projects?search=${encodeURIComponent(`${ZWSP}acme${ZWSP}`)}`);
+      assert.deepEqual(projects.json.data.map((p: { project: string }) => p.project), ['Acme']);
+    });
+
     it('JSON is escaped PHP-style (\\/ and \\u00e9)', async () => {
       const d = docByName('Café crème — menu copy');
       const r = await docs(`/documents/${d.id}`);
@@ -182,7 +270,51 @@ describe('sandbox server (CONTRACT.md)', function () {
     });
   });
 
-  describe('rate limit', () => {
+  describe('rate limit: off unless configured', () => {
+    it('by default throttling is off: no X-RateLimit-* headers on any answer, never a 429', async () => {
+      const plain = await startSandbox({ seed: 'empty', storeDelayMs: 0 });
+      try {
+        const u = (p: string, o?: Opts) => call(`${plain.docsUrl}/api/v1${p}`, o);
+        const answers = [
+          await u('/documents'),
+          await u('/documents', { auth: false }),
+          await u('/documents/1'),
+          await u('/documents', { method: 'POST', form: {} }),
+          await u('/documents', { method: 'PUT' }),
+          await u('/documents', { accept: 'text/html', auth: false }),
+          await call(`${plain.seoUrl}/api/v1/projects`),
+        ];
+        assert.deepEqual(answers.map((a) => a.status), [200, 401, 404, 422, 405, 302, 200]);
+        for (const a of answers) assert.deepEqual(rlHeaders(a.headers), []);
+        for (let i = 0; i < 65; i++) {
+          const a = await u('/documents', { auth: i % 2 === 0 });
+          assert.notEqual(a.status, 429, `request ${i + 1}`);
+          assert.deepEqual(rlHeaders(a.headers), []);
+        }
+        const status = await call(`${plain.docsUrl}/__sandbox/status`);
+        assert.deepEqual(status.json.rateLimit, { documents: 0, projects: 0 });
+      } finally {
+        await plain.close();
+      }
+    });
+
+    it('setRateLimit(0) switches it off again: no headers', async () => {
+      const s2 = await startSandbox({ seed: 'empty', rateLimit: 2 });
+      try {
+        assert.equal((await call(`${s2.docsUrl}/api/v1/documents`)).headers.get('x-ratelimit-limit'), '2');
+        s2.setRateLimit(0);
+        for (let i = 0; i < 4; i++) {
+          const a = await call(`${s2.docsUrl}/api/v1/documents`);
+          assert.equal(a.status, 200);
+          assert.deepEqual(rlHeaders(a.headers), []);
+        }
+      } finally {
+        await s2.close();
+      }
+    });
+  });
+
+  describe('rate limit (configured)', () => {
     let rl: Sandbox;
     const r = (p: string, o?: Opts) => call(rl.docsUrl + '/api/v1' + p, o);
     before(async () => {
@@ -201,11 +333,14 @@ describe('sandbox server (CONTRACT.md)', function () {
       const a = await r('/documents');
       const b = await r('/documents/999');
       const c = await r('/documents', { auth: false });
-      assert.deepEqual([a.status, b.status, c.status], [200, 404, 401]);
+      const d = await r('/documents', { method: 'POST', form: {} });
+      assert.deepEqual([a.status, b.status, c.status, d.status], [200, 404, 401, 422]);
       assert.deepEqual(
-        [a, b, c].map((x) => [x.headers.get('x-ratelimit-limit'), x.headers.get('x-ratelimit-remaining')]),
-        [['5', '4'], ['5', '3'], ['5', '2']],
+        [a, b, c, d].map((x) => [x.headers.get('x-ratelimit-limit'), x.headers.get('x-ratelimit-remaining')]),
+        [['5', '4'], ['5', '3'], ['5', '2'], ['5', '1']],
       );
+      // Only a 429 adds Retry-After and X-RateLimit-Reset.
+      for (const x of [a, b, c, d]) assert.equal(x.headers.get('retry-after') ?? x.headers.get('x-ratelimit-reset'), null);
     });
 
     it('counted before authentication: 401s use up the limit', async () => {
@@ -252,14 +387,56 @@ describe('sandbox server (CONTRACT.md)', function () {
       assert.equal(a.headers.get('x-ratelimit-remaining'), '4');
     });
 
-    it('resetRateLimit() forgets counted requests; setRateLimit(0) means unlimited', async () => {
+    it('resetRateLimit() forgets counted requests; setRateLimit(0) means off (no headers)', async () => {
       for (let i = 0; i < 5; i++) await r('/documents');
       assert.equal((await r('/documents')).status, 429);
       rl.resetRateLimit();
       assert.equal((await r('/documents')).status, 200);
       rl.setRateLimit(0);
       for (let i = 0; i < 8; i++) assert.equal((await r('/documents')).status, 200);
-      assert.equal((await r('/documents')).headers.get('x-ratelimit-limit'), '1000000');
+      assert.deepEqual(rlHeaders((await r('/documents')).headers), []);
+    });
+
+    it('60 a minute: the 61st request of the window is a 429', async () => {
+      rl.setRateLimit(60, 'documents');
+      for (let i = 1; i <= 60; i++) {
+        const a = await r('/documents', { auth: i % 3 !== 0 });
+        assert.equal(a.headers.get('x-ratelimit-remaining'), String(60 - i));
+      }
+      const t = await r('/documents');
+      assert.equal(t.status, 429);
+      assert.equal(t.headers.get('x-ratelimit-limit'), '60');
+    });
+
+    it('projectsDoubleCount: the projects server counts each request twice (documents server once)', async () => {
+      const dbl = await startSandbox({ seed: 'empty', rateLimit: 6, seoRateLimit: 6, projectsDoubleCount: true });
+      try {
+        const p = () => call(`${dbl.seoUrl}/api/v1/projects`);
+        const seen = [];
+        for (let i = 0; i < 4; i++) {
+          const a = await p();
+          seen.push([a.status, a.headers.get('x-ratelimit-remaining')]);
+        }
+        assert.deepEqual(seen, [[200, '4'], [200, '2'], [200, '0'], [429, '0']]);
+        const d = await call(`${dbl.docsUrl}/api/v1/documents`);
+        assert.equal(d.headers.get('x-ratelimit-remaining'), '5', 'the documents server counts once');
+        // An odd limit: the second count of the third request hits it (the first count stays spent).
+        dbl.setRateLimit(5, 'projects');
+        dbl.resetRateLimit();
+        const statuses = [];
+        for (let i = 0; i < 3; i++) statuses.push((await call(`${dbl.seoUrl}/api/v1/projects`, { auth: false })).status);
+        assert.deepEqual(statuses, [401, 401, 429]);
+        // Off again: counted once.
+        dbl.setProjectsDoubleCount(false);
+        dbl.resetRateLimit();
+        assert.equal((await p()).headers.get('x-ratelimit-remaining'), '4');
+        const c = await call(`${dbl.docsUrl}/__sandbox/projects-double-count`, { method: 'POST', json: { on: true } });
+        assert.equal(c.status, 200);
+        assert.equal((await p()).headers.get('x-ratelimit-remaining'), '2');
+        assert.equal((await call(`${dbl.docsUrl}/__sandbox/status`)).json.projectsDoubleCount, true);
+      } finally {
+        await dbl.close();
+      }
     });
 
     it('control: POST /__sandbox/rate-limit sets a server\'s limit', async () => {
@@ -267,6 +444,139 @@ describe('sandbox server (CONTRACT.md)', function () {
       assert.equal(c.status, 200);
       assert.equal((await r('/documents')).status, 200);
       assert.equal((await r('/documents')).status, 429);
+    });
+  });
+
+  describe('CORS (Laravel defaults)', () => {
+    const ORIGIN = 'https://vscode.dev';
+    const preflight = (url: string, method: string, headers?: string) =>
+      fetch(url, {
+        method: 'OPTIONS',
+        headers: {
+          Origin: ORIGIN,
+          'Access-Control-Request-Method': method,
+          ...(headers !== undefined ? { 'Access-Control-Request-Headers': headers } : {}),
+        },
+      });
+
+    it('every /api/* answer carries Access-Control-Allow-Origin: * (200, 201, 302, 401, 403, 404, 405, 422), nothing exposed', async () => {
+      const answers: Array<[number, Res]> = [
+        [200, await docs('/documents', { headers: { Origin: ORIGIN } })],
+        [200, await docs('/documents')],
+        [201, await docs('/documents', { method: 'POST', form: { name: 'c', prompt: 'p', creativity: '0.5' } })],
+        [302, await docs('/documents', { auth: false, accept: 'text/html' })],
+        [401, await docs('/documents', { auth: 'wrong', headers: { Origin: ORIGIN } })],
+        [401, await seo('/projects', { auth: false })],
+        [404, await docs('/documents/999999')],
+        [404, await docs('/nothing-here')],
+        [404, await call(`${sb.docsUrl}/api/other`)],
+        [405, await docs('/documents', { method: 'PUT' })],
+        [422, await docs('/documents', { method: 'POST', form: {} })],
+        [200, await seo('/projects')],
+        [200, await seo('/account')],
+      ];
+      sb.setAccount({ plan: { features: { api: 0 } } });
+      answers.push([403, await docs('/documents')]);
+      for (const [status, a] of answers) {
+        assert.equal(a.status, status);
+        assert.equal(a.headers.get('access-control-allow-origin'), '*', `${status}`);
+        assert.deepEqual(corsHeaders(a.headers), ['access-control-allow-origin'], `${status}: only the origin header`);
+      }
+    });
+
+    it('429s (limiter and fault) carry it too; a preflight is not counted by the limiter', async () => {
+      const rl = await startSandbox({ seed: 'empty', rateLimit: 2 });
+      try {
+        const url = `${rl.docsUrl}/api/v1/documents`;
+        for (let i = 0; i < 3; i++) assert.equal((await preflight(url, 'GET', 'authorization')).status, 204);
+        const a = await call(url);
+        assert.equal(a.headers.get('x-ratelimit-remaining'), '1', 'preflights did not count');
+        await call(url);
+        const t = await call(url);
+        assert.equal(t.status, 429);
+        assert.equal(t.headers.get('access-control-allow-origin'), '*');
+        assert.equal(t.headers.get('access-control-expose-headers'), null);
+        const html = await call(url, { accept: 'text/html' });
+        assert.equal(html.status, 429);
+        assert.equal(html.headers.get('access-control-allow-origin'), '*');
+        const p = await preflight(url, 'GET');
+        assert.equal(p.status, 204, 'a preflight is answered even when the limit is used up');
+      } finally {
+        await rl.close();
+      }
+      sb.setFault('documents.list', { kind: 'rateLimit', count: 1 });
+      const f = await docs('/documents');
+      assert.equal(f.status, 429);
+      assert.equal(f.headers.get('access-control-allow-origin'), '*');
+    });
+
+    it('preflight: 204 at once, Allow-Origin *, the requested method and headers echoed, before routing and auth', async () => {
+      const r = await preflight(`${sb.docsUrl}/api/v1/documents/12`, 'put', 'authorization, content-type, x-custom');
+      assert.equal(r.status, 204);
+      assert.equal(await r.text(), '');
+      assert.equal(r.headers.get('access-control-allow-origin'), '*');
+      assert.equal(r.headers.get('access-control-allow-methods'), 'PUT');
+      assert.equal(r.headers.get('access-control-allow-headers'), 'authorization, content-type, x-custom');
+      assert.equal(r.headers.get('access-control-allow-credentials'), null);
+      assert.equal(r.headers.get('access-control-expose-headers'), null);
+      assert.equal(r.headers.get('access-control-max-age'), '0');
+      assert.deepEqual(rlHeaders(r.headers), []);
+      // Any path under /api/, any method asked for, no key needed.
+      const unknown = await preflight(`${sb.seoUrl}/api/v1/nothing/here`, 'DELETE', 'Authorization');
+      assert.equal(unknown.status, 204);
+      assert.equal(unknown.headers.get('access-control-allow-methods'), 'DELETE');
+      assert.equal(unknown.headers.get('access-control-allow-headers'), 'Authorization');
+      const del = await preflight(`${sb.seoUrl}/api/v1/projects/${encodeURIComponent('Café Ünïcode')}`, 'DELETE', 'authorization');
+      assert.equal(del.status, 204);
+      assert.ok(sb.reports.some((x) => x.project === 'Café Ünïcode'), 'a preflight changes nothing');
+      const rec = sb.requests.filter((x) => x.method === 'OPTIONS');
+      assert.deepEqual(rec.map((x) => [x.status, x.route]), [[204, undefined], [204, undefined], [204, undefined]]);
+    });
+
+    it('a plain OPTIONS (no Access-Control-Request-Method) is the router\'s: 200 with Allow, no auth', async () => {
+      const r = await call(`${sb.docsUrl}/api/v1/documents`, { method: 'OPTIONS', auth: false });
+      assert.equal(r.status, 200);
+      assert.equal(r.text, '');
+      assert.equal(r.headers.get('allow'), 'GET,HEAD,POST');
+      assert.equal(r.headers.get('access-control-allow-origin'), '*');
+      assert.equal(r.headers.get('access-control-allow-methods'), null);
+    });
+
+    it('outside /api/ (login page, control routes) and web-server answers (encoded slash, gateway errors): no CORS headers', async () => {
+      const answers = [
+        await call(`${sb.docsUrl}/login`, { accept: 'text/html' }),
+        await call(`${sb.docsUrl}/`, { accept: 'text/html' }),
+        await call(`${sb.docsUrl}/__sandbox/status`),
+        await seo(`/projects/${encodeURIComponent('a/b testing')}`, { method: 'DELETE' }),
+      ];
+      sb.setFault('documents.list', { kind: 'status502', count: 1 });
+      answers.push(await docs('/documents'));
+      assert.deepEqual(answers.map((a) => a.status), [200, 200, 200, 404, 502]);
+      for (const a of answers) assert.deepEqual(corsHeaders(a.headers), [], String(a.status));
+    });
+
+    it('CORS switched off (a server whose CORS settings were changed): no CORS headers, preflight not answered with them', async () => {
+      const off = await startSandbox({ seed: 'empty', cors: false });
+      try {
+        const url = `${off.docsUrl}/api/v1/documents`;
+        for (const a of [await call(url), await call(url, { auth: false }), await call(`${url}/1`)]) {
+          assert.deepEqual(corsHeaders(a.headers), [], String(a.status));
+        }
+        const p = await preflight(url, 'POST', 'authorization, content-type');
+        assert.notEqual(p.status, 204);
+        assert.deepEqual(corsHeaders(p.headers), []);
+        assert.equal((await call(`${off.docsUrl}/__sandbox/status`)).json.cors, false);
+      } finally {
+        await off.close();
+      }
+      // At run time, and through the control route.
+      sb.setCors(false);
+      assert.deepEqual(corsHeaders((await docs('/documents')).headers), []);
+      assert.deepEqual(corsHeaders((await preflight(`${sb.docsUrl}/api/v1/documents`, 'GET')).headers), []);
+      const on = await call(`${sb.docsUrl}/__sandbox/cors`, { method: 'POST', json: { enabled: true } });
+      assert.equal(on.status, 200);
+      assert.equal((await docs('/documents')).headers.get('access-control-allow-origin'), '*');
+      assert.equal((await call(`${sb.docsUrl}/__sandbox/cors`, { method: 'POST', json: { enabled: 'yes' } })).status, 400);
     });
   });
 
@@ -449,10 +759,34 @@ describe('sandbox server (CONTRACT.md)', function () {
       assert.deepEqual(ids, [...sb.documents.keys()].sort((a, b) => a - b).slice(0, 100));
     });
 
-    it('sort_by=name (case/accent-insensitive), ties broken by id', async () => {
-      const body = await list('sort_by=name&sort=asc');
-      const folded = names(body).map(fold);
-      assert.deepEqual(folded, [...folded].sort());
+    it('sort_by=name is utf8mb4_unicode_ci: punctuation and symbols, then digits, then letters; case/accent-insensitive', async () => {
+      sb.reseed('empty');
+      await storeAll(COLLATION_NAMES_SHUFFLED);
+      assert.deepEqual(names(await list('sort_by=name&sort=asc')), COLLATION_ORDER);
+      assert.deepEqual(names(await list('sort_by=name&sort=desc')), [...COLLATION_ORDER].reverse());
+      // Not code-unit order, not a plain lower-case fold.
+      assert.notDeepEqual(COLLATION_ORDER, [...COLLATION_ORDER].sort());
+      assert.notDeepEqual(COLLATION_ORDER, [...COLLATION_ORDER].sort((a, b) => (fold(a) < fold(b) ? -1 : fold(a) > fold(b) ? 1 : 0)));
+    });
+
+    it('sort_by=name: names equal under the collation (case, accents, trailing spaces) tie, broken by id', async () => {
+      sb.reseed('empty');
+      const ids = await storeAll(['café', 'Cafe', 'b', 'CAFÉ', 'a']);
+      sb.documents.get(ids[4])!.name = 'cafe  '; // trailing spaces do not count (PAD SPACE)
+      const asc = (await list('sort_by=name&sort=asc')).data.map((d: { id: number }) => d.id);
+      assert.deepEqual(asc, [ids[2], ids[0], ids[1], ids[3], ids[4]]);
+      const desc = (await list('sort_by=name&sort=desc')).data.map((d: { id: number }) => d.id);
+      assert.deepEqual(desc, [...asc].reverse());
+    });
+
+    it('sort_by=name on the seed: ordered as Intl.Collator(en, base) orders them, ties by id', async () => {
+      const collator = new Intl.Collator('en', { sensitivity: 'base' });
+      const body = (await docs('/documents?per_page=100&sort_by=name&sort=asc')).json;
+      const rows = body.data as Array<{ id: number; name: string }>;
+      for (let i = 1; i < rows.length; i++) {
+        const c = collator.compare(rows[i - 1].name, rows[i].name);
+        assert.ok(c < 0 || (c === 0 && rows[i - 1].id < rows[i].id), `${rows[i - 1].name} / ${rows[i].name}`);
+      }
       const untitled = await list('search=Untitled&sort_by=name&sort=asc');
       const ids = untitled.data.map((d: { id: number }) => d.id);
       assert.equal(ids.length, 3);
@@ -586,13 +920,28 @@ describe('sandbox server (CONTRACT.md)', function () {
       assert.deepEqual(Object.keys(missing.json.message), ['creativity']);
     });
 
-    it('store: template_id optional (default 1), unknown template_id is a 422', async () => {
+    it('store: template_id optional (default 1, Freestyle); a custom template (id > 52) keeps its name', async () => {
       const base = { name: 't', prompt: 'p', creativity: '0.5' };
+      assert.deepEqual((await docs('/documents', { method: 'POST', form: base })).json.data.template, { id: 1, name: 'Freestyle' });
       assert.deepEqual((await docs('/documents', { method: 'POST', form: { ...base, template_id: '5' } })).json.data.template, { id: 5, name: 'Blog intro' });
-      assert.deepEqual((await docs('/documents', { method: 'POST', form: { ...base, template_id: '60' } })).json.data.template, { id: 60, name: 'Custom: Landing page' });
-      const bad = await docs('/documents', { method: 'POST', form: { ...base, template_id: '999' } });
-      assert.equal(bad.status, 422);
-      assert.deepEqual(Object.keys(bad.json.message), ['template_id']);
+      const custom = await docs('/documents', { method: 'POST', form: { ...base, template_id: '60' } });
+      assert.equal(custom.status, 201);
+      assert.deepEqual(custom.json.data.template, { id: 60, name: 'Custom: Landing page' });
+      assert.deepEqual((await docs(`/documents/${custom.json.data.id}`)).json.data.template, { id: 60, name: 'Custom: Landing page' });
+    });
+
+    it('store: template_id is not validated: an unknown or non-numeric id still creates the document (201, template [])', async () => {
+      const base = { name: 't', prompt: 'p', creativity: '0.5' };
+      for (const template_id of ['999', '53', '0', '-3', 'abc', '4.5', 'Blog post']) {
+        const size = sb.documents.size;
+        const r = await docs('/documents', { method: 'POST', form: { ...base, template_id } });
+        assert.equal(r.status, 201, template_id);
+        assert.equal(r.json.status, 200);
+        assert.deepEqual(r.json.data.template, [], template_id);
+        assert.ok(r.text.includes('"template":[]'), 'an empty JSON array, not an object');
+        assert.equal(sb.documents.size, size + 1);
+        assert.deepEqual((await docs(`/documents/${r.json.data.id}`)).json.data.template, []);
+      }
     });
 
     it('store: variations 1–4 gets a 404, anything else a 422 (nothing created)', async () => {
@@ -606,12 +955,79 @@ describe('sandbox server (CONTRACT.md)', function () {
       assert.equal(sb.documents.size, size);
     });
 
-    it('store: quota exhaustion is a 422 on name', async () => {
+    it('store: documents_month_count reaching the plan limit is a 422 on name ("You created too many documents.")', async () => {
+      sb.setAccount({ plan: { features: { documents: 3 } }, counters: { documents_month_count: 1 } });
+      const f = { name: 'q', prompt: 'p', creativity: '0.5' };
+      assert.equal((await docs('/documents', { method: 'POST', form: f })).status, 201);
+      assert.equal((await docs('/documents', { method: 'POST', form: f })).status, 201);
+      const size = sb.documents.size;
+      const r = await docs('/documents', { method: 'POST', form: f });
+      assert.equal(r.status, 422);
+      assert.deepEqual(r.json, { message: { name: [DOCUMENTS_LIMIT_MESSAGE] }, status: 422 });
+      assert.equal(DOCUMENTS_LIMIT_MESSAGE, 'You created too many documents.');
+      assert.equal(sb.documents.size, size, 'nothing created');
+      assert.equal(sb.account.counters.documents_month_count, 3);
+    });
+
+    it('store: words_month_count reaching the limit is a 422 on name ("You have reached the words limit."); -1 is unlimited', async () => {
+      sb.setAccount({ plan: { features: { words: 100 } }, counters: { words_month_count: 99 } });
+      const f = { name: 'q', prompt: 'p', creativity: '0.5' };
+      const ok = await docs('/documents', { method: 'POST', form: f });
+      assert.equal(ok.status, 201, 'under the limit before the store');
+      assert.equal(sb.account.counters.words_month_count, 99 + ok.json.data.words);
+      const r = await docs('/documents', { method: 'POST', form: f });
+      assert.equal(r.status, 422);
+      assert.deepEqual(r.json.message, { name: [WORDS_LIMIT_MESSAGE] });
+      assert.equal(WORDS_LIMIT_MESSAGE, 'You have reached the words limit.');
+      // Both reached: both messages; other fields' errors come in the same answer.
+      sb.setAccount({ plan: { features: { documents: 1 } }, counters: { documents_month_count: 1 } });
+      const both = await docs('/documents', { method: 'POST', form: { name: 'q', prompt: 'p' } });
+      assert.deepEqual(both.json.message, { name: [WORDS_LIMIT_MESSAGE, DOCUMENTS_LIMIT_MESSAGE], creativity: ['The creativity field is required.'] });
+      // -1: unlimited, whatever the counters say.
+      sb.setAccount({ plan: { features: { words: -1, documents: -1 } }, counters: { words_month_count: 10_000_000, documents_month_count: 1_000_000 } });
+      assert.equal((await docs('/documents', { method: 'POST', form: f })).status, 201);
+    });
+
+    it('store: the quota shortcut name and the control route POST /__sandbox/account', async () => {
       const size = sb.documents.size;
       const r = await docs('/documents', { method: 'POST', form: { name: '__quota__', prompt: 'p', creativity: '0.5' } });
       assert.equal(r.status, 422);
-      assert.deepEqual(Object.keys(r.json.message), ['name']);
+      assert.deepEqual(r.json.message, { name: [DOCUMENTS_LIMIT_MESSAGE] });
       assert.equal(sb.documents.size, size);
+      const c = await call(`${sb.seoUrl}/__sandbox/account`, {
+        method: 'POST',
+        json: { plan: { features: { words: 50 } }, counters: { words_month_count: 50 } },
+      });
+      assert.equal(c.status, 200);
+      assert.equal(c.json.account.plan.features.words, 50);
+      const w = await docs('/documents', { method: 'POST', form: { name: 'x', prompt: 'p', creativity: '0.5' } });
+      assert.deepEqual(w.json.message, { name: [WORDS_LIMIT_MESSAGE] });
+      const bad = await call(`${sb.docsUrl}/__sandbox/account`, { method: 'POST', json: { counters: { nope: 1 } } });
+      assert.equal(bad.status, 400);
+      const got = await call(`${sb.docsUrl}/__sandbox/account`);
+      assert.equal(got.json.counters.words_month_count, 50);
+    });
+
+    it('store: the prompt reaches the model flattened (newlines, tabs, white-space runs -> one space); the result derives from it', async () => {
+      const prompt = 'Write a post.\n\nParagraph two:\tkeep it   short.\r\n- a list\n- of items';
+      const flat = 'Write a post. Paragraph two: keep it short. - a list - of items';
+      const r = await docs('/documents', { method: 'POST', form: { name: 'Flat', prompt, creativity: '0.25' } });
+      assert.equal(r.status, 201);
+      assert.equal(sb.lastModelPrompt, flat);
+      const rec = sb.requests.find((x) => x.route === 'documents.store')!;
+      assert.equal(rec.modelPrompt, flat);
+      assert.equal(rec.body?.prompt, prompt, 'the request itself is recorded as sent');
+      assert.ok(r.json.data.result.startsWith(`[sandbox] Generated for: ${flat}\n`), r.json.data.result);
+      assert.equal(r.json.data.result, r.json.data.result.trim(), 'the stored result is trimmed');
+      // Same flattened prompt and creativity: the same text (the template only labels the document).
+      const same = await docs('/documents', { method: 'POST', form: { name: 'Flat 2', prompt: flat, creativity: '0.25', template_id: '9' } });
+      assert.equal(same.json.data.result, r.json.data.result);
+      const other = await docs('/documents', { method: 'POST', form: { name: 'Flat 3', prompt: flat, creativity: '0.75' } });
+      assert.notEqual(other.json.data.result, r.json.data.result);
+      assert.equal((await call(`${sb.docsUrl}/__sandbox/account`)).json.lastModelPrompt, flat);
+      // A prompt refused by validation never reaches the model.
+      await docs('/documents', { method: 'POST', form: { name: 'x', prompt: 'never\nsent' } });
+      assert.equal(sb.lastModelPrompt, flat);
     });
 
     it('store: generation takes time (storeDelayMs) during the request', async () => {
@@ -742,6 +1158,39 @@ describe('sandbox server (CONTRACT.md)', function () {
       for (const p of ps) assert.ok(Number.isFinite(Number(p.result)), String(p.result));
     });
 
+    const addReports = (names: string[]): void => {
+      let id = Math.max(...sb.reports.map((r) => r.id));
+      let at = Date.parse('2026-07-01T00:00:00Z');
+      for (const project of names) {
+        const r: SandboxReport = { id: ++id, project, result: 50, createdAt: new Date((at += 1000)) };
+        sb.reports.push(r);
+      }
+    };
+
+    it('names match under the collation: case, accents and trailing spaces ignored (`Café ` = `cafe`), one project', async () => {
+      addReports(['Café Crème ', 'cafe creme', 'CAFÉ CRÈME', 'Cafe Creme  ']);
+      const found = (await all(`search=${encodeURIComponent('creme')}`));
+      assert.deepEqual(found.map((p) => [p.project, p.reports]), [['Café Crème ', 4]], 'named as the first created report');
+      const r = await seo(`/projects/${encodeURIComponent('cafe creme')}`, { method: 'DELETE' });
+      assert.deepEqual(r.json, { id: 'cafe creme', object: 'report', deleted: true, status: 200 });
+      assert.equal(sb.reports.filter((x) => fold(x.project).includes('creme')).length, 0);
+      // The name as sent, with an accent and a trailing space, matches too.
+      addReports(['cafe']);
+      const t = await seo(`/projects/${encodeURIComponent('Café ')}`, { method: 'DELETE' });
+      assert.deepEqual(t.json, { id: 'Café ', object: 'report', deleted: true, status: 200 });
+      assert.equal(sb.reports.filter((x) => x.project === 'cafe').length, 0);
+      // Different words are different projects.
+      addReports(['Cafés']);
+      assert.equal((await seo(`/projects/${encodeURIComponent('Café')}`, { method: 'DELETE' })).status, 404);
+    });
+
+    it('sort_by=project is the collation order too (punctuation, symbols, digits, letters)', async () => {
+      sb.reports.length = 0;
+      addReports(COLLATION_NAMES_SHUFFLED);
+      assert.deepEqual((await all('sort_by=project&sort=asc')).map((p) => p.project), COLLATION_ORDER);
+      assert.deepEqual((await all('sort_by=project&sort=desc')).map((p) => p.project), [...COLLATION_ORDER].reverse());
+    });
+
     it('a project is the reports sharing a name, case-insensitively (named as first created)', async () => {
       const acme = (await all('search=acme')).filter((p) => p.project.toLowerCase() === 'acme');
       assert.equal(acme.length, 1);
@@ -761,9 +1210,11 @@ describe('sandbox server (CONTRACT.md)', function () {
       assert.deepEqual(await all('sort_by=reports&sort=nope'), await all());
     });
 
-    it('sort_by=project', async () => {
-      const names = (await all('sort_by=project&sort=asc')).map((p) => fold(p.project));
-      assert.deepEqual(names, [...names].sort());
+    it('sort_by=project on the seed: Intl.Collator(en, base) order', async () => {
+      const collator = new Intl.Collator('en', { sensitivity: 'base' });
+      const names = (await all('sort_by=project&sort=asc')).map((p) => p.project);
+      assert.ok(names.length > 30);
+      assert.deepEqual(names, [...names].sort(collator.compare));
     });
 
     it('search on the project name: case/accent-insensitive, LIKE wildcards unless escaped', async () => {
@@ -841,15 +1292,90 @@ describe('sandbox server (CONTRACT.md)', function () {
   });
 
   describe('account', () => {
-    it('GET /api/v1/account returns the plan and this month\'s usage', async () => {
+    const USER_KEYS = ['id', 'name', 'email', 'avatar_url', 'locale', 'timezone'];
+    const COUNTERS = ['documents_month_count', 'documents_total_count', 'words_month_count', 'words_total_count', 'images_month_count', 'images_total_count'];
+
+    it('GET /api/v1/account (documents): the user, the plan with its features, defaults and the usage counters', async () => {
       const r = await docs('/account');
       assert.equal(r.status, 200);
+      assert.deepEqual(Object.keys(r.json), ['data', 'status']);
       assert.equal(r.json.status, 200);
-      assert.equal(typeof r.json.data.plan.name, 'string');
-      assert.equal(typeof r.json.data.usage.documents_month, 'number');
-      assert.equal(typeof r.json.data.usage.words_month, 'number');
-      await docs('/documents', { method: 'POST', form: { name: 'x', prompt: 'p', creativity: '0.5' } });
-      assert.equal((await docs('/account')).json.data.usage.documents_month, r.json.data.usage.documents_month + 1);
+      const a = r.json.data;
+      assert.deepEqual(Object.keys(a), [
+        ...USER_KEYS, 'plan', 'default_variations', 'default_creativity', 'default_language', ...COUNTERS, 'created_at',
+      ]);
+      assert.ok(Number.isInteger(a.id));
+      for (const k of ['name', 'email', 'avatar_url', 'locale', 'timezone', 'default_language']) assert.equal(typeof a[k], 'string', k);
+      assert.deepEqual(Object.keys(a.plan), ['id', 'name', 'features']);
+      assert.deepEqual(Object.keys(a.plan.features), ['words', 'documents', 'images', 'templates', 'custom_templates', 'data_export', 'api']);
+      assert.deepEqual(a.plan.features, DEFAULT_PLAN.features);
+      for (const v of Object.values(a.plan.features)) assert.ok(Number.isInteger(v) && (v as number) >= -1);
+      assert.equal(a.plan.features.api, 1);
+      assert.equal(a.default_creativity, 0.5);
+      assert.ok(Number.isInteger(a.default_variations));
+      for (const k of COUNTERS) assert.ok(Number.isInteger(a[k]) && a[k] >= 0, k);
+      assert.match(a.created_at, ISO_MICRO);
+      // Totals start from the seed.
+      assert.equal(a.documents_total_count, sb.documents.size);
+      assert.equal(a.words_total_count, [...sb.documents.values()].reduce((n, d) => n + d.words, 0));
+    });
+
+    it('counters really count: a store adds one document and its words to the month and total counts', async () => {
+      const before = (await docs('/account')).json.data;
+      const s1 = await docs('/documents', { method: 'POST', form: { name: 'x', prompt: 'count me', creativity: '0.5' } });
+      const s2 = await docs('/documents', { method: 'POST', form: { name: 'y', prompt: 'and me', creativity: '1' } });
+      const words = s1.json.data.words + s2.json.data.words;
+      assert.ok(words > 0);
+      const after = (await docs('/account')).json.data;
+      assert.equal(after.documents_month_count, before.documents_month_count + 2);
+      assert.equal(after.documents_total_count, before.documents_total_count + 2);
+      assert.equal(after.words_month_count, before.words_month_count + words);
+      assert.equal(after.words_total_count, before.words_total_count + words);
+      assert.equal(after.images_month_count, before.images_month_count);
+      // A refused store counts nothing.
+      await docs('/documents', { method: 'POST', form: { name: 'z', prompt: 'p', creativity: '7' } });
+      assert.deepEqual((await docs('/account')).json.data, after);
+    });
+
+    it('setAccount(): plan limits and counters as GET /account shows them', async () => {
+      sb.setAccount({ plan: { name: 'Starter', features: { words: 10000, documents: -1 } }, counters: { words_month_count: 9000 }, defaultCreativity: 0.75 });
+      const a = (await docs('/account')).json.data;
+      assert.equal(a.plan.name, 'Starter');
+      assert.equal(a.plan.features.words, 10000);
+      assert.equal(a.plan.features.documents, -1);
+      assert.equal(a.plan.features.images, DEFAULT_PLAN.features.images, 'what is left out is kept');
+      assert.equal(a.words_month_count, 9000);
+      assert.equal(a.default_creativity, 0.75);
+      assert.throws(() => sb.setAccount({ counters: { words_month_count: 'many' as unknown as number } }), /number/);
+    });
+
+    it('the projects server answers /api/v1/account with the user and its own plan (projects, reports, api), no counters', async () => {
+      const r = await seo('/account');
+      assert.equal(r.status, 200);
+      assert.equal(r.json.status, 200);
+      const a = r.json.data;
+      assert.deepEqual(Object.keys(a), [...USER_KEYS, 'plan', 'created_at']);
+      assert.deepEqual(Object.keys(a.plan), ['id', 'name', 'features']);
+      assert.deepEqual(Object.keys(a.plan.features), ['projects', 'reports', 'api']);
+      assert.equal(a.plan.features.api, 1);
+      for (const k of COUNTERS) assert.ok(!(k in a), k);
+      assert.equal(a.email, (await docs('/account')).json.data.email, 'the same user');
+      assert.equal(sb.requests.at(-2)?.route, 'projects.account');
+      assert.equal((await seo('/account', { auth: false })).status, 401);
+      assert.equal((await seo('/account', { method: 'POST', auth: false })).status, 405);
+    });
+
+    it('403 {"message":"You don\'t have access to this feature.","status":403} when the plan has no API access', async () => {
+      sb.setAccount({ plan: { features: { api: 0 } } });
+      for (const r of [await docs('/documents'), await docs('/account'), await docs('/documents', { method: 'POST', form: { name: 'n', prompt: 'p', creativity: '0' } })]) {
+        assert.equal(r.status, 403);
+        assert.deepEqual(r.json, { message: "You don't have access to this feature.", status: 403 });
+      }
+      assert.equal((await docs('/documents', { auth: false })).status, 401, 'authentication first');
+      assert.equal((await seo('/projects')).status, 200, 'the projects server has its own plan');
+      sb.setAccount({ plan: { features: { api: 1 } }, seoPlan: { features: { api: 0 } } });
+      assert.equal((await seo('/projects')).status, 403);
+      assert.equal((await docs('/documents')).status, 200);
     });
 
     it('account needs the key like everything else', async () => {
@@ -1062,6 +1588,14 @@ describe('sandbox server (CONTRACT.md)', function () {
       assert.ok(Math.abs((counts.get(1) ?? 0) - 40) <= 5);
       assert.equal(counts.get(null), 2);
       assert.equal(counts.get(60), 2);
+    });
+
+    it('default: results are plain text or HTML (documents edited in the web UI)', async () => {
+      const html = [...sb.documents.values()].filter((d) => d.result !== null && /^<p>.*<\/p>$/s.test(d.result));
+      assert.ok(html.length >= 3, String(html.length));
+      const r = await docs(`/documents/${html[0].id}`);
+      assert.match(r.json.data.result, /^<p>/);
+      assert.ok([...sb.documents.values()].some((d) => d.result !== null && !d.result.startsWith('<')));
     });
 
     it('default: ~15% favorites, a few null results, awkward names (emoji, accents, RTL)', () => {
