@@ -11,6 +11,16 @@
  *   project list    the Projects view's getChildren
  *   project delete  Delete Project (contentDocs.projectDelete), confirmed
  *
+ * The file-system cases run over both URI forms of a document: `content-docs://<id>/<Template>/<Name>.md`
+ * (above) and the account folder's `content-docs://account/<Template folder>/<Name>.md` (its path found by
+ * listing the folder through the extension's file system, before the fault):
+ *
+ *   show (account folder)    an editor opened on the account URI (what a click in the Explorer does)
+ *   update (account folder)  save from an editor opened on the account URI
+ *   account folder list      readDirectory of the account folder and of a template folder: a FileSystemError
+ *                            (Unavailable, or NoPermissions for a refused key) naming the cause, and once the
+ *                            fault is cleared the same listings work (no failure is cached)
+ *
  * For each case: a message naming the action and the cause; reads retried only for transient faults,
  * writes never retried (counted on the wire); nothing lost; no unhandled rejection; and once the
  * fault is cleared, the same action succeeds. The suite prints `fault matrix: N operation×fault cases
@@ -21,12 +31,16 @@ import * as vscode from 'vscode';
 import type { Services } from '../../src/services/services';
 import { startSandbox, type FaultKind, type RouteName, type Sandbox, type SandboxDocument } from '../sandbox/server';
 import {
+  ACCOUNT_ROOT,
+  accountUriOf,
   closeAll,
   closedPort,
   configure,
   DocumentPool,
+  editorAt,
   editorOf,
   ExchangeCounter,
+  FsErrors,
   LogCapture,
   MessageCapture,
   newDocumentAnswers,
@@ -88,6 +102,7 @@ const watch = new RejectionWatch();
 let logs: LogCapture;
 let exchanges: ExchangeCounter;
 let saveErrors: SaveErrors;
+let fsErrors: FsErrors;
 let refusedUrl: string;
 
 /** Puts the fault in place for `route` (or points the route's server at a closed port). */
@@ -144,12 +159,45 @@ async function retryOrAgain(m: ShownMessage | undefined, again: () => Thenable<u
   return 'again';
 }
 
+/** The FileSystemError code a failed read or listing carries: a refused key is NoPermissions, everything else Unavailable. */
+function expectedFsCode(f: FaultSpec): string {
+  return f.kind === 'redirectLogin' ? 'NoPermissions' : 'Unavailable';
+}
+
+/** The error `p` rejects with (fails when it resolves). */
+async function rejection(what: string, p: Thenable<unknown>): Promise<Error & { code?: string }> {
+  try {
+    await p;
+  } catch (e) {
+    return e as Error & { code?: string };
+  }
+  throw new Error(`${what} succeeded under the fault`);
+}
+
+/**
+ * What a failure over an account-folder URI names as the action. A refused connection is made by pointing
+ * the documents server setting at a closed port, and a server change is an account switch: the account
+ * folder's paths are then resolved again by listing the (new) server's account, so that listing is what
+ * fails, and its message says so. Every other fault leaves the server alone, and the read or save itself fails.
+ */
+function accountAction(f: FaultSpec, action: RegExp): RegExp {
+  return f.kind ? action : /Couldn't list the documents of the account/;
+}
+
+/** The GETs of the account folder's listing (page by page, by id; the views' lists carry a template, favorite or search filter). */
+const ACCOUNT_LISTING = /^\/documents\?(?!.*(?:template_id|favorite|search)=)(?=.*sort_by=id)/;
+
+/** The template folder the account-folder list cases read (Freestyle: the seed has documents in it). */
+const LIST_FOLDER = 'Freestyle';
+
 // --- the operations ------------------------------------------------------------------------------------
 
 interface Operation {
   name: string;
   route: RouteName;
   read: boolean;
+  /** Runs over account-folder URIs (`content-docs://account/…`). */
+  accountForm?: boolean;
   /** Runs one case: the fault is applied by `fault()` at the right moment (after any setup). */
   run(f: FaultSpec, fault: () => Promise<void>, clear: () => Promise<void>): Promise<void>;
 }
@@ -224,6 +272,45 @@ const tree = {
   },
 };
 
+/** Saves `editor` (holding document `d`) under the fault: the update cases of both URI forms. */
+async function saveUnderFault(
+  f: FaultSpec,
+  fault: () => Promise<void>,
+  clear: () => Promise<void>,
+  d: SandboxDocument,
+  editor: vscode.TextEditor,
+  form: 'document' | 'account' = 'document',
+): Promise<void> {
+  const before = sandbox.documents.get(d.id)!.result;
+  const text = `Unsaved work facing ${f.name}, ${new Date().toISOString()}.\n\nIt must survive.`;
+  await replaceAll(editor, text);
+  await fault();
+  exchanges.reset();
+  const n0 = saveErrors.errors.length;
+  const t = Date.now();
+  assert.strictEqual(await editor.document.save(), false, 'the save fails');
+  assert.strictEqual(editor.document.isDirty, true, 'the editor stays dirty');
+  assert.strictEqual(editor.document.getText(), text, 'the text is intact');
+  assert.strictEqual(sandbox.documents.get(d.id)!.result, before, 'the server text is unchanged');
+  let err = saveErrors.errors.slice(n0).pop();
+  if (!err && form === 'account' && !f.kind) {
+    // Before writing, VS Code stats the file's folder; when the account's listing cannot be read, that stat
+    // fails, and its error is the one the save fails with (writeFile is not called).
+    const folder = editor.document.uri.with({ path: editor.document.uri.path.slice(0, editor.document.uri.path.lastIndexOf('/')) }).toString();
+    err = fsErrors.since(t).filter((e) => e.op === 'stat' && (e.uri === folder || e.uri === editor.document.uri.toString())).pop();
+  }
+  assert.ok(err, 'the save failed with an error VS Code shows');
+  const saveAction = new RegExp(`Couldn't save "${d.name}"`);
+  assertNamesCause(err.message, form === 'account' ? accountAction(f, saveAction) : saveAction, f);
+  assert.strictEqual(err.code, expectedFsCode(f), `the save fails with ${expectedFsCode(f)}: ${JSON.stringify(err.message)}`);
+  // Refused: the pre-save check cannot reach the server, so nothing is sent at all.
+  assert.strictEqual(exchanges.count('PATCH', `/documents/${d.id}`), f.kind ? 1 : 0, 'a save is never retried');
+  await clear();
+  assert.strictEqual(await editor.document.save(), true, 'saving again works');
+  assert.strictEqual(editor.document.isDirty, false);
+  assert.strictEqual(sandbox.documents.get(d.id)!.result, text.trim());
+}
+
 const OPERATIONS: Operation[] = [
   {
     name: 'list',
@@ -246,6 +333,38 @@ const OPERATIONS: Operation[] = [
     },
   },
   {
+    name: 'account folder list',
+    route: 'documents.list',
+    read: true,
+    accountForm: true,
+    async run(f, fault, clear) {
+      // The account folder not listed yet, as after an account switch: nothing cached to fall back on.
+      s.documents.forgetAll(true);
+      const folder = vscode.Uri.joinPath(ACCOUNT_ROOT, LIST_FOLDER);
+      await fault();
+      const t = Date.now();
+      for (const uri of [ACCOUNT_ROOT, folder]) {
+        exchanges.reset();
+        const e = await rejection(`listing ${uri.toString()}`, vscode.workspace.fs.readDirectory(uri));
+        assert.ok(e instanceof vscode.FileSystemError, `listing ${uri.toString()} fails with a FileSystemError, not ${e?.name}`);
+        assert.strictEqual(e.code, expectedFsCode(f), `listing ${uri.toString()} fails with ${expectedFsCode(f)}: ${JSON.stringify(e.message)}`);
+        assertNamesCause(e.message, /Couldn't list the documents of the account/, f);
+        assert.strictEqual(exchanges.count('GET', ACCOUNT_LISTING), expectedAttempts(f, true), `attempts on the wire listing ${uri.toString()}`);
+      }
+      assert.strictEqual(messages.since(t).filter((m) => m.level === 'error').length, 0, 'the file system tells its caller, not a notification');
+      await clear();
+      exchanges.reset();
+      const root = await vscode.workspace.fs.readDirectory(ACCOUNT_ROOT);
+      assert.ok(
+        root.some(([n, type]) => n === LIST_FOLDER && type === vscode.FileType.Directory),
+        `after the fault the account folder lists ${LIST_FOLDER}: ${JSON.stringify(root.slice(0, 8))}`,
+      );
+      assert.ok(exchanges.count('GET', ACCOUNT_LISTING) > 0, 'the listing after the fault asked the server (no failure was cached)');
+      const files = await vscode.workspace.fs.readDirectory(folder);
+      assert.ok(files.length > 0 && files.every(([, type]) => type === vscode.FileType.File), `after the fault ${LIST_FOLDER} lists its documents as files`);
+    },
+  },
+  {
     name: 'show',
     route: 'documents.show',
     read: true,
@@ -263,6 +382,40 @@ const OPERATIONS: Operation[] = [
       await retryOrAgain(m, () => vscode.commands.executeCommand('contentDocs.documentOpen', { id: d.id }));
       const editor = await until('the document to open after the fault', () => editorOf(d.id));
       assert.strictEqual(editor.document.getText(), sandbox.documents.get(d.id)!.result);
+    },
+  },
+  {
+    name: 'show (account folder)',
+    route: 'documents.show',
+    read: true,
+    accountForm: true,
+    async run(f, fault, clear) {
+      const d = pool.take();
+      const uri = await accountUriOf(s, d.id);
+      await fault();
+      exchanges.reset();
+      const t = Date.now();
+      // What a click on the file in the Explorer does: VS Code stats and reads it through the file system.
+      const failure = await rejection(`opening ${uri.toString()}`, vscode.window.showTextDocument(uri));
+      assert.strictEqual(editorAt(uri), undefined, 'no editor opened on a failed read');
+      assert.match(failure.message, f.cause, `what VS Code reports names the cause (${f.name}): ${JSON.stringify(failure.message)}`);
+      const thrown = fsErrors.since(t).filter((e) => e.uri === uri.toString());
+      assert.ok(thrown.length > 0, `the file system failed the read of ${uri.toString()}`);
+      for (const e of thrown) {
+        assert.strictEqual(e.code, expectedFsCode(f), `${e.op} fails with ${expectedFsCode(f)}: ${JSON.stringify(e.message)}`);
+        assertNamesCause(e.message, accountAction(f, new RegExp(`Couldn't open "${escapeRe(d.name)}"`)), f);
+      }
+      // VS Code stats and reads the file at once: both wait on one read, retried only for a transient fault.
+      const ops = thrown.map((e) => e.op).join(', ');
+      if (f.kind) {
+        assert.strictEqual(exchanges.count('GET', `/documents/${d.id}`), expectedAttempts(f, true), `attempts on the wire (${ops} failed)`);
+      } else {
+        assert.strictEqual(exchanges.count('GET', ACCOUNT_LISTING), expectedAttempts(f, true), `listing attempts on the wire (${ops} failed)`);
+        assert.strictEqual(exchanges.count('GET', `/documents/${d.id}`), 0, 'the document itself is not asked for before its path resolves');
+      }
+      await clear();
+      const editor = await vscode.window.showTextDocument(uri);
+      assert.strictEqual(editor.document.getText(), sandbox.documents.get(d.id)!.result, 'after the fault the file opens with the document');
     },
   },
   {
@@ -317,25 +470,21 @@ const OPERATIONS: Operation[] = [
     async run(f, fault, clear) {
       const d = pool.take();
       const editor = await openDocument(d.id);
-      const before = sandbox.documents.get(d.id)!.result;
-      const text = `Unsaved work facing ${f.name}, ${new Date().toISOString()}.\n\nIt must survive.`;
-      await replaceAll(editor, text);
-      await fault();
-      exchanges.reset();
-      const n0 = saveErrors.errors.length;
-      assert.strictEqual(await editor.document.save(), false, 'the save fails');
-      assert.strictEqual(editor.document.isDirty, true, 'the editor stays dirty');
-      assert.strictEqual(editor.document.getText(), text, 'the text is intact');
-      assert.strictEqual(sandbox.documents.get(d.id)!.result, before, 'the server text is unchanged');
-      const err = saveErrors.errors.slice(n0).pop();
-      assert.ok(err, 'the save failed with an error VS Code shows');
-      assertNamesCause(err.message, new RegExp(`Couldn't save "${d.name}"`), f);
-      // Refused: the pre-save check cannot reach the server, so nothing is sent at all.
-      assert.strictEqual(exchanges.count('PATCH', `/documents/${d.id}`), f.kind ? 1 : 0, 'a save is never retried');
-      await clear();
-      assert.strictEqual(await editor.document.save(), true, 'saving again works');
-      assert.strictEqual(editor.document.isDirty, false);
-      assert.strictEqual(sandbox.documents.get(d.id)!.result, text.trim());
+      await saveUnderFault(f, fault, clear, d, editor);
+    },
+  },
+  {
+    name: 'update (account folder)',
+    route: 'documents.update',
+    read: false,
+    accountForm: true,
+    async run(f, fault, clear) {
+      const d = pool.take();
+      const uri = await accountUriOf(s, d.id);
+      const editor = await vscode.window.showTextDocument(uri);
+      assert.strictEqual(editor.document.uri.toString(), uri.toString(), 'the editor is on the account-folder URI');
+      assert.strictEqual(editor.document.getText(), sandbox.documents.get(d.id)!.result, 'the account-folder file shows the document');
+      await saveUnderFault(f, fault, clear, d, editor, 'account');
     },
   },
   {
@@ -432,6 +581,8 @@ function escapeRe(s: string): string {
 describe('reliability: fault matrix', function () {
   this.timeout(60_000);
   const tally = new Tally('fault matrix');
+  /** The cases over account-folder URIs, counted again on their own. */
+  const accountTally = new Tally('fault matrix over account-folder URIs');
   let previousPrompter: RecordingPrompter['answer'] | undefined;
   let savedPrompter: Services['prompter']['current'] | undefined;
 
@@ -452,11 +603,13 @@ describe('reliability: fault matrix', function () {
     logs = new LogCapture().install(s);
     exchanges = new ExchangeCounter(s);
     saveErrors = new SaveErrors(s);
+    fsErrors = new FsErrors(s);
     void previousPrompter;
   });
 
   after(async () => {
     saveErrors?.dispose();
+    fsErrors?.dispose();
     exchanges?.dispose();
     logs?.dispose();
     messages.dispose();
@@ -470,6 +623,10 @@ describe('reliability: fault matrix', function () {
 
   afterEach(async () => {
     sandbox.clearFaults();
+    // A case that failed before clearing a refused connection leaves the next ones the sandbox again.
+    const cfg = vscode.workspace.getConfiguration('contentDocs');
+    if (cfg.inspect('documents.baseUrl')?.globalValue !== sandbox.docsUrl) await configure('documents.baseUrl', sandbox.docsUrl);
+    if (cfg.inspect('projects.baseUrl')?.globalValue !== sandbox.seoUrl) await configure('projects.baseUrl', sandbox.seoUrl);
     messages.dismissAll();
     prompter.reset();
     await closeAll();
@@ -480,15 +637,18 @@ describe('reliability: fault matrix', function () {
       it(`${op.name} × ${f.name}`, async function () {
         this.timeout(45_000);
         await tally.run(`${op.name} × ${f.name}`, async () => {
-          const rejections = watch.ours.length;
-          await op.run(
-            f,
-            () => applyFault(f, op.route),
-            () => clearFault(f, op.route),
-          );
-          // Let anything left dangling settle, then: no unhandled rejection from the extension.
-          await sleep(50);
-          assert.deepStrictEqual(watch.ours.slice(rejections), [], 'no unhandled rejection');
+          const body = async () => {
+            const rejections = watch.ours.length;
+            await op.run(
+              f,
+              () => applyFault(f, op.route),
+              () => clearFault(f, op.route),
+            );
+            // Let anything left dangling settle, then: no unhandled rejection from the extension.
+            await sleep(50);
+            assert.deepStrictEqual(watch.ours.slice(rejections), [], 'no unhandled rejection');
+          };
+          await (op.accountForm ? accountTally.run(`${op.name} × ${f.name}`, body) : body());
         });
       });
     }
@@ -497,7 +657,12 @@ describe('reliability: fault matrix', function () {
   it('every operation × fault case held (prints the count)', () => {
     tally.report();
     console.log(`fault matrix: ${tally.tried} operation×fault cases tried, ${tally.held} held`);
+    console.log(
+      `  of which over account-folder URIs (content-docs://account/…): ${accountTally.tried} tried, ${accountTally.held} held; ` +
+        `over content-docs://<id>/… and the views: ${tally.tried - accountTally.tried} tried, ${tally.held - accountTally.held} held`,
+    );
     assert.strictEqual(tally.tried, OPERATIONS.length * FAULTS.length, 'every case ran (run the whole suite, not a part of it)');
+    assert.strictEqual(accountTally.tried, OPERATIONS.filter((o) => o.accountForm).length * FAULTS.length, 'every account-folder case ran');
     assert.strictEqual(tally.held, tally.tried, `${tally.tried - tally.held} case(s) did not hold`);
     assert.deepStrictEqual(watch.ours, [], 'no unhandled rejection in the whole run');
   });

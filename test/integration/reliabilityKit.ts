@@ -468,6 +468,62 @@ export class SaveErrors implements vscode.Disposable {
   }
 }
 
+/**
+ * Records the errors the extension's file system throws from the named provider methods (what VS Code
+ * receives: the FileSystemError's code and message), by observing the provider like {@link SaveErrors}.
+ */
+export class FsErrors implements vscode.Disposable {
+  readonly errors: Array<{ op: string; uri: string; code: string; message: string; at: number }> = [];
+  private readonly restoreFns: Array<() => void> = [];
+  constructor(s: Services, ops: ReadonlyArray<'stat' | 'readFile' | 'readDirectory' | 'delete' | 'rename'> = ['stat', 'readFile', 'readDirectory']) {
+    const fs = s.fs as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
+    for (const op of ops) {
+      const original = fs[op];
+      const self = this;
+      fs[op] = async function (this: unknown, ...args: unknown[]) {
+        try {
+          return await original.apply(s.fs, args);
+        } catch (e) {
+          self.errors.push({ op, uri: String(args[0]), code: (e as vscode.FileSystemError).code ?? '', message: (e as Error).message, at: Date.now() });
+          throw e;
+        }
+      };
+      this.restoreFns.push(() => (fs[op] = original));
+    }
+  }
+  since(t: number): Array<{ op: string; uri: string; code: string; message: string; at: number }> {
+    return this.errors.filter((e) => e.at >= t);
+  }
+  dispose(): void {
+    for (const r of this.restoreFns.splice(0)) r();
+  }
+}
+
+/** `content-docs://account/`: the account as a folder. */
+export const ACCOUNT_ROOT = vscode.Uri.from({ scheme: SCHEME, authority: 'account', path: '/' });
+
+/**
+ * A document's account-folder URI (`content-docs://account/<Template folder>/<Name>.md`), found the way
+ * the Explorer finds it: listing the account folder through the extension's file system, then each template
+ * folder, until a file resolves to the document. Loads the account listing when it is not loaded yet.
+ */
+export async function accountUriOf(s: Services, id: number): Promise<vscode.Uri> {
+  for (const [folder, type] of await vscode.workspace.fs.readDirectory(ACCOUNT_ROOT)) {
+    if (type !== vscode.FileType.Directory) continue;
+    const dir = vscode.Uri.joinPath(ACCOUNT_ROOT, folder);
+    for (const [file] of await vscode.workspace.fs.readDirectory(dir)) {
+      const uri = vscode.Uri.joinPath(dir, file);
+      if (s.fs.documentIdOf(uri) === id) return uri;
+    }
+  }
+  throw new Error(`document ${id} is not listed in the account folder`);
+}
+
+/** The visible editor showing exactly `uri`. */
+export function editorAt(uri: vscode.Uri): vscode.TextEditor | undefined {
+  return vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri.toString());
+}
+
 // --- Tallies ---------------------------------------------------------------------------------------------
 
 /** Counts the cases of a suite and prints `<what>: N … tried, M held` at the end. */
