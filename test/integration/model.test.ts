@@ -33,8 +33,12 @@ import { MessageCapture, SCHEME, services, sleep, useSandbox } from './reliabili
 // --- Settings of the run ---------------------------------------------------------------------------------
 
 const DEFAULT_SEEDS = [1, 2, 3, 4, 5, 6, 7, 8];
-const REPLAY_SEED = process.env.CONTENT_DOCS_MODEL_SEED ? Number(process.env.CONTENT_DOCS_MODEL_SEED) : undefined;
-const SEEDS = REPLAY_SEED !== undefined && Number.isFinite(REPLAY_SEED) ? [REPLAY_SEED] : DEFAULT_SEEDS;
+/** CONTENT_DOCS_MODEL_SEED: one seed to replay, or several (`3,7,12`). */
+const REPLAY_SEEDS = (process.env.CONTENT_DOCS_MODEL_SEED ?? '')
+  .split(',')
+  .map((x) => Number(x.trim()))
+  .filter((x) => x.toString() !== 'NaN' && Number.isSafeInteger(x) && x > 0 && x < 1_000);
+const SEEDS = REPLAY_SEEDS.length ? REPLAY_SEEDS : DEFAULT_SEEDS;
 const STEPS = Number(process.env.CONTENT_DOCS_MODEL_STEPS) > 0 ? Number(process.env.CONTENT_DOCS_MODEL_STEPS) : 50;
 const MAX_EDITORS = 4;
 
@@ -288,16 +292,38 @@ class Run {
     return d ? `#${id} ${short(d.name)} in ${folderOf(d.templateId)}` : `#${id} (deleted)`;
   }
 
-  /** A document to act on; half of the time one an open editor shows (where the interesting cases are). */
-  pickDoc(includeDeleted = false): number | undefined {
-    const open = this.editors.map((e) => e.id).filter((id) => includeDeleted || this.docs.has(id));
-    if (open.length && this.rng.chance(0.5)) return this.rng.pick(open);
+  /**
+   * A document to act on: often one an open editor shows (preferably with unsaved text), or one whose file name
+   * another document of its template shares (where the interesting cases are).
+   */
+  pickDoc(includeDeleted = false, openBias = 0.5): number | undefined {
+    const open = this.editors.filter((e) => includeDeleted || this.docs.has(e.id));
+    if (open.length && this.rng.chance(openBias)) {
+      const dirty = open.filter((e) => e.dirty);
+      return (dirty.length && this.rng.chance(0.6) ? this.rng.pick(dirty) : this.rng.pick(open)).id;
+    }
     const ids = this.ids();
-    return ids.length ? this.rng.pick(ids) : undefined;
+    if (!ids.length) return undefined;
+    const shared = ids.filter((id) => {
+      const d = this.docs.get(id)!;
+      return ids.some((x) => x !== id && this.docs.get(x)!.templateId === d.templateId && segment(this.docs.get(x)!.name) === segment(d.name));
+    });
+    return shared.length && this.rng.chance(0.4) ? this.rng.pick(shared) : this.rng.pick(ids);
   }
 
   textDocument(e: ModelEditor): vscode.TextDocument | undefined {
     return vscode.workspace.textDocuments.find((d) => d.uri.toString() === e.uri.toString());
+  }
+
+  /** The editor's text document, loaded as VS Code loads a tab it shows (a tab moved by a rename is loaded lazily). */
+  async loadedDocument(e: ModelEditor): Promise<vscode.TextDocument | undefined> {
+    const d = this.textDocument(e);
+    if (d) return d;
+    try {
+      return await vscode.workspace.openTextDocument(e.uri);
+    } catch {
+      return undefined;
+    }
   }
 
   // --- Steps --------------------------------------------------------------------------------------------
@@ -483,6 +509,7 @@ class Run {
     const expected = this.docs.get(saved.id)?.result ?? '';
     for (const e of this.editors) {
       if (e === saved || e.id !== saved.id || e.dirty) continue;
+      await this.loadedDocument(e);
       const ok = await poll(() => this.textDocument(e)?.getText().trim() === expected.trim(), 3_000);
       if (!ok) {
         throw new Violation(
@@ -497,8 +524,11 @@ class Run {
     let e: ModelEditor | undefined;
     let id: number | undefined;
     let oldUri: vscode.Uri;
-    if (this.editors.length && this.rng.chance(0.6)) {
-      e = this.rng.pick(this.editors);
+    // A file with unsaved text is not renamed through the file system: what VS Code does with the unsaved text of a
+    // tab whose file another program moves is VS Code's business, not the extension's.
+    const clean = this.editors.filter((x) => !x.dirty);
+    if (clean.length && this.rng.chance(0.6)) {
+      e = this.rng.pick(clean);
       id = e.id;
       oldUri = e.uri;
     } else {
@@ -513,6 +543,9 @@ class Run {
       } else {
         oldUri = vscode.Uri.from({ scheme: SCHEME, authority: String(id), path: `/${folderOf(d.templateId)}/${fileOf(d.name)}` });
       }
+    }
+    if (this.editors.some((x) => x.dirty && x.uri.toString() === oldUri.toString())) {
+      return this.log(`rename (file system) ${decodeURIComponent(oldUri.toString())}: skipped, a tab with unsaved text shows that file`);
     }
     const target = this.docs.get(id);
     // Half of the time the name of another document of the same template (a duplicate, or its exact file name).
@@ -536,8 +569,15 @@ class Run {
       // VS Code moves the editors of a renamed file to its new name (with their unsaved text).
       await poll(() => !tabKeys().includes(oldUri.toString()), 1_000);
       const tabs = tabKeys();
-      for (const x of this.editors) {
-        if (x.uri.toString() !== oldUri.toString() || tabs.includes(oldUri.toString()) || !tabs.includes(newUri.toString())) continue;
+      for (const x of [...this.editors]) {
+        if (x.uri.toString() !== oldUri.toString() || x.dirty || tabs.includes(oldUri.toString()) || !tabs.includes(newUri.toString())) continue;
+        const there = this.editors.find((y) => y !== x && y.uri.toString() === newUri.toString());
+        if (there) {
+          // A tab was already open under the new name (VS Code keeps one editor per URI): the moved one merges into it.
+          this.editors = this.editors.filter((y) => y !== x);
+          this.log(`(the tab of ${this.editorLabel(x)} merged into the open ${this.editorLabel(there)})`);
+          continue;
+        }
         x.uri = newUri;
         x.label = `${x.label} ⇒ ${name}.md`;
         this.log(`(the tab of ${this.editorLabel(x)} moved to the new name)`);
@@ -545,7 +585,15 @@ class Run {
     }
     const actual = sandbox.documents.get(id);
     if (outcome === 'renamed') {
-      if (!target) throw new Violation('1 writes', `renaming ${oldUri.toString()} (opened on #${id}, deleted) was reported done`);
+      if (!target) {
+        let which = '';
+        try {
+          this.checkServer(`renaming ${oldUri.toString()}`);
+        } catch (v) {
+          which = `; ${(v as Error).message}`;
+        }
+        throw new Violation('1 writes', `renaming ${decodeURIComponent(oldUri.toString())} (opened on #${id}, deleted) to ${short(name)} was reported done${which}`);
+      }
       if (actual?.name !== expectedName) {
         // Which document did it rename? The check below names it.
         this.checkServer(`renaming ${oldUri.toString()} (#${id}) to ${name}`);
@@ -593,7 +641,7 @@ class Run {
       this.checkServer(`deleting the file of ${this.editorLabel(e)}`);
       return;
     }
-    const id = this.pickDoc();
+    const id = this.pickDoc(false, 0.7);
     if (id === undefined) return this.log('delete (view): no document');
     const node = await this.treeNode(id);
     prompter.confirms = [true];
@@ -606,7 +654,7 @@ class Run {
   }
 
   deleteOther(): void {
-    const id = this.pickDoc();
+    const id = this.pickDoc(false, 0.7);
     if (id === undefined) return this.log('someone else deletes: no document');
     this.log(`someone else deletes ${this.docLabel(id)}`);
     sandbox.documents.delete(id);
@@ -732,7 +780,14 @@ class Run {
     const open = new Set(tabKeys());
     for (const e of [...this.editors]) {
       if (!open.has(e.uri.toString())) {
-        if (e.dirty) throw new Violation('2 no loss', `the dirty ${this.editorLabel(e)} was closed with its unsaved text`);
+        if (e.dirty) {
+          const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs.map((t) => `${t.label}${t.isDirty ? '*' : ''} (${t.input instanceof vscode.TabInputText ? decodeURIComponent(t.input.uri.toString()) : typeof t.input})`));
+          const doc = this.textDocument(e);
+          throw new Violation(
+            '2 no loss',
+            `the dirty ${this.editorLabel(e)} was closed with its unsaved text (its document: ${doc ? `${doc.isDirty ? 'dirty' : 'clean'} ${short(doc.getText())}` : 'none'}; tabs: ${tabs.join(', ')})`,
+          );
+        }
         this.log(`(the tab of ${this.editorLabel(e)} went away)`);
         this.editors = this.editors.filter((x) => x !== e);
         continue;
@@ -787,6 +842,7 @@ class Run {
       if (e.dirty) continue;
       const d = this.docs.get(e.id);
       const want = (d?.result ?? '').trim();
+      await this.loadedDocument(e);
       if (d && (await poll(() => this.textDocument(e)?.getText().trim() === want, 3_000))) continue;
       let resolved: string;
       try {
