@@ -216,6 +216,7 @@ class ModelPrompter implements Prompter {
 }
 const prompter = new ModelPrompter();
 let saveWatch: vscode.Disposable | undefined;
+let deleteWatch: vscode.Disposable | undefined;
 let currentRun: Run | undefined;
 
 /** One seed's run: the model, the step trace, and the checks. */
@@ -803,27 +804,39 @@ class Run {
     }
   }
 
-  /** Invariant 4 (every step): the Documents view and the account folder list the same ids per template. */
+  /**
+   * Invariant 4 (every step): the Documents view and the account folder list the same ids per template. Both follow
+   * the same events, which VS Code's own reads (a stat finding a 404) can raise at any moment: a difference is
+   * read again a few times before it counts.
+   */
   async checkTreeAgainstFs(): Promise<void> {
     for (const t of TEMPLATES) {
-      const tree = await treeIds(t.id);
-      const files = await folderIds(t.folder);
-      const fsIds = [...files.values()].sort((a, b) => a - b);
-      const treeSorted = [...tree.keys()].sort((a, b) => a - b);
-      if (fsIds.join() !== treeSorted.join()) {
-        const odd = [...new Set([...fsIds, ...treeSorted])].filter((x) => !fsIds.includes(x) || !treeSorted.includes(x));
-        throw new Violation(
-          '4 tree/fs',
-          `${t.folder}: the view lists ${treeSorted.map((x) => `#${x}`).join(' ')}, the account folder ${[...files].map(([f, id]) => `${f}=#${id}`).join(' ')}; ${odd.map((x) => this.diag(x)).join(' ')}`,
-        );
+      let problem: string | undefined;
+      for (let attempt = 0; attempt < 5; attempt++) {
+        if (attempt) await sleep(200);
+        problem = await this.treeFsDifference(t.id, t.folder);
+        if (!problem) break;
       }
-      for (const [file, id] of files) {
-        const name = tree.get(id)!;
-        if (file !== fileOf(name) && !(file.startsWith(segment(name)) && file.endsWith(` (${id}).md`))) {
-          throw new Violation('4 tree/fs', `${t.folder}: #${id} is ${short(name)} in the view but the file ${short(file)} in the account folder`);
-        }
+      if (problem) throw new Violation('4 tree/fs', problem);
+    }
+  }
+
+  private async treeFsDifference(templateId: number, folder: string): Promise<string | undefined> {
+    const tree = await treeIds(templateId);
+    const files = await folderIds(folder);
+    const fsIds = [...files.values()].sort((a, b) => a - b);
+    const treeSorted = [...tree.keys()].sort((a, b) => a - b);
+    if (fsIds.join() !== treeSorted.join()) {
+      const odd = [...new Set([...fsIds, ...treeSorted])].filter((x) => !fsIds.includes(x) || !treeSorted.includes(x));
+      return `${folder}: the view lists ${treeSorted.map((x) => `#${x}`).join(' ')}, the account folder ${[...files].map(([f, id]) => `${f}=#${id}`).join(' ')}; ${odd.map((x) => this.diag(x)).join(' ')}`;
+    }
+    for (const [file, id] of files) {
+      const name = tree.get(id)!;
+      if (file !== fileOf(name) && !(file.startsWith(segment(name)) && file.endsWith(` (${id}).md`))) {
+        return `${folder}: #${id} is ${short(name)} in the view but the file ${short(file)} in the account folder`;
       }
     }
+    return undefined;
   }
 
   /** After a refresh: the view and the folder list exactly the server's documents (folder: documented names); invariant 3. */
@@ -952,6 +965,7 @@ describe('model-based file system test (content-docs:, random sequences)', funct
 
   before(async () => {
     s = await services();
+    deleteWatch = s.documents.onDidDelete((d) => currentRun?.log(`(the extension hears that #${d.id} is deleted)`));
     saveWatch = vscode.workspace.onWillSaveTextDocument((e) => {
       // Every save is the model's own (a Manual save); anything else would be a save nobody asked for.
       if (e.document.uri.scheme === SCHEME && e.reason !== vscode.TextDocumentSaveReason.Manual) {
@@ -975,6 +989,7 @@ describe('model-based file system test (content-docs:, random sequences)', funct
 
   after(async () => {
     saveWatch?.dispose();
+    deleteWatch?.dispose();
     await closeEverything();
     if (previousPrompter) s.prompter.current = previousPrompter;
     await vscode.workspace.getConfiguration('workbench.editor').update('enablePreview', previousPreview, vscode.ConfigurationTarget.Global);
