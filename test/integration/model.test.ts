@@ -921,6 +921,15 @@ async function folderIds(folder: string): Promise<Map<string, number>> {
   return out;
 }
 
+/** The document ids a failure message names. */
+function involved(message: string): Set<string> {
+  return new Set([...message.matchAll(/#(\d{3,})/g)].map((m) => m[1]));
+}
+
+function mentions(line: string, ids: Set<string>): boolean {
+  return [...line.matchAll(/#(\d{3,})|\((\d{3,})\)/g)].some((m) => ids.has(m[1] ?? m[2]));
+}
+
 function tabKeys(): string[] {
   const out: string[] = [];
   for (const g of vscode.window.tabGroups.all) for (const t of g.tabs) if (t.input instanceof vscode.TabInputText) out.push(t.input.uri.toString());
@@ -1034,6 +1043,9 @@ describe('model-based file system test (content-docs:, random sequences)', funct
         const report = [
           `model-based file system test: seed ${seed} failed at step ${run.step}: ${failure.message}`,
           `  replay: CONTENT_DOCS_MODEL_SEED=${seed}${STEPS !== 50 ? ` CONTENT_DOCS_MODEL_STEPS=${STEPS}` : ''}`,
+          `  the steps that name the documents involved (${[...involved(failure.message)].map((x) => `#${x}`).join(', ')}), and the refreshes:`,
+          ...run.trace.filter((l) => mentions(l, involved(failure!.message)) || / refresh$/.test(l)).map((l) => `    ${l}`),
+          '  the whole trace:',
           ...run.trace.map((l) => `  ${l}`),
         ].join('\n');
         summary.failures.push(report);
