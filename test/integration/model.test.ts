@@ -217,6 +217,7 @@ class ModelPrompter implements Prompter {
 const prompter = new ModelPrompter();
 let saveWatch: vscode.Disposable | undefined;
 let deleteWatch: vscode.Disposable | undefined;
+let lastForget = 0;
 let currentRun: Run | undefined;
 
 /** One seed's run: the model, the step trace, and the checks. */
@@ -450,10 +451,16 @@ class Run {
       e.base = e.savedBuffer !== undefined && now === e.savedBuffer ? e.savedServer! : now;
     }
     const text = this.rng.chance(0.05) ? ' \n\n ' : this.uniqueText();
-    const edit = new vscode.WorkspaceEdit();
-    edit.replace(e.uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), text);
-    const ok = await vscode.workspace.applyEdit(edit);
-    if (!ok) throw new Violation('edit', `the edit of ${this.editorLabel(e)} was not applied`);
+    // VS Code refuses a workspace edit while it is (re)loading the document: try again a moment later.
+    let ok = false;
+    for (let attempt = 0; attempt < 4 && !ok; attempt++) {
+      if (attempt) await sleep(250);
+      const current = this.textDocument(e) ?? doc;
+      const edit = new vscode.WorkspaceEdit();
+      edit.replace(e.uri, new vscode.Range(current.positionAt(0), current.positionAt(current.getText().length)), text);
+      ok = await vscode.workspace.applyEdit(edit);
+    }
+    if (!ok) return this.log(`edit ${this.editorLabel(e)}: VS Code did not apply the edit`);
     e.dirty = true;
     e.text = text;
     this.log(`edit ${this.editorLabel(e)} := ${short(text)}`);
@@ -828,7 +835,12 @@ class Run {
     const treeSorted = [...tree.keys()].sort((a, b) => a - b);
     if (fsIds.join() !== treeSorted.join()) {
       const odd = [...new Set([...fsIds, ...treeSorted])].filter((x) => !fsIds.includes(x) || !treeSorted.includes(x));
-      return `${folder}: the view lists ${treeSorted.map((x) => `#${x}`).join(' ')}, the account folder ${[...files].map(([f, id]) => `${f}=#${id}`).join(' ')}; ${odd.map((x) => this.diag(x)).join(' ')}`;
+      const lists = sandbox.requests
+        .filter((r) => r.route === 'documents.list')
+        .slice(-4)
+        .map((r) => `list ${JSON.stringify(r.query)}`)
+        .join(', ');
+      return `${folder}: the view lists ${treeSorted.map((x) => `#${x}`).join(' ')}, the account folder ${[...files].map(([f, id]) => `${f}=#${id}`).join(' ')}; ${odd.map((x) => this.diag(x)).join(' ')}; the last listings: ${lists}`;
     }
     for (const [file, id] of files) {
       const name = tree.get(id)!;
@@ -974,7 +986,13 @@ describe('model-based file system test (content-docs:, random sequences)', funct
 
   before(async () => {
     s = await services();
-    deleteWatch = s.documents.onDidDelete((d) => currentRun?.log(`(the extension hears that #${d.id} is deleted)`));
+    deleteWatch = vscode.Disposable.from(
+      s.documents.onDidDelete((d) => currentRun?.log(`(the extension hears that #${d.id} is deleted)`)),
+      s.documents.onDidForget((e) => {
+        lastForget = Date.now();
+        currentRun?.log(`(the extension forgets what it knew${e.account ? ': another account' : ''})`);
+      }),
+    );
     saveWatch = vscode.workspace.onWillSaveTextDocument((e) => {
       // Every save is the model's own (a Manual save); anything else would be a save nobody asked for.
       if (e.document.uri.scheme === SCHEME && e.reason !== vscode.TextDocumentSaveReason.Manual) {
@@ -1019,6 +1037,10 @@ describe('model-based file system test (content-docs:, random sequences)', funct
       await sandbox?.close();
       sandbox = await startSandbox({ rateLimit: 0, storeDelayMs: 0, seed: 'empty' });
       await useSandbox(s, sandbox);
+      // The switch reaches the extension through several events (settings, the secret store), some of them late:
+      // the run starts once none came for a second.
+      const switched = Date.now();
+      while (Date.now() - Math.max(lastForget, switched) < 1_000 && Date.now() - switched < 6_000) await sleep(50);
       const run = new Run(seed, firstId);
       currentRun = run;
       run.setUp();
