@@ -28,6 +28,12 @@ export interface ClientOptions {
   userAgent?: string;
   /** Keep under the servers' per-minute limit by pacing requests on our side. Default true. */
   pacing?: boolean;
+  /**
+   * Whether answers' X-RateLimit-* headers can be read (default true). Then an answer without them means the
+   * server does not throttle, and nothing is paced. A transport that cannot read them (a browser: the servers
+   * expose no headers to CORS) paces by its own count at the servers' usual 60 a minute.
+   */
+  rateLimitHeadersReadable?: boolean;
   /** Observes each HTTP exchange (tests and the benchmark count requests with it). */
   onExchange?: (e: Exchange) => void;
 }
@@ -134,7 +140,13 @@ export function redirectTarget(url: URL): string {
 /** Client-side pacing: a sliding one-minute window of our own request starts, per server. */
 class Pacer {
   private starts: number[] = [];
+  /** Until an answer says otherwise, the servers' usual limit. */
   private limit = 60;
+  constructor(
+    /** The limit to assume when an answer carries no X-RateLimit-Limit (throttling off, or headers unreadable). */
+    private readonly withoutHeaders: number,
+  ) {}
+
   private remaining: number | undefined;
   private remainingAt = 0;
   /** When the server said its window ends (from a 429's Retry-After), epoch ms. */
@@ -146,8 +158,10 @@ class Pacer {
    * down to a wait the server never asked for.
    */
   observe(headers: Record<string, string | string[] | undefined>): void {
-    const limit = Number(header(headers, 'x-ratelimit-limit'));
-    if (Number.isFinite(limit) && limit > 0) this.limit = limit;
+    const rawLimit = header(headers, 'x-ratelimit-limit');
+    const limit = Number(rawLimit);
+    if (rawLimit !== undefined && Number.isFinite(limit) && limit > 0) this.limit = limit;
+    else if (rawLimit === undefined) this.limit = this.withoutHeaders;
     const rawRemaining = header(headers, 'x-ratelimit-remaining');
     const remaining = Number(rawRemaining);
     if (rawRemaining !== undefined && rawRemaining.trim() !== '' && Number.isFinite(remaining)) {
@@ -191,11 +205,13 @@ interface RawResponse {
 export class HttpClient {
   private readonly dispatcher: Dispatcher;
   private readonly ownsDispatcher: boolean;
-  private readonly pacers: Record<Service, Pacer> = { documents: new Pacer(), projects: new Pacer() };
+  private readonly pacers: Record<Service, Pacer>;
   private readonly inflight = new Map<string, Promise<unknown>>();
   private paceQueue: Record<Service, Promise<void>> = { documents: Promise.resolve(), projects: Promise.resolve() };
 
   constructor(private readonly options: ClientOptions) {
+    const withoutHeaders = options.rateLimitHeadersReadable === false ? 60 : Number.POSITIVE_INFINITY;
+    this.pacers = { documents: new Pacer(withoutHeaders), projects: new Pacer(withoutHeaders) };
     this.ownsDispatcher = !options.dispatcher;
     this.dispatcher =
       options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, connections: 6 });

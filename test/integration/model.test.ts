@@ -272,19 +272,6 @@ class Run {
     return [...this.docs.entries()].filter(([, d]) => templateId === undefined || d.templateId === templateId).map(([id]) => id).sort((a, b) => a - b);
   }
 
-  /** The account folder's file names per the documented rule: the lowest id keeps `Name.md`, the others `Name (id).md`. */
-  expectedFiles(templateId: number): Map<string, number> {
-    const files = new Map<string, number>();
-    for (const id of this.ids(templateId)) {
-      const d = this.docs.get(id)!;
-      let file = fileOf(d.name);
-      if (files.has(file)) file = fileOf(`${d.name} (${id})`);
-      while (files.has(file)) file = fileOf(`${file.slice(0, -3)} (${id})`);
-      files.set(file, id);
-    }
-    return files;
-  }
-
   editorLabel(e: ModelEditor): string {
     return `E[${e.label} → #${e.id}]`;
   }
@@ -481,8 +468,8 @@ class Run {
     if (!before) [expect, why] = ['refused', 'its document is deleted'];
     else if (!trimmed) [expect, why] = ['refused', 'the text is empty'];
     else if (server !== e.base) [expect, why] = ['refused', `the server text changed since it was read (${short(e.base)} → ${short(server)})`];
-    else if (e.form === 'single') [expect, why] = ['saved', 'nothing conflicts'];
-    else if (!this.stale && this.expectedFiles(before.templateId).get(e.uri.path.split('/').pop()!) === e.id) [expect, why] = ['saved', 'nothing conflicts'];
+    // Either URI form: a path keeps meaning the document it showed, so nothing else stands in the way.
+    else [expect, why] = ['saved', 'nothing conflicts'];
     const saved = await doc.save();
     this.log(`save ${this.editorLabel(e)} ${short(e.text)} → ${saved ? 'saved' : 'refused'} (model: ${expect}${why ? `, ${why}` : ''})`);
     if (saved) {
@@ -546,7 +533,8 @@ class Run {
       if (this.rng.chance(0.5)) {
         if (this.stale) await this.refresh('(before a rename in the account folder) ');
         if (!this.docs.has(id)) return this.log(`rename: #${id} is gone`);
-        const file = [...this.expectedFiles(d.templateId)].find(([, x]) => x === id)![0];
+        const file = [...(await folderIds(folderOf(d.templateId)))].find(([, x]) => x === id)?.[0];
+        if (file === undefined) throw new Violation('4 tree/fs', `after a refresh the account folder lists no file for ${this.docLabel(id)}`);
         oldUri = accountUri(folderOf(d.templateId), file);
       } else {
         oldUri = vscode.Uri.from({ scheme: SCHEME, authority: String(id), path: `/${folderOf(d.templateId)}/${fileOf(d.name)}` });
@@ -573,6 +561,7 @@ class Run {
       outcome = `refused (${(err as Error).message.split('\n')[0].slice(0, 80)})`;
     }
     this.log(`rename (file system) ${e ? this.editorLabel(e) : decodeURIComponent(oldUri.toString())} → ${short(`${name}.md`)} on #${id}: ${outcome}`);
+    if (outcome === 'renamed' && newUri.authority === 'account') pathOwners.set(newUri.path.replace(/^\//, ''), id);
     if (outcome === 'renamed') {
       // VS Code moves the editors of a renamed file to its new name (with their unsaved text).
       await poll(() => !tabKeys().includes(oldUri.toString()), 1_000);
@@ -858,9 +847,16 @@ class Run {
       const tree = [...(await treeIds(t.id)).keys()].sort((a, b) => a - b);
       if (tree.join() !== want.join()) throw new Violation('4 tree/fs', `after a refresh the view lists ${t.folder} as ${tree.map((x) => `#${x}`).join(' ')}, the server has ${want.map((x) => `#${x}`).join(' ')}`);
       const files = await folderIds(t.folder);
-      const expected = this.expectedFiles(t.id);
       const show = (m: Map<string, number>) => [...m].map(([f, id]) => `${f}=#${id}`).sort().join(', ');
-      if (show(files) !== show(expected)) throw new Violation('4 tree/fs', `after a refresh the account folder ${t.folder} lists ${show(files)}; the server's documents are ${show(expected)}`);
+      const listed = [...files.values()].sort((a, b) => a - b);
+      if (listed.join() !== want.join()) throw new Violation('4 tree/fs', `after a refresh the account folder ${t.folder} lists ${show(files)}; the server has ${want.map((x) => `#${x}`).join(' ')}`);
+      // Each file is named for its own document: Name.md, or Name (id).md where that name is taken.
+      for (const [file, id] of files) {
+        const name = this.docs.get(id)!.name;
+        if (file !== fileOf(name) && !(file.startsWith(segment(name)) && file.endsWith(` (${id}).md`))) {
+          throw new Violation('4 tree/fs', `after a refresh ${t.folder}/${file} stands for #${id}, which is named ${short(name)}`);
+        }
+      }
     }
     // Invariant 3: every clean editor shows its own document's current text, or its file is gone.
     for (const e of this.editors) {
@@ -928,7 +924,15 @@ async function folderIds(folder: string): Promise<Map<string, number>> {
   for (const [f] of listing) {
     const id = s.fs.documentIdOf(accountUri(folder, f));
     if (id === undefined) throw new Violation('4 tree/fs', `the account folder lists ${folder}/${f}, which resolves to no document`);
-    if (id >= firstId) out.set(f, id);
+    if (id < firstId) continue;
+    // Invariant 1 at its root: a path that meant one document never comes to mean another (an editor showing it
+    // would save there). Only a rename of a file onto that path, by the user, hands it over.
+    const before = pathOwners.get(`${folder}/${f}`);
+    if (before !== undefined && before !== id) {
+      throw new Violation('1 path', `the account path ${folder}/${f} meant #${before} and now means #${id}`);
+    }
+    pathOwners.set(`${folder}/${f}`, id);
+    out.set(f, id);
   }
   return out;
 }
@@ -965,6 +969,8 @@ function bumpIssuedId(id: number): void {
 
 /** Ids of this suite start here (one range per seed); anything below is not ours. */
 let firstId = 0;
+/** Account paths (`Folder/File.md`) seen this seed, and the document each meant. */
+const pathOwners = new Map<string, number>();
 const ID_BASE = 10_000;
 const ID_RANGE = 1_000;
 
@@ -1033,6 +1039,7 @@ describe('model-based file system test (content-docs:, random sequences)', funct
       // Every seed has its own sandbox (another server: the extension starts afresh, as after switching accounts)
       // and its own ids, so that a seed replays alone exactly as it ran among the others.
       firstId = ID_BASE + seed * ID_RANGE;
+      pathOwners.clear();
       await closeEverything();
       await sandbox?.close();
       sandbox = await startSandbox({ rateLimit: 0, storeDelayMs: 0, seed: 'empty' });

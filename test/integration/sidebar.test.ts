@@ -315,9 +315,14 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       for (const n of ['Freestyle', 'Article', 'Blog post', 'Feature section', 'Pain-Agitate-Solution']) assert.ok(names.includes(n), n);
       const sorted = [...names].sort((a, b) => a.localeCompare(b, undefined, { sensitivity: 'base' }));
       assert.deepStrictEqual(names, sorted, 'sorted by name');
-      assert.strictEqual(root[0].kind, 'favorites');
-      assert.strictEqual(label(root[0]), 'Favorites');
-      assert.strictEqual(icon(root[0]), 'star-full');
+      assert.strictEqual(root[0].kind, 'all');
+      assert.strictEqual(label(root[0]), 'All Documents');
+      assert.strictEqual(icon(root[0]), 'files');
+      assert.strictEqual(root[1].kind, 'favorites');
+      assert.strictEqual(label(root[1]), 'Favorites');
+      assert.strictEqual(icon(root[1]), 'star-full');
+      assert.strictEqual(root[root.length - 1].kind, 'other');
+      assert.strictEqual(label(root[root.length - 1]), 'Other templates');
       for (const g of groups.slice(0, 5)) {
         const item = tree.getTreeItem(g);
         assert.strictEqual(item.description, undefined, 'no count before it is known');
@@ -562,7 +567,8 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
         await until('counting to start', () => tree.message !== undefined || lists().length > 0);
         await tree.countingDone;
         const counted = lists();
-        assert.ok(counted.length >= 53 && counted.length <= 54, `one count request per group: ${counted.length}`);
+        // All Documents, Favorites and the 52 templates (+ custom ones seen); Other templates is not asked for.
+        assert.ok(counted.length >= 54 && counted.length <= 55, `one count request per group: ${counted.length}`);
         assert.ok(counted.every((r) => r.query.per_page === '10' && r.query.page === '1'));
         // Sequential: each request arrived after the previous one's answer (>= the 15 ms latency).
         for (let i = 1; i < counted.length; i++) assert.ok(counted[i].at - counted[i - 1].at >= 14, `request ${i} overlapped the previous one`);
@@ -572,6 +578,10 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
         const nonEmpty = new Set(allDocs().map((d) => d.templateId));
         assert.strictEqual(shown.length, [...nonEmpty].filter((id) => id !== null).length);
         for (const g of shown) assert.strictEqual(describe_(g), String(allDocs().filter((d) => d.templateId === g.templateId).length), g.name);
+        // Other templates: counted without a request, as All Documents minus the table's templates.
+        const others = allDocs().filter((d) => d.templateId === null || d.templateId > 52).length;
+        assert.strictEqual(describe_(tree.otherGroup), String(others));
+        assert.strictEqual(describe_(tree.allGroup), String(allDocs().length));
         assert.strictEqual(tree.message, undefined);
 
         // Refresh starts over and stops a count under way.

@@ -1374,8 +1374,9 @@ describe('API client (src/api) against the sandbox', function () {
       assert.ok(delays[0] >= 2000 && delays[0] <= 3000, String(delays[0]));
     });
 
-    it('pacing without headers goes by its own count: 59 requests a minute at once, the 60th waits out the window', async () => {
-      const s = await listStub(() => ({ status: 200 }));
+    it('pacing goes by its own count once the server has named its limit: 59 requests a minute at once, the 60th waits out the window', async () => {
+      // A limit, but no Remaining (a proxy that strips it): our own count keeps us under.
+      const s = await listStub(() => ({ status: 200, headers: { 'X-RateLimit-Limit': '60' } }));
       const api = client({ documentsUrl: s.url });
       const { delays, outcome } = await withFastClientSleeps(async () => {
         for (let i = 1; i <= 60; i++) await api.listDocuments({ page: i });
@@ -1385,6 +1386,28 @@ describe('API client (src/api) against the sandbox', function () {
       assert.equal(delays.length, 1, `one pacing wait: ${JSON.stringify(delays)}`);
       assert.ok(delays[0] > 55_000 && delays[0] <= 60_005, String(delays[0]));
       assert.ok(logs.some((l) => /pacing documents requests/.test(l)));
+    });
+
+    it('a server that sends no rate-limit headers does not throttle: nothing is paced', async () => {
+      const s = await listStub(() => ({ status: 200 }));
+      const api = client({ documentsUrl: s.url });
+      const { delays, outcome } = await withFastClientSleeps(async () => {
+        for (let i = 1; i <= 70; i++) await api.listDocuments({ page: i });
+      });
+      await outcome;
+      assert.equal(s.requests.length, 70);
+      assert.deepEqual(delays, [], 'no pacing wait');
+    });
+
+    it('where the headers cannot be read (a browser), the own count paces at 60 a minute', async () => {
+      const s = await listStub(() => ({ status: 200 }));
+      const api = client({ documentsUrl: s.url, rateLimitHeadersReadable: false });
+      const { delays, outcome } = await withFastClientSleeps(async () => {
+        for (let i = 1; i <= 60; i++) await api.listDocuments({ page: i });
+      });
+      await outcome;
+      assert.equal(s.requests.length, 60);
+      assert.equal(delays.length, 1, `one pacing wait: ${JSON.stringify(delays)}`);
     });
 
     it('headers that stop coming (throttling switched off) leave no stale count behind: no waits the server never asked for', async () => {
