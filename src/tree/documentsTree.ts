@@ -687,6 +687,15 @@ export class DocumentsTreeProvider extends Disposable implements vscode.TreeData
         if (list?.loaded) list.place({ kind: 'document', parent: g, doc }, this.compare);
         root = this.adjustCount(g, +1) || root;
         this.fire(g);
+      } else if (was !== false && now === true && list?.loaded && !list.failed) {
+        // A document of this group the list does not have (created elsewhere since it loaded, then opened or
+        // changed here). Where the server's order puts it inside what is loaded, it is new since the load: the
+        // server would have listed it. By name, it may instead have been renamed into that range: shown, not counted.
+        const complete = !list.hasMore;
+        if (list.place({ kind: 'document', parent: g, doc }, this.compare)) {
+          if (complete || this.sort === 'newest' || this.sort === 'oldest') root = this.adjustCount(g, +1) || root;
+          this.fire(g);
+        }
       } else if (was === true && now === false) {
         root = this.adjustCount(g, -1) || root;
         this.fire(g);

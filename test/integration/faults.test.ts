@@ -87,7 +87,7 @@ const FAULTS: FaultSpec[] = [
   { name: 'HTTP 504', kind: 'status504', cause: /HTTP 504/, transient: true },
   { name: 'malformed JSON', kind: 'malformedJson', cause: /not valid JSON/, transient: false },
   { name: 'HTML page with 200', kind: 'html200', cause: /web page instead of data \(HTTP 200\)/, transient: false },
-  { name: '302 to a login page', kind: 'redirectLogin', cause: /redirected to a login page \(HTTP 302\)/, transient: false },
+  { name: '302 to a login page', kind: 'redirectLogin', cause: /redirected to its login page \(HTTP 302\)/, transient: false },
   { name: 'wrong-shaped body', kind: 'wrongShape', cause: /did not have the expected shape/, transient: false },
   { name: 'oversized body', kind: 'oversized', cause: /too large/, transient: false },
 ];

@@ -449,6 +449,9 @@ describe('documents as files (content-docs: file system)', function () {
     for (const [id, d] of sandbox.documents) if (d.templateId === 52) sandbox.documents.delete(id);
 
     const root = vscode.Uri.parse(`${SCHEME}://account/`);
+    // From a listing not loaded yet (what an account switch leaves): an earlier suite's sandbox may have had this
+    // one's address, and to the extension that is the same server, whose listing it keeps.
+    s.documents.forgetAll(true);
     sandbox.resetRequests();
     const folders = await vscode.workspace.fs.readDirectory(root);
     const names = folders.map(([n]) => n);
