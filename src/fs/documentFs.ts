@@ -432,7 +432,10 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     const v = this.versions.get(id);
     const r = this.reads.get(id);
     const key = use === 'stat' ? 'statUsed' : 'readUsed';
-    if (v && r && Date.now() - r.at <= REUSE_MS && (!r[key] || (use === 'stat' && !this.hasUnsavedEdits(id)))) {
+    // With unsaved edits a stat is the one before a save: it always asks the server (even a second-old answer,
+    // say of a favorite's PATCH, may predate someone else's edit).
+    const saving = use === 'stat' && this.hasUnsavedEdits(id);
+    if (v && r && !saving && Date.now() - r.at <= REUSE_MS && (!r[key] || use === 'stat')) {
       r[key] = true;
       return v;
     }
