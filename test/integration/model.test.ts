@@ -549,6 +549,8 @@ class Run {
     const name = others.length && this.rng.chance(0.5) ? segment(this.docs.get(this.rng.pick(others))!.name) : this.rng.pick(FILE_NAMES);
     const dir = oldUri.path.slice(0, oldUri.path.lastIndexOf('/'));
     const newUri = oldUri.with({ path: `${dir}/${name}.md` });
+    // VS Code treats a rename onto the same path as done without asking the file system: nothing to check.
+    if (newUri.toString() === oldUri.toString()) return this.log(`rename (file system) ${decodeURIComponent(oldUri.toString())}: skipped, the same path`);
     // The look-alikes of a file name stand for `/` and a leading `.` only when the current name has them (uris.ts).
     const current = target?.name ?? '';
     let expectedName = name;
