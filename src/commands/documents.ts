@@ -8,13 +8,13 @@ import type { DocNode, DocumentNode } from '../tree/nodes';
 import { describeError, errorKind, isCancellation } from '../util/errors';
 import { showError } from '../util/run';
 import { documentIdOf } from './args';
-import type { CommandTable } from './index';
+import type { CommandParts } from './types';
 
 /**
  * The Documents view's commands, and the document commands that work on a tree row or on the
  * active `content-docs:` editor: Rename…, Add to / Remove from Favorites, Copy Result, Delete….
  */
-export function documentCommands(s: Services): CommandTable {
+export function documentCommands(s: Services) {
   const tree = s.documentsTree;
   return {
     [CMD.documentsRefresh]: () => refreshDocuments(s),
@@ -32,7 +32,7 @@ export function documentCommands(s: Services): CommandTable {
     [CMD.documentCopyResult]: (arg: unknown) => copyResult(s, arg),
     [CMD.documentDelete]: (arg: unknown) => deleteDocument(s, arg),
     [CMD.retry]: (node: unknown) => retry(s, node),
-  };
+  } satisfies CommandParts;
 }
 
 // --- Which document a command is about: see args.ts ---------------------------------------------------

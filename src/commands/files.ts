@@ -8,19 +8,19 @@ import type { Services } from '../services/services';
 import { describeError, errorKind, isApiError, isCancellation } from '../util/errors';
 import { showError } from '../util/run';
 import { documentIdOf } from './args';
-import type { CommandTable } from './index';
+import type { CommandParts } from './types';
 
 /** Go to Document waits this long after the last keystroke before asking the server. */
 export const SEARCH_DEBOUNCE_MS = 250;
 const SEARCH_PAGE_SIZE = 25;
 
-export function fileCommands(s: Services): CommandTable {
+export function fileCommands(s: Services) {
   return {
     [CMD.documentOpen]: (arg: unknown) => openDocument(s, arg),
     [CMD.documentNew]: () => newDocument(s),
     [CMD.documentGoTo]: () => goToDocument(s),
     [CMD.openAccountFolder]: () => openAccountFolder(),
-  };
+  } satisfies CommandParts;
 }
 
 // --- Open --------------------------------------------------------------------------------------------

@@ -3,9 +3,9 @@ import { CMD } from '../constants';
 import type { Services } from '../services/services';
 import { runCommand } from '../util/run';
 
-export type CommandId = (typeof CMD)[keyof typeof CMD];
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export type CommandTable = Partial<Record<CommandId, (...args: any[]) => unknown>>;
+import type { CommandTable } from './types';
+
+export type { CommandId, CommandTable } from './types';
 
 type TableModule = typeof import('./table');
 

@@ -5,10 +5,10 @@ import { PROJECT_SORTS } from '../tree/projectsTree';
 import type { ProjectNode } from '../tree/nodes';
 import { describeError, errorKind, isCancellation } from '../util/errors';
 import { showError } from '../util/run';
-import type { CommandTable } from './index';
+import type { CommandParts } from './types';
 
 /** The Projects view's commands: Refresh, Search…, Clear Search, Sort…, Load More, Delete Project…. */
-export function projectCommands(s: Services): CommandTable {
+export function projectCommands(s: Services) {
   const tree = s.projectsTree;
   return {
     [CMD.projectsRefresh]: () => tree.refresh(),
@@ -17,7 +17,7 @@ export function projectCommands(s: Services): CommandTable {
     [CMD.projectsSort]: () => sortProjects(s),
     [CMD.projectsLoadMore]: () => tree.loadMore(),
     [CMD.projectDelete]: (arg: unknown) => deleteProject(s, arg),
-  };
+  } satisfies CommandParts;
 }
 
 export async function searchProjects(s: Services): Promise<ProjectNode[] | undefined> {

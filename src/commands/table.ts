@@ -3,11 +3,11 @@ import type { Services } from '../services/services';
 import { signIn, signOut } from './auth';
 import { documentCommands } from './documents';
 import { fileCommands } from './files';
-import type { CommandTable } from './index';
+import type { CommandTable } from './types';
 import { projectCommands } from './projects';
 
 /**
- * Every command's implementation. Built into its own bundle (dist/commands.js), which commands/index.ts
+ * Every command's implementation (one missing does not compile: CommandTable is a full Record). Built into its own bundle (dist/commands.js), which commands/index.ts
  * loads when a command first runs: activation registers the commands without loading their code.
  */
 export function commandTable(s: Services): CommandTable {

@@ -1,0 +1,84 @@
+/**
+ * The manifest and the code agree (in the spirit of the PR extension's scripts/check-commands.js): every
+ * contributed command is one the code registers (src/constants.ts CMD, each with a handler — a missing one
+ * does not compile, see src/commands/types.ts) and the other way round; every menu entry names a contributed
+ * command; every view a `when` clause or a welcome names exists; every `contentDocs.*` context key a `when`
+ * clause reads is one the code sets; every %key% has its text in package.nls.json.
+ */
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { CMD, CTX, VIEW } from '../../src/constants';
+
+const ROOT = path.join(__dirname, '..', '..', '..');
+const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
+const nls = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.nls.json'), 'utf8')) as Record<string, string>;
+const contributes = pkg.contributes;
+
+const commands = new Set<string>(Object.values(CMD));
+const contributed = new Set<string>((contributes.commands as Array<{ command: string }>).map((c) => c.command));
+const views = new Set<string>(Object.values(contributes.views as Record<string, Array<{ id: string }>>).flat().map((v) => v.id));
+const contexts = new Set<string>(Object.values(CTX));
+const settings = new Set<string>(Object.keys(contributes.configuration.properties ?? {}));
+
+interface MenuEntry {
+  command?: string;
+  submenu?: string;
+  when?: string;
+}
+const menuEntries: Array<[string, MenuEntry]> = Object.entries(contributes.menus as Record<string, MenuEntry[]>).flatMap(([menu, list]) =>
+  list.map((e): [string, MenuEntry] => [menu, e]),
+);
+const whens: string[] = [
+  ...menuEntries.map(([, e]) => e.when ?? ''),
+  ...((contributes.viewsWelcome ?? []) as Array<{ when?: string }>).map((w) => w.when ?? ''),
+  ...((contributes.keybindings ?? []) as Array<{ when?: string }>).map((k) => k.when ?? ''),
+].filter(Boolean);
+
+describe('manifest (package.json) and code agree', () => {
+  it('every command the code registers is contributed, and every contributed command is registered', () => {
+    assert.deepEqual([...commands].filter((c) => !contributed.has(c)), [], 'registered but not contributed');
+    assert.deepEqual([...contributed].filter((c) => !commands.has(c)), [], 'contributed but not registered');
+  });
+
+  it('every command has a category and a Title Case title with its text in package.nls.json', () => {
+    for (const c of contributes.commands as Array<{ command: string; title: string; category?: string }>) {
+      assert.ok(c.category, `${c.command} has a category`);
+      const title = c.title.startsWith('%') ? nls[c.title.slice(1, -1)] : c.title;
+      assert.ok(title, `${c.command}: the text of ${c.title}`);
+      assert.match(title, /^[A-Z0-9]/, `${c.command}: "${title}" starts with a capital`);
+    }
+  });
+
+  it('every menu entry names a contributed command', () => {
+    for (const [menu, e] of menuEntries) {
+      if (e.submenu) continue;
+      assert.ok(e.command && contributed.has(e.command), `${menu}: ${e.command} is contributed`);
+    }
+  });
+
+  it('every view a when clause or a welcome names exists, and the code knows every contributed view', () => {
+    for (const w of whens) for (const m of w.matchAll(/\bview\s*==\s*([\w.]+)/g)) assert.ok(views.has(m[1]), `view ${m[1]} (in "${w}") exists`);
+    for (const v of contributes.viewsWelcome as Array<{ view: string }>) assert.ok(views.has(v.view), `welcome for ${v.view}`);
+    assert.deepEqual([...views].sort(), Object.values(VIEW).sort());
+  });
+
+  it('every contentDocs.* key a when clause reads is a context key the code sets (or a setting)', () => {
+    for (const w of whens) {
+      for (const m of w.matchAll(/(?<![\w.])(?:config\.)?(contentDocs\.[\w.]+)/g)) {
+        const key = m[1];
+        if (w.slice(m.index ?? 0).startsWith('config.')) {
+          assert.ok(settings.has(key), `setting ${key} (in "${w}") exists`);
+        } else {
+          assert.ok(contexts.has(key) || views.has(key), `context key ${key} (in "${w}") is set by the code`);
+        }
+      }
+    }
+  });
+
+  it('every %key% of the manifest has its text in package.nls.json', () => {
+    const keys = [...JSON.stringify(pkg).matchAll(/"%([\w.-]+)%"/g)].map((m) => m[1]);
+    assert.ok(keys.length > 10);
+    assert.deepEqual(keys.filter((k) => !(k in nls)), []);
+  });
+});
