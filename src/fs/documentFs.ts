@@ -70,7 +70,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
   /** Every URI VS Code asked about, per document, so that changes reach each of them. */
   private readonly urisById = new Map<number, Map<string, vscode.Uri>>();
   /** The last server read of each document, and whether a stat / a readFile has already used it. */
-  private readonly reads = new Map<number, { at: number; statUsed: boolean; readUsed: boolean }>();
+  private readonly reads = new Map<number, { at: number; statUsed: boolean; readUsed: boolean; ownSave: boolean }>();
   /**
    * The file names (without extension) each document has had this session, or that a URI for it was
    * successfully read under. A single-document URI resolves by its id, but a name the document never
@@ -432,10 +432,12 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     const v = this.versions.get(id);
     const r = this.reads.get(id);
     const key = use === 'stat' ? 'statUsed' : 'readUsed';
-    // With unsaved edits a stat is the one before a save: it always asks the server (even a second-old answer,
-    // say of a favorite's PATCH, may predate someone else's edit).
-    const saving = use === 'stat' && this.hasUnsavedEdits(id);
-    if (v && r && !saving && Date.now() - r.at <= REUSE_MS && (!r[key] || use === 'stat')) {
+    // With unsaved edits a stat is the one before a save: it asks the server (even a second-old answer, say of a
+    // favorite's PATCH, may predate someone else's edit). Only the answer to our own save serves it: that is the
+    // stat VS Code makes right after the write, while the editor still counts as dirty.
+    const dirtyStat = use === 'stat' && this.hasUnsavedEdits(id);
+    const reusable = dirtyStat ? r?.ownSave === true && !r.statUsed : !r?.[key] || use === 'stat';
+    if (v && r && reusable && Date.now() - r.at <= REUSE_MS) {
       r[key] = true;
       return v;
     }
@@ -457,7 +459,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
   private accept(doc: ContentDocument, own: boolean): Observation {
     const obs = this.versions.observe(doc.id, doc);
     this.addName(doc.id, safeSegment(doc.name));
-    this.reads.set(doc.id, { at: Date.now(), statUsed: false, readUsed: false });
+    this.reads.set(doc.id, { at: Date.now(), statUsed: false, readUsed: false, ownSave: own });
     if (!own && !obs.first && obs.statChanged) this.fireForDocument(doc.id, vscode.FileChangeType.Changed);
     return obs;
   }

@@ -400,16 +400,24 @@ class Run {
       await vscode.window.showTextDocument(uri, { preview: false });
       return this.log(`open account ${folder}/${file}: already open as ${this.editorLabel(existing)}`);
     }
+    // VS Code hands back a model it kept from an earlier tab without asking the file system: a text someone else
+    // changed since is not known to the extension until a refresh (which then reloads the tab).
+    const kept = vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString());
     await vscode.window.showTextDocument(uri, { preview: false });
-    await this.track(uri, 'account', id, `account:${folder}/${file}`);
+    await this.track(uri, 'account', id, `account:${folder}/${file}`, kept);
   }
 
-  private async track(uri: vscode.Uri, form: ModelEditor['form'], id: number, label: string): Promise<void> {
+  private async track(uri: vscode.Uri, form: ModelEditor['form'], id: number, label: string, kept = false): Promise<void> {
     const doc = await vscode.workspace.openTextDocument(uri);
     // A freshly opened editor shows its document's current text (VS Code may show a model it kept from an
     // earlier tab first, and reload it a moment later).
     const server = this.docs.get(id)?.result ?? '';
     await poll(() => doc.getText() === server, 3_000);
+    if (kept && doc.getText() !== server) {
+      this.log(`(VS Code showed the model it kept for ${label}: refresh)`);
+      await this.refresh('(a kept model) ');
+      await poll(() => doc.getText() === server, 3_000);
+    }
     const text = doc.getText();
     const e: ModelEditor = { uri, form, id, dirty: false, text, base: text, label };
     this.editors.push(e);
