@@ -130,4 +130,21 @@ describe('adversary: account paths across account switches and renames', functio
     assert.ok(!sandbox.requests.some((r) => r.route === 'documents.delete'), 'no DELETE was sent');
     void mover;
   });
+
+  it('adversary: a write to a path the folder no longer lists (its document was renamed away, nothing shows it) never lands in that document', async () => {
+    const left = put(sandbox, 92031, 'Old label', 36);
+    await freshListing();
+    assert.ok((await listed('Video description')).includes('Old label.md'));
+    await s.documents.rename(92031, 'New label');
+    await sleep(300);
+    assert.ok(!(await listed('Video description')).includes('Old label.md'));
+
+    // Save As / another extension writing "Old label.md": the explorer shows no such file.
+    try {
+      await vscode.workspace.fs.writeFile(accountUri('Video description', 'Old label.md'), new TextEncoder().encode('Text for a file named Old label'));
+    } catch {
+      // refusing is fine
+    }
+    assert.strictEqual(left.result, 'Text of Old label (92031)', '"New label" keeps its text');
+  });
 });
