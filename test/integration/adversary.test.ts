@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import type { Services } from '../../src/services/services';
 import type { Prompter } from '../../src/ui/prompter';
 import { startSandbox, type Sandbox, type SandboxDocument } from '../sandbox/server';
-import { closeAll, RecordingPrompter, replaceAll, SaveErrors, SCHEME, services, sleep, useSandbox } from './reliabilityKit';
+import { closeAll, configure, RecordingPrompter, replaceAll, SaveErrors, SCHEME, services, sleep, useSandbox } from './reliabilityKit';
 
 const AT = new Date('2026-06-01T10:00:00Z');
 const LONG_AGO = new Date('2020-01-01T00:00:00Z');
@@ -146,5 +146,37 @@ describe('adversary: account paths across account switches and renames', functio
       // refusing is fine
     }
     assert.strictEqual(left.result, 'Text of Old label (92031)', '"New label" keeps its text');
+  });
+
+  it('adversary (guard): switching files.language with a dirty account-folder editor of a duplicate saves into that duplicate only', async () => {
+    const first = put(sandbox, 92041, 'Lang dup', 38);
+    const second = put(sandbox, 92042, 'Lang dup', 38);
+    await freshListing();
+    const editor = await vscode.window.showTextDocument(accountUri('Video tags', 'Lang dup (92042).md'), { preview: false });
+    assert.strictEqual(editor.document.getText(), second.result);
+    await replaceAll(editor, 'Meant for the second Lang dup');
+    try {
+      await configure('files.language', 'plaintext');
+      await sleep(300);
+      assert.ok((await listed('Video tags')).includes('Lang dup (92042).txt'));
+      assert.strictEqual(await editor.document.save(), true);
+    } finally {
+      await configure('files.language', undefined);
+    }
+    assert.strictEqual(second.result, 'Meant for the second Lang dup');
+    assert.strictEqual(first.result, 'Text of Lang dup (92041)');
+  });
+
+  it('adversary (guard): a rename onto the path of a deleted document (nothing shows it) takes the name', async () => {
+    put(sandbox, 92051, 'Freed', 38);
+    const mover = put(sandbox, 92052, 'Taker', 38);
+    await freshListing();
+    assert.ok((await listed('Video tags')).includes('Freed.md'));
+    prompter.confirms = [true];
+    await vscode.workspace.fs.delete(accountUri('Video tags', 'Freed.md'));
+    assert.ok(!sandbox.documents.has(92051));
+    await vscode.workspace.fs.rename(accountUri('Video tags', 'Taker.md'), accountUri('Video tags', 'Freed.md'), { overwrite: false });
+    assert.strictEqual(mover.name, 'Freed');
+    assert.strictEqual(s.fs.documentIdOf(accountUri('Video tags', 'Freed.md')), 92052);
   });
 });
