@@ -3,6 +3,9 @@ import { documentFileName, templateFolderName, type DocumentLike } from './names
 /** What the index keeps of a document: enough to name it. */
 export type IndexedDocument = DocumentLike;
 
+/** What a path that an editor showed under the account used before resolves to: no document of this account. */
+export const PREVIOUS_ACCOUNT = -1;
+
 /** Paths (`<folder>/<file>`) that appeared or went away after a change, for onDidChangeFile. */
 export interface IndexDiff {
   addedFolders: string[];
@@ -40,6 +43,9 @@ export class AccountIndex {
   /** Every path given out this session, and the document it means (kept after a rename or a delete). */
   private readonly aliases = new Map<string, number>();
   private loading: Promise<void> | undefined;
+  private reloading: Promise<void> | undefined;
+  /** Changes the document service reported while a listing was on the wire (null: deleted). */
+  private heard: Map<number, IndexedDocument | null> | undefined;
   private isLoaded = false;
 
   /** Bumped by unload(): a listing started before it belongs to another account and is dropped. */
@@ -59,38 +65,67 @@ export class AccountIndex {
   ensure(): Promise<void> {
     if (this.isLoaded) return Promise.resolve();
     const generation = this.generation;
-    const current = () => generation === this.generation;
-    this.loading ??= this.loadAll(current).then(
-      (docs) => {
-        if (!current()) throw new Error('The account changed while its documents were being listed.');
-        this.docs.clear();
-        for (const d of docs) this.docs.set(d.id, { id: d.id, name: d.name, template: d.template });
-        this.rebuild();
-        this.isLoaded = true;
+    this.loading ??= this.load().then(
+      () => {
         this.loading = undefined;
       },
       (e: unknown) => {
-        if (current()) this.loading = undefined;
+        if (generation === this.generation) this.loading = undefined;
         throw e;
       },
     );
     return this.loading;
   }
 
-  /** Reloads the listing (after a refresh) and reports what appeared or went away. */
+  /**
+   * Reloads the listing (after a refresh) and reports what appeared or went away. Meanwhile the index keeps
+   * answering from what it has, and what the document service reports meanwhile is laid over the listing
+   * when it lands (the listing was read before those changes).
+   */
   async reload(): Promise<IndexDiff> {
     if (!this.isLoaded) return EMPTY_DIFF;
     const before = this.snapshot();
-    this.isLoaded = false;
-    await this.ensure();
+    this.reloading ??= this.load().finally(() => {
+      this.reloading = undefined;
+    });
+    await this.reloading;
     return this.diff(before);
   }
 
-  /** Another account: everything goes, and the listing loads again when next asked for. */
-  unload(): IndexDiff {
+  /** One walk of the listing, with the changes heard while it was on the wire laid over it. */
+  private async load(): Promise<void> {
+    const generation = this.generation;
+    const current = () => generation === this.generation;
+    const heard = new Map<number, IndexedDocument | null>();
+    this.heard = heard;
+    try {
+      const docs = await this.loadAll(current);
+      if (!current()) throw new Error('The account changed while its documents were being listed.');
+      this.docs.clear();
+      for (const d of docs) this.docs.set(d.id, { id: d.id, name: d.name, template: d.template });
+      for (const [id, d] of heard) {
+        if (d) this.docs.set(id, d);
+        else this.docs.delete(id);
+      }
+      this.rebuild();
+      this.isLoaded = true;
+    } finally {
+      if (this.heard === heard) this.heard = undefined;
+    }
+  }
+
+  /**
+   * Another account: everything goes, and the listing loads again when next asked for. The paths editors still
+   * show (`shown`) keep meaning a document of the account used before ({@link PREVIOUS_ACCOUNT}): they never
+   * pass to a document of this account that has the same name.
+   */
+  unload(shown: Iterable<string> = []): IndexDiff {
     this.generation++;
     this.loading = undefined;
+    this.reloading = undefined;
+    this.heard = undefined;
     this.aliases.clear();
+    for (const path of shown) this.aliases.set(path, PREVIOUS_ACCOUNT);
     if (!this.isLoaded) return EMPTY_DIFF;
     const before = this.snapshot();
     this.isLoaded = false;
@@ -110,6 +145,7 @@ export class AccountIndex {
   }
 
   upsert(doc: IndexedDocument): IndexDiff {
+    this.heard?.set(doc.id, { id: doc.id, name: doc.name, template: doc.template });
     if (!this.isLoaded) return EMPTY_DIFF;
     const prev = this.docs.get(doc.id);
     if (prev && prev.name === doc.name && templateKey(prev) === templateKey(doc) && prev.template?.name === doc.template?.name) return EMPTY_DIFF;
@@ -121,6 +157,7 @@ export class AccountIndex {
 
   /** The document is gone. Its paths keep meaning it (an editor showing one must not save into another document). */
   remove(id: number): IndexDiff {
+    this.heard?.set(id, null);
     if (!this.isLoaded || !this.docs.has(id)) return EMPTY_DIFF;
     const before = this.snapshot();
     this.docs.delete(id);

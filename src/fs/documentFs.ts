@@ -9,7 +9,7 @@ import * as config from '../util/config';
 import { Disposable } from '../util/disposable';
 import { describeError, errorKind } from '../util/errors';
 import type { Logger } from '../util/log';
-import { AccountIndex, type IndexDiff, type IndexedDocument } from './accountIndex';
+import { AccountIndex, PREVIOUS_ACCOUNT, type IndexDiff, type IndexedDocument } from './accountIndex';
 import {
   ACCOUNT_AUTHORITY,
   ACCOUNT_ROOT,
@@ -124,7 +124,8 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     if (id !== undefined) return id;
     if (!isAccountUri(uri)) return undefined;
     const segs = segments(uri);
-    return segs.length === 2 ? this.index.resolve(segs[0], segs[1]) : undefined;
+    const found = segs.length === 2 ? this.index.resolve(segs[0], segs[1]) : undefined;
+    return found === PREVIOUS_ACCOUNT ? undefined : found;
   }
 
   /** Records a document fetched elsewhere (a command that just read or created it), so the next stat reuses it. */
@@ -215,7 +216,9 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     try {
       target = await this.resolve(uri, 'write');
     } catch (e) {
-      if (e instanceof vscode.FileSystemError && e.code === 'FileNotFound' && isAccountUri(uri) && this.documentIdOf(uri) === undefined) {
+      const [folder, file] = segments(uri);
+      const neverGiven = file !== undefined && this.index.resolve(folder, file) === undefined;
+      if (e instanceof vscode.FileSystemError && e.code === 'FileNotFound' && isAccountUri(uri) && neverGiven) {
         throw vscode.FileSystemError.NoPermissions(
           `Couldn't save "${nameFromFileName(uri.path.split('/').pop() ?? '')}": new documents are made with "Content Docs: New Document…", not by creating files.`,
         );
@@ -371,11 +374,21 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
    * found" — it never falls through to another document that now has the same name.
    */
   private fileTarget(uri: vscode.Uri, id: number): Target {
+    if (id === PREVIOUS_ACCOUNT) {
+      throw vscode.FileSystemError.FileNotFound(
+        `"${nameFromFileName(segments(uri)[1] ?? '')}" belongs to the account used before the API key or server changed. Your text, if any, is still in the editor.`,
+      );
+    }
     if (this.index.isGone(id)) {
       throw vscode.FileSystemError.FileNotFound(
         `"${nameFromFileName(segments(uri)[1] ?? '')}" was deleted on the server: this file no longer has a document behind it. Your text, if any, is still in the editor.`,
       );
     }
+    // A path its document left (renamed) means that document only for an editor still showing it; to anything
+    // else it is not there — so it can't be deleted, written or stand in the way of a rename onto it.
+    const path = segments(uri).join('/');
+    const now = this.index.pathOf(id);
+    if (now !== undefined && now !== path && !this.isShown(path)) throw vscode.FileSystemError.FileNotFound(uri);
     return { kind: 'file', id };
   }
 
@@ -580,8 +593,10 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
       this.reads.clear();
       this.statOk.clear();
       this.names.clear();
-      // The account folder lists again only if someone looks at it (its root changed).
-      const diff = this.index.unload();
+      // The account folder lists again only if someone looks at it (its root changed). A path an editor shows
+      // never comes to mean a document of the new account (editors hear of it below and find it gone).
+      const shown = vscode.workspace.textDocuments.filter((d) => isAccountUri(d.uri)).map((d) => segments(d.uri).join('/'));
+      const diff = this.index.unload(shown);
       if (diff.removedFolders.length) {
         this.fireIndexDiff(diff);
         this.fireSoon({ type: vscode.FileChangeType.Changed, uri: ACCOUNT_ROOT });
@@ -589,8 +604,8 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     }
     for (const uri of tabUris()) {
       const id = this.documentIdOf(uri);
-      if (id === undefined) continue;
-      this.reads.delete(id);
+      if (id === undefined && !isAccountUri(uri)) continue;
+      if (id !== undefined) this.reads.delete(id);
       this.fireSoon({ type: vscode.FileChangeType.Changed, uri });
     }
     if (!this.index.loaded) return;

@@ -45,9 +45,16 @@ export class DocumentService extends Disposable {
     return this.known.get(id);
   }
 
-  /** Records documents seen in a list page. Silent: the caller is already showing them. */
+  /**
+   * Records documents seen in a list page. Silent: the caller is already showing them. A page read before a
+   * change made here (its answer is newer) does not undo what is known.
+   */
   remember(docs: readonly ContentDocument[]): void {
-    for (const d of docs) this.known.set(d.id, d);
+    for (const d of docs) {
+      const known = this.known.get(d.id);
+      if (known?.updated_at && d.updated_at && known.updated_at > d.updated_at) continue;
+      this.known.set(d.id, d);
+    }
   }
 
   /** Drops what is known (a refresh, or `account`: the key or the server changed). */

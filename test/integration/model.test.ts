@@ -413,8 +413,8 @@ class Run {
     // earlier tab first, and reload it a moment later).
     const server = this.docs.get(id)?.result ?? '';
     await poll(() => doc.getText() === server, 3_000);
-    if (kept && doc.getText() !== server) {
-      this.log(`(VS Code showed the model it kept for ${label}: refresh)`);
+    if ((kept || form === 'account') && doc.getText() !== server) {
+      this.log(`(VS Code showed a model it kept for ${label}${kept ? '' : ' in the workbench'}, without asking the file system: refresh)`);
       await this.refresh('(a kept model) ');
       await poll(() => doc.getText() === server, 3_000);
     }
