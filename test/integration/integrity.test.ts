@@ -4,10 +4,12 @@
  * document can be found by browsing, and rows are placed in the servers' name order.
  */
 import * as assert from 'assert';
+import * as fs from 'fs';
 import * as vscode from 'vscode';
 import type { Services } from '../../src/services/services';
 import type { Prompter } from '../../src/ui/prompter';
 import { startSandbox, type Sandbox, type SandboxDocument } from '../sandbox/server';
+import { screenshot } from './harness';
 import { closeAll, configure, RecordingPrompter, replaceAll, SaveErrors, SCHEME, services, sleep, until, useSandbox } from './reliabilityKit';
 
 const AT = new Date('2026-06-01T10:00:00Z');
@@ -245,6 +247,14 @@ describe('Integrity: a save never writes another document, every document is rea
     for (const n of other) if (n.kind === 'document') assert.ok(!n.doc.template || n.doc.template.id > 52, 'only templates outside the table');
     const item = tree.getTreeItem(other.find((n) => n.kind === 'document' && n.doc.id === 91062)!);
     assert.match(String(item.description), /deleted template/);
+
+    // As a person sees it: Other templates expanded.
+    await vscode.commands.executeCommand('workbench.view.extension.contentDocs');
+    await tree.treeView?.reveal(tree.otherGroup, { expand: true, select: false, focus: false });
+    await tree.treeView?.reveal(other.find((n) => n.kind === 'document' && n.doc.id === 91062)!, { select: false, focus: false });
+    await sleep(400);
+    const shot = await screenshot('documents-other-templates');
+    assert.ok(fs.statSync(shot).size > 10 * 1024, 'the screenshot was written');
   });
 
   it('a created document appears in All Documents at the top, with no list request', async () => {
