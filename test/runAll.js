@@ -79,7 +79,21 @@ function runChildTier(name, script, args = []) {
   });
 }
 
+/** ESLint over src/ (type-aware; zero problems allowed, warnings included): one check that passes or fails. */
+function runLintTier() {
+  return new Promise(resolve => {
+    const bin = path.join(REPO, 'node_modules', 'eslint', 'bin', 'eslint.js');
+    const child = spawn(process.execPath, [bin, '--max-warnings', '0', 'src'], { cwd: REPO, stdio: 'inherit' });
+    child.on('error', e => resolve({ passed: 0, failed: 1, failures: [`lint: ${e.message}`] }));
+    child.on('exit', code => {
+      if (code === 0) console.log('lint: src/ has no problems');
+      resolve(code === 0 ? { passed: 1, failed: 0 } : { passed: 0, failed: 1, failures: ['lint: eslint found problems in src/ (npm run lint)'] });
+    });
+  });
+}
+
 const TIERS = [
+  { name: 'lint', run: runLintTier },
   { name: 'unit', run: () => runMochaTier(findFiles(path.join(OUT, 'unit'), '.test.js')) },
   { name: 'integration', run: () => runChildTier('integration', path.join(OUT, 'harness', 'runIntegration.js')) },
   // The .vsix built by `npm run package`, installed into code-server and used from its workbench.

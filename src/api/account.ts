@@ -4,5 +4,5 @@ import { accountSchema } from './schemas';
 /** The cheap "is this key valid" probe: the plan and this month's usage. */
 export async function getAccount(http: HttpClient, signal?: AbortSignal): Promise<Record<string, unknown>> {
   const body = await http.send({ service: 'documents', method: 'GET', path: '/account', schema: accountSchema, signal });
-  return (body.data ?? body) as Record<string, unknown>;
+  return (body.data ?? body);
 }

@@ -354,7 +354,7 @@ export class HttpClient {
     signal: AbortSignal,
     service: Service,
   ): Promise<RawResponse> {
-    const res = await request(url, { method: method as Dispatcher.HttpMethod, headers, body, signal, dispatcher: this.dispatcher });
+    const res = await request(url, { method: method, headers, body, signal, dispatcher: this.dispatcher });
     this.pacers[service].observe(res.headers);
     const max = this.options.maxBodyBytes ?? 8 * 1024 * 1024;
     const declared = Number(res.headers['content-length']);

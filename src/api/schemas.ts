@@ -89,16 +89,16 @@ export function pageSchema<T>(item: ZodSchema<T>): ZodSchema<PageEnvelope<T>> {
     data: z.array(item),
     links: z.nullish(z.object({ next: z.nullish(z.string()) })),
     meta: z.nullish(meta),
-  }) as unknown as ZodSchema<PageEnvelope<T>>;
+  });
 }
 
 /** `{"data": record}`, or a bare record from a server that does not wrap it. */
 export function recordSchema<T>(item: ZodSchema<T>): ZodSchema<T> {
   const wrapped = z.pipe(
     z.object({ data: item }),
-    z.transform((e) => (e as { data: T }).data),
+    z.transform((e) => (e).data),
   );
-  return z.union([wrapped, item]) as unknown as ZodSchema<T>;
+  return z.union([wrapped, item]);
 }
 
 /** A deletion confirmation: `deleted: true`, or (an older server) no `deleted` but the echoed `id`. Anything else is not one. */

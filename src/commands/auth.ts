@@ -77,6 +77,8 @@ export function validateKey(v: string): string | undefined {
   const t = v.trim();
   if (!t) return 'The key cannot be empty.';
   if (/\s/.test(t)) return 'The key cannot contain spaces or line breaks.';
+  // Control characters are exactly what this looks for.
+  // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u001f\u007f]/.test(t)) return 'The key contains control characters.';
   if (t.length > 4096) return 'The key is too long.';
   return undefined;

@@ -4,7 +4,7 @@ import { charLength, LIMITS, serverTrim, type DocumentSearchField } from '../api
 import { CMD, CONFIG } from '../constants';
 import type { Services } from '../services/services';
 import { DOCUMENT_SORTS } from '../tree/documentsTree';
-import type { DocNode, DocumentNode } from '../tree/nodes';
+import type { DocNode } from '../tree/nodes';
 import { describeError, errorKind, isCancellation } from '../util/errors';
 import { showError } from '../util/run';
 import { documentIdOf } from './args';
@@ -41,7 +41,7 @@ export function documentCommands(s: Services) {
 async function knownDocument(s: Services, arg: unknown, id: number): Promise<ContentDocument> {
   const known = s.documents.get(id);
   if (known) return known;
-  if (s.documentsTree.owns(arg) && arg.kind === 'document') return (arg as DocumentNode).doc;
+  if (s.documentsTree.owns(arg) && arg.kind === 'document') return (arg).doc;
   return s.documents.fetch(id);
 }
 

@@ -269,7 +269,7 @@ export function goToDocument(s: Services): Promise<vscode.TextEditor | undefined
     const my = ++seq;
     const query = value.trim();
     qp.busy = true;
-    timer = setTimeout(async () => {
+    timer = setTimeout(() => void (async () => {
       timer = undefined;
       const ac = (controller = new AbortController());
       try {
@@ -286,7 +286,7 @@ export function goToDocument(s: Services): Promise<vscode.TextEditor | undefined
       } finally {
         if (my === seq) qp.busy = false;
       }
-    }, query ? SEARCH_DEBOUNCE_MS : 0);
+    })(), query ? SEARCH_DEBOUNCE_MS : 0);
   };
 
   return new Promise((resolve) => {

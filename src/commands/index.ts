@@ -13,6 +13,8 @@ type TableModule = typeof import('./table');
  * The one place that registers commands. Every command runs through runCommand (log + one message).
  * The implementations (dist/commands.js) load on the first command, not at activation.
  */
+// The command implementations are a bundle of their own, loaded on first use: a runtime require on purpose.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
 export function registerCommands(s: Services, loadTable: () => TableModule = () => require('./commands.js') as TableModule): vscode.Disposable[] {
   let table: CommandTable | undefined;
   return Object.values(CMD).map((id) =>
@@ -21,7 +23,7 @@ export function registerCommands(s: Services, loadTable: () => TableModule = () 
         table ??= loadTable().commandTable(s);
         const handler = table[id];
         if (!handler) throw new Error(`The command ${id} has no implementation.`);
-        return handler(...args);
+        return await handler(...args);
       }),
     ),
   );

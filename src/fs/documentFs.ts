@@ -509,12 +509,12 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
 
   private track(id: number, uri: vscode.Uri): void {
     let m = this.urisById.get(id);
-    if (!m) this.urisById.set(id, (m = new Map()));
+    if (!m) this.urisById.set(id, (m = new Map<string, vscode.Uri>()));
     m.set(uri.toString(), uri);
   }
 
   private urisOf(id: number): vscode.Uri[] {
-    const out = new Map(this.urisById.get(id) ?? []);
+    const out = new Map<string, vscode.Uri>(this.urisById.get(id));
     const path = this.index.pathOf(id);
     if (path) {
       const uri = vscode.Uri.from({ scheme: SCHEME, authority: ACCOUNT_AUTHORITY, path: `/${path}` });

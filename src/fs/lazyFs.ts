@@ -25,6 +25,8 @@ export class LazyDocumentFileSystem extends Disposable implements vscode.FileSys
     private readonly api: ApiProvider,
     private readonly log: Logger,
     private readonly prompter: Prompter,
+    // The file system is a bundle of its own, loaded when a document is first opened: a runtime require on purpose.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
     private readonly load: () => FsModule = () => require('./fs.js') as FsModule,
   ) {
     super();

@@ -20,6 +20,7 @@ export function safeSegment(name: string, fallback = 'Untitled'): string {
   const cleaned = name
     .replace(/\//g, '\u2215') // DIVISION SLASH looks like "/" but is not a separator
     .replace(/\\/g, '\u2216') // SET MINUS for "\"
+    // eslint-disable-next-line no-control-regex -- control characters are what is replaced
     .replace(/[\u0000-\u001f\u007f]/g, ' ')
     .trim()
     .replace(/^\./, '\u2024');

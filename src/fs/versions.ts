@@ -115,6 +115,7 @@ export class VersionTracker {
 
   private make(track: Track, text: string, mtime: number, ctime: number, updatedAt: string | undefined): Version {
     // A NUL makes VS Code take the file for binary and refuse to open it: it shows as U+FFFD instead.
+    // eslint-disable-next-line no-control-regex -- the NUL is what is replaced
     const bytes = new TextEncoder().encode(text.includes('\u0000') ? text.replace(/\u0000/g, '\uFFFD') : text);
     const key = digest(text);
     let size = track.sizeByText.get(key);

@@ -24,6 +24,8 @@ export class ApiProvider extends Disposable {
   constructor(
     private readonly credentials: Credentials,
     private readonly log: Logger,
+    // The HTTP client and schemas are a bundle of their own, loaded on the first request: a runtime require on purpose.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
     private readonly loadModule: () => ApiModule = () => require('./api.js') as ApiModule,
   ) {
     super();

@@ -203,7 +203,7 @@ export class DocumentsTreeProvider extends Disposable implements vscode.TreeData
   }
 
   /** Sets (or clears, with undefined) the search; the Search results group loads when shown. */
-  async setSearch(search: DocumentSearch | undefined): Promise<SearchGroupNode | undefined> {
+  setSearch(search: DocumentSearch | undefined): Promise<SearchGroupNode | undefined> {
     const text = search?.text.trim();
     const next = text ? { text, by: search!.by } : undefined;
     this.viewState = { ...this.viewState, search: next };
@@ -212,7 +212,7 @@ export class DocumentsTreeProvider extends Disposable implements vscode.TreeData
     // Not awaited: the search request need not wait for the context keys and the saved state to reach the workbench.
     void this.saveState().then(undefined, (e: unknown) => this.log.warn(`[documents] couldn't keep the search: ${reason(e)}`));
     this.fire(undefined);
-    return this.searchNode;
+    return Promise.resolve(this.searchNode);
   }
 
   get searchGroup(): SearchGroupNode | undefined {
@@ -362,7 +362,7 @@ export class DocumentsTreeProvider extends Disposable implements vscode.TreeData
     const query: DocumentListQuery = { ...this.queryFor(g), perPage, page };
     const p = await this.api.get().listDocuments(query, signal);
     this.seen(p.items, g);
-    return { ...p, items: p.items.map((doc) => ({ kind: 'document', parent: g, doc }) as DocumentNode) };
+    return { ...p, items: p.items.map((doc) => ({ kind: 'document', parent: g, doc })) };
   }
 
   /**
@@ -1004,8 +1004,10 @@ function readState(raw: unknown): DocumentsViewState {
   }
   if (Array.isArray(r.customTemplates)) {
     const list: Array<[number, string]> = [];
-    for (const e of r.customTemplates) {
-      if (Array.isArray(e) && Number.isSafeInteger(e[0]) && e[0] > 0 && !isKnownTemplate(e[0]) && typeof e[1] === 'string') list.push([e[0], e[1]]);
+    for (const e of r.customTemplates as unknown[]) {
+      if (!Array.isArray(e)) continue;
+      const [id, name] = e as unknown[];
+      if (typeof id === 'number' && Number.isSafeInteger(id) && id > 0 && !isKnownTemplate(id) && typeof name === 'string') list.push([id, name]);
     }
     if (list.length) out.customTemplates = list;
   }

@@ -170,7 +170,7 @@ export class ProjectsTreeProvider extends Disposable implements vscode.TreeDataP
       this.list = new PagedList<ProjectItemNode>(
         async (page, signal) => {
           const p = await this.api.get().listProjects({ search, sortBy, sort, perPage, page }, signal);
-          return { ...p, items: p.items.map((project) => ({ kind: 'project', project, addressable: !project.project.includes('/') }) as ProjectItemNode) };
+          return { ...p, items: p.items.map((project) => ({ kind: 'project', project, addressable: !project.project.includes('/') })) };
         },
         (n) => projectKey(n.project.project),
         perPage,
