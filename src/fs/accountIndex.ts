@@ -44,6 +44,8 @@ export class AccountIndex {
   private readonly aliases = new Map<string, number>();
   private loading: Promise<void> | undefined;
   private reloading: Promise<void> | undefined;
+  /** A reload asked for while one was on the wire: it lists again once that one is done (its answer may predate the ask). */
+  private reloadAgain: Promise<void> | undefined;
   /** Changes the document service reported while a listing was on the wire (null: deleted). */
   private heard: Map<number, IndexedDocument | null> | undefined;
   private isLoaded = false;
@@ -85,10 +87,22 @@ export class AccountIndex {
   async reload(): Promise<IndexDiff> {
     if (!this.isLoaded) return EMPTY_DIFF;
     const before = this.snapshot();
-    this.reloading ??= this.load().finally(() => {
-      this.reloading = undefined;
-    });
-    await this.reloading;
+    const start = (): Promise<void> =>
+      (this.reloading = this.load().finally(() => {
+        this.reloading = undefined;
+      }));
+    if (!this.reloading) await start();
+    else {
+      // The listing on the wire was asked for before this reload: its answer may not hold what changed since.
+      const generation = this.generation;
+      this.reloadAgain ??= this.reloading
+        .catch(() => undefined)
+        .then(() => {
+          this.reloadAgain = undefined;
+          return generation === this.generation ? (this.reloading ?? start()) : undefined;
+        });
+      await this.reloadAgain;
+    }
     return this.diff(before);
   }
 
@@ -123,6 +137,7 @@ export class AccountIndex {
     this.generation++;
     this.loading = undefined;
     this.reloading = undefined;
+    this.reloadAgain = undefined;
     this.heard = undefined;
     this.aliases.clear();
     for (const path of shown) this.aliases.set(path, PREVIOUS_ACCOUNT);

@@ -48,6 +48,38 @@ describe('AccountIndex (the account folder)', () => {
     assert.equal(index.pathOf(62), 'Article/Dup (62).md');
   });
 
+  it('a reload asked for while another is on the wire lists again after it (that answer predates the ask)', async () => {
+    const server = [doc(61, 'Dup'), doc(62, 'Dup')];
+    const calls: Array<() => void> = [];
+    let listings = 0;
+    const index = new AccountIndex(
+      () =>
+        new Promise<IndexedDocument[]>((resolve) => {
+          listings++;
+          const snapshot = [...server]; // what the server holds when the request arrives
+          calls.push(() => resolve(snapshot));
+        }),
+      '.md',
+    );
+    const first = index.ensure();
+    calls.shift()!();
+    await first;
+    const a = index.reload(); // on the wire: answers with both documents
+    await Promise.resolve();
+    server.splice(0, 1); // someone else deletes 61, then the user refreshes
+    const b = index.reload();
+    const c = index.reload(); // a third ask shares the queued listing
+    calls.shift()!();
+    await a;
+    for (let i = 0; i < 10 && !calls.length; i++) await Promise.resolve();
+    assert.equal(calls.length, 1, 'one more listing after the one on the wire');
+    calls.shift()!();
+    const [diffB] = await Promise.all([b, c]);
+    assert.equal(listings, 3);
+    assert.deepEqual(diffB.removedFiles, ['Article/Dup.md']);
+    assert.equal(index.isGone(61), true);
+  });
+
   it('renaming an older document onto a shown name does not take that name’s path', async () => {
     const { index } = await indexOf([doc(1, 'First'), doc(55, 'Target')]);
     assert.equal(index.resolve('Article', 'Target.md'), 55);
