@@ -739,10 +739,21 @@ class Run {
     const t0 = Date.now();
     await vscode.commands.executeCommand(CMD.refresh);
     this.log(`${prefix}refresh`);
-    // The tree lists again when asked; the account folder lists again 500 ms after a refresh (one page of 100).
+    // The tree lists again when asked; the account folder lists again 500 ms after a refresh (pages of 100 by id,
+    // oldest first: the Other templates group also reads pages of 100 across templates, in the view's order).
     for (const t of TEMPLATES) await treeIds(t.id);
     const listed = await poll(
-      () => sandbox.requests.some((r) => r.route === 'documents.list' && r.query.per_page === '100' && !r.query.template_id && r.at >= t0 && r.status !== 0),
+      () =>
+        sandbox.requests.some(
+          (r) =>
+            r.route === 'documents.list' &&
+            r.query.per_page === '100' &&
+            r.query.sort_by === 'id' &&
+            r.query.sort === 'asc' &&
+            !r.query.template_id &&
+            r.at >= t0 &&
+            r.status !== 0,
+        ),
       10_000,
     );
     if (!listed) throw new Violation('4 tree/fs', 'the account folder was not listed again after a refresh');
@@ -856,17 +867,26 @@ class Run {
       const want = this.ids(t.id);
       const tree = [...(await treeIds(t.id)).keys()].sort((a, b) => a - b);
       if (tree.join() !== want.join()) throw new Violation('4 tree/fs', `after a refresh the view lists ${t.folder} as ${tree.map((x) => `#${x}`).join(' ')}, the server has ${want.map((x) => `#${x}`).join(' ')}`);
-      const files = await folderIds(t.folder);
+      // The answer has arrived; the extension takes a moment to lay it over what it heard meanwhile.
       const show = (m: Map<string, number>) => [...m].map(([f, id]) => `${f}=#${id}`).sort().join(', ');
-      const listed = [...files.values()].sort((a, b) => a - b);
-      if (listed.join() !== want.join()) throw new Violation('4 tree/fs', `after a refresh the account folder ${t.folder} lists ${show(files)}; the server has ${want.map((x) => `#${x}`).join(' ')}`);
-      // Each file is named for its own document: Name.md, or Name (id).md where that name is taken.
-      for (const [file, id] of files) {
-        const name = this.docs.get(id)!.name;
-        if (file !== fileOf(name) && !(file.startsWith(segment(name)) && file.endsWith(` (${id}).md`))) {
-          throw new Violation('4 tree/fs', `after a refresh ${t.folder}/${file} stands for #${id}, which is named ${short(name)}`);
+      const problemOf = (files: Map<string, number>): string | undefined => {
+        const listed = [...files.values()].sort((a, b) => a - b);
+        if (listed.join() !== want.join()) return `after a refresh the account folder ${t.folder} lists ${show(files)}; the server has ${want.map((x) => `#${x}`).join(' ')}`;
+        // Each file is named for its own document: Name.md, or Name (id).md where that name is taken.
+        for (const [file, id] of files) {
+          const name = this.docs.get(id)!.name;
+          if (file !== fileOf(name) && !(file.startsWith(segment(name)) && file.endsWith(` (${id}).md`))) {
+            return `after a refresh ${t.folder}/${file} stands for #${id}, which is named ${short(name)}`;
+          }
         }
+        return undefined;
+      };
+      let problem = problemOf(await folderIds(t.folder));
+      for (let i = 0; i < 15 && problem; i++) {
+        await sleep(200);
+        problem = problemOf(await folderIds(t.folder));
       }
+      if (problem) throw new Violation('4 tree/fs', problem);
     }
     // Invariant 3: every clean editor shows its own document's current text, or its file is gone.
     for (const e of this.editors) {
