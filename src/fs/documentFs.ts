@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { ContentDocument } from '../api/index';
 import { charLength, LIMITS, serverTrim } from '../api/validate';
-import { CTX, SCHEME } from '../constants';
+import { SCHEME } from '../constants';
 import type { ApiProvider } from '../services/apiProvider';
 import type { DocumentService } from '../services/documentService';
 import { VsCodePrompter, type Prompter } from '../ui/prompter';
@@ -9,6 +9,7 @@ import * as config from '../util/config';
 import { Disposable } from '../util/disposable';
 import { describeError, errorKind } from '../util/errors';
 import type { Logger } from '../util/log';
+import { ActiveFavoriteContext } from './activeFavoriteContext';
 import { AccountIndex, PREVIOUS_ACCOUNT, type IndexDiff, type IndexedDocument } from './accountIndex';
 import {
   ACCOUNT_AUTHORITY,
@@ -44,6 +45,36 @@ type Target =
 
 const DIRECTORY: vscode.FileStat = { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0 };
 
+/** The last server read of a document, and whether a stat / a readFile has already used it. */
+interface Read {
+  at: number;
+  statUsed: boolean;
+  readUsed: boolean;
+  /** The answer to our own save. */
+  ownSave: boolean;
+}
+
+/**
+ * What the file system knows of one document besides its versions. Created when first needed, dropped in
+ * one place ({@link DocumentFileSystem.forget}); an account switch drops what was read ({@link DocumentFileSystem.forgetReads}).
+ */
+interface DocumentRecord {
+  /** Every URI VS Code asked about, so that changes reach each of them. */
+  readonly uris: Map<string, vscode.Uri>;
+  /**
+   * The file names (without extension) the document has had this session, or that a URI for it was
+   * successfully read under. A single-document URI resolves by its id, but a name the document never
+   * had is "not found" — that is what lets VS Code rename `…/Old.md` to `…/New.md` (it checks the
+   * target does not exist), while a tab opened before a rename keeps working.
+   */
+  readonly names: Set<string>;
+  read?: Read;
+  /** When a stat last succeeded. */
+  statOkAt?: number;
+  /** This provider is PATCHing its result right now (its change event is our own). */
+  writing: boolean;
+}
+
 /**
  * Documents as files (scheme `content-docs`, see uris.ts).
  *
@@ -67,21 +98,8 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
 
   private readonly versions = new VersionTracker();
   private readonly index: AccountIndex;
-  /** Every URI VS Code asked about, per document, so that changes reach each of them. */
-  private readonly urisById = new Map<number, Map<string, vscode.Uri>>();
-  /** The last server read of each document, and whether a stat / a readFile has already used it. */
-  private readonly reads = new Map<number, { at: number; statUsed: boolean; readUsed: boolean; ownSave: boolean }>();
-  /**
-   * The file names (without extension) each document has had this session, or that a URI for it was
-   * successfully read under. A single-document URI resolves by its id, but a name the document never
-   * had is "not found" — that is what lets VS Code rename `…/Old.md` to `…/New.md` (it checks the
-   * target does not exist), while a tab opened before a rename keeps working.
-   */
-  private readonly names = new Map<number, Set<string>>();
-  /** When a stat of each document last succeeded. */
-  private readonly statOk = new Map<number, number>();
-  /** Documents whose result this provider is PATCHing right now (their change event is our own). */
-  private readonly writing = new Set<number>();
+  /** One record per document this provider has dealt with. */
+  private readonly records = new Map<number, DocumentRecord>();
   private prompter: Prompter = new VsCodePrompter();
   private pending: vscode.FileChangeEvent[] = [];
   private fireTimer: ReturnType<typeof setTimeout> | undefined;
@@ -103,7 +121,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
         if (config.affects(e, 'files.language')) this.fireIndexDiff(this.index.setExtension(fileExtension()));
       }),
     );
-    this._register(new ActiveFavoriteContext(this, documents));
+    this._register(new ActiveFavoriteContext((uri) => this.documentIdOf(uri), documents));
     this._register({
       dispose: () => {
         if (this.fireTimer) clearTimeout(this.fireTimer);
@@ -158,7 +176,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
       this.fireSoon({ type: vscode.FileChangeType.Changed, uri });
     });
     // The editor about to be shown checks the file again: it may use the same read, still fresh.
-    const r = this.reads.get(id);
+    const r = this.records.get(id)?.read;
     if (r) r.statUsed = r.readUsed = false;
   }
 
@@ -173,9 +191,9 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     const target = await this.resolve(uri, 'open');
     if (target.kind !== 'file') return DIRECTORY;
     this.track(target.id, uri);
-    this.statOk.delete(target.id);
+    this.record(target.id).statOkAt = undefined;
     const v = await this.current(target.id, 'stat', `Couldn't open "${this.label(target.id, uri)}"`);
-    this.statOk.set(target.id, Date.now());
+    this.record(target.id).statOkAt = Date.now();
     this.confirmUri(target.id, uri);
     return { type: vscode.FileType.File, ctime: v.ctime, mtime: v.mtime, size: v.size };
   }
@@ -245,7 +263,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     // VS Code's own check needs a fresh stat. It ignores a stat that failed, so check here when the
     // last read is not recent: a text changed on the server that nobody has seen yet is never overwritten.
     const base = this.versions.get(id);
-    if (!base || Date.now() - (this.statOk.get(id) ?? 0) > WRITE_CHECK_MS) {
+    if (!base || Date.now() - (this.records.get(id)?.statOkAt ?? 0) > WRITE_CHECK_MS) {
       const obs = this.accept(await this.fetch(id, action), false);
       if (!base || obs.textChanged) {
         throw this.refuse(
@@ -255,14 +273,15 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
       }
     }
 
-    this.writing.add(id);
+    const record = this.record(id);
+    record.writing = true;
     let saved: ContentDocument;
     try {
       saved = await this.documents.saveResult(id, text);
     } catch (e) {
       throw this.toFileSystemError(e, action, id);
     } finally {
-      this.writing.delete(id);
+      record.writing = false;
     }
     const obs = this.accept(saved, true);
     this.log.info(`[fs] saved document ${id} (${obs.version.size} bytes stored${obs.version.text === text ? '' : ', trimmed by the server'})`);
@@ -360,7 +379,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     const id = documentIdFromUri(uri);
     if (id === undefined || segs.length > 2) throw vscode.FileSystemError.FileNotFound(uri);
     if (segs.length < 2) return { kind: 'documentDir', id, depth: segs.length };
-    const known = this.names.get(id);
+    const known = this.records.get(id)?.names;
     const current = this.documents.get(id)?.name;
     const name = nameFromFileName(segs[1]);
     if ((known?.size || current !== undefined) && !known?.has(name) && (current === undefined || safeSegment(current) !== name)) {
@@ -402,9 +421,32 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
   }
 
   private addName(id: number, name: string): void {
-    let set = this.names.get(id);
-    if (!set) this.names.set(id, (set = new Set()));
-    set.add(name);
+    this.record(id).names.add(name);
+  }
+
+  /** The record of a document, made on first use. */
+  private record(id: number): DocumentRecord {
+    let r = this.records.get(id);
+    if (!r) this.records.set(id, (r = { uris: new Map(), names: new Set(), writing: false }));
+    return r;
+  }
+
+  /** The one place a document is forgotten (it was deleted): its record and its versions. */
+  private forget(id: number): void {
+    this.records.delete(id);
+    this.versions.forget(id);
+  }
+
+  /**
+   * Another account: what was read of the documents goes (reads, stats, the names they were read under).
+   * The URIs and versions stay: the next read of an id is compared with what VS Code was last told of it.
+   */
+  private forgetReads(): void {
+    for (const r of this.records.values()) {
+      r.read = undefined;
+      r.statOkAt = undefined;
+      r.names.clear();
+    }
   }
 
   /** A single-document URI that was read successfully keeps resolving under its name. */
@@ -443,7 +485,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
    */
   private async current(id: number, use: 'stat' | 'read', action: string): Promise<Version> {
     const v = this.versions.get(id);
-    const r = this.reads.get(id);
+    const r = this.records.get(id)?.read;
     const key = use === 'stat' ? 'statUsed' : 'readUsed';
     // With unsaved edits a stat is the one before a save: it asks the server (even a second-old answer, say of a
     // favorite's PATCH, may predate someone else's edit). Only the answer to our own save serves it: that is the
@@ -455,7 +497,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
       return v;
     }
     const fetched = this.accept(await this.fetch(id, action), false).version;
-    const after = this.reads.get(id);
+    const after = this.records.get(id)?.read;
     if (after) after[key] = true;
     return fetched;
   }
@@ -472,7 +514,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
   private accept(doc: ContentDocument, own: boolean): Observation {
     const obs = this.versions.observe(doc.id, doc);
     this.addName(doc.id, safeSegment(doc.name));
-    this.reads.set(doc.id, { at: Date.now(), statUsed: false, readUsed: false, ownSave: own });
+    this.record(doc.id).read = { at: Date.now(), statUsed: false, readUsed: false, ownSave: own };
     if (!own && !obs.first && obs.statChanged) this.fireForDocument(doc.id, vscode.FileChangeType.Changed);
     return obs;
   }
@@ -508,13 +550,11 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
   }
 
   private track(id: number, uri: vscode.Uri): void {
-    let m = this.urisById.get(id);
-    if (!m) this.urisById.set(id, (m = new Map<string, vscode.Uri>()));
-    m.set(uri.toString(), uri);
+    this.record(id).uris.set(uri.toString(), uri);
   }
 
   private urisOf(id: number): vscode.Uri[] {
-    const out = new Map<string, vscode.Uri>(this.urisById.get(id));
+    const out = new Map<string, vscode.Uri>(this.records.get(id)?.uris);
     const path = this.index.pathOf(id);
     if (path) {
       const uri = vscode.Uri.from({ scheme: SCHEME, authority: ACCOUNT_AUTHORITY, path: `/${path}` });
@@ -559,7 +599,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
 
   private onServiceChange(doc: ContentDocument, previous: ContentDocument | undefined): void {
     if (previous) this.addName(doc.id, safeSegment(previous.name));
-    const obs = this.accept(doc, this.writing.has(doc.id));
+    const obs = this.accept(doc, this.records.get(doc.id)?.writing === true);
     if (!previous || previous.name !== doc.name || previous.template?.id !== doc.template?.id) {
       // Every URI of the document hears of a rename (its editors keep working under the old name).
       if (previous && !obs.statChanged) this.fireForDocument(doc.id, vscode.FileChangeType.Changed);
@@ -570,11 +610,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
   private onServiceDelete(id: number): void {
     this.fireForDocument(id, vscode.FileChangeType.Deleted);
     this.fireIndexDiff(this.index.remove(id));
-    this.versions.forget(id);
-    this.reads.delete(id);
-    this.statOk.delete(id);
-    this.names.delete(id);
-    this.urisById.delete(id);
+    this.forget(id);
   }
 
   private onServiceCreate(doc: ContentDocument): void {
@@ -590,9 +626,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     if (account) {
       // The versions stay: the next read of an id is compared with what VS Code was last told of it, so an
       // editor's "newer on disk" check holds across the switch (and a changed text reloads clean editors).
-      this.reads.clear();
-      this.statOk.clear();
-      this.names.clear();
+      this.forgetReads();
       // The account folder lists again only if someone looks at it (its root changed). A path an editor shows
       // never comes to mean a document of the new account (editors hear of it below and find it gone).
       const shown = vscode.workspace.textDocuments.filter((d) => isAccountUri(d.uri)).map((d) => segments(d.uri).join('/'));
@@ -605,7 +639,8 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     for (const uri of tabUris()) {
       const id = this.documentIdOf(uri);
       if (id === undefined && !isAccountUri(uri)) continue;
-      if (id !== undefined) this.reads.delete(id);
+      const r = id === undefined ? undefined : this.records.get(id);
+      if (r) r.read = undefined;
       this.fireSoon({ type: vscode.FileChangeType.Changed, uri });
     }
     if (!this.index.loaded) return;
@@ -617,30 +652,5 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
         (e: unknown) => this.log.warn(`[fs] ${describeError("Couldn't list the documents of the account again", e)}`),
       );
     }, 500);
-  }
-}
-
-/** Keeps `contentDocs.activeIsFavorite` in step with the active editor's document. */
-class ActiveFavoriteContext extends Disposable {
-  private last: boolean | undefined;
-
-  constructor(
-    private readonly fs: DocumentFileSystem,
-    private readonly documents: DocumentService,
-  ) {
-    super();
-    this._register(vscode.window.onDidChangeActiveTextEditor(() => this.update()));
-    this._register(documents.onDidChange(() => this.update()));
-    this._register(documents.onDidDelete(() => this.update()));
-    this.update();
-  }
-
-  private update(): void {
-    const uri = vscode.window.activeTextEditor?.document.uri;
-    const id = uri ? this.fs.documentIdOf(uri) : undefined;
-    const favorite = id !== undefined && this.documents.get(id)?.favorite === true;
-    if (favorite === this.last) return;
-    this.last = favorite;
-    void vscode.commands.executeCommand('setContext', CTX.activeIsFavorite, favorite);
   }
 }
