@@ -4,6 +4,7 @@
  * "/" refused without a request, error items with Retry, and a screenshot.
  */
 import * as assert from 'assert';
+import * as fs from 'fs';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../src/extension';
 import type { Services } from '../../src/services/services';
@@ -340,9 +341,18 @@ describe('sidebar: the Projects view', function () {
     await vscode.commands.executeCommand('workbench.view.extension.contentDocs');
     await vscode.commands.executeCommand('contentDocs.projects.focus');
     await sleep(300);
-    const first = (await rows())[0];
+    const shown = await rows();
+    const first = shown[0];
+    assert.ok(first, 'the Projects view lists no project to show');
+    // What the picture shows: the server's newest projects first, each row labelled by its name.
+    const want = projects().sort((a, b) => b.created - a.created);
+    assert.deepStrictEqual(shown.slice(0, PAGE).map((n) => n.project.project.toLowerCase()), want.slice(0, PAGE).map((p) => p.key));
+    assert.equal(item(first).label, first.project.project);
     await tree.treeView?.reveal(first, { select: true, focus: true });
+    assert.equal(tree.treeView?.selection[0], first, 'the first project is selected in the picture');
     await sleep(1200);
-    await screenshot('sidebar-projects');
+    const file = await screenshot('sidebar-projects');
+    const size = fs.statSync(file).size;
+    assert.ok(size > 10 * 1024, `${file} is only ${size} bytes`);
   });
 });
