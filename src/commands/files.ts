@@ -273,7 +273,7 @@ export function goToDocument(s: Services): Promise<vscode.TextEditor | undefined
       timer = undefined;
       const ac = (controller = new AbortController());
       try {
-        const page = await s.api.get().listDocuments({ search: query || undefined, perPage: SEARCH_PAGE_SIZE }, ac.signal);
+        const page = await s.documents.list({ search: query || undefined, perPage: SEARCH_PAGE_SIZE }, ac.signal);
         if (my !== seq) return;
         s.documents.remember(page.items);
         qp.items = page.items.length

@@ -467,10 +467,9 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
   private async listAll(current: () => boolean): Promise<IndexedDocument[]> {
     const out: IndexedDocument[] = [];
     for (let page = 1; page <= 10_000; page++) {
-      const p = await this.api.get().listDocuments({ perPage: LIST_PAGE_SIZE, sortBy: 'id', sort: 'asc', page });
+      const p = await this.documents.list({ perPage: LIST_PAGE_SIZE, sortBy: 'id', sort: 'asc', page });
       // Another account since the listing started: its pages are not this account's documents.
       if (!current()) throw new Error('The account changed while its documents were being listed.');
-      this.documents.remember(p.items);
       for (const d of p.items) out.push({ id: d.id, name: d.name, template: d.template });
       if (!p.hasMore) break;
     }

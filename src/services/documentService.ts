@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
-import type { ContentDocument, DocumentChanges, NewDocument } from '../api/index';
+import type { ContentDocument, DocumentChanges, DocumentListQuery, NewDocument, Page } from '../api/index';
 import { Disposable } from '../util/disposable';
 import type { Credentials } from '../auth/credentials';
+import { sameDocument } from '../model/document';
 import type { ApiProvider } from './apiProvider';
 
 /**
@@ -43,6 +44,23 @@ export class DocumentService extends Disposable {
 
   get(id: number): ContentDocument | undefined {
     return this.known.get(id);
+  }
+
+  /**
+   * One page of a list (one request). Its documents are remembered; `changed` are those that differ from what
+   * was known before (the caller shows the page; other places showing those documents may need redrawing).
+   */
+  async list(query: DocumentListQuery, signal?: AbortSignal): Promise<Page<ContentDocument> & { changed: ContentDocument[] }> {
+    const account = this.account;
+    const page = await this.api.get().listDocuments(query, signal);
+    // Another key or server since the request left: its documents are not this account's.
+    if (account !== this.account) throw new Error('The API key or server changed while the documents were being listed.');
+    const changed = page.items.filter((d) => {
+      const known = this.known.get(d.id);
+      return known !== undefined && !sameDocument(known, d);
+    });
+    this.remember(page.items);
+    return { ...page, changed };
   }
 
   /**
@@ -156,14 +174,4 @@ export class DocumentService extends Disposable {
     this.known.set(doc.id, doc);
     if (!previous || !sameDocument(previous, doc)) this._onDidChange.fire({ doc, previous });
   }
-}
-
-function sameDocument(a: ContentDocument, b: ContentDocument): boolean {
-  return (
-    a.name === b.name &&
-    a.favorite === b.favorite &&
-    a.result === b.result &&
-    a.updated_at === b.updated_at &&
-    a.template?.id === b.template?.id
-  );
 }

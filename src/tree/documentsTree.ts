@@ -56,10 +56,6 @@ const OTHER_SCAN_PAGES = 3;
 /** Other templates: the page size of that reading (the largest the server allows). */
 const OTHER_SCAN_PAGE_SIZE = 100;
 
-function sameDocument(a: ContentDocument, b: ContentDocument): boolean {
-  return a.name === b.name && a.favorite === b.favorite && a.result === b.result && a.updated_at === b.updated_at && a.words === b.words;
-}
-
 function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (ms <= 0 || signal.aborted) return resolve();
@@ -360,8 +356,8 @@ export class DocumentsTreeProvider extends Disposable implements vscode.TreeData
 
   private async fetchPage(g: GroupNode, page: number, perPage: config.PageSize, signal: AbortSignal): Promise<Page<DocumentNode>> {
     const query: DocumentListQuery = { ...this.queryFor(g), perPage, page };
-    const p = await this.api.get().listDocuments(query, signal);
-    this.seen(p.items, g);
+    const p = await this.documents.list(query, signal);
+    this.seen(p, g);
     return { ...p, items: p.items.map((doc) => ({ kind: 'document', parent: g, doc })) };
   }
 
@@ -376,10 +372,10 @@ export class DocumentsTreeProvider extends Disposable implements vscode.TreeData
       const items: DocumentNode[] = [];
       let hasMore = true;
       for (let i = 0; i < OTHER_SCAN_PAGES && hasMore && items.length === 0; i++) {
-        const p = await this.api.get().listDocuments({ ...this.queryFor(g), perPage: OTHER_SCAN_PAGE_SIZE, page: read + 1 }, signal);
+        const p = await this.documents.list({ ...this.queryFor(g), perPage: OTHER_SCAN_PAGE_SIZE, page: read + 1 }, signal);
         read++;
         hasMore = p.hasMore;
-        this.seen(p.items, g);
+        this.seen(p, g);
         for (const doc of p.items) if (isOtherTemplate(doc)) items.push({ kind: 'document', parent: g, doc });
       }
       return { items, hasMore, page: read, perPage: undefined, total: undefined, lastPage: undefined };
@@ -738,16 +734,10 @@ export class DocumentsTreeProvider extends Disposable implements vscode.TreeData
     if (root) this.fire(undefined);
   }
 
-  /** Documents a page brought: remembered, custom templates noted, other rows of the same documents refreshed. */
-  private seen(docs: readonly ContentDocument[], from: GroupNode): void {
+  /** Documents a page brought (remembered by the service): custom templates noted, other rows of changed documents redrawn. */
+  private seen({ items, changed }: { items: readonly ContentDocument[]; changed: readonly ContentDocument[] }, from: GroupNode): void {
     let root = false;
-    const changed: ContentDocument[] = [];
-    for (const d of docs) {
-      root = this.noteTemplate(d) || root;
-      const known = this.documents.get(d.id);
-      if (known && !sameDocument(known, d)) changed.push(d);
-    }
-    this.documents.remember(docs);
+    for (const d of items) root = this.noteTemplate(d) || root;
     for (const d of changed) {
       for (const [key, list] of this.lists) {
         if (key === from.key) continue;
@@ -836,7 +826,7 @@ export class DocumentsTreeProvider extends Disposable implements vscode.TreeData
         asked = true;
         try {
           const { sortBy: _sb, sort: _s, ...query } = this.queryFor(g);
-          const p = await this.api.get().listDocuments({ ...query, perPage: COUNT_PAGE_SIZE, page: 1 }, signal);
+          const p = await this.documents.list({ ...query, perPage: COUNT_PAGE_SIZE, page: 1 }, signal);
           if (signal.aborted) return;
           const n = p.total ?? (p.hasMore ? SOME : p.items.length);
           if (this.countOf(g.key) === undefined) this.counts.set(g.key, n);
