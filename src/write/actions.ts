@@ -10,6 +10,10 @@ export interface WriteAction {
   readonly id: WriteActionId;
   /** The command's title. */
   readonly title: string;
+  /** "Couldn't {verb}: …" */
+  readonly verb: string;
+  /** The confirmation's button. */
+  readonly button: string;
   /** First part of the document's name: `Rewrite · post.md:12`. */
   readonly label: string;
   /** The template that labels the document (src/api/templates.ts). */
@@ -25,6 +29,8 @@ export interface WriteAction {
 export const WRITE_ACTIONS: Readonly<Record<WriteActionId, WriteAction>> = {
   rewrite: {
     id: 'rewrite',
+    verb: 'rewrite the text',
+    button: 'Rewrite',
     title: 'Rewrite Selection',
     label: 'Rewrite',
     templateId: 14,
@@ -34,6 +40,8 @@ export const WRITE_ACTIONS: Readonly<Record<WriteActionId, WriteAction>> = {
   },
   summarize: {
     id: 'summarize',
+    verb: 'summarize the text',
+    button: 'Summarize',
     title: 'Summarize Selection',
     label: 'Summary',
     templateId: 15,
@@ -43,6 +51,8 @@ export const WRITE_ACTIONS: Readonly<Record<WriteActionId, WriteAction>> = {
   },
   grammar: {
     id: 'grammar',
+    verb: 'fix the grammar',
+    button: 'Fix Grammar',
     title: 'Fix Grammar',
     label: 'Grammar',
     templateId: 45,
@@ -52,6 +62,8 @@ export const WRITE_ACTIONS: Readonly<Record<WriteActionId, WriteAction>> = {
   },
   headlines: {
     id: 'headlines',
+    verb: 'suggest headlines',
+    button: 'Suggest Headlines',
     title: 'Suggest Headlines',
     label: 'Headlines',
     templateId: 18,
@@ -61,6 +73,8 @@ export const WRITE_ACTIONS: Readonly<Record<WriteActionId, WriteAction>> = {
   },
   meta: {
     id: 'meta',
+    verb: 'write a meta description',
+    button: 'Write Meta Description',
     title: 'Write Meta Description',
     label: 'Meta description',
     templateId: 20,
