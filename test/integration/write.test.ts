@@ -12,7 +12,7 @@ import type { Services } from '../../src/services/services';
 import type { WriteResult } from '../../src/write/commands';
 import { startSandbox, type RequestRecord, type Sandbox } from '../sandbox/server';
 import { click, press, screenshot } from './harness';
-import { MessageCapture, ProgressControl, RecordingPrompter, services, sleep, until, useSandbox } from './reliabilityKit';
+import { closedPort, configure, MessageCapture, ProgressControl, RecordingPrompter, services, sleep, until, useSandbox } from './reliabilityKit';
 
 const PROPOSAL = 'content-docs-proposal';
 
@@ -337,6 +337,29 @@ describe('write: AI writing on the active editor (selection commands, proposal, 
       assert.ok(accountReads() <= 1, 'at most one account read for the usage');
     } finally {
       sandbox.setAccount({ counters: { words_month_count: 0 } });
+    }
+    assert.strictEqual(editor.document.getText(), POST);
+    assert.strictEqual(proposalTabs().length, 0);
+  });
+
+  it('429 and an unreachable server are explained in plain words; nothing changes', async () => {
+    const editor = await workspaceFile('offline.md', POST);
+    selectLines(editor, 3, 4);
+    sandbox.setFault('documents.store', { kind: 'rateLimit', count: 1, retryAfter: 7 });
+    assert.strictEqual(await run('contentDocs.selectionRewrite'), undefined);
+    const e429 = await messages.waitFor('the 429 message', (m) => m.level === 'error');
+    assert.match(e429.message, /^Couldn't rewrite the text: too many requests \(HTTP 429\): try again in 7 seconds\. Your text is unchanged\.$/);
+    assert.strictEqual(stores().length, 1, 'a store is never repeated on its own');
+
+    messages.clear();
+    await configure('documents.baseUrl', `http://127.0.0.1:${await closedPort()}`);
+    try {
+      await focus(editor);
+      assert.strictEqual(await run('contentDocs.selectionRewrite'), undefined);
+      const offline = await messages.waitFor('the offline message', (m) => m.level === 'error');
+      assert.match(offline.message, /^Couldn't rewrite the text: could not reach the server: .+ Your text is unchanged\.$/);
+    } finally {
+      await configure('documents.baseUrl', sandbox.docsUrl);
     }
     assert.strictEqual(editor.document.getText(), POST);
     assert.strictEqual(proposalTabs().length, 0);
