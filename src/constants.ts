@@ -1,6 +1,8 @@
 /** Every identifier the manifest and the code share, in one place. */
 export const EXTENSION_ID = 'content-docs.content-docs';
 export const SCHEME = 'content-docs';
+/** Read-only proposed texts of the writing actions (the right side of their diff). */
+export const PROPOSAL_SCHEME = 'content-docs-proposal';
 export const CONFIG = 'contentDocs';
 export const SECRET_KEY = 'contentDocs.apiKey';
 
@@ -16,6 +18,12 @@ export const CTX = {
   hideEmpty: 'contentDocs.documents.hideEmpty',
   projectsSearching: 'contentDocs.projects.searching',
   activeIsFavorite: 'contentDocs.activeIsFavorite',
+  /** Which one-step writing actions the editor's Content Docs menu shows (setting contentDocs.write.menuActions). */
+  writeMenuRewrite: 'contentDocs.write.menu.rewrite',
+  writeMenuSummarize: 'contentDocs.write.menu.summarize',
+  writeMenuGrammar: 'contentDocs.write.menu.grammar',
+  writeMenuHeadlines: 'contentDocs.write.menu.headlines',
+  writeMenuMeta: 'contentDocs.write.menu.meta',
 } as const;
 
 export const CMD = {
@@ -47,10 +55,24 @@ export const CMD = {
   projectsLoadMore: 'contentDocs.projectsLoadMore',
   projectDelete: 'contentDocs.projectDelete',
   retry: 'contentDocs.retry',
+  selectionGenerate: 'contentDocs.selectionGenerate',
+  selectionRewrite: 'contentDocs.selectionRewrite',
+  selectionSummarize: 'contentDocs.selectionSummarize',
+  selectionFixGrammar: 'contentDocs.selectionFixGrammar',
+  selectionHeadlines: 'contentDocs.selectionHeadlines',
+  selectionMetaDescription: 'contentDocs.selectionMetaDescription',
+  writingLanguageTone: 'contentDocs.writingLanguageTone',
+  proposalAccept: 'contentDocs.proposalAccept',
+  proposalDiscard: 'contentDocs.proposalDiscard',
+  proposalOpenDocument: 'contentDocs.proposalOpenDocument',
 } as const;
 
 /** Keys in globalState (view choices that survive a restart). Never anything secret. */
 export const STATE = {
   documentsView: 'contentDocs.documentsView',
   projectsView: 'contentDocs.projectsView',
+  /** The writing actions' language and tone, last chosen. */
+  writeStyle: 'contentDocs.write.style',
+  /** Template ids Generate from Selection used, most recent first. */
+  writeRecentTemplates: 'contentDocs.write.recentTemplates',
 } as const;

@@ -10,6 +10,7 @@ import { DocumentsTreeProvider } from './tree/documentsTree';
 import { ProjectsTreeProvider } from './tree/projectsTree';
 import { SwitchablePrompter } from './ui/prompter';
 import { Logger } from './util/log';
+import { registerWriteUi } from './write/menu';
 
 /** What activate() returns to the extension's own tests (only when VS Code runs it in test mode). */
 export interface TestApi {
@@ -42,7 +43,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   );
 
   const services: Services = { context, log, credentials, api, documents, prompter, documentsTree, projectsTree, fs };
-  context.subscriptions.push(...registerCommands(services));
+  context.subscriptions.push(...registerCommands(services), ...registerWriteUi(credentials));
 
   // Local only: reads SecretStorage to show either the welcome view or the trees.
   void credentials.refreshContext();

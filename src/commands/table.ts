@@ -5,6 +5,7 @@ import { documentCommands } from './documents';
 import { fileCommands } from './files';
 import type { CommandTable } from './types';
 import { projectCommands } from './projects';
+import { writeCommands } from '../write/commands';
 
 /**
  * Every command's implementation (one missing does not compile: CommandTable is a full Record). Built into its own bundle (dist/commands.js), which commands/index.ts
@@ -18,5 +19,6 @@ export function commandTable(s: Services): CommandTable {
     ...documentCommands(s),
     ...projectCommands(s),
     ...fileCommands(s),
+    ...writeCommands(s),
   };
 }

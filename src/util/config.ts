@@ -62,3 +62,20 @@ export function timeoutMs(): number {
 export function affects(e: vscode.ConfigurationChangeEvent, key: string): boolean {
   return e.affectsConfiguration(`${CONFIG}.${key}`);
 }
+
+/** The one-step writing actions the editor menu and the Code Actions offer (all five by default). */
+export function writeMenuActions(): readonly string[] {
+  const v = section().get<unknown>('write.menuActions');
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : ['rewrite', 'summarize', 'grammar', 'headlines', 'meta'];
+}
+
+/** The one-step writing actions' creativity: one of the five levels, else Original (0.5). */
+export function writeCreativity(): 0 | 0.25 | 0.5 | 0.75 | 1 {
+  const v = section().get<number>('write.creativity', 0.5);
+  return ([0, 0.25, 0.5, 0.75, 1] as const).find((c) => c === v) ?? 0.5;
+}
+
+/** Whether a writing action asks before it sends (each run creates a document and uses the plan's quota). */
+export function writeConfirm(): boolean {
+  return section().get<boolean>('write.confirm', true) !== false;
+}

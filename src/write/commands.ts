@@ -1,0 +1,577 @@
+import * as path from 'path';
+import * as vscode from 'vscode';
+import type { ContentDocument } from '../api/index';
+import { TEMPLATES, templateName } from '../api/templates';
+import { CREATIVITY_LEVELS, type Creativity } from '../api/validate';
+import type { CommandParts } from '../commands/types';
+import { CMD, PROPOSAL_SCHEME, STATE } from '../constants';
+import { documentUri } from '../fs/uris';
+import type { Services } from '../services/services';
+import { formatCount } from '../tree/format';
+import * as config from '../util/config';
+import { describeError, errorKind, isApiError, isCancellation } from '../util/errors';
+import { showError } from '../util/run';
+import { WRITE_ACTIONS, type WriteAction, type WriteActionId } from './actions';
+import { ProposalPreview, type Proposal } from './preview';
+import {
+  checkPrompt,
+  composePrompt,
+  decodeAnswer,
+  DEFAULT_LANGUAGE,
+  DEFAULT_TONE,
+  documentName,
+  findLanguage,
+  formatOf,
+  isTone,
+  LANGUAGES,
+  promptLength,
+  replacementFor,
+  TONES,
+  type Language,
+  type Tone,
+} from './prompt';
+
+/** The writing commands on the active editor, and the proposal's Accept / Discard / Open Beside. */
+export function writeCommands(s: Services) {
+  const w = new Writer(s);
+  s.context.subscriptions.push(w);
+  return {
+    [CMD.selectionGenerate]: (arg: unknown) => w.generate(arg),
+    [CMD.selectionRewrite]: (arg: unknown) => w.runAction('rewrite', arg),
+    [CMD.selectionSummarize]: (arg: unknown) => w.runAction('summarize', arg),
+    [CMD.selectionFixGrammar]: (arg: unknown) => w.runAction('grammar', arg),
+    [CMD.selectionHeadlines]: (arg: unknown) => w.runAction('headlines', arg),
+    [CMD.selectionMetaDescription]: (arg: unknown) => w.runAction('meta', arg),
+    [CMD.writingLanguageTone]: () => w.chooseStyle(),
+    [CMD.proposalAccept]: (arg: unknown) => w.accept(arg),
+    [CMD.proposalDiscard]: (arg: unknown) => w.discard(arg),
+    [CMD.proposalOpenDocument]: (arg: unknown) => w.openBeside(arg),
+  } satisfies CommandParts;
+}
+
+/** What a run produced: the proposal under review and the document created in the account. */
+export interface WriteResult {
+  readonly proposal: Proposal | undefined;
+  readonly document: ContentDocument;
+}
+
+/** What GET /account says that the writing actions use (each field only when the server sent it). */
+interface AccountFacts {
+  creativity?: Creativity;
+  language?: Language;
+  plan?: string;
+  words?: { used: number; limit: number };
+  documents?: { used: number; limit: number };
+}
+
+interface Style {
+  language: Language;
+  tone: Tone;
+}
+
+/** One run: everything decided before anything is sent. */
+interface Job {
+  readonly verb: string;
+  readonly title: string;
+  readonly confirmLabel: string;
+  readonly name: string;
+  readonly templateId: number;
+  readonly creativity: Creativity;
+  readonly prompt: string;
+  readonly style: Style | undefined;
+  readonly placement: WriteAction['placement'];
+  readonly editor: vscode.TextEditor;
+  readonly range: vscode.Range;
+  readonly text: string;
+  readonly wholeDocument: boolean;
+  /** The account reads made before this run started (a quota 422 reads it once more only if this run has not). */
+  readonly readsBefore: number;
+}
+
+interface Target {
+  editor: vscode.TextEditor;
+  range: vscode.Range;
+  text: string;
+  wholeDocument: boolean;
+}
+
+function num(v: unknown): number | undefined {
+  return typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'string' && v.trim() && Number.isFinite(Number(v)) ? Number(v) : undefined;
+}
+
+function parseAccount(a: Record<string, unknown>): AccountFacts {
+  const facts: AccountFacts = {};
+  const c = num(a.default_creativity);
+  const level = CREATIVITY_LEVELS.find((l) => l.value === c);
+  if (level) facts.creativity = level.value;
+  facts.language = findLanguage(a.default_language);
+  const plan = (a.plan && typeof a.plan === 'object' ? a.plan : {}) as { name?: unknown; features?: Record<string, unknown> };
+  if (typeof plan.name === 'string') facts.plan = plan.name;
+  const features = plan.features && typeof plan.features === 'object' ? plan.features : {};
+  const counter = (used: unknown, limit: unknown) => {
+    const u = num(used);
+    const l = num(limit);
+    return u !== undefined && l !== undefined ? { used: u, limit: l } : undefined;
+  };
+  facts.words = counter(a.words_month_count, features.words);
+  facts.documents = counter(a.documents_month_count, features.documents);
+  return facts;
+}
+
+const reached = (c: { used: number; limit: number } | undefined) => c !== undefined && c.limit !== -1 && c.used >= c.limit;
+
+class Writer implements vscode.Disposable {
+  private preview: ProposalPreview | undefined;
+  private account: Promise<AccountFacts | undefined> | undefined;
+  /** GET /account requests made by the writing actions (at most one per run). */
+  private accountReads = 0;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(private readonly s: Services) {
+    // What was read belongs to the key and the server it was read with.
+    const forget = () => (this.account = undefined);
+    this.disposables.push(s.credentials.onDidChange(forget), s.api.onDidChangeServer(forget));
+  }
+
+  dispose(): void {
+    for (const d of this.disposables.splice(0)) d.dispose();
+    this.preview?.dispose();
+  }
+
+  private get proposals(): ProposalPreview {
+    this.preview ??= new ProposalPreview(this.s.log);
+    return this.preview;
+  }
+
+  // --- The account, read lazily, once a session ------------------------------------------------------------
+
+  /** GET /account at most once a session (again only after a failure, or when `fresh` is asked). Never throws. */
+  private accountFacts(fresh = false): Promise<AccountFacts | undefined> {
+    if (!this.account || fresh) {
+      this.accountReads++;
+      const read: Promise<AccountFacts | undefined> = Promise.resolve()
+        .then(() => this.s.api.get().getAccount())
+        .then(parseAccount)
+        .catch((e: unknown) => {
+          this.s.log.warn(`[write] ${describeError("Couldn't read the account's defaults", e)}`);
+          // A later run may try again (still one read at most per run).
+          if (this.account === read) this.account = undefined;
+          return undefined;
+        });
+      this.account = read;
+    }
+    return this.account;
+  }
+
+  // --- Language and tone -------------------------------------------------------------------------------------
+
+  private savedStyle(): Partial<Style> {
+    const saved = this.s.context.globalState.get<{ language?: unknown; tone?: unknown }>(STATE.writeStyle);
+    return { language: findLanguage(saved?.language), tone: isTone(saved?.tone) ? saved.tone : undefined };
+  }
+
+  /** The last choice, else the account's default language (read only when no choice was made), else English. */
+  private async style(): Promise<Style> {
+    const saved = this.savedStyle();
+    const language = saved.language ?? (await this.accountFacts())?.language ?? findLanguage(DEFAULT_LANGUAGE)!;
+    return { language, tone: saved.tone ?? DEFAULT_TONE };
+  }
+
+  /** Set Writing Language and Tone…: two picks, the current choice first; remembered for every window. */
+  async chooseStyle(): Promise<Style | undefined> {
+    const current = await this.style();
+    type LangItem = vscode.QuickPickItem & { language: Language };
+    const langs: LangItem[] = LANGUAGES.map((l) => ({ label: l.name, description: l.code === current.language.code ? vscode.l10n.t('current') : l.code, language: l }));
+    langs.sort((a, b) => (a.language === current.language ? -1 : b.language === current.language ? 1 : 0));
+    const lang = await this.s.prompter.pick(langs, { title: vscode.l10n.t('Writing Language (1/2)'), placeHolder: vscode.l10n.t('The language the service writes in'), matchOnDescription: true });
+    if (!lang) return undefined;
+    type ToneItem = vscode.QuickPickItem & { tone: Tone };
+    const tones: ToneItem[] = TONES.map((t) => ({ label: t, description: t === current.tone ? vscode.l10n.t('current') : undefined, tone: t }));
+    tones.sort((a, b) => (a.tone === current.tone ? -1 : b.tone === current.tone ? 1 : 0));
+    const tone = await this.s.prompter.pick(tones, { title: vscode.l10n.t('Writing Tone (2/2)'), placeHolder: vscode.l10n.t('The tone of the text') });
+    if (!tone) return undefined;
+    const style = { language: lang.language, tone: tone.tone };
+    await this.s.context.globalState.update(STATE.writeStyle, { language: style.language.code, tone: style.tone });
+    return style;
+  }
+
+  // --- The text a command works on ----------------------------------------------------------------------------
+
+  /** The editor (the one a menu or Code Action names, else the active one) and its selection, or the whole text. */
+  private target(arg: unknown, title: string): Target | undefined {
+    const uri = arg instanceof vscode.Uri ? arg : undefined;
+    const editor =
+      uri === undefined
+        ? vscode.window.activeTextEditor
+        : vscode.window.activeTextEditor?.document.uri.toString() === uri.toString()
+          ? vscode.window.activeTextEditor
+          : vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri.toString());
+    if (!editor || editor.document.uri.scheme === PROPOSAL_SCHEME) {
+      throw new Error(vscode.l10n.t('{0}: there is no editor to work on. Open a file and select some text first.', title));
+    }
+    const doc = editor.document;
+    const sel = editor.selection;
+    const wholeDocument = sel.isEmpty;
+    const range = wholeDocument ? new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)) : new vscode.Range(sel.start, sel.end);
+    const text = doc.getText(range);
+    if (!text.trim()) {
+      void vscode.window.showWarningMessage(
+        wholeDocument
+          ? vscode.l10n.t('{0}: there is no text, the file is empty. Nothing was sent.', title)
+          : vscode.l10n.t('{0}: there is no text, the selection is blank. Nothing was sent.', title),
+      );
+      return undefined;
+    }
+    return { editor, range, text, wholeDocument };
+  }
+
+  private nameFor(label: string, t: Target): string {
+    const doc = t.editor.document;
+    const base = doc.isUntitled ? doc.uri.path : path.posix.basename(doc.uri.path);
+    return documentName(label, base, t.wholeDocument ? undefined : t.range.start.line + 1);
+  }
+
+  // --- The one-step actions --------------------------------------------------------------------------------
+
+  async runAction(id: WriteActionId, arg: unknown): Promise<WriteResult | undefined> {
+    const action = WRITE_ACTIONS[id];
+    const verb = action.verb;
+    const t = this.target(arg, action.title);
+    if (!t) return undefined;
+    const readsBefore = this.accountReads;
+    const style = action.styled ? await this.style() : undefined;
+    const format = formatOf(t.editor.document.languageId);
+    const prompt = composePrompt({
+      task: action.task,
+      language: style?.language,
+      tone: style?.tone,
+      text: t.text,
+      format,
+      keepStructure: action.placement === 'replace',
+    });
+    return this.send({
+      verb,
+      title: action.title,
+      confirmLabel: action.button,
+      name: this.nameFor(action.label, t),
+      templateId: action.templateId,
+      creativity: config.writeCreativity(),
+      prompt,
+      style,
+      placement: action.placement,
+      ...t,
+      readsBefore,
+    });
+  }
+
+  // --- Generate from Selection… --------------------------------------------------------------------------------
+
+  async generate(arg: unknown): Promise<WriteResult | undefined> {
+    const verb = vscode.l10n.t('generate from the text');
+    const t = this.target(arg, vscode.l10n.t('Generate from Selection'));
+    if (!t) return undefined;
+    const readsBefore = this.accountReads;
+
+    // 1. The template: the 52 and the custom ones the Documents view has seen; the last used first, then by name.
+    type TemplateItem = vscode.QuickPickItem & { id: number; name: string };
+    const recent = this.s.context.globalState.get<unknown[]>(STATE.writeRecentTemplates, []).filter((v): v is number => typeof v === 'number');
+    const all = new Map<number, { name: string; custom: boolean }>(TEMPLATES.map((x) => [x.id, { name: x.name, custom: false }]));
+    for (const g of this.s.documentsTree.templateGroups()) if (g.custom && !all.has(g.templateId)) all.set(g.templateId, { name: g.name, custom: true });
+    const items: TemplateItem[] = [...all].map(([id, x]) => ({
+      label: x.name,
+      description: recent.includes(id) ? vscode.l10n.t('recently used') : x.custom ? vscode.l10n.t('custom template') : undefined,
+      id,
+      name: x.name,
+    }));
+    const rank = (id: number) => (recent.includes(id) ? recent.indexOf(id) : Number.MAX_SAFE_INTEGER);
+    items.sort((a, b) => rank(a.id) - rank(b.id) || a.name.localeCompare(b.name, undefined, { sensitivity: 'base' }) || a.id - b.id);
+    const template = await this.s.prompter.pick(items, {
+      title: vscode.l10n.t('Generate from Selection (1/3): Template'),
+      placeHolder: vscode.l10n.t('What should the service write from the text? Type to filter'),
+      matchOnDescription: true,
+    });
+    if (!template) return undefined;
+
+    // 2. Creativity: the account's default (read once a session, now that it is needed), else the setting.
+    const facts = await this.accountFacts();
+    const preset = facts?.creativity ?? config.writeCreativity();
+    type LevelItem = vscode.QuickPickItem & { value: Creativity };
+    const levels: LevelItem[] = CREATIVITY_LEVELS.map((c) => ({
+      label: c.label,
+      description: `${c.value}${c.value === preset ? (facts?.creativity !== undefined ? vscode.l10n.t(' · your account default') : vscode.l10n.t(' · default')) : ''}`,
+      value: c.value,
+    }));
+    levels.sort((a, b) => (a.value === preset ? -1 : b.value === preset ? 1 : a.value - b.value));
+    const level = await this.s.prompter.pick(levels, { title: vscode.l10n.t('Generate from Selection (2/3): Creativity'), placeHolder: vscode.l10n.t('How inventive the text may be') });
+    if (!level) return undefined;
+
+    // 3. An optional extra instruction; the prompt's length is checked as it is typed.
+    const style = await this.style();
+    const format = formatOf(t.editor.document.languageId);
+    const task = vscode.l10n.t('Write a text of the kind "{0}", based on the text below.', template.name);
+    const compose = (extra: string) => composePrompt({ task, extra, language: style.language, tone: style.tone, text: t.text, format, keepStructure: true });
+    const extra = await this.s.prompter.input({
+      title: vscode.l10n.t('Generate from Selection (3/3): Extra Instruction'),
+      prompt: vscode.l10n.t(
+        'Optional, e.g. "for beginners, under 300 words". Written in {0}, {1} tone (Set Writing Language and Tone… changes it). Enter to go on.',
+        style.language.name,
+        style.tone.toLowerCase(),
+      ),
+      validateInput: (v) => {
+        const n = promptLength(compose(v));
+        return checkPrompt(t.text, compose(v))?.kind === 'tooLong'
+          ? vscode.l10n.t('The prompt would have {0} characters; the service accepts at most {1}.', formatCount(n), formatCount(2048))
+          : undefined;
+      },
+    });
+    if (extra === undefined) return undefined;
+    await this.s.context.globalState.update(STATE.writeRecentTemplates, [template.id, ...recent.filter((id) => id !== template.id)].slice(0, 10));
+
+    return this.send({
+      verb,
+      title: vscode.l10n.t('Generate from Selection'),
+      confirmLabel: vscode.l10n.t('Generate'),
+      name: this.nameFor(template.name, t),
+      templateId: template.id,
+      creativity: level.value,
+      prompt: compose(extra),
+      style,
+      placement: 'replace',
+      ...t,
+      readsBefore,
+    });
+  }
+
+  // --- Sending, waiting, the proposal ------------------------------------------------------------------------
+
+  private async send(job: Job): Promise<WriteResult | undefined> {
+    const problem = checkPrompt(job.text, job.prompt);
+    if (problem?.kind === 'empty') {
+      void vscode.window.showWarningMessage(vscode.l10n.t('{0}: there is no text. Nothing was sent.', job.title));
+      return undefined;
+    }
+    if (problem?.kind === 'tooLong') {
+      void vscode.window.showErrorMessage(
+        vscode.l10n.t(
+          "Couldn't {0}: the prompt would have {1} characters and the service accepts at most {2} (the text itself has {3}). Select less text. Nothing was sent.",
+          job.verb,
+          formatCount(problem.length),
+          formatCount(problem.limit),
+          formatCount(problem.textLength),
+        ),
+      );
+      return undefined;
+    }
+
+    const template = templateName(job.templateId, this.s.documentsTree.templateGroup(job.templateId)?.name);
+    const level = CREATIVITY_LEVELS.find((c) => c.value === job.creativity)?.label ?? String(job.creativity);
+    if (config.writeConfirm()) {
+      const ok = await this.s.prompter.confirm(
+        vscode.l10n.t('{0}: create "{1}" in your account?', job.title, job.name),
+        [
+          vscode.l10n.t(
+            'The {0} ({1} characters) goes to the service, which writes the text and creates the document "{2}" ({3}). Each run counts toward your plan\'s monthly words and documents.',
+            job.wholeDocument ? vscode.l10n.t('whole file') : vscode.l10n.t('selection'),
+            formatCount([...job.text].length),
+            job.name,
+            template,
+          ),
+          job.style
+            ? vscode.l10n.t('Language: {0}. Tone: {1}. Creativity: {2}.', job.style.language.name, job.style.tone.toLowerCase(), level)
+            : vscode.l10n.t('Creativity: {0}.', level),
+          vscode.l10n.t('You review the proposed text before anything in the editor changes. (The setting contentDocs.write.confirm turns this question off.)'),
+        ].join('\n\n'),
+        job.confirmLabel,
+      );
+      if (!ok) return undefined;
+    }
+
+    const doc = job.editor.document;
+    // The text as it was sent: if the user types meanwhile, the diff still shows the proposal where it belongs.
+    const sentText = doc.getText();
+    const sentVersion = doc.version;
+    const start = doc.offsetAt(job.range.start);
+    const end = doc.offsetAt(job.range.end);
+    let created: ContentDocument;
+    try {
+      created = await this.store(job);
+    } catch (e) {
+      await this.failed(job, e);
+      return undefined;
+    }
+    this.s.fs.remember(created);
+    this.s.log.info(`[write] created document ${created.id} (${template}) for ${job.title}`);
+
+    const answer = decodeAnswer(created.result ?? '', formatOf(doc.languageId));
+    if (!answer) {
+      void this.offerOpen(created, vscode.l10n.t('"{0}" was created, but the service wrote no text: nothing to propose. Your text is unchanged.', created.name));
+      return { proposal: undefined, document: created };
+    }
+    const replacement = replacementFor(job.text, answer, job.placement);
+    const proposal = await this.proposals.show({
+      target: doc.uri,
+      range: job.range,
+      original: job.text,
+      version: sentVersion,
+      replacement,
+      proposedText: sentText.slice(0, start) + replacement + sentText.slice(end),
+      documentId: created.id,
+      documentName: created.name,
+      languageId: doc.languageId,
+    });
+    const accept = vscode.l10n.t('Accept');
+    const discard = vscode.l10n.t('Discard');
+    const beside = vscode.l10n.t('Open Beside');
+    void vscode.window
+      .showInformationMessage(
+        vscode.l10n.t('"{0}" is ready and saved in your account: review the proposal, then Accept or Discard it.', created.name),
+        accept,
+        discard,
+        beside,
+      )
+      .then(async (choice) => {
+        try {
+          if (choice === accept) await this.accept(proposal);
+          else if (choice === discard) await this.discard(proposal);
+          else if (choice === beside) await this.openBeside(proposal);
+        } catch (e) {
+          void showError(this.s.log, describeError(vscode.l10n.t("Couldn't do that with \"{0}\"", created.name), e), e);
+        }
+      });
+    return { proposal, document: created };
+  }
+
+  /** The store, under a cancellable notification that names the action and counts the seconds. Never retried. */
+  private store(job: Job): Thenable<ContentDocument> {
+    return vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('{0}: "{1}"', job.title, job.name), cancellable: true },
+      async (progress, token) => {
+        const t0 = Date.now();
+        const tick = () =>
+          progress.report({
+            message: vscode.l10n.t(
+              '{0} s · the service is writing. This creates a document in your account and uses your plan\'s quota.',
+              Math.floor((Date.now() - t0) / 1000),
+            ),
+          });
+        tick();
+        const timer = setInterval(tick, 1000);
+        const controller = new AbortController();
+        const sub = token.onCancellationRequested(() => controller.abort());
+        try {
+          return await this.s.documents.create({ name: job.name, prompt: job.prompt, creativity: job.creativity, templateId: job.templateId }, controller.signal);
+        } finally {
+          clearInterval(timer);
+          sub.dispose();
+        }
+      },
+    );
+  }
+
+  /** Says what went wrong in plain words; nothing in the editor changed. */
+  private async failed(job: Job, e: unknown): Promise<void> {
+    const unchanged = vscode.l10n.t('Your text is unchanged.');
+    if (isCancellation(e)) {
+      void vscode.window.showInformationMessage(
+        vscode.l10n.t(
+          'Stopped waiting for "{0}". The service may still create the document: it will show in the Documents view after a refresh. {1}',
+          job.name,
+          unchanged,
+        ),
+      );
+      return;
+    }
+    const action = vscode.l10n.t("Couldn't {0}", job.verb);
+    const kind = errorKind(e);
+    const retry = () => this.resend(job);
+    if (isApiError(e) && kind === 'validation' && e.status === 422 && e.fields?.name?.length) {
+      // The name we send is always valid: a 422 on `name` is the plan's quota (texts are translated: never read them).
+      const facts = this.accountReads === job.readsBefore ? await this.accountFacts(true) : await this.account;
+      const said = e.fields.name.join(' ');
+      const usage = [
+        facts?.words ? vscode.l10n.t('{0} of {1} words', formatCount(facts.words.used), facts.words.limit === -1 ? vscode.l10n.t('unlimited') : formatCount(facts.words.limit)) : undefined,
+        facts?.documents
+          ? vscode.l10n.t('{0} of {1} documents', formatCount(facts.documents.used), facts.documents.limit === -1 ? vscode.l10n.t('unlimited') : formatCount(facts.documents.limit))
+          : undefined,
+      ].filter(Boolean);
+      const which = [reached(facts?.words) ? vscode.l10n.t('words') : undefined, reached(facts?.documents) ? vscode.l10n.t('documents') : undefined].filter(Boolean);
+      const head = which.length
+        ? vscode.l10n.t("{0}: your plan's monthly {1} limit is reached", action, which.join(vscode.l10n.t(' and ')))
+        : vscode.l10n.t("{0}: a monthly limit of your plan is reached", action);
+      const used = usage.length ? vscode.l10n.t(' (used this month: {0})', usage.join(', ')) : '';
+      void showError(this.s.log, `${head}${used}. ${vscode.l10n.t('The server said: "{0}"', said)} ${vscode.l10n.t('No document was created.')} ${unchanged}`, e);
+      return;
+    }
+    if (kind === 'server' && isApiError(e) && e.status === 500) {
+      void showError(
+        this.s.log,
+        vscode.l10n.t('{0}: the text generator failed on the server (HTTP 500). No document was created. {1} Try again in a moment.', action, unchanged),
+        e,
+        retry,
+      );
+      return;
+    }
+    const mayExist = kind === 'timeout' || kind === 'network' || kind === 'badResponse' || kind === 'server';
+    const message =
+      describeError(action, e) +
+      (mayExist ? ` ${vscode.l10n.t('The service may have created the document anyway: refresh the Documents view before trying again.')}` : '') +
+      ` ${unchanged}`;
+    // A store is retried only on the user's word, and only when nothing can have been created.
+    void showError(this.s.log, message, e, kind === 'server' || kind === 'rateLimited' ? retry : undefined);
+  }
+
+  private async resend(job: Job): Promise<void> {
+    await this.send({ ...job, readsBefore: this.accountReads });
+  }
+
+  // --- Accept, Discard, Open Beside --------------------------------------------------------------------------
+
+  private proposalOf(arg: unknown): Proposal | undefined {
+    if (arg && typeof arg === 'object' && 'uri' in arg && 'replacement' in arg) return this.preview?.get((arg as Proposal).uri);
+    return this.preview?.find(arg);
+  }
+
+  async accept(arg: unknown): Promise<boolean> {
+    const p = this.proposalOf(arg);
+    if (!p) {
+      void vscode.window.showWarningMessage(vscode.l10n.t('There is no proposal to accept (it was accepted or discarded already).'));
+      return false;
+    }
+    const outcome = await this.proposals.accept(p);
+    if (outcome === 'applied') return true;
+    const file = path.posix.basename(p.target.path);
+    const beside = vscode.l10n.t('Open Beside');
+    const message =
+      outcome === 'changed'
+        ? vscode.l10n.t(
+            'Not applied: "{0}" changed under the selection since the text was sent, so the proposal could land in the wrong place. Nothing was changed; the generated text stays in the document "{1}".',
+            file,
+            p.documentName,
+          )
+        : vscode.l10n.t('Not applied: VS Code did not accept the edit to "{0}". Nothing was changed; the generated text stays in the document "{1}".', file, p.documentName);
+    void vscode.window.showWarningMessage(message, beside).then((c) => (c === beside ? this.openBeside(p) : undefined));
+    return false;
+  }
+
+  async discard(arg: unknown): Promise<boolean> {
+    const p = this.proposalOf(arg);
+    if (!p) return false;
+    await this.proposals.discard(p);
+    return true;
+  }
+
+  /** Opens the document the run created beside the current editor (its content-docs: URI). */
+  async openBeside(arg: unknown): Promise<vscode.TextEditor | undefined> {
+    const p = this.proposalOf(arg);
+    const id = p?.documentId ?? (typeof arg === 'number' ? arg : undefined);
+    if (id === undefined) throw new Error(vscode.l10n.t('There is no generated document to open.'));
+    const doc = this.s.documents.get(id) ?? (await this.s.documents.fetch(id));
+    this.s.fs.remember(doc);
+    return vscode.window.showTextDocument(documentUri(doc), { viewColumn: vscode.ViewColumn.Beside, preview: true });
+  }
+
+  private async offerOpen(doc: ContentDocument, message: string): Promise<void> {
+    const beside = vscode.l10n.t('Open Beside');
+    if ((await vscode.window.showInformationMessage(message, beside)) === beside) await this.openBeside(doc.id);
+  }
+}

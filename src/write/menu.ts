@@ -1,0 +1,61 @@
+import * as vscode from 'vscode';
+import type { Credentials } from '../auth/credentials';
+import { CMD, CTX, PROPOSAL_SCHEME } from '../constants';
+import * as config from '../util/config';
+import { WRITE_ACTION_IDS, WRITE_ACTIONS, type WriteActionId } from './actions';
+
+/** Each one-step action's command and the context key that shows it in the editor's Content Docs menu. */
+export const ACTION_COMMANDS: Readonly<Record<WriteActionId, { command: string; context: string }>> = {
+  rewrite: { command: CMD.selectionRewrite, context: CTX.writeMenuRewrite },
+  summarize: { command: CMD.selectionSummarize, context: CTX.writeMenuSummarize },
+  grammar: { command: CMD.selectionFixGrammar, context: CTX.writeMenuGrammar },
+  headlines: { command: CMD.selectionHeadlines, context: CTX.writeMenuHeadlines },
+  meta: { command: CMD.selectionMetaDescription, context: CTX.writeMenuMeta },
+};
+
+const KIND = vscode.CodeActionKind.RefactorRewrite.append('contentDocs');
+/** Documents that are not the user's text: our own proposals, output channels. */
+const SKIPPED_SCHEMES = new Set([PROPOSAL_SCHEME, 'output', 'vscode-scm', 'comment']);
+
+/**
+ * The writing actions on a non-empty selection, as Code Actions (Refactor… > Rewrite), in any file. Local
+ * only: no request, nothing loaded; shown only while signed in.
+ */
+class WriteCodeActions implements vscode.CodeActionProvider {
+  signedIn = false;
+
+  provideCodeActions(document: vscode.TextDocument, range: vscode.Range | vscode.Selection): vscode.CodeAction[] {
+    if (!this.signedIn || range.isEmpty || SKIPPED_SCHEMES.has(document.uri.scheme)) return [];
+    const enabled = new Set(config.writeMenuActions());
+    const out: vscode.CodeAction[] = [];
+    for (const id of WRITE_ACTION_IDS) {
+      if (!enabled.has(id)) continue;
+      const a = new vscode.CodeAction(vscode.l10n.t('Content Docs: {0}', WRITE_ACTIONS[id].title), KIND);
+      a.command = { command: ACTION_COMMANDS[id].command, title: WRITE_ACTIONS[id].title, arguments: [document.uri] };
+      out.push(a);
+    }
+    const g = new vscode.CodeAction(vscode.l10n.t('Content Docs: Generate from Selection…'), KIND);
+    g.command = { command: CMD.selectionGenerate, title: 'Generate from Selection…', arguments: [document.uri] };
+    out.push(g);
+    return out;
+  }
+}
+
+function setMenuContext(): void {
+  const enabled = new Set(config.writeMenuActions());
+  for (const id of WRITE_ACTION_IDS) void vscode.commands.executeCommand('setContext', ACTION_COMMANDS[id].context, enabled.has(id));
+}
+
+/** At activation: the menu's context keys (from the setting) and the Code Action provider. No network. */
+export function registerWriteUi(credentials: Credentials): vscode.Disposable[] {
+  const provider = new WriteCodeActions();
+  setMenuContext();
+  void credentials.hasKey().then((has) => (provider.signedIn = has));
+  return [
+    vscode.languages.registerCodeActionsProvider('*', provider, { providedCodeActionKinds: [KIND] }),
+    credentials.onDidChange((has) => (provider.signedIn = has)),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (config.affects(e, 'write.menuActions')) setMenuContext();
+    }),
+  ];
+}

@@ -1,0 +1,488 @@
+/**
+ * Writing with the service where the text is: the selection commands on a file:// workspace file and an
+ * untitled editor, inside a real VS Code against the sandbox. Questions and the confirmation are answered
+ * through the extension's prompter; messages and progress are observed by replacing the window functions
+ * the extension calls (the API object is shared with the tests).
+ */
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as vscode from 'vscode';
+import { STATE } from '../../src/constants';
+import type { Services } from '../../src/services/services';
+import type { WriteResult } from '../../src/write/commands';
+import { startSandbox, type RequestRecord, type Sandbox } from '../sandbox/server';
+import { click, press, screenshot } from './harness';
+import { closedPort, configure, MessageCapture, ProgressControl, RecordingPrompter, services, sleep, until, useSandbox } from './reliabilityKit';
+
+const PROPOSAL = 'content-docs-proposal';
+
+const ACTIONS = [
+  { command: 'contentDocs.selectionRewrite', label: 'Rewrite', templateId: 14, placement: 'replace' },
+  { command: 'contentDocs.selectionSummarize', label: 'Summary', templateId: 15, placement: 'replace' },
+  { command: 'contentDocs.selectionFixGrammar', label: 'Grammar', templateId: 45, placement: 'replace' },
+  { command: 'contentDocs.selectionHeadlines', label: 'Headlines', templateId: 18, placement: 'below' },
+  { command: 'contentDocs.selectionMetaDescription', label: 'Meta description', templateId: 20, placement: 'below' },
+] as const;
+
+const POST = [
+  '# Launch notes', // line 1
+  '',
+  'We ship the new editor on Monday.', // line 3
+  'It replaces the old one.',
+  '',
+  '## What changes', // line 6
+  '',
+  '- Faster saves',
+  '- A new toolbar',
+  '- Offline drafts', // line 10
+  '',
+  'Thanks for reading.', // line 12
+  '',
+].join('\n');
+
+let sandbox: Sandbox;
+let s: Services;
+let prompter: RecordingPrompter;
+let messages: MessageCapture;
+
+function stores(): RequestRecord[] {
+  return sandbox.requests.filter((r) => r.route === 'documents.store');
+}
+function accountReads(): number {
+  return sandbox.requests.filter((r) => r.route === 'account').length;
+}
+function body0(): Record<string, string> {
+  const b = stores()[0]?.body;
+  assert.ok(b, 'a store was sent');
+  return b;
+}
+/** A store has arrived (its route is named only once it is answered: match the method and path). */
+function storeOnWire(): true | undefined {
+  return sandbox.requests.some((r) => r.method === 'POST' && r.path === '/api/v1/documents') || undefined;
+}
+function lists(): number {
+  return sandbox.requests.filter((r) => r.route === 'documents.list').length;
+}
+
+function proposalTabs(): vscode.TabInputTextDiff[] {
+  return vscode.window.tabGroups.all
+    .flatMap((g) => g.tabs.map((t) => t.input))
+    .filter((i): i is vscode.TabInputTextDiff => i instanceof vscode.TabInputTextDiff && i.modified.scheme === PROPOSAL);
+}
+
+async function workspaceFile(name: string, text: string): Promise<vscode.TextEditor> {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  assert.ok(folder && folder.uri.scheme === 'file', 'a file:// workspace folder is open');
+  const uri = vscode.Uri.joinPath(folder.uri, name);
+  fs.writeFileSync(uri.fsPath, text);
+  const doc = await vscode.workspace.openTextDocument(uri);
+  assert.strictEqual(doc.getText(), text);
+  return vscode.window.showTextDocument(doc, { preview: false });
+}
+
+async function untitled(text: string, language = 'markdown'): Promise<vscode.TextEditor> {
+  const doc = await vscode.workspace.openTextDocument({ content: text, language });
+  return vscode.window.showTextDocument(doc, { preview: false });
+}
+
+/** Selects whole lines, 1-based and inclusive. */
+function selectLines(editor: vscode.TextEditor, first: number, last: number): vscode.Selection {
+  const doc = editor.document;
+  editor.selection = new vscode.Selection(first - 1, 0, last - 1, doc.lineAt(last - 1).text.length);
+  return editor.selection;
+}
+
+/** Runs a writing command with the confirmation answered Yes; returns what the command returned. */
+async function run(command: string, confirm = true): Promise<WriteResult | undefined> {
+  prompter.confirms.push(confirm);
+  return vscode.commands.executeCommand<WriteResult | undefined>(command);
+}
+
+async function focus(editor: vscode.TextEditor): Promise<vscode.TextEditor> {
+  return vscode.window.showTextDocument(editor.document, { preview: false, viewColumn: editor.viewColumn });
+}
+
+/** Reverts every dirty editor and closes all (nothing of a test leaks into the next). */
+async function cleanUp(): Promise<void> {
+  for (const d of vscode.workspace.textDocuments) {
+    if (!d.isDirty) continue;
+    await vscode.window.showTextDocument(d);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  }
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+}
+
+describe('write: AI writing on the active editor (selection commands, proposal, Accept/Discard)', function () {
+  this.timeout(60_000);
+
+  before(async () => {
+    sandbox = await startSandbox({ rateLimit: 0, storeDelayMs: 0 });
+    s = await services();
+    await useSandbox(s, sandbox);
+    // The account prefers Creative: Generate from Selection preselects it; the one-step actions use the setting (0.5).
+    sandbox.setAccount({ defaultCreativity: 0.75 });
+    prompter = new RecordingPrompter();
+    s.prompter.current = prompter;
+    messages = new MessageCapture().install();
+    // No language chosen yet: the account's default_language applies (read once, when first needed).
+    await s.context.globalState.update(STATE.writeStyle, undefined);
+    await s.context.globalState.update(STATE.writeRecentTemplates, undefined);
+  });
+
+  beforeEach(() => {
+    prompter.reset();
+    messages.clear();
+    sandbox.clearFaults();
+    sandbox.setLatency(0);
+    sandbox.resetRequests();
+  });
+
+  afterEach(async () => {
+    messages.dismissAll();
+    await cleanUp();
+  });
+
+  after(async () => {
+    messages?.dispose();
+    await cleanUp();
+    await sandbox?.close();
+  });
+
+  it('each one-step action shows its proposal as a diff; one store each, and the account read once a session', async () => {
+    const editor = await workspaceFile('post.md', POST);
+    const readsAtStart = accountReads();
+    for (const [i, a] of ACTIONS.entries()) {
+      await focus(editor);
+      selectLines(editor, 3, 4);
+      const before = sandbox.requests.length;
+      const result = await run(a.command);
+      assert.ok(result?.proposal, `${a.label}: a proposal`);
+      const mine = sandbox.requests.slice(before);
+      const myStores = mine.filter((r) => r.route === 'documents.store');
+      assert.strictEqual(myStores.length, 1, `${a.label}: exactly one store`);
+      assert.ok(mine.filter((r) => r.route === 'account').length <= 1, `${a.label}: at most one account read`);
+      assert.deepStrictEqual(
+        mine.map((r) => r.route).filter((r) => r !== 'account'),
+        ['documents.store'],
+        `${a.label}: nothing else is asked`,
+      );
+      assert.strictEqual(myStores[0].status, 201);
+      assert.strictEqual(myStores[0].body?.name, `${a.label} · post.md:3`);
+      assert.strictEqual(myStores[0].body?.template_id, String(a.templateId));
+      assert.strictEqual(myStores[0].body?.creativity, '0.5');
+      // The confirmation said what it costs.
+      const confirm = prompter.asked.filter((q) => q.kind === 'confirm').pop();
+      assert.match(confirm?.message ?? '', /counts toward your plan's monthly words and documents/);
+      // The language (the account's default, English) and tone, except for a grammar fix.
+      if (a.label === 'Grammar') assert.doesNotMatch(myStores[0].body?.prompt ?? '', /Write the answer in/);
+      else assert.match(myStores[0].body?.prompt ?? '', /Write the answer in English, in a professional tone\./);
+
+      const p = result.proposal;
+      const created = sandbox.documents.get(result.document.id);
+      assert.ok(created, 'the document exists in the account');
+      assert.strictEqual(p.documentId, created.id);
+      // The diff: the file on the left, the proposed file on the right.
+      const tab = await until(`${a.label}: the diff`, () => proposalTabs().find((t) => t.modified.toString() === p.uri.toString()));
+      assert.strictEqual(tab.original.toString(), editor.document.uri.toString());
+      const proposed = (await vscode.workspace.openTextDocument(p.uri)).getText();
+      const original = editor.document.getText(p.range);
+      if (a.placement === 'replace') assert.strictEqual(proposed, POST.replace(original, p.replacement));
+      else assert.ok(p.replacement.startsWith(`${original}\n\n`), `${a.label}: the answer goes below the text`);
+      assert.ok(p.replacement.includes('[sandbox] Generated for:'), "the proposal is the model's text");
+      assert.strictEqual(editor.document.getText(), POST, 'nothing changed before Accept');
+      if (i === 0) await screenshot('write-preview-diff');
+      assert.strictEqual(await vscode.commands.executeCommand('contentDocs.proposalDiscard', p.uri), true);
+      await until('the diff to close', () => proposalTabs().length === 0 || undefined);
+    }
+    assert.strictEqual(accountReads() - readsAtStart, 1, 'the account is read once for the whole session');
+    assert.strictEqual(editor.document.getText(), POST);
+    assert.strictEqual(editor.document.isDirty, false, 'Discard leaves the file as it was');
+    assert.strictEqual(fs.readFileSync(editor.document.uri.fsPath, 'utf8'), POST);
+  });
+
+  it('Accept applies one edit to the workspace file, and one undo restores it', async () => {
+    const editor = await workspaceFile('accept.md', POST);
+    selectLines(editor, 12, 12);
+    const result = await run('contentDocs.selectionRewrite');
+    assert.ok(result?.proposal);
+    const p = result.proposal;
+    assert.strictEqual(stores()[0].body?.name, 'Rewrite · accept.md:12');
+    assert.strictEqual(await vscode.commands.executeCommand('contentDocs.proposalAccept', p.uri), true);
+    const expected = POST.replace('Thanks for reading.', p.replacement);
+    assert.strictEqual(editor.document.getText(), expected);
+    await until('the diff to close', () => proposalTabs().length === 0 || undefined);
+    await focus(editor);
+    await vscode.commands.executeCommand('undo');
+    assert.strictEqual(editor.document.getText(), POST, 'one undo restores the original');
+    await vscode.commands.executeCommand('redo');
+    assert.strictEqual(editor.document.getText(), expected);
+    // Accepting again: nothing left to accept.
+    assert.strictEqual(await vscode.commands.executeCommand('contentDocs.proposalAccept', p.uri), false);
+    assert.strictEqual(editor.document.getText(), expected);
+  });
+
+  it('an untitled editor: Discard leaves it unchanged, Accept changes it, one undo restores', async () => {
+    const text = 'Untitled draft about the harbour at dawn.\n';
+    const editor = await untitled(text);
+    const r1 = await run('contentDocs.selectionSummarize');
+    assert.ok(r1?.proposal, 'the whole text when nothing is selected');
+    assert.match(stores()[0].body?.name ?? '', /^Summary · Untitled-\d+$/);
+    assert.strictEqual(r1.proposal.original, text);
+    await vscode.commands.executeCommand('contentDocs.proposalDiscard', r1.proposal.uri);
+    assert.strictEqual(editor.document.getText(), text);
+
+    await focus(editor);
+    const r2 = await run('contentDocs.selectionFixGrammar');
+    assert.ok(r2?.proposal);
+    assert.strictEqual(await vscode.commands.executeCommand('contentDocs.proposalAccept', r2.proposal.uri), true);
+    assert.strictEqual(editor.document.getText(), r2.proposal.replacement);
+    assert.ok(r2.proposal.replacement.endsWith('\n'), "the selection's trailing newline is kept");
+    await focus(editor);
+    await vscode.commands.executeCommand('undo');
+    assert.strictEqual(editor.document.getText(), text);
+  });
+
+  it('a multi-paragraph Markdown selection keeps its headings, paragraphs and lists through the flattening server', async () => {
+    const editor = await workspaceFile('structure.md', POST);
+    selectLines(editor, 1, 10);
+    const result = await run('contentDocs.selectionRewrite');
+    assert.ok(result?.proposal);
+    const seen = sandbox.lastModelPrompt ?? '';
+    assert.doesNotMatch(seen, /\n/, 'the model sees one line');
+    assert.ok(
+      seen.includes(
+        '<h1>Launch notes</h1><p>We ship the new editor on Monday.<br>It replaces the old one.</p><h2>What changes</h2><ul><li>Faster saves</li><li>A new toolbar</li><li>Offline drafts</li></ul>',
+      ),
+      `the structure is encoded in the prompt: ${seen}`,
+    );
+    // The sandbox's model echoes the prompt: its markup comes back as Markdown with real line breaks.
+    const text = result.proposal.replacement;
+    assert.match(text, /\n\n# Launch notes\n\nWe ship the new editor on Monday\.\nIt replaces the old one\.\n\n## What changes\n\n- Faster saves\n- A new toolbar\n- Offline drafts/);
+    assert.strictEqual(await vscode.commands.executeCommand('contentDocs.proposalAccept', result.proposal.uri), true);
+    assert.ok(editor.document.getText().includes('## What changes\n\n- Faster saves\n'));
+  });
+
+  it('refuses a prompt over 2,048 characters and an empty file before sending anything', async () => {
+    const long = Array.from({ length: 30 }, (_, i) => `Sentence ${i} of a long paragraph that goes on and on for a while.`).join(' ');
+    const editor = await workspaceFile('long.md', `${long}\n`);
+    selectLines(editor, 1, 1);
+    const result = await run('contentDocs.selectionRewrite');
+    assert.strictEqual(result, undefined);
+    const refusal = await messages.waitFor('the refusal', (m) => m.level === 'error');
+    assert.match(refusal.message, /the prompt would have 2,\d{3} characters and the service accepts at most 2,048 \(the text itself has \d[\d,]*\)\. Select less text\. Nothing was sent\./);
+    assert.strictEqual(prompter.asked.filter((q) => q.kind === 'confirm').length, 0, 'not even asked');
+
+    await untitled('');
+    messages.clear();
+    assert.strictEqual(await run('contentDocs.selectionRewrite'), undefined);
+    const empty = await messages.waitFor('the empty-file warning', (m) => m.level === 'warning');
+    assert.match(empty.message, /there is no text, the file is empty\. Nothing was sent\./);
+    assert.strictEqual(stores().length, 0, 'no store');
+  });
+
+  it('declining the confirmation sends nothing', async () => {
+    const editor = await workspaceFile('decline.md', POST);
+    selectLines(editor, 3, 3);
+    assert.strictEqual(await run('contentDocs.selectionRewrite', false), undefined);
+    assert.strictEqual(stores().length, 0);
+    assert.strictEqual(proposalTabs().length, 0);
+  });
+
+  it('Cancel stops waiting, says the document may still be created, and leaves the editor untouched', async () => {
+    const progress = new ProgressControl().install();
+    // A remembered language and tone: no account read is needed, so the slow answer is the store's.
+    await s.context.globalState.update(STATE.writeStyle, { language: 'fr', tone: 'Casual' });
+    try {
+      const editor = await workspaceFile('cancel.md', POST);
+      selectLines(editor, 3, 4);
+      sandbox.setLatency(5_000);
+      const pending = run('contentDocs.selectionRewrite');
+      await until('the store to be on the wire', storeOnWire);
+      const entry = await until('the progress', () => progress.running.find((r) => !r.done));
+      assert.strictEqual(entry.title, 'Rewrite Selection: "Rewrite · cancel.md:3"');
+      entry.cancel();
+      assert.strictEqual(await pending, undefined);
+      const info = await messages.waitFor('the cancel message', (m) => m.level === 'info' && /Stopped waiting/.test(m.message));
+      assert.match(info.message, /The service may still create the document: it will show in the Documents view after a refresh\. Your text is unchanged\./);
+      assert.strictEqual(editor.document.getText(), POST);
+      assert.strictEqual(editor.document.isDirty, false);
+      assert.strictEqual(proposalTabs().length, 0);
+      assert.match(sandbox.requests.find((r) => r.method === 'POST')?.body?.prompt ?? '', /Write the answer in French, in a casual tone\./, 'the remembered choice');
+    } finally {
+      progress.dispose();
+      await s.context.globalState.update(STATE.writeStyle, undefined);
+    }
+  });
+
+  it('a 500 from the generator and a quota 422 are explained in plain words; nothing changes', async () => {
+    const editor = await workspaceFile('errors.md', POST);
+    selectLines(editor, 3, 4);
+    sandbox.setFault('documents.store', { kind: 'status500', count: 1 });
+    assert.strictEqual(await run('contentDocs.selectionRewrite'), undefined);
+    const e500 = await messages.waitFor('the 500 message', (m) => m.level === 'error');
+    assert.match(e500.message, /^Couldn't rewrite the text: the text generator failed on the server \(HTTP 500\)\. No document was created\. Your text is unchanged\./);
+    assert.ok(e500.items.includes('Retry'));
+    assert.strictEqual(stores().length, 1, 'never retried on its own');
+
+    messages.clear();
+    sandbox.resetRequests();
+    const { plan } = sandbox.account;
+    sandbox.setAccount({ counters: { words_month_count: plan.features.words } });
+    try {
+      await focus(editor);
+      assert.strictEqual(await run('contentDocs.selectionRewrite'), undefined);
+      const quota = await messages.waitFor('the quota message', (m) => m.level === 'error');
+      assert.match(quota.message, /^Couldn't rewrite the text: your plan's monthly words limit is reached \(used this month: 500,000 of 500,000 words, \d[\d,]* of 1,000 documents\)\. The server said: "You have reached the words limit\." No document was created\. Your text is unchanged\.$/);
+      assert.deepStrictEqual(stores().map((r) => r.status), [422]);
+      assert.ok(accountReads() <= 1, 'at most one account read for the usage');
+    } finally {
+      sandbox.setAccount({ counters: { words_month_count: 0 } });
+    }
+    assert.strictEqual(editor.document.getText(), POST);
+    assert.strictEqual(proposalTabs().length, 0);
+  });
+
+  it('429 and an unreachable server are explained in plain words; nothing changes', async () => {
+    const editor = await workspaceFile('offline.md', POST);
+    selectLines(editor, 3, 4);
+    sandbox.setFault('documents.store', { kind: 'rateLimit', count: 1, retryAfter: 7 });
+    assert.strictEqual(await run('contentDocs.selectionRewrite'), undefined);
+    const e429 = await messages.waitFor('the 429 message', (m) => m.level === 'error');
+    assert.match(e429.message, /^Couldn't rewrite the text: too many requests \(HTTP 429\): try again in 7 seconds\. Your text is unchanged\.$/);
+    assert.strictEqual(stores().length, 1, 'a store is never repeated on its own');
+
+    messages.clear();
+    await configure('documents.baseUrl', `http://127.0.0.1:${await closedPort()}`);
+    try {
+      await focus(editor);
+      assert.strictEqual(await run('contentDocs.selectionRewrite'), undefined);
+      const offline = await messages.waitFor('the offline message', (m) => m.level === 'error');
+      assert.match(offline.message, /^Couldn't rewrite the text: could not reach the server: .+ Your text is unchanged\.$/);
+    } finally {
+      await configure('documents.baseUrl', sandbox.docsUrl);
+    }
+    assert.strictEqual(editor.document.getText(), POST);
+    assert.strictEqual(proposalTabs().length, 0);
+  });
+
+  it('Accept refuses when the text under the selection changed during generation', async () => {
+    const editor = await workspaceFile('edited.md', POST);
+    selectLines(editor, 3, 4);
+    sandbox.setLatency(1_500);
+    const pending = run('contentDocs.selectionRewrite');
+    await until('the store to be on the wire', storeOnWire);
+    assert.ok(await editor.edit((b) => b.replace(new vscode.Range(2, 0, 2, 7), 'We will')), 'the user types meanwhile');
+    const edited = editor.document.getText();
+    const result = await pending;
+    assert.ok(result?.proposal, 'the proposal is still shown');
+    assert.strictEqual(await vscode.commands.executeCommand('contentDocs.proposalAccept', result.proposal.uri), false);
+    const warning = await messages.waitFor('the refusal', (m) => m.level === 'warning' && /Not applied/.test(m.message));
+    assert.match(warning.message, /"edited\.md" changed under the selection since the text was sent/);
+    assert.ok(warning.items.includes('Open Beside'), 'the generated text can still be reached');
+    assert.strictEqual(editor.document.getText(), edited, "the user's edit stays, nothing else changed");
+  });
+
+  it("the created document joins its template group in the Documents view without a list request; Open Beside opens it", async () => {
+    const group = s.documentsTree.templateGroup(14);
+    assert.ok(group);
+    const before = await s.documentsTree.load(group);
+    const editor = await workspaceFile('tree.md', POST);
+    selectLines(editor, 12, 12);
+    sandbox.resetRequests();
+    const result = await run('contentDocs.selectionRewrite');
+    assert.ok(result?.proposal);
+    const after = await until('the row', async () => {
+      const rows = await s.documentsTree.getChildren(group);
+      return rows.some((r) => r.kind === 'document' && r.doc.id === result.document.id) ? rows : undefined;
+    });
+    assert.strictEqual(after.filter((r) => r.kind === 'document').length, before.filter((r) => r.kind === 'document').length + 1);
+    assert.strictEqual(lists(), 0, 'no list request');
+
+    const opened = await vscode.commands.executeCommand<vscode.TextEditor>('contentDocs.proposalOpenDocument', result.proposal.uri);
+    assert.strictEqual(opened?.document.uri.scheme, 'content-docs');
+    assert.strictEqual(opened.document.uri.authority, String(result.document.id));
+    assert.strictEqual(opened.document.getText(), sandbox.documents.get(result.document.id)?.result);
+    assert.deepStrictEqual(sandbox.requests.map((r) => r.route).filter((r) => r !== 'account'), ['documents.store'], 'opening reuses what the store answered');
+  });
+
+  it('Generate from Selection…: the templates (last used first), the account creativity preselected, an extra instruction', async () => {
+    const editor = await workspaceFile('generate.md', POST);
+    selectLines(editor, 3, 4);
+    prompter.answer = (q) => {
+      if (q.title.includes('Template')) return 'Blog post';
+      if (q.title.includes('Creativity')) return q.items?.[0];
+      if (q.title.includes('Extra Instruction')) return 'for beginners';
+      return undefined;
+    };
+    const result = await run('contentDocs.selectionGenerate');
+    assert.ok(result?.proposal);
+    const templates = prompter.asked.find((q) => q.title.includes('Template'))!;
+    assert.ok(templates.items!.length >= 52, 'the 52 templates at least');
+    const creativity = prompter.asked.find((q) => q.title.includes('Creativity'))!;
+    assert.strictEqual(creativity.items![0], 'Creative', "the account's default_creativity (0.75) comes first");
+    assert.strictEqual(body0().creativity, '0.75');
+    const body = body0();
+    assert.strictEqual(body.template_id, '9');
+    assert.strictEqual(body.name, 'Blog post · generate.md:3');
+    assert.match(body.prompt, /^Write a text of the kind "Blog post", based on the text below\. for beginners Write the answer in English/);
+    await vscode.commands.executeCommand('contentDocs.proposalDiscard', result.proposal.uri);
+
+    // The next time: Blog post comes first.
+    prompter.asked = [];
+    await focus(editor);
+    prompter.answer = () => undefined;
+    await run('contentDocs.selectionGenerate');
+    assert.strictEqual(prompter.asked[0].items![0], 'Blog post');
+    assert.strictEqual(stores().length, 1, 'cancelled at the first question: nothing sent');
+  });
+
+  it('Code Actions on a non-empty selection offer the actions the setting lists', async () => {
+    const editor = await workspaceFile('actions.md', POST);
+    const sel = selectLines(editor, 3, 4);
+    const titles = async (range: vscode.Range) =>
+      ((await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', editor.document.uri, range)) ?? [])
+        .map((a) => a.title)
+        .filter((t) => t.startsWith('Content Docs:'));
+    assert.deepStrictEqual(await titles(sel), [
+      'Content Docs: Rewrite Selection',
+      'Content Docs: Summarize Selection',
+      'Content Docs: Fix Grammar',
+      'Content Docs: Suggest Headlines',
+      'Content Docs: Write Meta Description',
+      'Content Docs: Generate from Selection…',
+    ]);
+    assert.deepStrictEqual(await titles(new vscode.Range(2, 0, 2, 0)), [], 'none on an empty selection');
+    await vscode.workspace.getConfiguration('contentDocs').update('write.menuActions', ['rewrite'], vscode.ConfigurationTarget.Global);
+    try {
+      await until('the setting', () => (vscode.workspace.getConfiguration('contentDocs').get<string[]>('write.menuActions')?.length === 1 ? true : undefined));
+      assert.deepStrictEqual(await titles(sel), ['Content Docs: Rewrite Selection', 'Content Docs: Generate from Selection…']);
+    } finally {
+      await vscode.workspace.getConfiguration('contentDocs').update('write.menuActions', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  it('screenshots: the editor menu with the Content Docs submenu, and the progress notification', async () => {
+    const editor = await workspaceFile('menu.md', POST);
+    selectLines(editor, 3, 4);
+    await vscode.commands.executeCommand('editor.action.showContextMenu');
+    await sleep(500);
+    await click('.monaco-menu .action-item:has-text("Content Docs")');
+    await sleep(700);
+    await screenshot('write-menu');
+    await press('Escape');
+    await press('Escape');
+
+    await focus(editor);
+    sandbox.setLatency(4_000);
+    const pending = run('contentDocs.selectionRewrite');
+    await until('the store to be on the wire', storeOnWire);
+    await sleep(2_200);
+    // Toasts may stay hidden in the test workbench: the notification centre shows the same progress.
+    await vscode.commands.executeCommand('notifications.showList');
+    await sleep(400);
+    await screenshot('write-progress');
+    await vscode.commands.executeCommand('notifications.hideList');
+    const result = await pending;
+    assert.ok(result?.proposal);
+  });
+});
