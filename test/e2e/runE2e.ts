@@ -14,6 +14,7 @@
  *   CONTENT_DOCS_E2E_SHOTS      screenshot folder (default <repo>/test-screenshots/e2e), emptied first
  * Exit code: 0 when every step passed, 1 otherwise, 2 when the harness is not installed.
  */
+import * as fs from 'fs';
 import * as path from 'path';
 import { createRunDir, harnessEnvOrReport, repoRoot } from '../harness/lib';
 import type { SandboxDocument } from '../sandbox/server';
@@ -48,6 +49,8 @@ async function main(): Promise<number> {
       runDir,
       extension: 'link',
       settings: { 'contentDocs.documents.pageSize': PAGE_SIZE },
+      // The service writes during the store request: long enough to see (and photograph) the progress.
+      sandbox: { storeDelayMs: 4_000 },
       viewport: { width: 1280, height: 900 },
     });
     steps.setPage(wb.page);
@@ -179,6 +182,82 @@ async function story(steps: Steps, wb: Workbench): Promise<void> {
     const firstLine = (target.result ?? '').split('\n')[0].slice(0, 30);
     await waitFor(`the editor to show "${firstLine}"`, async () => (await ui.activeEditorText()).includes(firstLine), 15_000);
     await docsShot(steps, wb, 'docs-editor', 'window');
+  });
+
+  await steps.step('rewrite-selection', 'selecting a paragraph of a Markdown file, "Content Docs › Rewrite Selection" from the editor\'s menu, confirming and pressing Accept replaces it with the proposal', async (shot) => {
+    const { workspace } = wb;
+    const paragraph = 'We ship the new editor on Monday. It replaces the old one.';
+    const original = `# Launch notes\n\n${paragraph}\n\n## What changes\n\n- Faster saves\n- A new toolbar\n`;
+    const file = path.join(workspace, 'post.md');
+    fs.writeFileSync(file, original);
+    const stores = () => requests('documents.store');
+    const storesBefore = stores().length;
+    // Quick Open, as a person opens a file of the workspace.
+    await page.keyboard.press('Control+P');
+    await ui.quickInputBox.waitFor();
+    await page.keyboard.type('post.md', { delay: 10 });
+    await ui.quickPickRows.filter({ hasText: 'post.md' }).first().waitFor();
+    await page.keyboard.press('Enter');
+    await waitFor('the tab "post.md"', async () => ((await ui.activeTab.getAttribute('aria-label')) ?? '').includes('post.md'), 15_000);
+    await waitFor('the editor to show the paragraph', async () => (await ui.activeEditorText()).includes(paragraph), 10_000);
+    // Select line 3 (the paragraph): go to it, Home, Shift+End.
+    await ui.activeEditor.locator('.view-lines').click();
+    await page.keyboard.press('Control+Home');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Home');
+    await page.keyboard.press('Shift+End');
+    // The editor's context menu: the Content Docs submenu, then Rewrite Selection.
+    await ui.activeEditor.locator('.view-line', { hasText: paragraph }).click({ button: 'right' });
+    const submenu = page.getByRole('menuitem', { name: 'Content Docs', exact: true });
+    await submenu.waitFor();
+    await waitFor('the Content Docs submenu to open', async () => {
+      await submenu.hover();
+      return (await page.getByRole('menuitem', { name: 'Rewrite Selection', exact: true }).count()) > 0;
+    }, 8000, 300);
+    const rewrite = page.getByRole('menuitem', { name: 'Rewrite Selection', exact: true });
+    await rewrite.hover();
+    await shot('menu');
+    await rewrite.click();
+    // The confirmation says it creates a document and uses the plan's quota.
+    await ui.dialog.waitFor();
+    const message = await ui.dialog.innerText();
+    assert(/create/i.test(message) && /quota|monthly/i.test(message), `the confirmation says ${JSON.stringify(message)}`);
+    assert(stores().length === storesBefore, 'a store went out before the confirmation');
+    await shot('confirmation');
+    await ui.dialog.locator('.dialog-buttons a.monaco-button', { hasText: /^Rewrite$/ }).click();
+    // The progress names the action while the service writes.
+    // The progress names the action while the service writes. A headless window has no focus, and VS Code holds
+    // toasts back until it has: the bell in the status bar opens the notification centre, which shows the same.
+    await page.locator('#status\\.notifications a, .statusbar-item[id="status.notifications"]').first().click();
+    const progress = page.locator('.notifications-center .notification-list-item', { hasText: 'Rewrite Selection' });
+    await progress.first().waitFor({ timeout: 10_000 });
+    const progressText = await progress.first().innerText();
+    assert(/Rewrite · post\.md:3/.test(progressText), `the progress says ${JSON.stringify(progressText)}`);
+    assert(await progress.first().locator('a.monaco-button', { hasText: 'Cancel' }).count() > 0, 'the progress offers no Cancel');
+    await shot('progress');
+    await page.keyboard.press('Escape');
+    // The proposal: a diff beside the file, with Accept in its title.
+    await waitFor('the proposal diff', async () => ((await ui.activeTab.getAttribute('aria-label')) ?? '').includes('(proposal)'), 30_000);
+    assert(stores().length === storesBefore + 1 && stores().at(-1)!.status === 201, `expected one store: ${JSON.stringify(stores().slice(storesBefore).map((r) => r.status))}`);
+    const created = [...sandbox.documents.values()].filter((d) => d.templateId === 14).sort((a, b) => b.id - a.id)[0];
+    assert(created && created.name.startsWith('Rewrite · post.md:3'), `the new document: ${JSON.stringify(created?.name)}`);
+    assert(fs.readFileSync(file, 'utf8') === original, 'the file changed before Accept');
+    await page.waitForTimeout(500);
+    await docsShot(steps, wb, 'docs-rewrite-proposal', 'window');
+    const accept = page.locator('.editor-group-container.active .editor-actions .action-label[aria-label^="Accept Proposal"]');
+    await accept.click();
+    // Accepted: the file's editor holds the proposal in place of the paragraph, unsaved; Ctrl+S writes it.
+    await waitFor('the post.md tab to be active again', async () => ((await ui.activeTab.getAttribute('aria-label')) ?? '').startsWith('post.md'), 10_000);
+    await waitFor('the editor to show the proposal', async () => (await ui.activeEditorText()).includes('[sandbox] Generated for'), 10_000);
+    const shown = await ui.activeEditorText();
+    assert(!shown.includes(paragraph), 'the paragraph is still there after Accept');
+    assert(shown.includes('# Launch notes') && shown.includes('- Faster saves'), 'Accept changed more than the selection');
+    await shot('accepted');
+    await page.keyboard.press('Control+S');
+    await waitFor('post.md on disk to hold the proposal', () => fs.readFileSync(file, 'utf8').includes('[sandbox] Generated for'), 10_000);
+    const saved = fs.readFileSync(file, 'utf8');
+    assert(saved.startsWith('# Launch notes\n\n') && saved.endsWith('## What changes\n\n- Faster saves\n- A new toolbar\n'), `the saved file: ${JSON.stringify(saved)}`);
   });
 
   await steps.step('delete', '"Delete Document…" from the context menu, confirmed in the modal dialog, deletes it on the server', async (shot) => {
