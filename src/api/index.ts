@@ -5,10 +5,10 @@
 import { HttpClient, type ClientOptions } from './client';
 import * as documents from './documents';
 import * as projects from './projects';
-import { getAccount } from './account';
+import { getAccount, getAccountUsage } from './account';
 
 export type { ClientOptions, Exchange, LogLevel, Service } from './client';
-export type { ContentDocument, Project } from './schemas';
+export type { AccountInfo, ContentDocument, Project, UsageFigures } from './schemas';
 export type { Page } from './paging';
 export type { DocumentListQuery, NewDocument, DocumentChanges } from './documents';
 export type { ProjectListQuery } from './projects';
@@ -32,6 +32,7 @@ export function createApi(options: ClientOptions) {
     listProjects: (q?: projects.ProjectListQuery, signal?: AbortSignal) => projects.listProjects(http, q, signal),
     deleteProject: (name: string, signal?: AbortSignal) => projects.deleteProject(http, name, signal),
     getAccount: (signal?: AbortSignal) => getAccount(http, signal),
+    getAccountUsage: (signal?: AbortSignal) => getAccountUsage(http, signal),
     dispose: () => http.dispose(),
   };
 }
