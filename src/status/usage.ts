@@ -5,7 +5,7 @@ import { CMD } from '../constants';
 import type { AccountService } from '../services/accountService';
 import type { ApiProvider } from '../services/apiProvider';
 import { Disposable } from '../util/disposable';
-import { statusText, tooltipText, usageLevel, type UsageLevel } from './usageFormat';
+import type { UsageLevel } from './usageFormat';
 
 /** After a failed read, the next request of the session tries again only after this long. */
 const RETRY_AFTER_FAILURE_MS = 60_000;
@@ -40,7 +40,7 @@ export class UsageStatus extends Disposable {
 
   constructor(
     private readonly account: AccountService,
-    api: ApiProvider,
+    private readonly api: ApiProvider,
     private readonly credentials: Credentials,
   ) {
     super();
@@ -89,13 +89,15 @@ export class UsageStatus extends Disposable {
   }
 
   private render(info: AccountInfo | undefined): void {
-    const text = info && statusText(info);
+    // The formatting ships in the API bundle, loaded by the request that brought the figures.
+    const text = info && this.api.lib().statusText(info);
     if (!info || !text) {
       this.visible = false;
       this.level = 'normal';
       this.item.hide();
       return;
     }
+    const { tooltipText, usageLevel } = this.api.lib();
     this.level = usageLevel(info);
     this.item.text = text;
     this.item.tooltip = tooltipText(info);
