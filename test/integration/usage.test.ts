@@ -171,6 +171,20 @@ describe('usage: plan usage in the status bar', function () {
     assert.strictEqual(s.account.cached?.month.documents, sandbox.account.counters.documents_month_count);
   });
 
+  it('one account read on the wire at a time: refreshes asked for meanwhile make one more, after it', async () => {
+    sandbox.resetRequests();
+    sandbox.setLatency(400);
+    try {
+      const answers = await Promise.all([s.account.refresh(), s.account.refresh(), s.account.refresh(), s.account.get()]);
+      assert.ok(answers.every((a) => a.month.words !== undefined));
+    } finally {
+      sandbox.setLatency(0);
+    }
+    const reads = sandbox.requests.filter((r) => r.route === 'account');
+    assert.strictEqual(reads.length, 2);
+    assert.ok(reads[1].at - reads[0].at >= 350, `the second read starts once the first is answered (${reads[1].at - reads[0].at} ms apart)`);
+  });
+
   it('no account read when a create fails (422) or creates nothing', async () => {
     const before = s.usage.state.text;
     sandbox.resetRequests();
