@@ -4,7 +4,9 @@ import { Credentials } from './auth/credentials';
 import { registerCommands } from './commands/index';
 import { LazyDocumentFileSystem } from './fs/lazyFs';
 import { ApiProvider } from './services/apiProvider';
+import { AccountService } from './services/accountService';
 import { DocumentService } from './services/documentService';
+import { UsageStatus } from './status/usage';
 import type { Services } from './services/services';
 import { DocumentsTreeProvider } from './tree/documentsTree';
 import { ProjectsTreeProvider } from './tree/projectsTree';
@@ -28,8 +30,10 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   const credentials = new Credentials(context.secrets, log);
   const api = new ApiProvider(credentials, log);
   const documents = new DocumentService(api, credentials);
+  const account = new AccountService(api, credentials, documents, log);
+  const usage = new UsageStatus(account, api, credentials);
   const prompter = new SwitchablePrompter();
-  context.subscriptions.push(credentials, api, documents);
+  context.subscriptions.push(credentials, api, documents, account, usage);
 
   const documentsTree = new DocumentsTreeProvider(documents, api, credentials, context.globalState, log);
   const projectsTree = new ProjectsTreeProvider(api, credentials, context.globalState, log);
@@ -42,7 +46,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     projectsTree.attach(vscode.window.createTreeView(VIEW.projects, { treeDataProvider: projectsTree })),
   );
 
-  const services: Services = { context, log, credentials, api, documents, prompter, documentsTree, projectsTree, fs };
+  const services: Services = { context, log, credentials, api, documents, account, usage, prompter, documentsTree, projectsTree, fs };
   context.subscriptions.push(...registerCommands(services), ...registerWriteUi(credentials));
 
   // Local only: reads SecretStorage to show either the welcome view or the trees.

@@ -1,8 +1,13 @@
 import type { HttpClient } from './client';
-import { accountSchema } from './schemas';
+import { accountInfoSchema, accountSchema, type AccountInfo } from './schemas';
 
 /** The cheap "is this key valid" probe: the plan and this month's usage. */
 export async function getAccount(http: HttpClient, signal?: AbortSignal): Promise<Record<string, unknown>> {
   const body = await http.send({ service: 'documents', method: 'GET', path: '/account', schema: accountSchema, signal });
   return (body.data ?? body);
+}
+
+/** GET /account as a typed object: the plan's limits, the usage counters and the user's defaults (missing parts left out). */
+export async function getAccountUsage(http: HttpClient, signal?: AbortSignal): Promise<AccountInfo> {
+  return http.send({ service: 'documents', method: 'GET', path: '/account', schema: accountInfoSchema, signal });
 }

@@ -29,3 +29,21 @@ export function compareNames(a: string, b: string): number {
 export function sameName(a: string, b: string): boolean {
   return compareNames(a, b) === 0;
 }
+
+/** Case- and accent-free form of a text, as the collation compares letters (NFD, marks dropped, lower case). */
+function fold(s: string): string {
+  return s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
+/**
+ * Whether the server's list search (`search=…`, a literal substring, case- and accent-insensitive, on the
+ * trimmed term) finds `text`: true or false where the folded forms decide it for plain text; undefined
+ * when only the server can tell (letters the collation may equate in other ways, such as `ß` and `ss`).
+ */
+export function searchFinds(text: string, term: string): boolean | undefined {
+  const t = fold(text);
+  const q = fold(term);
+  if (t.includes(q)) return true;
+  // eslint-disable-next-line no-control-regex -- plain ASCII on both sides: nothing else the collation could equate
+  return /^[\x00-\x7f]*$/.test(t + q) ? false : undefined;
+}

@@ -5,16 +5,18 @@
 import { HttpClient, type ClientOptions } from './client';
 import * as documents from './documents';
 import * as projects from './projects';
-import { getAccount } from './account';
+import { getAccount, getAccountUsage } from './account';
 
 export type { ClientOptions, Exchange, LogLevel, Service } from './client';
-export type { ContentDocument, Project } from './schemas';
+export type { AccountInfo, ContentDocument, Project, UsageFigures } from './schemas';
 export type { Page } from './paging';
 export type { DocumentListQuery, NewDocument, DocumentChanges } from './documents';
 export type { ProjectListQuery } from './projects';
 export { ApiError, isApiError } from './errors';
 export { checkBaseUrl } from './client';
 export { walkPages } from './paging';
+// How plan usage reads (vscode-free): shipped with the client, so activation does not load it (figures exist only after a request).
+export { statusText, tooltipText, usageLevel } from '../status/usageFormat';
 export { serverTrim, isBlank } from './validate';
 // The trees sort with these: import them from './collation' directly (no dependencies) so activation does not load this bundle.
 export { compareNames, sameName } from './collation';
@@ -32,6 +34,7 @@ export function createApi(options: ClientOptions) {
     listProjects: (q?: projects.ProjectListQuery, signal?: AbortSignal) => projects.listProjects(http, q, signal),
     deleteProject: (name: string, signal?: AbortSignal) => projects.deleteProject(http, name, signal),
     getAccount: (signal?: AbortSignal) => getAccount(http, signal),
+    getAccountUsage: (signal?: AbortSignal) => getAccountUsage(http, signal),
     dispose: () => http.dispose(),
   };
 }

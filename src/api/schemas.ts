@@ -110,6 +110,77 @@ export const deletedSchema = z.looseObject({ deleted: z.optional(z.boolean()), i
 
 export const accountSchema = z.looseObject({ data: z.optional(z.record(z.string(), z.unknown())) });
 
+/** A counter or a limit: a number (or digits); anything else, or nothing, reads as unknown. */
+const figure = z.catch(
+  z.pipe(
+    z.nullish(z.union([z.number(), digits])),
+    z.transform((v) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined)),
+  ),
+  undefined,
+);
+const text = z.catch(
+  z.pipe(
+    z.nullish(z.string()),
+    z.transform((v) => v ?? undefined),
+  ),
+  undefined,
+);
+
+const accountRecord = z.pipe(
+  z.looseObject({
+    name: text,
+    email: text,
+    plan: z.catch(
+      z.nullish(z.looseObject({ id: figure, name: text, features: z.catch(z.nullish(z.looseObject({ words: figure, documents: figure, images: figure })), undefined) })),
+      undefined,
+    ),
+    default_creativity: figure,
+    default_language: text,
+    documents_month_count: figure,
+    documents_total_count: figure,
+    words_month_count: figure,
+    words_total_count: figure,
+    images_month_count: figure,
+    images_total_count: figure,
+  }),
+  z.transform((a): AccountInfo => {
+    const f = a.plan?.features ?? undefined;
+    return {
+      name: a.name,
+      email: a.email,
+      plan: a.plan ? { id: a.plan.id, name: a.plan.name } : undefined,
+      limits: { words: f?.words, documents: f?.documents, images: f?.images },
+      month: { words: a.words_month_count, documents: a.documents_month_count, images: a.images_month_count },
+      total: { words: a.words_total_count, documents: a.documents_total_count, images: a.images_total_count },
+      defaultCreativity: a.default_creativity,
+      defaultLanguage: a.default_language,
+    };
+  }),
+);
+
+/** Words, documents and images: a count, or a plan limit (`-1`: unlimited). Missing on older servers. */
+export interface UsageFigures {
+  words?: number;
+  documents?: number;
+  images?: number;
+}
+
+/** GET /account, typed: the plan, this month's and all-time usage, and the user's defaults. Every part may be missing. */
+export interface AccountInfo {
+  name?: string;
+  email?: string;
+  plan?: { id?: number; name?: string };
+  limits: UsageFigures;
+  month: UsageFigures;
+  total: UsageFigures;
+  /** The creativity the user prefers for new documents (0…1). */
+  defaultCreativity?: number;
+  /** The language the user writes in by default (e.g. `en`). */
+  defaultLanguage?: string;
+}
+
+export const accountInfoSchema = recordSchema(accountRecord);
+
 const fieldMessages = z.record(z.string(), z.union([z.array(z.string()), z.string()]));
 
 /** Error body: `message` is a string, or (422) an object of field -> messages. */

@@ -13,6 +13,14 @@ export const CREATIVITY_LEVELS = [
 ] as const;
 export type Creativity = (typeof CREATIVITY_LEVELS)[number]['value'];
 
+/** The named level nearest to a creativity (an account's `default_creativity` may be any number 0…1); ties go to the lower level. */
+export function nearestCreativity(value: number | undefined): Creativity | undefined {
+  if (value === undefined || !Number.isFinite(value)) return undefined;
+  let best: Creativity = CREATIVITY_LEVELS[0].value;
+  for (const { value: level } of CREATIVITY_LEVELS) if (Math.abs(level - value) < Math.abs(best - value) - 1e-9) best = level;
+  return best;
+}
+
 export const SORT_ORDERS = ['asc', 'desc'] as const;
 export type SortOrder = (typeof SORT_ORDERS)[number];
 export const DOCUMENT_SORT_FIELDS = ['id', 'name'] as const;

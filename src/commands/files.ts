@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { ContentDocument } from '../api/index';
 import { TEMPLATES, templateName } from '../api/templates';
-import { charLength, CREATIVITY_LEVELS, LIMITS, type Creativity } from '../api/validate';
+import { charLength, CREATIVITY_LEVELS, LIMITS, nearestCreativity, type Creativity } from '../api/validate';
 import { CMD } from '../constants';
 import { ACCOUNT_FOLDER_NAME, ACCOUNT_ROOT, documentUri, tabUris } from '../fs/uris';
 import type { Services } from '../services/services';
@@ -29,13 +29,17 @@ export function fileCommands(s: Services) {
  * Opens a document in an editor: one GET (the file system reuses it for the stat and the read).
  * An editor already open on the document is shown instead of a second one.
  */
-export async function openDocument(s: Services, arg: unknown, options: { preview?: boolean } = {}): Promise<vscode.TextEditor | undefined> {
+export async function openDocument(
+  s: Services,
+  arg: unknown,
+  options: { preview?: boolean; viewColumn?: vscode.ViewColumn } = {},
+): Promise<vscode.TextEditor | undefined> {
   const id = documentIdOf(s, arg);
   if (id === undefined) throw new Error('There is no document to open.');
   // Only a document shown in a tab is reused: VS Code keeps closed documents' models around for a while,
   // and those may hold text the server has changed since.
   const open = tabUris().find((uri) => s.fs.documentIdOf(uri) === id);
-  if (open) return vscode.window.showTextDocument(open, { preview: options.preview });
+  if (open) return vscode.window.showTextDocument(open, { preview: options.preview, viewColumn: options.viewColumn });
 
   const known = s.documents.get(id);
   let doc: ContentDocument;
@@ -50,7 +54,7 @@ export async function openDocument(s: Services, arg: unknown, options: { preview
   s.fs.remember(doc);
   const uri = documentUri(doc);
   await s.fs.reloadIfStale(uri, id);
-  return vscode.window.showTextDocument(uri, { preview: options.preview });
+  return vscode.window.showTextDocument(uri, { preview: options.preview, viewColumn: options.viewColumn });
 }
 
 // --- New Document… -------------------------------------------------------------------------------------
@@ -90,7 +94,12 @@ function refusal(fields: Record<string, string[]> | undefined, field: string, wh
  * fields are asked again (all of them when the server named none we ask for), prefilled with what
  * the user typed and the server's message. Undefined when the user cancels.
  */
-async function askDraft(s: Services, prev: Partial<Draft>, refused?: Record<string, string[]>): Promise<Draft | undefined> {
+async function askDraft(
+  s: Services,
+  prev: Partial<Draft>,
+  refused: Record<string, string[]> | undefined,
+  preferred: () => Promise<Creativity | undefined>,
+): Promise<Draft | undefined> {
   const askable = ['name', 'template_id', 'prompt', 'creativity'];
   const askAll = !refused || !Object.keys(refused).some((k) => askable.includes(k));
   const ask = (field: string) => askAll || (refused !== undefined && field in refused);
@@ -141,11 +150,12 @@ async function askDraft(s: Services, prev: Partial<Draft>, refused?: Record<stri
   }
 
   if (ask('creativity') || draft.creativity === undefined) {
-    const current = draft.creativity ?? DEFAULT_CREATIVITY;
+    const yours = await preferred();
+    const current = draft.creativity ?? yours ?? DEFAULT_CREATIVITY;
     type LevelItem = vscode.QuickPickItem & { value: Creativity };
     const items: LevelItem[] = CREATIVITY_LEVELS.map((c) => ({
       label: c.label,
-      description: `${c.value}${c.value === DEFAULT_CREATIVITY ? ' · default' : ''}`,
+      description: `${c.value}${c.value === (yours ?? DEFAULT_CREATIVITY) ? (yours === undefined ? ' · default' : ' · your default') : ''}`,
       value: c.value,
     }));
     items.sort((a, b) => (a.value === current ? -1 : b.value === current ? 1 : a.value - b.value));
@@ -158,6 +168,33 @@ async function askDraft(s: Services, prev: Partial<Draft>, refused?: Record<stri
   }
 
   return draft as Draft;
+}
+
+/** How long the creativity question waits for the account's default before offering the usual one. */
+const ACCOUNT_WAIT_MS = 2000;
+
+/**
+ * The account's `default_creativity`, as the nearest named level: from the account as read this session,
+ * else from one read started now (while the user answers the first questions; the status bar's figures
+ * come with it). Undefined when it is not there in time, fails, or the server does not say.
+ */
+function preferredCreativity(s: Services): () => Promise<Creativity | undefined> {
+  const cached = s.account.cached;
+  if (cached) return () => Promise.resolve(nearestCreativity(cached.defaultCreativity));
+  const read = s.account.get().then(
+    (a) => nearestCreativity(a.defaultCreativity),
+    () => undefined,
+  );
+  // The wait starts at the question, not now: the user may take long over the first answers.
+  return async () => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ACCOUNT_WAIT_MS)));
+    try {
+      return await Promise.race([read, late]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
 }
 
 /** The server writes the text during the request: a cancellable notification while it does. Never retried. */
@@ -184,8 +221,9 @@ function store(s: Services, d: Draft): Thenable<ContentDocument> {
 export async function newDocument(s: Services): Promise<ContentDocument | undefined> {
   let draft: Partial<Draft> = {};
   let refused: Record<string, string[]> | undefined;
+  const preferred = preferredCreativity(s);
   for (;;) {
-    const d = await askDraft(s, draft, refused);
+    const d = await askDraft(s, draft, refused, preferred);
     if (!d) return undefined;
     draft = d;
     const action = `Couldn't create "${d.name}"`;

@@ -3,9 +3,11 @@ import type { Services } from '../services/services';
 import { signIn, signOut } from './auth';
 import { documentCommands } from './documents';
 import { fileCommands } from './files';
+import { insertCommands } from './insert';
 import type { CommandTable } from './types';
 import { projectCommands } from './projects';
 import { writeCommands } from '../write/commands';
+import { usageCommands } from './usage';
 
 /**
  * Every command's implementation (one missing does not compile: CommandTable is a full Record). Built into its own bundle (dist/commands.js), which commands/index.ts
@@ -20,5 +22,7 @@ export function commandTable(s: Services): CommandTable {
     ...projectCommands(s),
     ...fileCommands(s),
     ...writeCommands(s),
+    ...insertCommands(s),
+    ...usageCommands(s),
   };
 }

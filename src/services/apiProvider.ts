@@ -83,6 +83,11 @@ export class ApiProvider extends Disposable {
     }
   }
 
+  /** The API bundle itself (loaded now if it is not yet): its vscode-free helpers. */
+  lib(): ApiModule {
+    return (this.module ??= this.loadModule());
+  }
+
   /** Checks a server address without sending anything: throws an ApiError that explains what is wrong. */
   checkBaseUrl(url: string, label: string): string {
     this.module ??= this.loadModule();

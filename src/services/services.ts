@@ -4,6 +4,8 @@ import type { Logger } from '../util/log';
 import type { SwitchablePrompter } from '../ui/prompter';
 import type { ApiProvider } from './apiProvider';
 import type { DocumentService } from './documentService';
+import type { AccountService } from './accountService';
+import type { UsageStatus } from '../status/usage';
 import type { DocumentsTreeProvider } from '../tree/documentsTree';
 import type { ProjectsTreeProvider } from '../tree/projectsTree';
 import type { LazyDocumentFileSystem } from '../fs/lazyFs';
@@ -15,6 +17,8 @@ export interface Services {
   readonly credentials: Credentials;
   readonly api: ApiProvider;
   readonly documents: DocumentService;
+  readonly account: AccountService;
+  readonly usage: UsageStatus;
   readonly prompter: SwitchablePrompter;
   readonly documentsTree: DocumentsTreeProvider;
   readonly projectsTree: ProjectsTreeProvider;

@@ -10,7 +10,7 @@ import * as config from '../util/config';
 import { Disposable } from '../util/disposable';
 import type { Logger } from '../util/log';
 import { dateTime, errorPresentation, formatCount, fromNow, kindOf, md, parseDate, reason, words } from './format';
-import { compareNames } from '../api/collation';
+import { compareNames, searchFinds } from '../api/collation';
 import type {
   AllGroupNode,
   DocNode,
@@ -601,14 +601,14 @@ export class DocumentsTreeProvider extends Disposable implements vscode.TreeData
 
   // --- Keeping rows true to the server, without refetching ------------------------------------------
 
-  /** Whether a document belongs in a group: true/false, or undefined when only the server can tell (search). */
+  /** Whether a document belongs in a group: true/false, or undefined when only the server can tell (a search on unusual letters). */
   private matches(g: GroupNode, d: ContentDocument, listed: boolean): boolean | undefined {
     if (g.kind === 'template') return d.template?.id === g.templateId && (!this.favoritesOnly || d.favorite);
     if (g.kind === 'favorites') return d.favorite;
     if (g.kind === 'all') return !this.favoritesOnly || d.favorite;
     if (g.kind === 'other') return isOtherTemplate(d) && (!this.favoritesOnly || d.favorite);
     if (this.favoritesOnly && !d.favorite) return false;
-    return listed ? true : undefined;
+    return listed ? true : searchFinds(g.search.by === 'name' ? d.name : d.result, g.search.text);
   }
 
   private compare = (a: DocumentNode, b: DocumentNode): number => {
@@ -721,7 +721,7 @@ export class DocumentsTreeProvider extends Disposable implements vscode.TreeData
     if (root) this.fire(undefined);
   }
 
-  /** A new document goes where the server's order puts it, in every group it belongs to (search: only the server can tell). */
+  /** A new document goes where the server's order puts it, in every group it belongs to (the search too, when it finds the document). */
   private onDocumentCreated(doc: ContentDocument): void {
     let root = this.noteTemplate(doc);
     for (const g of this.groupsFor(doc)) {

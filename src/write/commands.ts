@@ -1,6 +1,6 @@
 import * as path from 'path';
 import * as vscode from 'vscode';
-import type { ContentDocument } from '../api/index';
+import type { AccountInfo, ContentDocument } from '../api/index';
 import { TEMPLATES, templateName } from '../api/templates';
 import { CREATIVITY_LEVELS, type Creativity } from '../api/validate';
 import type { CommandParts } from '../commands/types';
@@ -95,26 +95,15 @@ interface Target {
   wholeDocument: boolean;
 }
 
-function num(v: unknown): number | undefined {
-  return typeof v === 'number' && Number.isFinite(v) ? v : typeof v === 'string' && v.trim() && Number.isFinite(Number(v)) ? Number(v) : undefined;
-}
-
-function parseAccount(a: Record<string, unknown>): AccountFacts {
+function factsOf(a: AccountInfo): AccountFacts {
   const facts: AccountFacts = {};
-  const c = num(a.default_creativity);
-  const level = CREATIVITY_LEVELS.find((l) => l.value === c);
+  const level = CREATIVITY_LEVELS.find((l) => l.value === a.defaultCreativity);
   if (level) facts.creativity = level.value;
-  facts.language = findLanguage(a.default_language);
-  const plan = (a.plan && typeof a.plan === 'object' ? a.plan : {}) as { name?: unknown; features?: Record<string, unknown> };
-  if (typeof plan.name === 'string') facts.plan = plan.name;
-  const features = plan.features && typeof plan.features === 'object' ? plan.features : {};
-  const counter = (used: unknown, limit: unknown) => {
-    const u = num(used);
-    const l = num(limit);
-    return u !== undefined && l !== undefined ? { used: u, limit: l } : undefined;
-  };
-  facts.words = counter(a.words_month_count, features.words);
-  facts.documents = counter(a.documents_month_count, features.documents);
+  facts.language = findLanguage(a.defaultLanguage);
+  if (a.plan?.name) facts.plan = a.plan.name;
+  const counter = (used: number | undefined, limit: number | undefined) => (used !== undefined && limit !== undefined ? { used, limit } : undefined);
+  facts.words = counter(a.month.words, a.limits.words);
+  facts.documents = counter(a.month.documents, a.limits.documents);
   return facts;
 }
 
@@ -122,16 +111,11 @@ const reached = (c: { used: number; limit: number } | undefined) => c !== undefi
 
 class Writer implements vscode.Disposable {
   private preview: ProposalPreview | undefined;
-  private account: Promise<AccountFacts | undefined> | undefined;
   /** GET /account requests made by the writing actions (at most one per run). */
   private accountReads = 0;
   private readonly disposables: vscode.Disposable[] = [];
 
-  constructor(private readonly s: Services) {
-    // What was read belongs to the key and the server it was read with.
-    const forget = () => (this.account = undefined);
-    this.disposables.push(s.credentials.onDidChange(forget), s.api.onDidChangeServer(forget));
-  }
+  constructor(private readonly s: Services) {}
 
   dispose(): void {
     for (const d of this.disposables.splice(0)) d.dispose();
@@ -145,22 +129,20 @@ class Writer implements vscode.Disposable {
 
   // --- The account, read lazily, once a session ------------------------------------------------------------
 
-  /** GET /account at most once a session (again only after a failure, or when `fresh` is asked). Never throws. */
-  private accountFacts(fresh = false): Promise<AccountFacts | undefined> {
-    if (!this.account || fresh) {
-      this.accountReads++;
-      const read: Promise<AccountFacts | undefined> = Promise.resolve()
-        .then(() => this.s.api.get().getAccount())
-        .then(parseAccount)
-        .catch((e: unknown) => {
-          this.s.log.warn(`[write] ${describeError("Couldn't read the account's defaults", e)}`);
-          // A later run may try again (still one read at most per run).
-          if (this.account === read) this.account = undefined;
-          return undefined;
-        });
-      this.account = read;
+  /**
+   * The account, through the account service the status bar shares: as already read this session, else one read
+   * (again only after a failure, or when `fresh` is asked). Never throws.
+   */
+  private async accountFacts(fresh = false): Promise<AccountFacts | undefined> {
+    const cached = this.s.account.cached;
+    if (cached && !fresh) return factsOf(cached);
+    this.accountReads++;
+    try {
+      return factsOf(await (fresh ? this.s.account.refresh() : this.s.account.get()));
+    } catch (e) {
+      this.s.log.warn(`[write] ${describeError("Couldn't read the account's defaults", e)}`);
+      return undefined;
     }
-    return this.account;
   }
 
   // --- Language and tone -------------------------------------------------------------------------------------
@@ -458,9 +440,12 @@ class Writer implements vscode.Disposable {
         const timer = setInterval(tick, 1000);
         const controller = new AbortController();
         const sub = token.onCancellationRequested(() => controller.abort());
+        // This run read the account already (its defaults): the usage counts the new document in without a second read.
+        if (this.accountReads > job.readsBefore) this.s.account.countNextCreationLocally();
         try {
           return await this.s.documents.create({ name: job.name, prompt: job.prompt, creativity: job.creativity, templateId: job.templateId }, controller.signal);
         } finally {
+          this.s.account.countNextCreationLocally(false);
           clearInterval(timer);
           sub.dispose();
         }
@@ -486,7 +471,7 @@ class Writer implements vscode.Disposable {
     const retry = () => this.resend(job);
     if (isApiError(e) && kind === 'validation' && e.status === 422 && e.fields?.name?.length) {
       // The name we send is always valid: a 422 on `name` is the plan's quota (texts are translated: never read them).
-      const facts = this.accountReads === job.readsBefore ? await this.accountFacts(true) : await this.account;
+      const facts = await this.accountFacts(this.accountReads === job.readsBefore);
       const said = e.fields.name.join(' ');
       const usage = [
         facts?.words ? vscode.l10n.t('{0} of {1} words', formatCount(facts.words.used), facts.words.limit === -1 ? vscode.l10n.t('unlimited') : formatCount(facts.words.limit)) : undefined,

@@ -701,12 +701,20 @@ async function userActions(ctx: Ctx): Promise<void> {
     });
     reqs = await ctl.settle();
     if (i === 0) {
+      // The session's first documents request also brings the plan usage for the status bar: one GET /account,
+      // in the background, once a session. Counted apart from the action's own requests.
+      const usage = reqs.filter((r) => r.route === 'account');
+      const own = reqs.filter((r) => r.route !== 'account');
       addCount(ctx, {
         action: 'Expand a template',
-        requests: describeAll(reqs, e0),
+        requests: describeAll(own, e0),
         allowed: 1,
         expected: 1,
-        checks: [{ what: 'lists that template', ok: reqs.every((r) => r.query.template_id === String(g.templateId)) }],
+        checks: [
+          { what: 'lists that template', ok: own.every((r) => r.query.template_id === String(g.templateId)) },
+          { what: 'at most one plan-usage read (first documents request of the session)', ok: usage.length <= 1, detail: `${usage.length}` },
+        ],
+        note: `plus ${usage.length} GET /account for the status bar's plan usage, once a session`,
       });
     }
   }

@@ -148,7 +148,7 @@ describe('write: AI writing on the active editor (selection commands, proposal, 
     await sandbox?.close();
   });
 
-  it('each one-step action shows its proposal as a diff; one store each, and the account read once a session', async () => {
+  it('each one-step action shows its proposal as a diff; one store each and at most one account read each (the defaults once a session, then the plan usage after each generation)', async () => {
     const editor = await workspaceFile('post.md', POST);
     const readsAtStart = accountReads();
     for (const [i, a] of ACTIONS.entries()) {
@@ -194,7 +194,14 @@ describe('write: AI writing on the active editor (selection commands, proposal, 
       assert.strictEqual(await vscode.commands.executeCommand('contentDocs.proposalDiscard', p.uri), true);
       await until('the diff to close', () => proposalTabs().length === 0 || undefined);
     }
-    assert.strictEqual(accountReads() - readsAtStart, 1, 'the account is read once for the whole session');
+    // The defaults are read once a session (shared with the status bar); after that, each generation re-reads only the usage.
+    await until('the usage read after the last generation', () => s.account.cached !== undefined || undefined);
+    await sleep(600);
+    assert.ok(accountReads() - readsAtStart <= ACTIONS.length + 1, `the account is read ${accountReads() - readsAtStart} times for ${ACTIONS.length} generations`);
+    // Whether read again or counted in locally (the run that read the defaults), the usage matches the server's counters.
+    const usage = s.account.cached!;
+    assert.strictEqual(usage.month.documents, sandbox.account.counters.documents_month_count, 'documents this month, as the server counts them');
+    assert.strictEqual(usage.month.words, sandbox.account.counters.words_month_count, 'words this month, as the server counts them');
     assert.strictEqual(editor.document.getText(), POST);
     assert.strictEqual(editor.document.isDirty, false, 'Discard leaves the file as it was');
     assert.strictEqual(fs.readFileSync(editor.document.uri.fsPath, 'utf8'), POST);

@@ -1,0 +1,96 @@
+import * as vscode from 'vscode';
+import type { ContentDocument } from '../api/index';
+import { CMD } from '../constants';
+import type { Services } from '../services/services';
+import { describeError, errorKind, isCancellation } from '../util/errors';
+import { showError } from '../util/run';
+import { documentIdOf } from './args';
+import { openDocument } from './files';
+import type { CommandParts } from './types';
+
+/**
+ * A document's text where the user is writing: Insert at Cursor and Replace Selection put the document's
+ * result (as stored: HTML stays HTML) into the active editor in one edit (one undo restores it); Open Beside
+ * opens the document next to that editor. On a row of the Documents view, or from the palette while the
+ * document's own editor is active (then the editor beside it is the target).
+ */
+export function insertCommands(s: Services) {
+  return {
+    [CMD.documentInsertAtCursor]: (arg: unknown) => putResult(s, arg, 'insert'),
+    [CMD.documentReplaceSelection]: (arg: unknown) => putResult(s, arg, 'replace'),
+    [CMD.documentOpenBeside]: (arg: unknown) => openBeside(s, arg),
+  } satisfies CommandParts;
+}
+
+type Mode = 'insert' | 'replace';
+
+function noDocument(): Error {
+  return new Error('There is no document to insert: choose one in the Documents view, or run this from an open document.');
+}
+
+/**
+ * The editor the text goes into: the active one, unless it shows the document itself; then the one other
+ * editor in view. Undefined when there is none, or more than one to choose from.
+ */
+export function targetEditor(s: Services, id: number): vscode.TextEditor | undefined {
+  const candidate = (e: vscode.TextEditor | undefined) => e !== undefined && e.document.uri.scheme !== 'output' && s.fs.documentIdOf(e.document.uri) !== id;
+  const active = vscode.window.activeTextEditor;
+  if (candidate(active)) return active;
+  const others = vscode.window.visibleTextEditors.filter(candidate);
+  return others.length === 1 ? others[0] : undefined;
+}
+
+/** What the server last said about the document (no request when it is known), else one GET. */
+async function storedDocument(s: Services, id: number): Promise<ContentDocument | undefined> {
+  const known = s.documents.get(id);
+  if (known) return known;
+  try {
+    return await s.documents.fetch(id);
+  } catch (e) {
+    if (isCancellation(e)) return undefined;
+    if (errorKind(e) === 'notFound') s.documents.markDeleted(id);
+    void showError(s.log, describeError(`Couldn't read document ${id}`, e), e);
+    return undefined;
+  }
+}
+
+/** Insert at Cursor / Replace Selection: one edit over every cursor or selection; true when it was made. */
+export async function putResult(s: Services, arg: unknown, mode: Mode): Promise<boolean> {
+  const id = documentIdOf(s, arg);
+  if (id === undefined) throw noDocument();
+  const verb = mode === 'insert' ? 'insert' : 'replace the selection with';
+  const editor = targetEditor(s, id);
+  if (!editor) {
+    void vscode.window.showWarningMessage(
+      `There is no editor to ${mode === 'insert' ? 'insert into' : 'replace a selection in'}: open the file you are writing, put the cursor where the text goes, then run this again.`,
+    );
+    return false;
+  }
+  const doc = await storedDocument(s, id);
+  if (!doc) return false;
+  const name = doc.name.trim() || 'Untitled';
+  if (!doc.result) {
+    void vscode.window.showWarningMessage(`"${name}" has no text to ${mode === 'insert' ? 'insert' : 'put in place of the selection'}.`);
+    return false;
+  }
+  const text = doc.result;
+  const done = await editor.edit((b) => {
+    for (const sel of editor.selections) {
+      if (mode === 'insert') b.insert(sel.active, text);
+      else b.replace(sel, text);
+    }
+  });
+  if (!done) {
+    void vscode.window.showWarningMessage(`Couldn't ${verb} "${name}": the editor did not accept the change (is it read-only?).`);
+    return false;
+  }
+  s.log.info(`[insert] ${mode === 'insert' ? 'inserted' : 'replaced selection with'} document ${id} (${editor.selections.length} place(s))`);
+  await vscode.window.showTextDocument(editor.document, { viewColumn: editor.viewColumn, preserveFocus: false });
+  return true;
+}
+
+/** Open Beside: the document in an editor next to the active one. */
+export function openBeside(s: Services, arg: unknown): Promise<vscode.TextEditor | undefined> {
+  if (documentIdOf(s, arg) === undefined) throw new Error('There is no document to open: choose one in the Documents view.');
+  return openDocument(s, arg, { preview: false, viewColumn: vscode.ViewColumn.Beside });
+}

@@ -1,0 +1,114 @@
+/**
+ * How plan usage reads in the status bar and its Quick Pick: compact figures (`12.3k / 50k words`), the
+ * share of a limit used, and when to warn. No `vscode` import: unit-tested in plain Node.
+ */
+import type { AccountInfo, UsageFigures } from '../api/schemas';
+
+/** From this share of a monthly limit on, the status bar item takes the warning colour. */
+export const WARN_AT = 0.9;
+
+export type UsageLevel = 'normal' | 'warning';
+type Counter = keyof UsageFigures;
+
+/** A limit that is a real cap (a positive number; `-1` is unlimited, a missing one unknown). */
+function cap(limit: number | undefined): number | undefined {
+  return limit !== undefined && limit > 0 ? limit : undefined;
+}
+
+/** `950`, `1k`, `12.3k`, `50k`, `100k`, `1.5M`: one decimal below 100 of a unit, none above; truncated, never rounded up (999,999 → `999k`). */
+export function compact(n: number): string {
+  const sign = n < 0 ? '-' : '';
+  const a = Math.abs(n);
+  if (a < 1000) return sign + String(Math.floor(a));
+  const [unit, div] = a < 1_000_000 ? ['k', 1000] : a < 1_000_000_000 ? ['M', 1_000_000] : ['B', 1_000_000_000];
+  const v = a / div;
+  // Truncated, not rounded: 49,990 words of a 50k plan must not read as 50k.
+  const shown = v < 100 ? Math.floor(v * 10) / 10 : Math.floor(v);
+  return `${sign}${String(shown)}${unit}`;
+}
+
+/** The share of the monthly limit used (0…), or undefined when the count or a real limit is missing. */
+export function share(info: AccountInfo, counter: Counter): number | undefined {
+  const used = info.month[counter];
+  const limit = cap(info.limits[counter]);
+  return used === undefined || limit === undefined ? undefined : used / limit;
+}
+
+/** Whole per cent, truncated (89.99 % reads 89 %, so the warning never shows beside a figure under 90). */
+export function percent(ratio: number): string {
+  return `${Math.floor(ratio * 100 + 1e-9)} %`;
+}
+
+/**
+ * Warning when the words or the documents of this month reach {@link WARN_AT} of the plan's limit: either
+ * one stops the next generation (the server refuses a store once a limit is reached).
+ */
+export function usageLevel(info: AccountInfo): UsageLevel {
+  const shares = [share(info, 'words'), share(info, 'documents')].filter((v): v is number => v !== undefined);
+  return shares.some((v) => v >= WARN_AT) ? 'warning' : 'normal';
+}
+
+function plural(n: number, one: string, many: string): string {
+  return n === 1 ? one : many;
+}
+
+/**
+ * The status bar text: `$(sparkle) 12.3k / 50k words`; the count alone on an unlimited plan (or one whose
+ * limit is not said); the documents instead when the server says nothing of words; undefined when it says
+ * nothing of either (the item stays hidden).
+ */
+export function statusText(info: AccountInfo): string | undefined {
+  for (const [counter, one, many] of [['words', 'word', 'words'], ['documents', 'document', 'documents']] as const) {
+    const used = info.month[counter];
+    if (used === undefined) continue;
+    const limit = cap(info.limits[counter]);
+    const unit = plural(limit ?? used, one, many);
+    return limit === undefined ? `$(sparkle) ${compact(used)} ${unit}` : `$(sparkle) ${compact(used)} / ${compact(limit)} ${unit}`;
+  }
+  return undefined;
+}
+
+/** This month's count against the limit: `12,345 of 50,000 (24 %)`, `12,345 (unlimited)`, `12,345`; undefined without a count. */
+export function figureLine(info: AccountInfo, counter: Counter): string | undefined {
+  const used = info.month[counter];
+  if (used === undefined) return undefined;
+  const limit = info.limits[counter];
+  const n = used.toLocaleString('en-US');
+  if (limit === -1) return `${n} (unlimited)`;
+  const c = cap(limit);
+  if (c === undefined) return n;
+  return `${n} of ${c.toLocaleString('en-US')} (${percent(used / c)})`;
+}
+
+/** The tooltip: this month's words and documents against the plan, and the plan's name. */
+export function tooltipText(info: AccountInfo): string {
+  const lines = ['Content Docs: plan usage this month'];
+  for (const counter of ['words', 'documents'] as const) {
+    const line = figureLine(info, counter);
+    if (line) lines.push(`${counter === 'words' ? 'Words' : 'Documents'}: ${line}`);
+  }
+  if (info.plan?.name) lines.push(`Plan: ${info.plan.name}`);
+  lines.push('Click for details');
+  return lines.join('\n');
+}
+
+export interface UsageRow {
+  label: string;
+  description?: string;
+}
+
+/** The Quick Pick's figures: this month against the limits, then all-time totals (only what the server said). */
+export function usageRows(info: AccountInfo): UsageRow[] {
+  const rows: UsageRow[] = [];
+  const names = { words: 'Words', documents: 'Documents', images: 'Images' } as const;
+  for (const counter of ['words', 'documents', 'images'] as const) {
+    const line = figureLine(info, counter);
+    if (line) rows.push({ label: `${names[counter]} this month`, description: line });
+  }
+  for (const counter of ['words', 'documents', 'images'] as const) {
+    const total = info.total[counter];
+    if (total !== undefined) rows.push({ label: `${names[counter]} in total`, description: total.toLocaleString('en-US') });
+  }
+  if (info.plan?.name) rows.push({ label: 'Plan', description: info.plan.name });
+  return rows;
+}

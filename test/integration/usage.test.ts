@@ -1,0 +1,523 @@
+/**
+ * Plan usage and the documents where the user writes, inside a real VS Code against the sandbox: the status
+ * bar item (hidden until signed in and until the first request, words against the plan, the count alone on
+ * an unlimited plan, the warning from 90 %, one account read per creation and none for a failed one, gone
+ * on sign-out, read again after a switch of key or server, its Quick Pick and Open Account Page); New
+ * Document preselecting the account's default creativity; Insert at Cursor, Replace Selection (one undo
+ * restores) and Open Beside; the Documents view taking in a created document without a list request.
+ */
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import type { Services } from '../../src/services/services';
+import { compact } from '../../src/status/usageFormat';
+import type { DocumentsTreeProvider } from '../../src/tree/documentsTree';
+import type { DocumentNode, GroupNode } from '../../src/tree/nodes';
+import { collate, startSandbox, type Sandbox, type SandboxDocument } from '../sandbox/server';
+import { screenshot } from './harness';
+import { closeAll, configure, MessageCapture, RecordingPrompter, services, sleep, until, useSandbox } from './reliabilityKit';
+
+const CMD = {
+  documentNew: 'contentDocs.documentNew',
+  usageShow: 'contentDocs.usageShow',
+  insert: 'contentDocs.documentInsertAtCursor',
+  replace: 'contentDocs.documentReplaceSelection',
+  openBeside: 'contentDocs.documentOpenBeside',
+} as const;
+
+/** Longer than the account service's coalescing pause and a local round trip: nothing more comes after it. */
+const SETTLE_MS = 1200;
+
+let sandbox: Sandbox;
+let s: Services;
+let tree: DocumentsTreeProvider;
+const prompter = new RecordingPrompter();
+const messages = new MessageCapture();
+
+const accountReads = () => sandbox.requests.filter((r) => r.route === 'account').length;
+const stores = () => sandbox.requests.filter((r) => r.route === 'documents.store');
+const lists = () => sandbox.requests.filter((r) => r.route === 'documents.list');
+
+/** New Document's questions answered: the name, a template, a prompt; creativity: what is offered first (Enter). */
+function answers(name: string, template = 'Freestyle', seen?: { creativity?: readonly vscode.QuickPickItem[] }): RecordingPrompter['answer'] {
+  return (q, items) => {
+    if (q.title.startsWith('New Document (1/')) return q.value === name ? undefined : name;
+    if (q.title.includes('Template')) return template;
+    if (q.title.includes('Prompt')) return 'A short text about plan usage';
+    if (q.title.includes('Creativity')) {
+      if (seen) seen.creativity = items;
+      return items?.[0]?.label;
+    }
+    return undefined;
+  };
+}
+
+/** Closes every editor; untitled buffers of these tests are reverted first (no "Save?" dialog). */
+async function closeEditors(): Promise<void> {
+  for (const d of vscode.workspace.textDocuments) {
+    if (d.uri.scheme !== 'untitled' || !d.isDirty) continue;
+    await vscode.window.showTextDocument(d);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  }
+  await closeAll();
+}
+
+async function startSession(): Promise<void> {
+  s = await services();
+  tree = s.documentsTree;
+  s.prompter.current = prompter;
+  messages.install();
+}
+
+async function endSession(): Promise<void> {
+  messages.dispose();
+  s.prompter.current = new (await import('../../src/ui/prompter')).VsCodePrompter();
+  await closeEditors();
+}
+
+describe('usage: plan usage in the status bar', function () {
+  this.timeout(60_000);
+  let other: Sandbox | undefined;
+
+  before(async () => {
+    sandbox = await startSandbox({ rateLimit: 0, storeDelayMs: 0 });
+    await startSession();
+    // No view on screen asks for anything by itself: the requests are the test's own.
+    await vscode.commands.executeCommand('workbench.action.closeSidebar');
+  });
+
+  after(async () => {
+    await endSession();
+    await other?.close();
+    await sandbox?.close();
+  });
+
+  beforeEach(() => {
+    prompter.reset();
+    messages.clear();
+  });
+
+  it('hidden when signed out, and after sign-in until the first request; a list brings words / limit from GET /account (one read)', async () => {
+    await s.credentials.clearKey();
+    await until('the item to hide on sign-out', () => !s.usage.state.visible);
+    sandbox.setAccount({ plan: { name: 'Writer', features: { words: 50_000, documents: 200 } }, counters: { words_month_count: 12_345, documents_month_count: 17 } });
+    sandbox.resetRequests();
+    await useSandbox(s, sandbox);
+    await sleep(SETTLE_MS);
+    assert.deepStrictEqual(sandbox.requests.map((r) => r.route), [], 'signing in with a stored key sends nothing');
+    assert.strictEqual(s.usage.state.visible, false, 'signed in, nothing asked of the server yet: hidden');
+
+    await tree.load(tree.allGroup);
+    await until('the item to show', () => s.usage.state.visible);
+    assert.strictEqual(s.usage.state.text, '$(sparkle) 12.3k / 50k words');
+    assert.match(s.usage.state.tooltip, /^Words: 12,345 of 50,000 \(24 %\)$/m);
+    assert.match(s.usage.state.tooltip, /^Documents: 17 of 200 \(8 %\)$/m);
+    assert.match(s.usage.state.tooltip, /^Plan: Writer$/m);
+    assert.strictEqual(s.usage.state.level, 'normal');
+    assert.strictEqual(s.usage.state.background, undefined);
+    await tree.load(tree.favoritesGroup);
+    await sleep(SETTLE_MS);
+    assert.strictEqual(accountReads(), 1, 'one account read for the session, not one per request');
+    await screenshot('usage-status-bar');
+  });
+
+  it('an unlimited plan shows the count alone', async () => {
+    sandbox.setAccount({ plan: { features: { words: -1 } }, counters: { words_month_count: 987_654 } });
+    await s.account.refresh();
+    assert.strictEqual(s.usage.state.text, '$(sparkle) 987k words');
+    assert.match(s.usage.state.tooltip, /^Words: 987,654 \(unlimited\)$/m);
+    assert.strictEqual(s.usage.state.level, 'normal');
+  });
+
+  it('warning colour from 90 % of the words, not below', async () => {
+    sandbox.setAccount({ plan: { features: { words: 50_000, documents: 1000 } }, counters: { words_month_count: 44_999, documents_month_count: 1 } });
+    await s.account.refresh();
+    assert.strictEqual(s.usage.state.text, '$(sparkle) 44.9k / 50k words');
+    assert.strictEqual(s.usage.state.level, 'normal');
+    assert.strictEqual(s.usage.state.background, undefined);
+    sandbox.setAccount({ counters: { words_month_count: 45_000 } });
+    await s.account.refresh();
+    assert.strictEqual(s.usage.state.text, '$(sparkle) 45k / 50k words');
+    assert.strictEqual(s.usage.state.level, 'warning');
+    assert.strictEqual(s.usage.state.background, 'statusBarItem.warningBackground');
+    await screenshot('usage-status-bar-warning');
+    sandbox.setAccount({ counters: { words_month_count: 1_000 } });
+    await s.account.refresh();
+    assert.strictEqual(s.usage.state.level, 'normal');
+  });
+
+  it('after New Document…: exactly one more account read, and the new figure', async () => {
+    sandbox.setAccount({ plan: { features: { words: 500_000, documents: 1000 } }, counters: { words_month_count: 20_000, documents_month_count: 10 } });
+    await s.account.refresh();
+    assert.strictEqual(s.usage.state.text, '$(sparkle) 20k / 500k words');
+    sandbox.resetRequests();
+    prompter.answer = answers('Usage after a creation');
+    await vscode.commands.executeCommand(CMD.documentNew);
+    assert.deepStrictEqual(stores().map((r) => r.status), [201]);
+    const words = sandbox.account.counters.words_month_count;
+    assert.ok(words > 20_000, 'the store counted its words');
+    await until('the new figure', () => s.usage.state.text === `$(sparkle) ${compact(words)} / 500k words`);
+    await sleep(SETTLE_MS);
+    assert.strictEqual(accountReads(), 1);
+    assert.strictEqual(s.account.cached?.month.documents, 11);
+  });
+
+  it('a burst of creations shares one account read', async () => {
+    sandbox.resetRequests();
+    await Promise.all([1, 2, 3].map((n) => s.documents.create({ name: `Burst ${n}`, prompt: 'A burst', creativity: 0.5, templateId: 1 })));
+    await until('the read after the burst', () => accountReads() >= 1);
+    await sleep(SETTLE_MS);
+    assert.strictEqual(stores().length, 3);
+    assert.strictEqual(accountReads(), 1);
+    assert.strictEqual(s.account.cached?.month.documents, sandbox.account.counters.documents_month_count);
+  });
+
+  it('one account read on the wire at a time: refreshes asked for meanwhile make one more, after it', async () => {
+    sandbox.resetRequests();
+    sandbox.setLatency(400);
+    try {
+      const answers = await Promise.all([s.account.refresh(), s.account.refresh(), s.account.refresh(), s.account.get()]);
+      assert.ok(answers.every((a) => a.month.words !== undefined));
+    } finally {
+      sandbox.setLatency(0);
+    }
+    const reads = sandbox.requests.filter((r) => r.route === 'account');
+    assert.strictEqual(reads.length, 2);
+    assert.ok(reads[1].at - reads[0].at >= 350, `the second read starts once the first is answered (${reads[1].at - reads[0].at} ms apart)`);
+  });
+
+  it('no account read when a create fails (422) or creates nothing', async () => {
+    const before = s.usage.state.text;
+    sandbox.resetRequests();
+    // The quota name is refused; asked again, the user gives up.
+    prompter.answer = (q, items) => (q.title.startsWith('New Document (1/') && q.value === '__quota__' ? undefined : answers('__quota__')(q, items));
+    await vscode.commands.executeCommand(CMD.documentNew);
+    assert.deepStrictEqual(stores().map((r) => r.status), [422]);
+    sandbox.setFault('documents.store', { kind: 'status500', count: 1 });
+    prompter.answer = answers('Never stored');
+    await vscode.commands.executeCommand(CMD.documentNew);
+    assert.deepStrictEqual(stores().map((r) => r.status), [422, 500]);
+    await sleep(SETTLE_MS);
+    assert.strictEqual(accountReads(), 0);
+    assert.strictEqual(s.usage.state.text, before);
+  });
+
+  it('click: a Quick Pick with the figures and Open Account Page, which opens the documents address', async () => {
+    sandbox.setAccount({
+      plan: { name: 'Writer', features: { words: 50_000, documents: 200, images: 20 } },
+      counters: { words_month_count: 12_345, documents_month_count: 17, images_month_count: 3, words_total_count: 234_567, documents_total_count: 321, images_total_count: 9 },
+    });
+    await s.account.refresh();
+    const opened: string[] = [];
+    const original = s.usage.openExternal;
+    s.usage.openExternal = (uri) => {
+      opened.push(uri.toString());
+      return Promise.resolve(true);
+    };
+    let shown: readonly vscode.QuickPickItem[] = [];
+    prompter.answer = (q, items) => {
+      shown = items ?? [];
+      return q.title === 'Content Docs: Plan Usage' ? '$(link-external) Open Account Page' : undefined;
+    };
+    sandbox.resetRequests();
+    try {
+      await vscode.commands.executeCommand(CMD.usageShow);
+    } finally {
+      s.usage.openExternal = original;
+    }
+    const rows = shown.filter((i) => i.kind !== vscode.QuickPickItemKind.Separator).map((i) => `${i.label}: ${i.description ?? ''}`);
+    assert.deepStrictEqual(rows, [
+      'Words this month: 12,345 of 50,000 (24 %)',
+      'Documents this month: 17 of 200 (8 %)',
+      'Images this month: 3 of 20 (15 %)',
+      'Words in total: 234,567',
+      'Documents in total: 321',
+      'Images in total: 9',
+      'Plan: Writer',
+      `$(link-external) Open Account Page: ${sandbox.docsUrl}`,
+    ]);
+    assert.deepStrictEqual(opened, [vscode.Uri.parse(sandbox.docsUrl).toString()]);
+    assert.strictEqual(accountReads(), 0, 'the figures already read are shown');
+    assert.strictEqual(s.usage.state.text, '$(sparkle) 12.3k / 50k words');
+  });
+
+  it('sign-out hides it and forgets the figures; another key or server reads again on the next request', async () => {
+    // An open document's editor would read it again on sign-in (a request, which brings the figures): none open.
+    await closeEditors();
+    await vscode.commands.executeCommand('contentDocs.signOut');
+    await until('the item to hide', () => !s.usage.state.visible);
+    assert.strictEqual(s.account.cached, undefined);
+
+    // Back with a key: hidden until a request; then this account's figures.
+    sandbox.resetRequests();
+    await useSandbox(s, sandbox);
+    await sleep(SETTLE_MS);
+    assert.deepStrictEqual(sandbox.requests.map((r) => r.route), []);
+    assert.strictEqual(s.usage.state.visible, false);
+    await tree.load(tree.allGroup);
+    await until('the figures again', () => s.usage.state.visible);
+    assert.strictEqual(s.usage.state.text, '$(sparkle) 12.3k / 50k words');
+
+    // Another server (another account): the old figures go at once, the new ones come with the next request.
+    other = await startSandbox({ rateLimit: 0, storeDelayMs: 0, account: { plan: { name: 'Other', features: { words: 10_000 } }, counters: { words_month_count: 9_500 } } });
+    await configure('documents.baseUrl', other.docsUrl);
+    await until('the old figures to go', () => !s.usage.state.visible);
+    assert.strictEqual(other.requests.filter((r) => r.route === 'account').length, 0, 'a settings change sends nothing');
+    await tree.load(tree.allGroup);
+    await until("the other account's figures", () => s.usage.state.text === '$(sparkle) 9.5k / 10k words');
+    assert.strictEqual(s.usage.state.level, 'warning');
+    assert.strictEqual(other.requests.filter((r) => r.route === 'account').length, 1);
+    await configure('documents.baseUrl', sandbox.docsUrl);
+    await until('the old figures to go', () => !s.usage.state.visible);
+  });
+});
+
+describe("usage: New Document… preselects the account's default creativity", function () {
+  this.timeout(60_000);
+
+  before(async () => {
+    sandbox = await startSandbox({ rateLimit: 0, storeDelayMs: 0 });
+    await startSession();
+    await useSandbox(s, sandbox);
+  });
+
+  after(async () => {
+    await endSession();
+    await sandbox?.close();
+  });
+
+  beforeEach(() => prompter.reset());
+
+  it('an account read this session: its default (0.8: nearest Creative) is offered first and sent; no extra read', async () => {
+    sandbox.setAccount({ defaultCreativity: 0.8 });
+    await s.account.refresh();
+    sandbox.resetRequests();
+    const seen: { creativity?: readonly vscode.QuickPickItem[] } = {};
+    prompter.answer = answers('Preselected creativity', 'Freestyle', seen);
+    await vscode.commands.executeCommand(CMD.documentNew);
+    assert.strictEqual(seen.creativity?.[0]?.label, 'Creative');
+    assert.match(seen.creativity?.[0]?.description ?? '', /your default/);
+    assert.deepStrictEqual(stores().map((r) => r.body?.creativity), ['0.75']);
+    await sleep(SETTLE_MS);
+    const routes = sandbox.requests.map((r) => r.route);
+    assert.strictEqual(routes.indexOf('account'), routes.lastIndexOf('account'), 'one account read: the one after the creation');
+    assert.ok(routes.indexOf('account') > routes.indexOf('documents.store'));
+  });
+
+  it('the account not read yet: one read while the questions are answered, its default preselected (0.1: Repetitive)', async () => {
+    await closeEditors();
+    await s.credentials.clearKey();
+    await until('the account to be forgotten', () => s.account.cached === undefined);
+    await useSandbox(s, sandbox);
+    sandbox.setAccount({ defaultCreativity: 0.1 });
+    sandbox.resetRequests();
+    const seen: { creativity?: readonly vscode.QuickPickItem[] } = {};
+    prompter.answer = answers('Preselected after a read', 'Freestyle', seen);
+    await vscode.commands.executeCommand(CMD.documentNew);
+    assert.strictEqual(seen.creativity?.[0]?.label, 'Repetitive');
+    assert.deepStrictEqual(stores().map((r) => r.body?.creativity), ['0']);
+    const routes = sandbox.requests.map((r) => r.route);
+    assert.strictEqual(routes[0], 'account', 'the read comes before the store');
+  });
+
+  it('the account says nothing (older server) or the read fails: Original, as before', async () => {
+    await closeEditors();
+    await s.credentials.clearKey();
+    await useSandbox(s, sandbox);
+    sandbox.setFault('account', { kind: 'status500' });
+    try {
+      sandbox.resetRequests();
+      const seen: { creativity?: readonly vscode.QuickPickItem[] } = {};
+      prompter.answer = answers('Preselected without an account', 'Freestyle', seen);
+      await vscode.commands.executeCommand(CMD.documentNew);
+      assert.strictEqual(seen.creativity?.[0]?.label, 'Original');
+      assert.deepStrictEqual(stores().map((r) => r.body?.creativity), ['0.5']);
+    } finally {
+      sandbox.clearFaults();
+    }
+  });
+});
+
+describe('usage: Insert at Cursor, Replace Selection and Open Beside on a document', function () {
+  this.timeout(60_000);
+  let doc: SandboxDocument;
+
+  before(async () => {
+    sandbox = await startSandbox({ rateLimit: 0, storeDelayMs: 0 });
+    await startSession();
+    await useSandbox(s, sandbox);
+    // Results edited in the web UI are stored as HTML: inserted as stored.
+    doc = [...sandbox.documents.values()].find((d) => d.templateId === 1 && d.result)!;
+    doc.result = '<p>Inserted paragraph.</p>';
+  });
+
+  after(async () => {
+    await endSession();
+    await sandbox?.close();
+  });
+
+  beforeEach(async () => {
+    prompter.reset();
+    messages.clear();
+    await closeEditors();
+  });
+
+  async function rowOf(id: number): Promise<DocumentNode> {
+    await s.documents.fetch(id).catch(() => undefined);
+    const rows = (await tree.load(tree.allGroup)).filter((n): n is DocumentNode => n.kind === 'document');
+    return rows.find((n) => n.doc.id === id) ?? ({ id } as unknown as DocumentNode);
+  }
+
+  async function untitled(text: string): Promise<vscode.TextEditor> {
+    const d = await vscode.workspace.openTextDocument({ content: text, language: 'markdown' });
+    return vscode.window.showTextDocument(d, vscode.ViewColumn.One);
+  }
+
+  it('Insert at Cursor: the result at each cursor, in one edit that one undo restores', async () => {
+    const row = await rowOf(doc.id);
+    const original = 'First line\nSecond line\n';
+    const editor = await untitled(original);
+    editor.selections = [new vscode.Selection(0, 5, 0, 5), new vscode.Selection(1, 0, 1, 6)];
+    sandbox.resetRequests();
+    const done = await vscode.commands.executeCommand(CMD.insert, row);
+    assert.strictEqual(done, true);
+    // A cursor is the active end of a selection: the text goes there, the selected text stays.
+    assert.strictEqual(editor.document.getText(), 'First<p>Inserted paragraph.</p> line\nSecond<p>Inserted paragraph.</p> line\n');
+    assert.strictEqual(sandbox.requests.length, 0, 'the document as known: nothing asked of the server');
+    await vscode.commands.executeCommand('undo');
+    assert.strictEqual(editor.document.getText(), original);
+  });
+
+  it('Replace Selection: every selection replaced in one edit; one undo restores', async () => {
+    const row = await rowOf(doc.id);
+    const original = 'Keep this. Replace me. Keep that. Me too.';
+    const editor = await untitled(original);
+    editor.selections = [new vscode.Selection(0, 11, 0, 22), new vscode.Selection(0, 34, 0, 41)];
+    const done = await vscode.commands.executeCommand(CMD.replace, row);
+    assert.strictEqual(done, true);
+    assert.strictEqual(editor.document.getText(), 'Keep this. <p>Inserted paragraph.</p> Keep that. <p>Inserted paragraph.</p>');
+    await vscode.commands.executeCommand('undo');
+    assert.strictEqual(editor.document.getText(), original);
+  });
+
+  it('from the palette in the document\'s own editor: into the editor beside it; with no other editor: says so and changes nothing', async () => {
+    const editor = await untitled('Target: ');
+    editor.selection = new vscode.Selection(0, 8, 0, 8);
+    const own = await vscode.commands.executeCommand<vscode.TextEditor>(CMD.openBeside, await rowOf(doc.id));
+    assert.ok(own);
+    assert.strictEqual(vscode.window.activeTextEditor?.document.uri.authority, String(doc.id), 'the document is the active editor');
+    assert.strictEqual(await vscode.commands.executeCommand(CMD.insert), true);
+    assert.strictEqual(editor.document.getText(), 'Target: <p>Inserted paragraph.</p>');
+
+    await closeEditors();
+    await vscode.commands.executeCommand(CMD.openBeside, await rowOf(doc.id));
+    const before = vscode.window.activeTextEditor!.document.getText();
+    messages.clear();
+    assert.strictEqual(await vscode.commands.executeCommand(CMD.replace), false);
+    const said = await messages.waitFor('the message', (m) => m.level === 'warning');
+    assert.match(said.message, /There is no editor to replace a selection in/);
+    assert.strictEqual(vscode.window.activeTextEditor!.document.getText(), before);
+
+    await closeEditors();
+    messages.clear();
+    assert.strictEqual(await vscode.commands.executeCommand(CMD.insert, await rowOf(doc.id)), false);
+    assert.match((await messages.waitFor('the message', (m) => m.level === 'warning')).message, /There is no editor to insert into/);
+  });
+
+  it('Open Beside: the document opens in the column beside the active editor', async () => {
+    await untitled('Writing here');
+    const editor = await vscode.commands.executeCommand<vscode.TextEditor>(CMD.openBeside, await rowOf(doc.id));
+    assert.ok(editor);
+    assert.strictEqual(editor.document.uri.scheme, 'content-docs');
+    assert.strictEqual(editor.document.uri.authority, String(doc.id));
+    assert.strictEqual(editor.viewColumn, vscode.ViewColumn.Two);
+    assert.strictEqual(editor.document.getText(), doc.result);
+    assert.strictEqual(vscode.window.visibleTextEditors.length, 2);
+  });
+});
+
+describe('usage: the Documents view follows a creation without a list request', function () {
+  this.timeout(90_000);
+
+  before(async () => {
+    sandbox = await startSandbox({ rateLimit: 0, storeDelayMs: 0 });
+    await startSession();
+    await useSandbox(s, sandbox);
+  });
+
+  after(async () => {
+    await tree.setSearch(undefined);
+    await tree.setSort('newest');
+    await endSession();
+    await sandbox?.close();
+  });
+
+  beforeEach(() => prompter.reset());
+
+  const ids = (nodes: readonly unknown[]) => nodes.filter((n): n is DocumentNode => (n as DocumentNode).kind === 'document').map((n) => n.doc.id);
+
+  /** The ids the server lists for a filter and sort, in its order. */
+  function serverOrder(filter: (d: SandboxDocument) => boolean, sort: 'newest' | 'nameAsc'): number[] {
+    return [...sandbox.documents.values()]
+      .filter(filter)
+      .sort((a, b) => (sort === 'nameAsc' ? collate(a.name, b.name) || a.id - b.id : b.id - a.id))
+      .map((d) => d.id);
+  }
+
+  async function shown(g: GroupNode): Promise<number[]> {
+    return ids((await tree.getChildren(g)) ?? []);
+  }
+
+  for (const sort of ['newest', 'nameAsc'] as const) {
+    it(`sorted ${sort}: into its template group, All Documents and the matching search, where the server puts it; counts + 1; no list request`, async () => {
+      await tree.setSort(sort);
+      const blog = tree.templateGroup(9)!;
+      assert.ok(blog, 'the Blog post group');
+      // By name, a name early in the alphabet: inside the first page the group has loaded.
+      const name = sort === 'newest' ? 'Follow the tree newest' : 'Ab follow the tree by name';
+      await tree.setSearch({ text: 'follow the tree', by: 'name' });
+      const search = tree.searchGroup!;
+      for (const g of [blog, tree.allGroup, search]) await tree.load(g);
+      const before = { blog: tree.countOf(blog.key), all: tree.countOf('all'), search: tree.countOf('search') };
+      assert.ok(before.blog !== undefined && before.all !== undefined && before.search !== undefined, 'the counts are known');
+      const shownBefore = { blog: await shown(blog), all: await shown(tree.allGroup), search: await shown(search) };
+
+      sandbox.resetRequests();
+      prompter.answer = answers(name, 'Blog post');
+      await vscode.commands.executeCommand(CMD.documentNew);
+      const created = [...sandbox.documents.values()].find((d) => d.name === name);
+      assert.ok(created, 'created');
+      assert.strictEqual(created.templateId, 9);
+
+      const after = { blog: await shown(blog), all: await shown(tree.allGroup), search: await shown(search) };
+      for (const [key, filter] of [
+        ['blog', (d: SandboxDocument) => d.templateId === 9],
+        ['all', () => true],
+        ['search', (d: SandboxDocument) => d.name.toLowerCase().includes('follow the tree')],
+      ] as const) {
+        const got = after[key];
+        assert.ok(got.includes(created.id), `${key}: the new document is shown`);
+        assert.strictEqual(got.length, shownBefore[key].length + 1, `${key}: one row more`);
+        assert.deepStrictEqual(got, serverOrder(filter, sort).slice(0, got.length), `${key}: in the server's order`);
+      }
+      assert.strictEqual(tree.countOf(blog.key), before.blog! + 1);
+      assert.strictEqual(tree.countOf('all'), before.all! + 1);
+      assert.strictEqual(tree.countOf('search'), before.search! + 1);
+      await sleep(SETTLE_MS);
+      assert.strictEqual(lists().length, 0, 'no list request after the create');
+    });
+  }
+
+  it('a search the new document does not match leaves that group and its count alone', async () => {
+    await tree.setSort('newest');
+    await tree.setSearch({ text: 'nothing like the new one', by: 'name' });
+    const search = tree.searchGroup!;
+    await tree.load(search);
+    const before = { rows: await shown(search), count: tree.countOf('search') };
+    sandbox.resetRequests();
+    prompter.answer = answers('Unrelated new document', 'Blog post');
+    await vscode.commands.executeCommand(CMD.documentNew);
+    assert.deepStrictEqual(await shown(search), before.rows);
+    assert.strictEqual(tree.countOf('search'), before.count);
+    assert.strictEqual(lists().length, 0);
+  });
+});
