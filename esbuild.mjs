@@ -28,6 +28,29 @@ const options = {
         );
       },
     },
+    {
+      // Two modules of undici the client never runs are left out of dist/api.js (undici requires both when it loads;
+      // test/unit/undiciPaths.test.ts checks the built bundle still makes requests without them):
+      // - llhttp_simd-wasm.js: undici carries its HTTP/1.1 parser (llhttp) as WebAssembly twice, with and without
+      //   SIMD, 71 KB each, and compiles the SIMD one when it can, falling back to the plain one when that fails.
+      //   Without it the plain build is used, as on a machine without SIMD (our answers are small JSON).
+      // - client-h2.js: HTTP/2, which undici only speaks when a dispatcher is built with allowH2 (ours is not); it
+      //   loads node:http2 at start. Should a connection ever negotiate h2, the request fails with a plain error.
+      name: 'undici-unused-parts',
+      setup(build) {
+        const leftOut = {
+          'llhttp_simd-wasm.js': 'module.exports = undefined;',
+          'client-h2.js': "module.exports = function connectH2() { throw new Error('HTTP/2 is not part of this build'); };",
+        };
+        build.onResolve({ filter: /[\\/](llhttp_simd-wasm|client-h2)\.js$/ }, (args) =>
+          /[\\/]node_modules[\\/]undici[\\/]/.test(args.importer) ? { path: args.path.replace(/^.*[\\/]/, ''), namespace: 'left-out' } : undefined,
+        );
+        build.onLoad({ filter: /.*/, namespace: 'left-out' }, (args) => ({
+          contents: `// left out by esbuild.mjs (see there)\n${leftOut[args.path]}\n`,
+          loader: 'js',
+        }));
+      },
+    },
   ],
   minify: production,
   sourcemap: production ? false : 'linked',
