@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import { ApiError, isApiError, isCancelled, isNotFound } from '../../src/api/errors';
 import { describeError, errorKind, isCancellation } from '../../src/util/errors';
@@ -45,7 +46,7 @@ function assertRecognised(make: (kind: ApiError['kind'], message: string) => Err
 describe('errors are recognised by kind across bundles', () => {
   it('an ApiError from the built API bundle (its own copy of the class)', () => {
     assert.ok(fs.existsSync(BUNDLE), `${BUNDLE} is missing: build first (npm run build)`);
-    const Other = (require(BUNDLE) as { ApiError: typeof ApiError }).ApiError;
+    const Other = (createRequire(__filename)(BUNDLE) as { ApiError: typeof ApiError }).ApiError;
     assert.notEqual(Other, ApiError);
     assertRecognised((kind, message) => new Other(kind, message));
   });

@@ -8,6 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import { builtinModules, createRequire } from 'node:module';
 import * as http from 'node:http';
 import * as net from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -15,6 +16,8 @@ import * as path from 'node:path';
 import { Agent, request, UNDICI_PATHS, type Dispatcher } from '../../src/api/http';
 
 const REPO = path.resolve(__dirname, '..', '..', '..');
+/** Loads what is only known at run time (undici's internal paths, the built bundle). */
+const load = createRequire(__filename);
 
 interface Server {
   url: string;
@@ -73,21 +76,21 @@ describe('undici by its module paths (src/api/http.ts)', () => {
       try {
         file = require.resolve(p);
       } catch (e) {
-        assert.fail(`${p} no longer resolves (undici ${(require('undici/package.json') as { version: string }).version}): ${(e as Error).message}`);
+        assert.fail(`${p} no longer resolves (undici ${(load('undici/package.json') as { version: string }).version}): ${(e as Error).message}`);
       }
       assert.ok(file.startsWith(root + path.sep), `${p} resolves inside the undici package (${file})`);
     }
-    const AgentClass = require(UNDICI_PATHS[0]) as unknown;
+    const AgentClass = load(UNDICI_PATHS[0]) as unknown;
     assert.equal(typeof AgentClass, 'function', 'undici/lib/dispatcher/agent exports the Agent class itself');
     assert.equal(AgentClass, Agent);
     for (const method of ['dispatch', 'close', 'destroy']) {
       assert.equal(typeof (Agent.prototype as unknown as Record<string, unknown>)[method], 'function', `Agent.prototype.${method}`);
     }
-    assert.equal(typeof require(UNDICI_PATHS[1]), 'function', 'undici/lib/api/api-request exports the request function itself');
+    assert.equal(typeof load(UNDICI_PATHS[1]), 'function', 'undici/lib/api/api-request exports the request function itself');
   });
 
   it('loading the client does not load the package entry point (fetch, WebSocket, …)', () => {
-    require('../../src/api/index');
+    load('../../src/api/index');
     const entry = require.resolve('undici');
     assert.equal(require.cache[entry], undefined, `${entry} was loaded`);
   });
@@ -215,7 +218,7 @@ describe('the built API bundle (dist/api.js)', () => {
 
   it('makes a request and reads its answer with that parser', async () => {
     const srv = await serve((req, res) => json(res, 200, { data: { path: req.url, key: req.headers.authorization } }));
-    const api = (require(bundle) as typeof import('../../src/api/index')).createApi({
+    const api = (load(bundle) as typeof import('../../src/api/index')).createApi({
       documentsUrl: srv.url,
       projectsUrl: srv.url,
       getKey: () => 'bundle-key',
@@ -231,4 +234,4 @@ describe('the built API bundle (dist/api.js)', () => {
   });
 });
 
-const BUILTINS = new Set(require('node:module').builtinModules as string[]);
+const BUILTINS = new Set(builtinModules);
