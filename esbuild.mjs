@@ -1,8 +1,12 @@
-// Builds the extension into two bundles:
+// Builds the extension into four bundles:
 //   dist/extension.js  loaded at activation: views, command and file-system registrations, settings (small)
 //   dist/commands.js   loaded when a command first runs: the commands' implementations
 //   dist/fs.js         loaded when a document is first opened: the content-docs file system
-//   dist/api.js        loaded on the first request: the HTTP client (undici) and the response schemas (zod)
+//   dist/api.js        loaded on the first request: the HTTP client (undici's connection pool and request, see
+//                      src/api/http.ts) and the response schemas (zod)
+// Folding commands.js and fs.js into extension.js (measured with npm run bench) made the activation bundle 83 KB
+// instead of 45 KB and require() + activate() 14 ms instead of 8 ms (median of 5 fresh starts), so they stay apart.
+// Errors crossing bundles are recognised by kind (isApiError / errorKind), never by instanceof.
 // `vscode` stays external. --production minifies and drops source maps; --watch rebuilds on change.
 import * as esbuild from 'esbuild';
 
