@@ -1,4 +1,4 @@
-import { Agent, request, type Dispatcher } from 'undici';
+import { Agent, request, type Dispatcher } from './http';
 import { ApiError } from './errors';
 import { errorBodySchema, type ZodSchema } from './schemas';
 import { serverTrim } from './validate';
@@ -214,7 +214,7 @@ export class HttpClient {
     this.pacers = { documents: new Pacer(withoutHeaders), projects: new Pacer(withoutHeaders) };
     this.ownsDispatcher = !options.dispatcher;
     this.dispatcher =
-      options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, connections: 6 });
+      options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, connections: 6, allowH2: false });
   }
 
   /** The base URL for a service, checked: the key is never sent to an insecure address. */

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { ContentDocument, DocumentChanges, DocumentListQuery, NewDocument, Page } from '../api/index';
 import { Disposable } from '../util/disposable';
+import { errorKind } from '../util/errors';
 import type { Credentials } from '../auth/credentials';
 import { sameDocument } from '../model/document';
 import type { ApiProvider } from './apiProvider';
@@ -149,7 +150,7 @@ export class DocumentService extends Disposable {
       await this.api.get().deleteDocument(id);
     } catch (e) {
       // Already gone on the server: the outcome the user asked for.
-      if ((e as { kind?: string }).kind !== 'notFound') throw e;
+      if (errorKind(e) !== 'notFound') throw e;
     }
     this.known.delete(id);
     this._onDidDelete.fire(before ?? { id });

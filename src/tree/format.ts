@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ApiError } from '../api/errors';
-import { isApiError } from '../util/errors';
+import { errorKind, isApiError } from '../util/errors';
 
 /** Presentation helpers shared by the two views. No state, no network. */
 
@@ -102,7 +102,7 @@ export function reason(e: unknown): string {
 }
 
 export function kindOf(e: unknown): ApiError['kind'] | undefined {
-  return isApiError(e) ? e.kind : undefined;
+  return errorKind(e);
 }
 
 /** How an error shows as a tree item: a short label and a description saying why (and when to retry). */
@@ -135,7 +135,7 @@ export function errorPresentation(action: string, e: unknown, at: number): { lab
     };
   }
   if (kind === 'rateLimited') {
-    const seconds = (e as ApiError).retryAfter ?? 60;
+    const seconds = (isApiError(e) ? e.retryAfter : undefined) ?? 60;
     const when = clockTime(new Date(at + seconds * 1000));
     return {
       label: vscode.l10n.t('{0}: too many requests', action),

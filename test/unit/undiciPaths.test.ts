@@ -1,0 +1,237 @@
+/**
+ * The client loads undici by two of its internal module paths (src/api/http.ts), not by the package's entry
+ * point, so that dist/api.js holds only the connection pool and `request`. undici does not promise these
+ * paths: this suite fails when an update moves them or changes what they export, and proves over real HTTP
+ * on 127.0.0.1 that the pieces still do what the client relies on (keep-alive, redirects not followed, abort,
+ * error codes). The last part checks the built bundle (dist/api.js, from `npm run build` or `npm run pretest`):
+ * self-contained, without the SIMD llhttp build that esbuild.mjs leaves out, and able to make a request.
+ */
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import { builtinModules, createRequire } from 'node:module';
+import * as http from 'node:http';
+import * as net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import * as path from 'node:path';
+import { Agent, request, UNDICI_PATHS, type Dispatcher } from '../../src/api/http';
+
+const REPO = path.resolve(__dirname, '..', '..', '..');
+/** Loads what is only known at run time (undici's internal paths, the built bundle). */
+const load = createRequire(__filename);
+
+interface Server {
+  url: string;
+  connections: number;
+  requests: string[];
+  close(): Promise<void>;
+}
+
+/** A plain node:http server on 127.0.0.1 that counts connections and records each request's method and path. */
+async function serve(handler: (req: http.IncomingMessage, res: http.ServerResponse) => void): Promise<Server> {
+  const server = http.createServer((req, res) => {
+    s.requests.push(`${req.method} ${req.url}`);
+    handler(req, res);
+  });
+  const s: Server = {
+    url: '',
+    connections: 0,
+    requests: [],
+    close: () => {
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+  server.on('connection', () => s.connections++);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  s.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return s;
+}
+
+function json(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify(body));
+}
+
+async function text(res: Dispatcher.ResponseData): Promise<string> {
+  let out = '';
+  for await (const chunk of res.body) out += (chunk as Buffer).toString('utf8');
+  return out;
+}
+
+const GET = (dispatcher: Dispatcher, signal = new AbortController().signal) => ({ method: 'GET' as const, headers: { accept: 'application/json' }, signal, dispatcher });
+
+describe('undici by its module paths (src/api/http.ts)', () => {
+  let agent: InstanceType<typeof Agent>;
+  beforeEach(() => {
+    agent = new Agent({ keepAliveTimeout: 10_000, connections: 6 });
+  });
+  afterEach(async () => {
+    await agent.close();
+  });
+
+  it('every deep path still resolves inside the installed undici and exports what the client calls', () => {
+    const root = path.dirname(require.resolve('undici/package.json'));
+    for (const p of UNDICI_PATHS) {
+      let file: string;
+      try {
+        file = require.resolve(p);
+      } catch (e) {
+        assert.fail(`${p} no longer resolves (undici ${(load('undici/package.json') as { version: string }).version}): ${(e as Error).message}`);
+      }
+      assert.ok(file.startsWith(root + path.sep), `${p} resolves inside the undici package (${file})`);
+    }
+    const AgentClass = load(UNDICI_PATHS[0]) as unknown;
+    assert.equal(typeof AgentClass, 'function', 'undici/lib/dispatcher/agent exports the Agent class itself');
+    assert.equal(AgentClass, Agent);
+    for (const method of ['dispatch', 'close', 'destroy']) {
+      assert.equal(typeof (Agent.prototype as unknown as Record<string, unknown>)[method], 'function', `Agent.prototype.${method}`);
+    }
+    assert.equal(typeof load(UNDICI_PATHS[1]), 'function', 'undici/lib/api/api-request exports the request function itself');
+  });
+
+  it('loading the client does not load the package entry point (fetch, WebSocket, …)', () => {
+    load('../../src/api/index');
+    const entry = require.resolve('undici');
+    assert.equal(require.cache[entry], undefined, `${entry} was loaded`);
+  });
+
+  it('a request answers with status, headers and body, and the next one reuses the kept-alive connection', async () => {
+    const srv = await serve((req, res) => json(res, 200, { path: req.url, auth: req.headers.authorization }, { 'x-ratelimit-limit': '60' }));
+    try {
+      const first = await request(`${srv.url}/api/v1/documents?page=2&search=caf%C3%A9`, {
+        ...GET(agent),
+        headers: { authorization: 'Bearer k-1' },
+      });
+      assert.equal(first.statusCode, 200);
+      assert.equal(first.headers['x-ratelimit-limit'], '60');
+      assert.deepEqual(JSON.parse(await text(first)), { path: '/api/v1/documents?page=2&search=caf%C3%A9', auth: 'Bearer k-1' });
+      // The pool takes the connection back once the answer was read (a turn of the event loop later).
+      await new Promise(setImmediate);
+      const second = await request(`${srv.url}/api/v1/account`, GET(agent));
+      assert.equal(second.statusCode, 200);
+      await text(second);
+      assert.deepEqual(srv.requests, ['GET /api/v1/documents?page=2&search=caf%C3%A9', 'GET /api/v1/account']);
+      assert.equal(srv.connections, 1, 'both requests went over one connection');
+    } finally {
+      await srv.close();
+    }
+  });
+
+  it('sends a form body with its method', async () => {
+    let body = '';
+    const srv = await serve((req, res) => {
+      req.setEncoding('utf8');
+      req.on('data', (c: string) => (body += c));
+      req.on('end', () => json(res, 201, { ok: true }));
+    });
+    try {
+      const res = await request(`${srv.url}/api/v1/documents/7`, {
+        ...GET(agent),
+        method: 'PATCH',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'name=Q3+plan',
+      });
+      assert.equal(res.statusCode, 201);
+      await text(res);
+      assert.deepEqual(srv.requests, ['PATCH /api/v1/documents/7']);
+      assert.equal(body, 'name=Q3+plan');
+    } finally {
+      await srv.close();
+    }
+  });
+
+  it('a redirect is returned as it is, never followed', async () => {
+    const target = await serve((_req, res) => json(res, 200, { followed: true }));
+    const srv = await serve((_req, res) => json(res, 302, {}, { location: `${target.url}/steal` }));
+    try {
+      const res = await request(`${srv.url}/api/v1/account`, GET(agent));
+      assert.equal(res.statusCode, 302);
+      assert.equal(res.headers.location, `${target.url}/steal`);
+      await text(res);
+      assert.deepEqual(target.requests, [], 'nothing was sent to the redirect target');
+    } finally {
+      await srv.close();
+      await target.close();
+    }
+  });
+
+  it('an aborted signal ends a request that waits for its answer', async () => {
+    const srv = await serve(() => undefined /* never answers */);
+    try {
+      const controller = new AbortController();
+      const pending = request(`${srv.url}/api/v1/account`, GET(agent, controller.signal));
+      setTimeout(() => controller.abort(), 50);
+      await assert.rejects(pending, (e: Error & { code?: string }) => e.name === 'AbortError' || e.code === 'UND_ERR_ABORTED');
+      assert.deepEqual(srv.requests, ['GET /api/v1/account']);
+    } finally {
+      await srv.close();
+    }
+  });
+
+  it('a refused connection fails with ECONNREFUSED, a reset mid-answer with an UND_ERR_ code or ECONNRESET', async () => {
+    const closed = net.createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    await assert.rejects(request(`http://127.0.0.1:${port}/api/v1/account`, GET(agent)), (e: { code?: string }) => e.code === 'ECONNREFUSED');
+
+    const reset = net.createServer((socket) => socket.once('data', () => socket.end('HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n{"partial":')));
+    await new Promise<void>((resolve) => reset.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(reset.address() as AddressInfo).port}/api/v1/account`;
+      await assert.rejects(
+        (async () => text(await request(url, GET(agent))))(),
+        (e: { code?: string }) => /^(UND_ERR_SOCKET|ECONNRESET)$/.test(e.code ?? ''),
+      );
+    } finally {
+      await new Promise<void>((resolve) => reset.close(() => resolve()));
+    }
+  });
+});
+
+describe('the built API bundle (dist/api.js)', () => {
+  const bundle = path.join(REPO, 'dist', 'api.js');
+  let source: string;
+  before(function () {
+    assert.ok(fs.existsSync(bundle), `${bundle} is missing: build first (npm run build)`);
+    source = fs.readFileSync(bundle, 'utf8');
+  });
+
+  /** The base64 text of one of undici's llhttp WebAssembly builds. */
+  function wasmBase64(file: string): string {
+    const m = /wasmBase64 = '([A-Za-z0-9+/=]+)'/.exec(fs.readFileSync(require.resolve(`undici/lib/llhttp/${file}`), 'utf8'));
+    assert.ok(m, `the WebAssembly of ${file} is where it was`);
+    return m[1];
+  }
+
+  it('is self-contained: it requires no package at run time', () => {
+    const required = [...source.matchAll(/\brequire\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1]);
+    const packages = required.filter((m) => !m.startsWith('node:') && !BUILTINS.has(m));
+    assert.deepEqual([...new Set(packages)], []);
+  });
+
+  it('holds the plain llhttp build, and neither the SIMD one nor HTTP/2 (left out by esbuild.mjs)', () => {
+    assert.ok(source.includes(wasmBase64('llhttp-wasm.js')), 'the plain build is in the bundle');
+    assert.ok(!source.includes(wasmBase64('llhttp_simd-wasm.js')), 'the SIMD build is left out');
+    assert.doesNotMatch(source, /require\(["'](node:)?http2["']\)/, 'node:http2 is not required');
+  });
+
+  it('makes a request and reads its answer with that parser', async () => {
+    const srv = await serve((req, res) => json(res, 200, { data: { path: req.url, key: req.headers.authorization } }));
+    const api = (load(bundle) as typeof import('../../src/api/index')).createApi({
+      documentsUrl: srv.url,
+      projectsUrl: srv.url,
+      getKey: () => 'bundle-key',
+      pacing: false,
+      retries: 0,
+    });
+    try {
+      assert.deepEqual(await api.getAccount(), { path: '/api/v1/account', key: 'Bearer bundle-key' });
+    } finally {
+      api.dispose();
+      await srv.close();
+    }
+  });
+});
+
+const BUILTINS = new Set(builtinModules);
