@@ -14,15 +14,15 @@ const codePoints = (s: string) => [...s].length;
 /** What the model gets when the text is sent, answered back unchanged (a model that keeps the form it was asked for). */
 function roundTrip(text: string, languageId: string): string {
   const format = formatOf(languageId);
-  return decodeAnswer(flattenPrompt(encodeText(text, format).text), format);
+  return decodeAnswer(flattenPrompt(encodeText(text, format).text), format, text);
 }
 
 describe('write adversary (unit): code, limits and names at their edges', () => {
   it('indented code in a Markdown fence keeps its indentation through the flattening', () => {
     const body = ['def total(items):', '    s = 0', '    for i in items:', '\tif i:', '            s += i  # two  spaces', '    return s'].join('\n');
-    const md = `Some text.\n\n\`\`\`python\n${body}\n\`\`\`\n`;
+    const md = `Some text.\n\n\`\`\`python\n${body}\n\`\`\``;
     const back = roundTrip(md, 'markdown');
-    assert.ok(back.includes(body), `the code comes back as it was:\n${back}`);
+    assert.strictEqual(back, md, 'the code and its fence come back as they were');
   });
 
   it('a multi-line selection in a code file comes back with its lines, indentation and list-like lines as they were', () => {
@@ -44,7 +44,7 @@ describe('write adversary (unit): code, limits and names at their edges', () => 
     ] as const) {
       const sent = encodeText(line, formatOf(languageId));
       assert.equal(sent.structured, false, `${languageId}: one line goes as it is`);
-      assert.strictEqual(decodeAnswer(flattenPrompt(sent.text), formatOf(languageId)), line, languageId);
+      assert.strictEqual(decodeAnswer(flattenPrompt(sent.text), formatOf(languageId), line), line, languageId);
     }
   });
 
