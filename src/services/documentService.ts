@@ -157,7 +157,12 @@ export class DocumentService extends Disposable {
   }
 
   async create(input: NewDocument, signal?: AbortSignal): Promise<ContentDocument> {
+    const account = this.account;
     const doc = await this.api.get().storeDocument(input, signal);
+    // Another key or server since the request left: the document belongs to the account it was sent to, not to this one.
+    if (account !== this.account) {
+      throw new Error('The API key or server changed while the service was writing: the document was created in the previous account and is not shown here.');
+    }
     this.known.set(doc.id, doc);
     this._onDidCreate.fire(doc);
     return doc;

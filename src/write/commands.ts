@@ -12,7 +12,7 @@ import * as config from '../util/config';
 import { describeError, errorKind, isApiError, isCancellation } from '../util/errors';
 import { showError } from '../util/run';
 import { WRITE_ACTIONS, type WriteAction, type WriteActionId } from './actions';
-import { ProposalPreview, type Proposal } from './preview';
+import { ProposalPreview, TrackedRange, type Proposal } from './preview';
 import {
   checkPrompt,
   composePrompt,
@@ -369,30 +369,42 @@ class Writer implements vscode.Disposable {
     }
 
     const doc = job.editor.document;
-    // The text as it was sent: if the user types meanwhile, the diff still shows the proposal where it belongs.
+    // A Retry comes later: the text must still be where it was selected, or the answer would have no place.
+    if (doc.isClosed || doc.getText(job.range) !== job.text) {
+      void vscode.window.showWarningMessage(
+        vscode.l10n.t('{0}: the text changed or moved since it was selected, so the answer would have no place. Nothing was sent: select the text again.', job.title),
+      );
+      return undefined;
+    }
+    // The text as it was sent: if the user types meanwhile, the diff still shows the proposal where it belongs,
+    // and Accept applies it where the sent text is then (or nowhere).
     const sentText = doc.getText();
     const sentVersion = doc.version;
     const start = doc.offsetAt(job.range.start);
     const end = doc.offsetAt(job.range.end);
+    const place = new TrackedRange(doc.uri, sentText, start, end);
     let created: ContentDocument;
     try {
       created = await this.store(job);
     } catch (e) {
+      place.dispose();
       await this.failed(job, e);
       return undefined;
     }
     this.s.fs.remember(created);
     this.s.log.info(`[write] created document ${created.id} (${template}) for ${job.title}`);
 
-    const answer = decodeAnswer(created.result ?? '', formatOf(doc.languageId));
+    const answer = decodeAnswer(created.result ?? '', formatOf(doc.languageId), job.text);
     if (!answer) {
+      place.dispose();
       void this.offerOpen(created, vscode.l10n.t('"{0}" was created, but the service wrote no text: nothing to propose. Your text is unchanged.', created.name));
       return { proposal: undefined, document: created };
     }
-    const replacement = replacementFor(job.text, answer, job.placement);
+    const replacement = replacementFor(job.text, answer, job.placement).replace(/\r?\n/g, doc.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n');
     const proposal = await this.proposals.show({
       target: doc.uri,
       range: job.range,
+      place,
       original: job.text,
       version: sentVersion,
       replacement,

@@ -3,6 +3,70 @@ import * as vscode from 'vscode';
 import { PROPOSAL_SCHEME } from '../constants';
 import type { Logger } from '../util/log';
 
+/**
+ * Where a range of one file is now: followed through every edit from the moment its text was sent, shifted
+ * by edits before it, lost when an edit touches it (or the file was closed). Then only a file exactly as it
+ * was sent gives the range back; otherwise there is no place, and nothing is applied.
+ */
+export class TrackedRange implements vscode.Disposable {
+  private start: number;
+  private end: number;
+  private lost = false;
+  private readonly subscriptions: vscode.Disposable[];
+
+  constructor(
+    target: vscode.Uri,
+    private readonly sentText: string,
+    private readonly sentStart: number,
+    private readonly sentEnd: number,
+  ) {
+    this.start = sentStart;
+    this.end = sentEnd;
+    const key = target.toString();
+    this.subscriptions = [
+      vscode.workspace.onDidChangeTextDocument((e) => {
+        if (e.document.uri.toString() !== key || this.lost) return;
+        // Applied one after the other, as VS Code applies them.
+        for (const c of e.contentChanges) {
+          const from = c.rangeOffset;
+          const to = c.rangeOffset + c.rangeLength;
+          if (to <= this.start && !(from === this.start && c.rangeLength === 0 && this.start === this.end)) {
+            const delta = c.text.length - c.rangeLength;
+            this.start += delta;
+            this.end += delta;
+          } else if (from >= this.end) {
+            continue;
+          } else {
+            this.lost = true;
+            return;
+          }
+        }
+      }),
+      // A closed file may come back changed on disk, as a new document: its edits were not seen.
+      vscode.workspace.onDidCloseTextDocument((d) => {
+        if (d.uri.toString() === key) this.lost = true;
+      }),
+    ];
+  }
+
+  /** The range's place in `doc` now, if its text is still `original` there; else undefined. */
+  current(doc: vscode.TextDocument, original: string): vscode.Range | undefined {
+    let start = this.start;
+    let end = this.end;
+    if (this.lost || doc.isClosed) {
+      if (doc.getText() !== this.sentText) return undefined;
+      start = this.sentStart;
+      end = this.sentEnd;
+    }
+    const range = new vscode.Range(doc.positionAt(start), doc.positionAt(end));
+    return doc.offsetAt(range.start) === start && doc.offsetAt(range.end) === end && doc.getText(range) === original ? range : undefined;
+  }
+
+  dispose(): void {
+    for (const d of this.subscriptions.splice(0)) d.dispose();
+  }
+}
+
 /** A generated text waiting for the user's Accept or Discard, shown as a diff against the current file. */
 export interface Proposal {
   /** The read-only proposed file (`content-docs-proposal:`), the diff's right side. */
@@ -11,6 +75,8 @@ export interface Proposal {
   readonly target: vscode.Uri;
   /** The range the proposal replaces, as it was when the text was sent. */
   readonly range: vscode.Range;
+  /** Where that range is now (edits elsewhere in the file move it). */
+  readonly place: TrackedRange;
   /** The range's text when it was sent, and the document's version then. */
   readonly original: string;
   readonly version: number;
@@ -67,36 +133,53 @@ export class ProposalPreview implements vscode.TextDocumentContentProvider, vsco
     const uri = vscode.Uri.from({ scheme: PROPOSAL_SCHEME, path: `/${++this.seq}/${base}` });
     const proposal: Proposal = { ...p, uri };
     this.proposals.set(uri.toString(), proposal);
-    while (this.proposals.size > ProposalPreview.KEEP) this.proposals.delete(this.proposals.keys().next().value as string);
+    while (this.proposals.size > ProposalPreview.KEEP) this.forget(this.proposals.values().next().value as Proposal);
     const doc = await vscode.workspace.openTextDocument(uri);
     if (doc.languageId !== p.languageId) await vscode.languages.setTextDocumentLanguage(doc, p.languageId).then(undefined, () => undefined);
     await vscode.commands.executeCommand('vscode.diff', p.target, uri, `${base} ↔ ${p.documentName} (proposal)`, { preview: false });
     return proposal;
   }
 
-  /** Applies the proposal as one edit, unless the text under its range changed since it was sent. */
+  /**
+   * Applies the proposal as one edit where the sent text is now (edits above it move it), unless the text
+   * under it changed since it was sent. One Accept at a time: a second one finds the proposal gone.
+   */
   async accept(p: Proposal): Promise<AcceptOutcome> {
-    if (!this.proposals.has(p.uri.toString())) return 'gone';
+    const key = p.uri.toString();
+    if (this.proposals.get(key) !== p) return 'gone';
+    this.proposals.delete(key);
     const doc = await vscode.workspace.openTextDocument(p.target);
-    if (doc.version !== p.version && doc.getText(p.range) !== p.original) {
+    const range = p.place.current(doc, p.original);
+    if (!range) {
+      this.proposals.set(key, p);
       this.log.info(`[write] proposal ${p.uri.path} not applied: ${p.target.toString(true)} changed under the selection`);
       return 'changed';
     }
+    // The file's own line ends: the selection below then covers exactly what was inserted.
+    const replacement = p.replacement.replace(/\r?\n/g, doc.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n');
     const edit = new vscode.WorkspaceEdit();
-    edit.replace(p.target, p.range, p.replacement);
-    if (!(await vscode.workspace.applyEdit(edit))) return 'failed';
-    this.proposals.delete(p.uri.toString());
+    edit.replace(p.target, range, replacement);
+    if (!(await vscode.workspace.applyEdit(edit))) {
+      this.proposals.set(key, p);
+      return 'failed';
+    }
+    this.forget(p);
     await this.close(p);
     const editor = await vscode.window.showTextDocument(doc, { preview: false });
-    const start = doc.offsetAt(p.range.start);
-    editor.selection = new vscode.Selection(doc.positionAt(start), doc.positionAt(start + p.replacement.length));
+    const start = doc.offsetAt(range.start);
+    editor.selection = new vscode.Selection(doc.positionAt(start), doc.positionAt(start + replacement.length));
     editor.revealRange(editor.selection);
     return 'applied';
   }
 
   async discard(p: Proposal): Promise<void> {
-    this.proposals.delete(p.uri.toString());
+    this.forget(p);
     await this.close(p);
+  }
+
+  private forget(p: Proposal): void {
+    this.proposals.delete(p.uri.toString());
+    p.place.dispose();
   }
 
   /** Closes every tab that shows the proposal (the diff, or the proposed file alone). */
@@ -114,6 +197,7 @@ export class ProposalPreview implements vscode.TextDocumentContentProvider, vsco
 
   dispose(): void {
     for (const d of this.disposables.splice(0)) d.dispose();
+    for (const p of this.proposals.values()) p.place.dispose();
     this.proposals.clear();
   }
 }

@@ -97,13 +97,18 @@ export function isTone(v: unknown): v is Tone {
 
 // --- The text's structure, encoded so that it survives the server's flattening -------------------------
 
-/** How the editor's text is written: Markdown (headings, lists…), HTML (sent as it is), or plain text. */
-export type TextFormat = 'markdown' | 'html' | 'plain';
+/**
+ * How the editor's text is written: Markdown (headings, lists…), HTML (sent as it is), plain prose, or code
+ * (any other language: its lines and indentation are kept as they are, nothing is read as a list or paragraph).
+ */
+export type TextFormat = 'markdown' | 'html' | 'plain' | 'code';
+
+const PROSE_LANGUAGES = new Set(['plaintext', 'git-commit', 'scminput']);
 
 export function formatOf(languageId: string): TextFormat {
   if (languageId === 'markdown' || languageId === 'mdx') return 'markdown';
   if (languageId === 'html') return 'html';
-  return 'plain';
+  return PROSE_LANGUAGES.has(languageId) ? 'plain' : 'code';
 }
 
 function escapeHtml(s: string): string {
@@ -119,7 +124,7 @@ type Block =
   | { kind: 'h'; level: number; text: string }
   | { kind: 'p'; lines: string[] }
   | { kind: 'quote'; lines: string[] }
-  | { kind: 'pre'; lines: string[] }
+  | { kind: 'pre'; lines: string[]; lang?: string }
   | { kind: 'list'; ordered: boolean; items: string[] }
   | { kind: 'hr' };
 
@@ -139,12 +144,12 @@ export function parseBlocks(text: string, format: TextFormat): Block[] {
       continue;
     }
     if (format === 'markdown') {
-      const fence = /^\s*(```|~~~)/.exec(line);
+      const fence = /^\s*(```|~~~)\s*([\w#+.-]*)/.exec(line);
       if (fence) {
         close();
         const body: string[] = [];
         for (i++; i < lines.length && !lines[i].trimStart().startsWith(fence[1]); i++) body.push(lines[i]);
-        blocks.push({ kind: 'pre', lines: body });
+        blocks.push({ kind: 'pre', lines: body, lang: fence[2] || undefined });
         continue;
       }
       const h = /^\s{0,3}(#{1,6})\s+(.*?)(?:\s+#+)?\s*$/.exec(line);
@@ -188,6 +193,14 @@ export function parseBlocks(text: string, format: TextFormat): Block[] {
 }
 
 const inline = (s: string) => escapeHtml(collapse(s));
+/**
+ * A line of code for a `<pre>`: the server would collapse its indentation and runs of spaces into one space,
+ * so those are sent as entities (`&nbsp;`, `&#9;`), which it leaves alone and which come back as spaces and tabs.
+ */
+const preLine = (l: string) =>
+  escapeHtml(l.replace(/\s+$/, ''))
+    .replace(/\t/g, '&#9;')
+    .replace(/^ | {2,}/g, (m) => '&nbsp;'.repeat(m.length));
 const lines = (ls: readonly string[]) => ls.map(inline).filter(Boolean).join('<br>');
 
 function blockHtml(b: Block): string {
@@ -199,7 +212,7 @@ function blockHtml(b: Block): string {
     case 'quote':
       return `<blockquote>${lines(b.lines)}</blockquote>`;
     case 'pre':
-      return `<pre>${b.lines.map((l) => escapeHtml(l.replace(/\s+$/, ''))).join('<br>')}</pre>`;
+      return `<pre>${b.lang ? `<code class="language-${escapeHtml(b.lang)}">` : ''}${b.lines.map(preLine).join('<br>')}${b.lang ? '</code>' : ''}</pre>`;
     case 'list': {
       const tag = b.ordered ? 'ol' : 'ul';
       return `<${tag}>${b.items.map((i) => `<li>${inline(i)}</li>`).join('')}</${tag}>`;
@@ -222,6 +235,14 @@ export interface EncodedText {
  */
 export function encodeText(text: string, format: TextFormat): EncodedText {
   if (format === 'html') return { text: collapse(text), structured: /<[a-z][^>]*>/i.test(text) };
+  if (format === 'code') {
+    const ls = text.replace(/\r\n?/g, '\n').split('\n');
+    while (ls.length > 1 && !ls[ls.length - 1].trim()) ls.pop();
+    while (ls.length > 1 && !ls[0].trim()) ls.shift();
+    // One line that starts at its margin goes as it is; anything else keeps its lines and indentation in a <pre>.
+    if (ls.length === 1 && !/^\s/.test(ls[0])) return { text: collapse(ls[0]), structured: false };
+    return { text: blockHtml({ kind: 'pre', lines: ls }), structured: true };
+  }
   const blocks = parseBlocks(text, format);
   if (blocks.length === 1 && blocks[0].kind === 'p' && blocks[0].lines.length === 1) return { text: collapse(blocks[0].lines[0]), structured: false };
   return { text: blocks.map(blockHtml).join(''), structured: true };
@@ -259,7 +280,9 @@ export function composePrompt(p: PromptInput): string {
   else if (p.language) parts.push(`Write the answer in ${p.language.name}.`);
   if (encoded.structured) {
     parts.push(
-      p.format === 'html'
+      p.format === 'code'
+        ? 'The text is code inside <pre>, its line breaks as <br> and its indentation as &nbsp; because line breaks and runs of spaces do not reach you: answer the same way, in one <pre>, keeping its indentation, with nothing before or after it.'
+        : p.format === 'html'
         ? `The text is HTML: answer in HTML${p.keepStructure ? ' with the same structure' : ''}, with nothing before or after it.`
         : `The text is written as HTML because line breaks do not reach you: answer in HTML too, using only the tags ${ALLOWED_TAGS}${
             p.keepStructure ? ', keeping its headings, paragraphs and lists' : ''
@@ -304,11 +327,14 @@ export function decodeEntities(s: string): string {
 
 /**
  * The model's answer as text for the editor: HTML block markup becomes Markdown (or plain text) with real
- * line breaks; an answer with no block markup is taken as it is. An HTML editor gets the HTML.
+ * line breaks; an answer with no block markup is taken as it is. An HTML editor gets the HTML. `sent`, the
+ * user's text: when it went as it is (one line, not our HTML) and has markup of its own (a code line with
+ * `<div>`, Markdown with `<br>`), the answer is taken as it is, so that markup is never read as ours.
  */
-export function decodeAnswer(answer: string, format: TextFormat): string {
+export function decodeAnswer(answer: string, format: TextFormat, sent?: string): string {
   const text = answer.replace(/\r\n?/g, '\n');
   if (format === 'html' || !BLOCK_TAG.test(text)) return text.trim();
+  if (sent !== undefined && /<\/?[a-z][^>]*>/i.test(sent) && !encodeText(sent, format).structured) return text.trim();
   const md = format === 'markdown';
   const out: Array<{ text: string; item: number | false }> = [];
   let listSeq = 0;
@@ -317,6 +343,7 @@ export function decodeAnswer(answer: string, format: TextFormat): string {
   let heading = 0;
   let quote = false;
   let pre = false;
+  let preLang = '';
   let itemPrefix: string | undefined;
 
   const flush = () => {
@@ -333,7 +360,7 @@ export function decodeAnswer(answer: string, format: TextFormat): string {
       const indent = md ? '  '.repeat(Math.max(0, lists.length - 1)) : '';
       out.push({ text: indent + itemPrefix + body.replace(/\n/g, `\n${indent}${' '.repeat(itemPrefix.length)}`), item: listSeq });
     } else if (heading) out.push({ text: md ? `${'#'.repeat(heading)} ${body.replace(/\n/g, ' ')}` : body, item: false });
-    else if (pre) out.push({ text: md ? `\`\`\`\n${body}\n\`\`\`` : body, item: false });
+    else if (pre) out.push({ text: md ? `\`\`\`${preLang}\n${body}\n\`\`\`` : body, item: false });
     else if (quote && md) out.push({ text: body.split('\n').map((l) => `> ${l}`).join('\n'), item: false });
     else out.push({ text: body, item: false });
   };
@@ -378,6 +405,7 @@ export function decodeAnswer(answer: string, format: TextFormat): string {
       case 'pre':
         flush();
         pre = !closing;
+        preLang = '';
         break;
       case 'hr':
         flush();
@@ -391,6 +419,8 @@ export function decodeAnswer(answer: string, format: TextFormat): string {
         break;
       case 'code':
         if (md && !pre) buf += '`';
+        // A fence's language, as sent: <pre><code class="language-python">.
+        else if (pre && !closing && !buf) preLang = /\blanguage-([\w#+.-]+)/.exec(m[0])?.[1] ?? preLang;
         break;
       default:
         // Any other tag (a, span…): its text stays, the tag goes.
