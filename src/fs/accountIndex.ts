@@ -12,9 +12,11 @@ export interface IndexDiff {
   removedFolders: string[];
   addedFiles: string[];
   removedFiles: string[];
+  /** Documents listed before and not now (after a reload: gone from the server, as far as this listing shows). */
+  goneIds: number[];
 }
 
-const EMPTY_DIFF: IndexDiff = { addedFolders: [], removedFolders: [], addedFiles: [], removedFiles: [] };
+const EMPTY_DIFF: IndexDiff = { addedFolders: [], removedFolders: [], addedFiles: [], removedFiles: [], goneIds: [] };
 
 function templateKey(doc: DocumentLike): string {
   return doc.template ? `t${doc.template.id}` : 'none';
@@ -236,12 +238,15 @@ export class AccountIndex {
   }
 
   private diff(before: { folders: Set<string>; paths: Map<number, string> }): IndexDiff {
-    const d: IndexDiff = { addedFolders: [], removedFolders: [], addedFiles: [], removedFiles: [] };
+    const d: IndexDiff = { addedFolders: [], removedFolders: [], addedFiles: [], removedFiles: [], goneIds: [] };
     for (const f of this.folders.keys()) if (!before.folders.has(f)) d.addedFolders.push(f);
     for (const f of before.folders) if (!this.folders.has(f)) d.removedFolders.push(f);
     const now = new Set(this.pathById.values());
     for (const [id, p] of this.pathById) if (before.paths.get(id) !== p) d.addedFiles.push(p);
-    for (const [, p] of before.paths) if (!now.has(p)) d.removedFiles.push(p);
+    for (const [id, p] of before.paths) {
+      if (!now.has(p)) d.removedFiles.push(p);
+      if (!this.pathById.has(id)) d.goneIds.push(id);
+    }
     return d;
   }
 

@@ -467,7 +467,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
   private async listAll(current: () => boolean): Promise<IndexedDocument[]> {
     const out: IndexedDocument[] = [];
     for (let page = 1; page <= 10_000; page++) {
-      const p = await this.documents.list({ perPage: LIST_PAGE_SIZE, sortBy: 'id', sort: 'asc', page });
+      const p = await this.documents.list({ perPage: LIST_PAGE_SIZE, sortBy: 'id', sort: 'asc', page }, undefined, { announce: true });
       // Another account since the listing started: its pages are not this account's documents.
       if (!current()) throw new Error('The account changed while its documents were being listed.');
       for (const d of p.items) out.push({ id: d.id, name: d.name, template: d.template });
@@ -647,7 +647,12 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     this.reloadTimer = setTimeout(() => {
       this.reloadTimer = undefined;
       this.index.reload().then(
-        (d) => this.fireIndexDiff(d),
+        (d) => {
+          this.fireIndexDiff(d);
+          // A document the new listing no longer has was deleted elsewhere: the views and editors hear of it too,
+          // so the folder and the Documents view never disagree about it.
+          for (const id of d.goneIds) this.documents.markDeleted(id);
+        },
         (e: unknown) => this.log.warn(`[fs] ${describeError("Couldn't list the documents of the account again", e)}`),
       );
     }, 500);

@@ -51,16 +51,24 @@ export class DocumentService extends Disposable {
    * One page of a list (one request). Its documents are remembered; `changed` are those that differ from what
    * was known before (the caller shows the page; other places showing those documents may need redrawing).
    */
-  async list(query: DocumentListQuery, signal?: AbortSignal): Promise<Page<ContentDocument> & { changed: ContentDocument[] }> {
+  async list(
+    query: DocumentListQuery,
+    signal?: AbortSignal,
+    { announce = false }: { announce?: boolean } = {},
+  ): Promise<Page<ContentDocument> & { changed: ContentDocument[] }> {
     const account = this.account;
     const page = await this.api.get().listDocuments(query, signal);
     // Another key or server since the request left: its documents are not this account's.
     if (account !== this.account) throw new Error('The API key or server changed while the documents were being listed.');
-    const changed = page.items.filter((d) => {
-      const known = this.known.get(d.id);
-      return known !== undefined && !sameDocument(known, d);
-    });
+    const before = new Map(page.items.map((d) => [d.id, this.known.get(d.id)]));
     this.remember(page.items);
+    // Changed: known before, different now, and taken (a page older than what is known is not).
+    const changed = page.items.filter((d) => {
+      const previous = before.get(d.id);
+      return previous !== undefined && this.known.get(d.id) === d && !sameDocument(previous, d);
+    });
+    // `announce`: the caller does not show the page itself (the account folder): everyone else hears of the changes.
+    if (announce) for (const d of changed) this._onDidChange.fire({ doc: d, previous: before.get(d.id) });
     return { ...page, changed };
   }
 

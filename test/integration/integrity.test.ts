@@ -257,6 +257,31 @@ describe('Integrity: a save never writes another document, every document is rea
     assert.ok(fs.statSync(shot).size > 10 * 1024, 'the screenshot was written');
   });
 
+  it('what the account folder’s listing learns (a document deleted or renamed elsewhere) the Documents view learns too', async () => {
+    put(91081, 'Gone soon', 38);
+    put(91082, 'Renamed soon', 38);
+    await freshListing();
+    const tree = s.documentsTree;
+    const group = tree.templateGroup(38)!;
+    // Refresh: the view lists the group at once, the account folder 500 ms later. Someone else acts in between.
+    const t0 = Date.now();
+    await vscode.commands.executeCommand('contentDocs.documentsRefresh');
+    const before = (await tree.getChildren(group)).flatMap((n) => (n.kind === 'document' ? [n.doc.id] : []));
+    assert.ok(before.includes(91081) && before.includes(91082), `the view lists both: ${before.join(', ')}`);
+    sandbox.documents.delete(91081);
+    const renamed = sandbox.documents.get(91082)!;
+    renamed.name = 'Renamed elsewhere';
+    renamed.updatedAt = new Date(AT.getTime() + 60_000);
+    await until('the account folder to list again', () =>
+      sandbox.requests.some((r) => r.route === 'documents.list' && r.query.sort === 'asc' && r.query.per_page === '100' && !r.query.template_id && r.at >= t0 && r.status === 200) || undefined);
+    await until('the view to drop the deleted document and show the new name', async () => {
+      const rows = (await tree.getChildren(group)).flatMap((n) => (n.kind === 'document' ? [[n.doc.id, n.doc.name] as const] : []));
+      return (!rows.some(([id]) => id === 91081) && rows.some(([id, name]) => id === 91082 && name === 'Renamed elsewhere')) || undefined;
+    });
+    const files = (await vscode.workspace.fs.readDirectory(vscode.Uri.joinPath(ROOT, tree.getTreeItem(group).label as string))).map(([n]) => n);
+    assert.ok(files.includes('Renamed elsewhere.md') && !files.includes('Gone soon.md'), files.join(', '));
+  });
+
   it('a created document appears in All Documents at the top, with no list request', async () => {
     const tree = s.documentsTree;
     await tree.getChildren(tree.allGroup);

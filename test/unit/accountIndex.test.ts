@@ -43,6 +43,7 @@ describe('AccountIndex (the account folder)', () => {
     server.splice(0, 1);
     const diff = await index.reload();
     assert.deepEqual(diff.removedFiles, ['Article/Dup.md']);
+    assert.deepEqual(diff.goneIds, [61], 'the reload says which document it no longer lists');
     assert.equal(index.resolve('Article', 'Dup.md'), 61);
     assert.equal(index.isGone(61), true);
     assert.equal(index.pathOf(62), 'Article/Dup (62).md');
