@@ -119,3 +119,53 @@ describe('attack: Insert at Cursor / Replace Selection take the text the server 
     assert.strictEqual(accountEditor.document.isDirty, false);
   });
 });
+
+describe('attack: plan usage when the key or server changes while an account read is on the wire', function () {
+  this.timeout(60_000);
+  let a: Sandbox;
+  let b: Sandbox;
+
+  before(async () => {
+    a = await startSandbox({ rateLimit: 0, storeDelayMs: 0, account: { plan: { name: 'Old', features: { words: 1_000 } }, counters: { words_month_count: 111 } } });
+    b = await startSandbox({ rateLimit: 0, storeDelayMs: 0, account: { plan: { name: 'New', features: { words: 10_000 } }, counters: { words_month_count: 2_222 } } });
+    s = await services();
+    await closeEditors();
+    await vscode.commands.executeCommand('workbench.action.closeSidebar');
+    await s.credentials.clearKey();
+    await until('the item to hide', () => !s.usage.state.visible);
+  });
+
+  after(async () => {
+    await a?.close();
+    await b?.close();
+  });
+
+  it('another server while the first account read hangs: the new account\'s figures come with its next request (the old ones never)', async () => {
+    a.setFault('account', { kind: 'hang' });
+    await useSandbox(s, a);
+    await s.documentsTree.load(s.documentsTree.allGroup);
+    await until('the account read on the wire', () => a.requests.some((r) => r.route === 'account'));
+    assert.strictEqual(s.usage.state.visible, false);
+    await configure('documents.baseUrl', b.docsUrl);
+    await sleep(300);
+    await s.documentsTree.load(s.documentsTree.allGroup);
+    await until("the new account's figures", () => s.usage.state.visible && s.usage.state.text === '$(sparkle) 2.2k / 10k words');
+    assert.strictEqual(b.requests.filter((r) => r.route === 'account').length, 1);
+    a.setFault('account', undefined);
+  });
+
+  it('signed out and in again while the read hangs: this key\'s figures come with the next request', async () => {
+    await configure('documents.baseUrl', a.docsUrl);
+    await until('hidden', () => !s.usage.state.visible);
+    a.setFault('account', { kind: 'hang' });
+    a.resetRequests();
+    await s.documentsTree.load(s.documentsTree.allGroup);
+    await until('the account read on the wire', () => a.requests.some((r) => r.route === 'account'));
+    await s.credentials.clearKey();
+    a.setFault('account', undefined);
+    await s.credentials.setKey(a.key);
+    await sleep(300);
+    await s.documentsTree.load(s.documentsTree.allGroup);
+    await until("the account's figures", () => s.usage.state.visible && s.usage.state.text === '$(sparkle) 111 / 1k words');
+  });
+});
