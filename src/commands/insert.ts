@@ -40,10 +40,11 @@ export function targetEditor(s: Services, id: number): vscode.TextEditor | undef
   return others.length === 1 ? others[0] : undefined;
 }
 
-/** What the server last said about the document (no request when it is known), else one GET. */
+/**
+ * The document as the server has it now (one GET): someone may have changed or deleted it since the view
+ * listed it, and the text put into the user's file must be the current one, never a listed copy.
+ */
 async function storedDocument(s: Services, id: number): Promise<ContentDocument | undefined> {
-  const known = s.documents.get(id);
-  if (known) return known;
   try {
     return await s.documents.fetch(id);
   } catch (e) {

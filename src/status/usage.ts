@@ -35,6 +35,8 @@ export class UsageStatus extends Disposable {
   /** A read was asked for in this account session (or failed at this time, epoch ms). */
   private asked = false;
   private failedAt = 0;
+  /** Bumped when the key or the server changes: a read asked for before belongs to the account used then. */
+  private epoch = 0;
   /** How the account page is opened (tests put their own here). */
   openExternal: (uri: vscode.Uri) => Thenable<boolean> = (uri) => vscode.env.openExternal(uri);
 
@@ -48,12 +50,12 @@ export class UsageStatus extends Disposable {
     this.item.name = 'Content Docs Plan Usage';
     this.item.command = CMD.usageShow;
     this._register(api.onDidExchange((e) => this.onExchange(e)));
+    // Another account, even while its first read is still on the wire (no figures to forget yet): ask afresh.
+    this._register(credentials.onDidChange(() => this.newAccount()));
+    this._register(api.onDidChangeServer(() => this.newAccount()));
     this._register(
       account.onDidChange((info) => {
-        if (!info) {
-          this.asked = false;
-          this.failedAt = 0;
-        }
+        if (!info) this.newAccount();
         this.render(info);
       }),
     );
@@ -77,15 +79,24 @@ export class UsageStatus extends Disposable {
     if (this.asked && (this.failedAt === 0 || Date.now() - this.failedAt < RETRY_AFTER_FAILURE_MS)) return;
     this.asked = true;
     this.failedAt = 0;
+    const epoch = this.epoch;
     void this.credentials.hasKey().then((signedIn) => {
+      if (epoch !== this.epoch) return;
       if (!signedIn) {
         this.asked = false;
         return;
       }
       this.account.get().catch(() => {
-        this.failedAt = Date.now();
+        // A read abandoned for another account is not this account's failure.
+        if (epoch === this.epoch) this.failedAt = Date.now();
       });
     });
+  }
+
+  private newAccount(): void {
+    this.epoch++;
+    this.asked = false;
+    this.failedAt = 0;
   }
 
   private render(info: AccountInfo | undefined): void {

@@ -382,7 +382,8 @@ describe('usage: Insert at Cursor, Replace Selection and Open Beside on a docume
     assert.strictEqual(done, true);
     // A cursor is the active end of a selection: the text goes there, the selected text stays.
     assert.strictEqual(editor.document.getText(), 'First<p>Inserted paragraph.</p> line\nSecond<p>Inserted paragraph.</p> line\n');
-    assert.strictEqual(sandbox.requests.length, 0, 'the document as known: nothing asked of the server');
+    // Someone may have changed it since the view listed it: the text the server has now (one read).
+    assert.deepStrictEqual(sandbox.requests.map((r) => r.route), ['documents.show']);
     await vscode.commands.executeCommand('undo');
     assert.strictEqual(editor.document.getText(), original);
   });
