@@ -313,7 +313,6 @@ export function goToDocument(s: Services): Promise<vscode.TextEditor | undefined
       try {
         const page = await s.documents.list({ search: query || undefined, perPage: SEARCH_PAGE_SIZE }, ac.signal);
         if (my !== seq) return;
-        s.documents.remember(page.items);
         qp.items = page.items.length
           ? page.items.map(toPickItem)
           : [{ label: query ? `No document name contains "${query}"` : 'No documents yet', alwaysShow: true }];

@@ -485,52 +485,65 @@ export class DocumentsTreeProvider extends Disposable implements vscode.TreeData
   private groupItem(g: GroupNode): vscode.TreeItem {
     const n = this.countOf(g.key);
     const count = n !== undefined && n >= 0 ? formatCount(n) : undefined;
-    let item: vscode.TreeItem;
-    if (g.kind === 'searchResults') {
-      const label =
-        g.search.by === 'result'
-          ? vscode.l10n.t('Search results in text: "{0}"', g.search.text)
-          : vscode.l10n.t('Search results: "{0}"', g.search.text);
-      item = new vscode.TreeItem(label, vscode.TreeItemCollapsibleState.Expanded);
-      item.iconPath = new vscode.ThemeIcon('search');
-      item.description = count;
-      item.tooltip =
-        (g.search.by === 'result'
-          ? vscode.l10n.t('Documents whose text contains "{0}"', g.search.text)
-          : vscode.l10n.t('Documents whose name contains "{0}"', g.search.text)) +
-        (this.favoritesOnly ? vscode.l10n.t(' (favorites only)') : '');
-      item.contextValue = 'searchResults';
-    } else if (g.kind === 'all') {
-      item = new vscode.TreeItem(vscode.l10n.t('All Documents'), vscode.TreeItemCollapsibleState.Collapsed);
-      item.iconPath = new vscode.ThemeIcon('files');
-      item.description = count;
-      item.tooltip = this.favoritesOnly ? vscode.l10n.t('Every favorite document, whatever its template') : vscode.l10n.t('Every document of the account, whatever its template');
-      item.contextValue = 'allDocuments';
-    } else if (g.kind === 'other') {
-      item = new vscode.TreeItem(vscode.l10n.t('Other templates'), vscode.TreeItemCollapsibleState.Collapsed);
-      item.iconPath = new vscode.ThemeIcon('folder-library');
-      item.description = count;
-      item.tooltip = vscode.l10n.t('Documents on custom templates, or on templates that were deleted');
-      item.contextValue = 'otherTemplates';
-    } else if (g.kind === 'favorites') {
-      item = new vscode.TreeItem(vscode.l10n.t('Favorites'), vscode.TreeItemCollapsibleState.Collapsed);
-      item.iconPath = new vscode.ThemeIcon('star-full');
-      item.description = count;
-      item.tooltip = vscode.l10n.t('Documents you marked as favorite');
-      item.contextValue = 'favorites';
-    } else {
-      item = new vscode.TreeItem(g.name, vscode.TreeItemCollapsibleState.Collapsed);
-      item.iconPath = new vscode.ThemeIcon(g.custom ? 'folder-library' : 'folder');
-      item.description = count;
-      const what = this.favoritesOnly ? vscode.l10n.t('favorite documents') : vscode.l10n.t('documents');
-      item.tooltip =
-        n === undefined || n < 0
-          ? vscode.l10n.t('{0}: expand to list its {1}', g.name, what)
-          : vscode.l10n.t('{0}: {1} {2}', g.name, formatCount(n), what) + (g.custom ? vscode.l10n.t(' (custom template)') : '');
-      item.contextValue = g.custom ? 'template:custom' : 'template';
-    }
+    const look = this.groupLook(g, n);
+    const item = new vscode.TreeItem(
+      look.label,
+      g.kind === 'searchResults' ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed,
+    );
+    item.iconPath = new vscode.ThemeIcon(look.icon);
+    item.description = count;
+    item.tooltip = look.tooltip;
+    item.contextValue = look.contextValue;
     item.id = `group:${g.key}`;
     return item;
+  }
+
+  /** What sets one group's row apart: its label, codicon, tooltip and context value. */
+  private groupLook(g: GroupNode, n: number | undefined): { label: string; icon: string; tooltip: string; contextValue: string } {
+    switch (g.kind) {
+      case 'searchResults':
+        return {
+          label:
+            g.search.by === 'result'
+              ? vscode.l10n.t('Search results in text: "{0}"', g.search.text)
+              : vscode.l10n.t('Search results: "{0}"', g.search.text),
+          icon: 'search',
+          tooltip:
+            (g.search.by === 'result'
+              ? vscode.l10n.t('Documents whose text contains "{0}"', g.search.text)
+              : vscode.l10n.t('Documents whose name contains "{0}"', g.search.text)) +
+            (this.favoritesOnly ? vscode.l10n.t(' (favorites only)') : ''),
+          contextValue: 'searchResults',
+        };
+      case 'all':
+        return {
+          label: vscode.l10n.t('All Documents'),
+          icon: 'files',
+          tooltip: this.favoritesOnly ? vscode.l10n.t('Every favorite document, whatever its template') : vscode.l10n.t('Every document of the account, whatever its template'),
+          contextValue: 'allDocuments',
+        };
+      case 'other':
+        return {
+          label: vscode.l10n.t('Other templates'),
+          icon: 'folder-library',
+          tooltip: vscode.l10n.t('Documents on custom templates, or on templates that were deleted'),
+          contextValue: 'otherTemplates',
+        };
+      case 'favorites':
+        return { label: vscode.l10n.t('Favorites'), icon: 'star-full', tooltip: vscode.l10n.t('Documents you marked as favorite'), contextValue: 'favorites' };
+      case 'template': {
+        const what = this.favoritesOnly ? vscode.l10n.t('favorite documents') : vscode.l10n.t('documents');
+        return {
+          label: g.name,
+          icon: g.custom ? 'folder-library' : 'folder',
+          tooltip:
+            n === undefined || n < 0
+              ? vscode.l10n.t('{0}: expand to list its {1}', g.name, what)
+              : vscode.l10n.t('{0}: {1} {2}', g.name, formatCount(n), what) + (g.custom ? vscode.l10n.t(' (custom template)') : ''),
+          contextValue: g.custom ? 'template:custom' : 'template',
+        };
+      }
+    }
   }
 
   private documentItem(node: DocumentNode): vscode.TreeItem {

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { CONFIG } from '../constants';
+import { WRITE_ACTION_IDS } from '../write/actionIds';
 
 export type PageSize = 10 | 25 | 50 | 100;
 export type DocumentSortSetting = 'newest' | 'oldest' | 'nameAsc' | 'nameDesc';
@@ -66,7 +67,7 @@ export function affects(e: vscode.ConfigurationChangeEvent, key: string): boolea
 /** The one-step writing actions the editor menu and the Code Actions offer (all five by default). */
 export function writeMenuActions(): readonly string[] {
   const v = section().get<unknown>('write.menuActions');
-  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : ['rewrite', 'summarize', 'grammar', 'headlines', 'meta'];
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : WRITE_ACTION_IDS;
 }
 
 /** The one-step writing actions' creativity: one of the five levels, else Original (0.5). */

@@ -1,10 +1,12 @@
+import { WRITE_ACTION_TITLES, type WriteActionId } from './actionIds';
+
+export { WRITE_ACTION_IDS, type WriteActionId } from './actionIds';
+
 /**
  * The one-step writing actions on a selection: which template labels the document, what the model is
- * asked to do, and where the answer goes. No `vscode` import: the activation bundle (menus, Code Actions)
- * and the command bundle both read this table.
+ * asked to do, and where the answer goes. No `vscode` import. Only the command bundle loads this table: the
+ * activation bundle (menus, Code Actions) reads the ids and titles from actionIds.ts.
  */
-export const WRITE_ACTION_IDS = ['rewrite', 'summarize', 'grammar', 'headlines', 'meta'] as const;
-export type WriteActionId = (typeof WRITE_ACTION_IDS)[number];
 
 export interface WriteAction {
   readonly id: WriteActionId;
@@ -31,7 +33,7 @@ export const WRITE_ACTIONS: Readonly<Record<WriteActionId, WriteAction>> = {
     id: 'rewrite',
     verb: 'rewrite the text',
     button: 'Rewrite',
-    title: 'Rewrite Selection',
+    title: WRITE_ACTION_TITLES.rewrite,
     label: 'Rewrite',
     templateId: 14,
     task: 'Rewrite the text below in fresh words, keeping its meaning, its facts and its length.',
@@ -42,7 +44,7 @@ export const WRITE_ACTIONS: Readonly<Record<WriteActionId, WriteAction>> = {
     id: 'summarize',
     verb: 'summarize the text',
     button: 'Summarize',
-    title: 'Summarize Selection',
+    title: WRITE_ACTION_TITLES.summarize,
     label: 'Summary',
     templateId: 15,
     task: 'Summarize the text below in a few sentences, keeping the key points.',
@@ -53,7 +55,7 @@ export const WRITE_ACTIONS: Readonly<Record<WriteActionId, WriteAction>> = {
     id: 'grammar',
     verb: 'fix the grammar',
     button: 'Fix Grammar',
-    title: 'Fix Grammar',
+    title: WRITE_ACTION_TITLES.grammar,
     label: 'Grammar',
     templateId: 45,
     task: 'Correct the spelling, grammar and punctuation of the text below. Keep its language, wording and meaning; change nothing else.',
@@ -64,7 +66,7 @@ export const WRITE_ACTIONS: Readonly<Record<WriteActionId, WriteAction>> = {
     id: 'headlines',
     verb: 'suggest headlines',
     button: 'Suggest Headlines',
-    title: 'Suggest Headlines',
+    title: WRITE_ACTION_TITLES.headlines,
     label: 'Headlines',
     templateId: 18,
     task: 'Suggest five headlines for the text below, as a list.',
@@ -75,7 +77,7 @@ export const WRITE_ACTIONS: Readonly<Record<WriteActionId, WriteAction>> = {
     id: 'meta',
     verb: 'write a meta description',
     button: 'Write Meta Description',
-    title: 'Write Meta Description',
+    title: WRITE_ACTION_TITLES.meta,
     label: 'Meta description',
     templateId: 20,
     task: 'Write a meta description of at most 160 characters for a web page with the text below.',
@@ -83,7 +85,3 @@ export const WRITE_ACTIONS: Readonly<Record<WriteActionId, WriteAction>> = {
     placement: 'below',
   },
 };
-
-export function isWriteActionId(v: unknown): v is WriteActionId {
-  return typeof v === 'string' && (WRITE_ACTION_IDS as readonly string[]).includes(v);
-}

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { Credentials } from '../auth/credentials';
 import { CMD, CTX, PROPOSAL_SCHEME } from '../constants';
 import * as config from '../util/config';
-import { WRITE_ACTION_IDS, WRITE_ACTIONS, type WriteActionId } from './actions';
+import { WRITE_ACTION_IDS, WRITE_ACTION_TITLES, type WriteActionId } from './actionIds';
 
 /** Each one-step action's command and the context key that shows it in the editor's Content Docs menu. */
 export const ACTION_COMMANDS: Readonly<Record<WriteActionId, { command: string; context: string }>> = {
@@ -30,8 +30,8 @@ class WriteCodeActions implements vscode.CodeActionProvider {
     const out: vscode.CodeAction[] = [];
     for (const id of WRITE_ACTION_IDS) {
       if (!enabled.has(id)) continue;
-      const a = new vscode.CodeAction(vscode.l10n.t('Content Docs: {0}', WRITE_ACTIONS[id].title), KIND);
-      a.command = { command: ACTION_COMMANDS[id].command, title: WRITE_ACTIONS[id].title, arguments: [document.uri] };
+      const a = new vscode.CodeAction(vscode.l10n.t('Content Docs: {0}', WRITE_ACTION_TITLES[id]), KIND);
+      a.command = { command: ACTION_COMMANDS[id].command, title: WRITE_ACTION_TITLES[id], arguments: [document.uri] };
       out.push(a);
     }
     const g = new vscode.CodeAction(vscode.l10n.t('Content Docs: Generate from Selection…'), KIND);

@@ -7,34 +7,17 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { Services } from '../../src/services/services';
 import type { Prompter } from '../../src/ui/prompter';
-import { startSandbox, type Sandbox, type SandboxDocument } from '../sandbox/server';
-import { closeAll, configure, RecordingPrompter, replaceAll, SaveErrors, SCHEME, services, sleep, useSandbox } from './reliabilityKit';
+import { startSandbox, type Sandbox } from '../sandbox/server';
+import { accountUri, freshListing, putDocument as put, startAccountSuite } from './accountKit';
+import { ACCOUNT_ROOT as ROOT, closeAll, configure, type RecordingPrompter, replaceAll, SaveErrors, sleep, useSandbox } from './reliabilityKit';
 
-const AT = new Date('2026-06-01T10:00:00Z');
 const LONG_AGO = new Date('2020-01-01T00:00:00Z');
-const ROOT = vscode.Uri.parse(`${SCHEME}://account/`);
 
 let sandbox: Sandbox;
 let other: Sandbox;
 let s: Services;
 let prompter: RecordingPrompter;
 let previousPrompter: Prompter | undefined;
-
-function put(box: Sandbox, id: number, name: string, templateId: number | null, extra: Partial<SandboxDocument> = {}): SandboxDocument {
-  const d: SandboxDocument = { id, name, templateId, result: `Text of ${name} (${id})`, words: 4, favorite: false, createdAt: AT, updatedAt: AT, ...extra };
-  box.documents.set(id, d);
-  return d;
-}
-
-function accountUri(folder: string, file: string): vscode.Uri {
-  return vscode.Uri.joinPath(ROOT, folder, file);
-}
-
-async function freshListing(): Promise<void> {
-  await vscode.commands.executeCommand('contentDocs.documentsRefresh');
-  await sleep(700); // the account listing reloads 500 ms after a refresh
-  await vscode.workspace.fs.readDirectory(ROOT);
-}
 
 async function listed(folder: string): Promise<string[]> {
   return (await vscode.workspace.fs.readDirectory(vscode.Uri.joinPath(ROOT, folder))).map(([n]) => n);
@@ -46,12 +29,7 @@ describe('adversary: account paths across account switches and renames', functio
   before(async () => {
     sandbox = await startSandbox({ rateLimit: 0, storeDelayMs: 0, seed: 'empty' });
     other = await startSandbox({ rateLimit: 0, storeDelayMs: 0, seed: 'empty' });
-    s = await services();
-    prompter = new RecordingPrompter();
-    previousPrompter = s.prompter.current;
-    s.prompter.current = prompter;
-    s.documentsTree.countIntervalMs = 0;
-    await useSandbox(s, sandbox);
+    ({ s, prompter, previousPrompter } = await startAccountSuite(sandbox));
   });
 
   after(async () => {

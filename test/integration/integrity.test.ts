@@ -9,11 +9,9 @@ import * as vscode from 'vscode';
 import type { Services } from '../../src/services/services';
 import type { Prompter } from '../../src/ui/prompter';
 import { startSandbox, type Sandbox, type SandboxDocument } from '../sandbox/server';
+import { accountUri, freshListing, putDocument, startAccountSuite } from './accountKit';
 import { screenshot } from './harness';
-import { closeAll, configure, RecordingPrompter, replaceAll, SaveErrors, SCHEME, services, sleep, until, useSandbox } from './reliabilityKit';
-
-const AT = new Date('2026-06-01T10:00:00Z');
-const ROOT = vscode.Uri.parse(`${SCHEME}://account/`);
+import { ACCOUNT_ROOT as ROOT, closeAll, type RecordingPrompter, replaceAll, SaveErrors, SCHEME, sleep, until } from './reliabilityKit';
 
 let sandbox: Sandbox;
 let s: Services;
@@ -21,24 +19,11 @@ let prompter: RecordingPrompter;
 let previousPrompter: Prompter | undefined;
 
 function put(id: number, name: string, templateId: number | null, extra: Partial<SandboxDocument> = {}): SandboxDocument {
-  const d: SandboxDocument = { id, name, templateId, result: `Text of ${name} (${id})`, words: 4, favorite: false, createdAt: AT, updatedAt: AT, ...extra };
-  sandbox.documents.set(id, d);
-  return d;
-}
-
-function accountUri(folder: string, file: string): vscode.Uri {
-  return vscode.Uri.joinPath(ROOT, folder, file);
+  return putDocument(sandbox, id, name, templateId, extra);
 }
 
 async function showAccountFile(folder: string, file: string): Promise<vscode.TextEditor> {
   return vscode.window.showTextDocument(accountUri(folder, file), { preview: false });
-}
-
-/** Starts over with a fresh account folder listing (the documents just put in the sandbox included). */
-async function freshListing(): Promise<void> {
-  await vscode.commands.executeCommand('contentDocs.documentsRefresh');
-  await sleep(700); // the account listing reloads 500 ms after a refresh
-  await vscode.workspace.fs.readDirectory(ROOT);
 }
 
 describe('Integrity: a save never writes another document, every document is reachable', function () {
@@ -46,12 +31,7 @@ describe('Integrity: a save never writes another document, every document is rea
 
   before(async () => {
     sandbox = await startSandbox({ rateLimit: 0, storeDelayMs: 0 });
-    s = await services();
-    prompter = new RecordingPrompter();
-    previousPrompter = s.prompter.current;
-    s.prompter.current = prompter;
-    s.documentsTree.countIntervalMs = 0;
-    await useSandbox(s, sandbox);
+    ({ s, prompter, previousPrompter } = await startAccountSuite(sandbox));
   });
 
   after(async () => {

@@ -27,6 +27,7 @@ import * as vscode from 'vscode';
 import type { Services } from '../../src/services/services';
 import type { DocNode, DocumentNode } from '../../src/tree/nodes';
 import type { Prompter } from '../../src/ui/prompter';
+import { mulberry32 } from '../sandbox/seed';
 import { startSandbox, type Sandbox, type SandboxDocument } from '../sandbox/server';
 import { MessageCapture, SCHEME, services, sleep, useSandbox } from './reliabilityKit';
 
@@ -58,17 +59,6 @@ const CMD = {
 } as const;
 
 // --- A seeded PRNG ------------------------------------------------------------------------------------------
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 class Rng {
   private readonly next: () => number;

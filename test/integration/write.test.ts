@@ -10,11 +10,10 @@ import * as vscode from 'vscode';
 import { STATE } from '../../src/constants';
 import type { Services } from '../../src/services/services';
 import type { WriteResult } from '../../src/write/commands';
-import { startSandbox, type RequestRecord, type Sandbox } from '../sandbox/server';
+import type { RequestRecord, Sandbox } from '../sandbox/server';
 import { click, press, screenshot } from './harness';
-import { closedPort, configure, MessageCapture, ProgressControl, RecordingPrompter, services, sleep, until, useSandbox } from './reliabilityKit';
-
-const PROPOSAL = 'content-docs-proposal';
+import { closedPort, configure, type MessageCapture, ProgressControl, type RecordingPrompter, sleep, until } from './reliabilityKit';
+import { cleanUp, proposalTabs, runWriting, selectLines, startWriteSuite, untitled, workspaceFile } from './writeKit';
 
 const ACTIONS = [
   { command: 'contentDocs.selectionRewrite', label: 'Rewrite', templateId: 14, placement: 'replace' },
@@ -64,66 +63,22 @@ function lists(): number {
   return sandbox.requests.filter((r) => r.route === 'documents.list').length;
 }
 
-function proposalTabs(): vscode.TabInputTextDiff[] {
-  return vscode.window.tabGroups.all
-    .flatMap((g) => g.tabs.map((t) => t.input))
-    .filter((i): i is vscode.TabInputTextDiff => i instanceof vscode.TabInputTextDiff && i.modified.scheme === PROPOSAL);
-}
-
-async function workspaceFile(name: string, text: string): Promise<vscode.TextEditor> {
-  const folder = vscode.workspace.workspaceFolders?.[0];
-  assert.ok(folder && folder.uri.scheme === 'file', 'a file:// workspace folder is open');
-  const uri = vscode.Uri.joinPath(folder.uri, name);
-  fs.writeFileSync(uri.fsPath, text);
-  const doc = await vscode.workspace.openTextDocument(uri);
-  assert.strictEqual(doc.getText(), text);
-  return vscode.window.showTextDocument(doc, { preview: false });
-}
-
-async function untitled(text: string, language = 'markdown'): Promise<vscode.TextEditor> {
-  const doc = await vscode.workspace.openTextDocument({ content: text, language });
-  return vscode.window.showTextDocument(doc, { preview: false });
-}
-
-/** Selects whole lines, 1-based and inclusive. */
-function selectLines(editor: vscode.TextEditor, first: number, last: number): vscode.Selection {
-  const doc = editor.document;
-  editor.selection = new vscode.Selection(first - 1, 0, last - 1, doc.lineAt(last - 1).text.length);
-  return editor.selection;
-}
-
 /** Runs a writing command with the confirmation answered Yes; returns what the command returned. */
-async function run(command: string, confirm = true): Promise<WriteResult | undefined> {
-  prompter.confirms.push(confirm);
-  return vscode.commands.executeCommand<WriteResult | undefined>(command);
+function run(command: string, confirm = true): Promise<WriteResult | undefined> {
+  return runWriting(prompter, command, confirm);
 }
 
 async function focus(editor: vscode.TextEditor): Promise<vscode.TextEditor> {
   return vscode.window.showTextDocument(editor.document, { preview: false, viewColumn: editor.viewColumn });
 }
 
-/** Reverts every dirty editor and closes all (nothing of a test leaks into the next). */
-async function cleanUp(): Promise<void> {
-  for (const d of vscode.workspace.textDocuments) {
-    if (!d.isDirty) continue;
-    await vscode.window.showTextDocument(d);
-    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-  }
-  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-}
-
 describe('write: AI writing on the active editor (selection commands, proposal, Accept/Discard)', function () {
   this.timeout(60_000);
 
   before(async () => {
-    sandbox = await startSandbox({ rateLimit: 0, storeDelayMs: 0 });
-    s = await services();
-    await useSandbox(s, sandbox);
+    ({ sandbox, s, prompter, messages } = await startWriteSuite());
     // The account prefers Creative: Generate from Selection preselects it; the one-step actions use the setting (0.5).
     sandbox.setAccount({ defaultCreativity: 0.75 });
-    prompter = new RecordingPrompter();
-    s.prompter.current = prompter;
-    messages = new MessageCapture().install();
     // No language chosen yet: the account's default_language applies (read once, when first needed).
     await s.context.globalState.update(STATE.writeStyle, undefined);
     await s.context.globalState.update(STATE.writeRecentTemplates, undefined);

@@ -5,16 +5,14 @@
  * proposal land on the wrong text, or to change more than the user agreed to.
  */
 import * as assert from 'assert';
-import * as fs from 'fs';
 import * as vscode from 'vscode';
 import { STATE } from '../../src/constants';
 import type { Services } from '../../src/services/services';
 import type { Proposal } from '../../src/write/preview';
 import type { WriteResult } from '../../src/write/commands';
 import { startSandbox, type Sandbox } from '../sandbox/server';
-import { accountUriOf, MessageCapture, openDocument, RecordingPrompter, SaveErrors, services, sleep, until, useSandbox } from './reliabilityKit';
-
-const PROPOSAL = 'content-docs-proposal';
+import { accountUriOf, type MessageCapture, openDocument, type RecordingPrompter, SaveErrors, sleep, until, useSandbox } from './reliabilityKit';
+import { cleanUp, proposalTabs, runWriting, selectLines, startWriteSuite, untitled, workspaceFile } from './writeKit';
 
 let sandbox: Sandbox;
 let s: Services;
@@ -25,60 +23,19 @@ function storesOnWire(): number {
   return sandbox.requests.filter((r) => r.method === 'POST' && r.path === '/api/v1/documents').length;
 }
 
-function proposalTabs(): vscode.TabInputTextDiff[] {
-  return vscode.window.tabGroups.all
-    .flatMap((g) => g.tabs.map((t) => t.input))
-    .filter((i): i is vscode.TabInputTextDiff => i instanceof vscode.TabInputTextDiff && i.modified.scheme === PROPOSAL);
-}
-
-async function workspaceFile(name: string, text: string): Promise<vscode.TextEditor> {
-  const folder = vscode.workspace.workspaceFolders?.[0];
-  assert.ok(folder && folder.uri.scheme === 'file', 'a file:// workspace folder is open');
-  const uri = vscode.Uri.joinPath(folder.uri, name);
-  fs.writeFileSync(uri.fsPath, text);
-  const doc = await vscode.workspace.openTextDocument(uri);
-  assert.strictEqual(doc.getText(), text);
-  return vscode.window.showTextDocument(doc, { preview: false });
-}
-
-async function untitled(text: string, language: string): Promise<vscode.TextEditor> {
-  const doc = await vscode.workspace.openTextDocument({ content: text, language });
-  return vscode.window.showTextDocument(doc, { preview: false });
-}
-
-/** Selects whole lines, 1-based and inclusive. */
-function selectLines(editor: vscode.TextEditor, first: number, last: number): void {
-  editor.selection = new vscode.Selection(first - 1, 0, last - 1, editor.document.lineAt(last - 1).text.length);
-}
-
-async function run(command: string): Promise<WriteResult | undefined> {
-  prompter.confirms.push(true);
-  return vscode.commands.executeCommand<WriteResult | undefined>(command);
+function run(command: string): Promise<WriteResult | undefined> {
+  return runWriting(prompter, command);
 }
 
 async function accept(p: Proposal | vscode.Uri | undefined): Promise<boolean> {
   return (await vscode.commands.executeCommand<boolean>('contentDocs.proposalAccept', p instanceof vscode.Uri ? p : p?.uri)) === true;
 }
 
-async function cleanUp(): Promise<void> {
-  for (const d of vscode.workspace.textDocuments) {
-    if (!d.isDirty) continue;
-    await vscode.window.showTextDocument(d);
-    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-  }
-  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-}
-
 describe('write adversary: proposals never land on the wrong text, and nothing more is sent or changed than agreed', function () {
   this.timeout(60_000);
 
   before(async () => {
-    sandbox = await startSandbox({ rateLimit: 0, storeDelayMs: 0 });
-    s = await services();
-    await useSandbox(s, sandbox);
-    prompter = new RecordingPrompter();
-    s.prompter.current = prompter;
-    messages = new MessageCapture().install();
+    ({ sandbox, s, prompter, messages } = await startWriteSuite());
     // A remembered language and tone: no account read gets in the way of the timings below.
     await s.context.globalState.update(STATE.writeStyle, { language: 'en', tone: 'Professional' });
   });

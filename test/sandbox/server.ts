@@ -188,6 +188,12 @@ export const SANDBOX_USER = {
   created_at: '2024-05-01T09:00:00.000000Z',
 } as const;
 
+/** The user's fields both servers' /account answers open with (created_at closes them). */
+function userFields() {
+  const { id, name, email, avatar_url, locale, timezone } = SANDBOX_USER;
+  return { id, name, email, avatar_url, locale, timezone };
+}
+
 export const DEFAULT_PLAN: AccountState['plan'] = {
   id: 1,
   name: 'Sandbox',
@@ -1175,12 +1181,7 @@ class SandboxImpl implements Sandbox {
     const a = this.accountState;
     this.sendJson(ctx, 200, {
       data: {
-        id: SANDBOX_USER.id,
-        name: SANDBOX_USER.name,
-        email: SANDBOX_USER.email,
-        avatar_url: SANDBOX_USER.avatar_url,
-        locale: SANDBOX_USER.locale,
-        timezone: SANDBOX_USER.timezone,
+        ...userFields(),
         plan: { id: a.plan.id, name: a.plan.name, features: { ...a.plan.features } },
         default_variations: 1,
         default_creativity: a.defaultCreativity,
@@ -1197,12 +1198,7 @@ class SandboxImpl implements Sandbox {
     const p = this.accountState.seoPlan;
     this.sendJson(ctx, 200, {
       data: {
-        id: SANDBOX_USER.id,
-        name: SANDBOX_USER.name,
-        email: SANDBOX_USER.email,
-        avatar_url: SANDBOX_USER.avatar_url,
-        locale: SANDBOX_USER.locale,
-        timezone: SANDBOX_USER.timezone,
+        ...userFields(),
         plan: { id: p.id, name: p.name, features: { ...p.features } },
         created_at: SANDBOX_USER.created_at,
       },

@@ -1,0 +1,82 @@
+/**
+ * Shared helpers of the writing-action suites (write, write adversary): the sandbox and the extension set up
+ * for them, the files and editors a writing command works on, and running a command with its confirmation
+ * answered.
+ */
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as vscode from 'vscode';
+import type { Services } from '../../src/services/services';
+import type { WriteResult } from '../../src/write/commands';
+import { startSandbox, type Sandbox } from '../sandbox/server';
+import { MessageCapture, RecordingPrompter, services, useSandbox } from './reliabilityKit';
+
+export const PROPOSAL = 'content-docs-proposal';
+
+export interface WriteSuite {
+  sandbox: Sandbox;
+  s: Services;
+  prompter: RecordingPrompter;
+  messages: MessageCapture;
+}
+
+/**
+ * A sandbox without throttling whose stores answer at once, the extension pointed at it, the extension's
+ * questions answered by a recording prompter, and its messages captured.
+ */
+export async function startWriteSuite(): Promise<WriteSuite> {
+  const sandbox = await startSandbox({ rateLimit: 0, storeDelayMs: 0 });
+  const s = await services();
+  await useSandbox(s, sandbox);
+  const prompter = new RecordingPrompter();
+  s.prompter.current = prompter;
+  const messages = new MessageCapture().install();
+  return { sandbox, s, prompter, messages };
+}
+
+/** Runs a writing command with the confirmation answered (Yes by default); returns what the command returned. */
+export async function runWriting(prompter: RecordingPrompter, command: string, confirm = true): Promise<WriteResult | undefined> {
+  prompter.confirms.push(confirm);
+  return vscode.commands.executeCommand<WriteResult | undefined>(command);
+}
+
+/** The diff tabs showing a proposal. */
+export function proposalTabs(): vscode.TabInputTextDiff[] {
+  return vscode.window.tabGroups.all
+    .flatMap((g) => g.tabs.map((t) => t.input))
+    .filter((i): i is vscode.TabInputTextDiff => i instanceof vscode.TabInputTextDiff && i.modified.scheme === PROPOSAL);
+}
+
+/** A file:// file of the workspace folder with `text`, open in an editor. */
+export async function workspaceFile(name: string, text: string): Promise<vscode.TextEditor> {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  assert.ok(folder && folder.uri.scheme === 'file', 'a file:// workspace folder is open');
+  const uri = vscode.Uri.joinPath(folder.uri, name);
+  fs.writeFileSync(uri.fsPath, text);
+  const doc = await vscode.workspace.openTextDocument(uri);
+  assert.strictEqual(doc.getText(), text);
+  return vscode.window.showTextDocument(doc, { preview: false });
+}
+
+/** An untitled editor with `text`. */
+export async function untitled(text: string, language = 'markdown'): Promise<vscode.TextEditor> {
+  const doc = await vscode.workspace.openTextDocument({ content: text, language });
+  return vscode.window.showTextDocument(doc, { preview: false });
+}
+
+/** Selects whole lines, 1-based and inclusive. */
+export function selectLines(editor: vscode.TextEditor, first: number, last: number): vscode.Selection {
+  const doc = editor.document;
+  editor.selection = new vscode.Selection(first - 1, 0, last - 1, doc.lineAt(last - 1).text.length);
+  return editor.selection;
+}
+
+/** Reverts every dirty editor and closes all (nothing of a test leaks into the next). */
+export async function cleanUp(): Promise<void> {
+  for (const d of vscode.workspace.textDocuments) {
+    if (!d.isDirty) continue;
+    await vscode.window.showTextDocument(d);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  }
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+}
