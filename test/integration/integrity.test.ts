@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { Services } from '../../src/services/services';
 import type { Prompter } from '../../src/ui/prompter';
 import { startSandbox, type Sandbox, type SandboxDocument } from '../sandbox/server';
-import { accountUri, freshListing, putDocument, startAccountSuite } from './accountKit';
+import { accountUri, AT, freshListing, putDocument, startAccountSuite } from './accountKit';
 import { screenshot } from './harness';
 import { ACCOUNT_ROOT as ROOT, closeAll, type RecordingPrompter, replaceAll, SaveErrors, SCHEME, sleep, until } from './reliabilityKit';
 
