@@ -96,7 +96,10 @@ export class DocumentService extends Disposable {
 
   /** GET the document; fires onDidChange when it differs from what was known. */
   async fetch(id: number, signal?: AbortSignal): Promise<ContentDocument> {
+    const account = this.account;
     const doc = await this.api.get().showDocument(id, signal);
+    // Another key or server since the request left: the same id is another document now.
+    if (account !== this.account) throw new Error('The API key or server changed while the document was being read.');
     this.accept(doc);
     return doc;
   }
@@ -137,6 +140,8 @@ export class DocumentService extends Disposable {
       // A change queued for one account never goes to another (same id, another document).
       if (account !== this.account) throw new Error('The API key or server changed before this change was sent, so nothing was sent.');
       const doc = await this.api.get().updateDocument(id, changes);
+      // Changed on the server it was sent to; the views now show another account, where this id is another document.
+      if (account !== this.account) throw new Error('The API key or server changed while this change was being sent: it was made in the previous account.');
       this.accept(doc);
       return doc;
     };
@@ -153,6 +158,7 @@ export class DocumentService extends Disposable {
   }
 
   async delete(id: number): Promise<void> {
+    const account = this.account;
     const before = this.known.get(id);
     try {
       await this.api.get().deleteDocument(id);
@@ -160,6 +166,7 @@ export class DocumentService extends Disposable {
       // Already gone on the server: the outcome the user asked for.
       if (errorKind(e) !== 'notFound') throw e;
     }
+    if (account !== this.account) throw new Error('The API key or server changed while the document was being deleted: it was deleted in the previous account.');
     this.known.delete(id);
     this._onDidDelete.fire(before ?? { id });
   }

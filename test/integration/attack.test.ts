@@ -2,7 +2,8 @@
  * Attacks on the newest features, inside a real VS Code against the sandbox: Insert at Cursor and Replace
  * Selection when someone else changed or deleted the document after the Documents view listed it, on every
  * URI form of a document (its own editor and its account-folder editor are never the target), and the plan
- * usage status bar when the key or the server changes while an account read is on the wire.
+ * usage status bar when the key or the server changes while an account read is on the wire, and a document
+ * read, rename or delete answered after the server changed (the same id is another document there).
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
@@ -167,5 +168,92 @@ describe('attack: plan usage when the key or server changes while an account rea
     await sleep(300);
     await s.documentsTree.load(s.documentsTree.allGroup);
     await until("the account's figures", () => s.usage.state.visible && s.usage.state.text === '$(sparkle) 111 / 1k words');
+  });
+});
+
+describe('attack: a document read or changed while the key or server changes', function () {
+  this.timeout(60_000);
+  let a: Sandbox;
+  let b: Sandbox;
+  const ID = 4242;
+
+  /** The same id on both servers, another document on each, newest of all (first in All Documents). */
+  function seedBoth(): void {
+    const at = new Date(Date.now() + 86_400_000);
+    const doc = (name: string, result: string): SandboxDocument =>
+      ({ id: ID, name, templateId: 1, result, words: 2, favorite: false, createdAt: at, updatedAt: at });
+    a.documents.set(ID, doc('Account A document', 'A text'));
+    b.documents.set(ID, doc('Account B document', 'B text'));
+  }
+
+  before(async () => {
+    a = await startSandbox({ rateLimit: 0, storeDelayMs: 0 });
+    b = await startSandbox({ rateLimit: 0, storeDelayMs: 0 });
+    seedBoth();
+    s = await services();
+    await closeEditors();
+  });
+
+  after(async () => {
+    await a?.close();
+    await b?.close();
+  });
+
+  it('a read answered after the server changed is refused and not remembered for the new server', async () => {
+    await useSandbox(s, a);
+    a.setLatency(1500);
+    const read = s.documents.fetch(ID);
+    await until('the read on the wire', () => a.requests.some((r) => r.method === 'GET' && r.path.endsWith(`/documents/${ID}`)));
+    await configure('documents.baseUrl', b.docsUrl);
+    await assert.rejects(read, /changed/);
+    assert.strictEqual(s.documents.get(ID), undefined, 'account A\'s copy is not known under account B');
+    a.setLatency(0);
+  });
+
+  it('a rename answered after the server changed is not shown on the new server\'s document of the same id', async () => {
+    await useSandbox(s, b);
+    const tree = s.documentsTree;
+    await tree.load(tree.allGroup);
+    const rowName = async () => (await tree.getChildren(tree.allGroup)).flatMap((n) => (n.kind === 'document' && n.doc.id === ID ? [n.doc.name] : []))[0];
+    await until('B\'s document listed', async () => (await rowName()) === 'Account B document' || undefined);
+    await useSandbox(s, a);
+    a.setLatency(1500);
+    const renamed: string[] = [];
+    const sub = s.documents.onDidChange(({ doc }) => renamed.push(doc.name));
+    const rename = s.documents.rename(ID, 'Renamed in A');
+    await until('the rename on the wire', () => a.requests.some((r) => r.method === 'PATCH' && r.path.endsWith(`/documents/${ID}`)));
+    await configure('documents.baseUrl', b.docsUrl);
+    await assert.rejects(rename, /changed/);
+    sub.dispose();
+    a.setLatency(0);
+    assert.strictEqual(a.documents.get(ID)!.name, 'Renamed in A', 'the server it was sent to did rename it');
+    assert.deepStrictEqual(renamed, [], 'no view heard of A\'s rename');
+    await tree.load(tree.allGroup);
+    await until('B\'s row', async () => (await rowName()) !== undefined || undefined);
+    assert.strictEqual(await rowName(), 'Account B document');
+    assert.strictEqual(s.documents.get(ID)?.name ?? 'Account B document', 'Account B document');
+  });
+
+  it('a delete answered after the server changed leaves the new server\'s document of the same id in the view', async () => {
+    seedBoth();
+    await useSandbox(s, b);
+    const tree = s.documentsTree;
+    await tree.load(tree.allGroup);
+    const listed = async () => (await tree.getChildren(tree.allGroup)).some((n) => n.kind === 'document' && n.doc.id === ID);
+    await until('B\'s document listed', async () => (await listed()) || undefined);
+    await useSandbox(s, a);
+    a.setLatency(1500);
+    const gone: number[] = [];
+    const sub = s.documents.onDidDelete((d) => gone.push(d.id));
+    const deletion = s.documents.delete(ID);
+    await until('the delete on the wire', () => a.requests.some((r) => r.method === 'DELETE' && r.path.endsWith(`/documents/${ID}`)));
+    await configure('documents.baseUrl', b.docsUrl);
+    await assert.rejects(deletion, /changed/);
+    sub.dispose();
+    a.setLatency(0);
+    assert.strictEqual(a.documents.has(ID), false, 'the server it was sent to deleted it');
+    assert.deepStrictEqual(gone, [], 'no view heard of A\'s delete');
+    await tree.load(tree.allGroup);
+    await until('B\'s row still there', async () => (await listed()) || undefined);
   });
 });
