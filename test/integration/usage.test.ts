@@ -241,6 +241,8 @@ describe('usage: plan usage in the status bar', function () {
   });
 
   it('sign-out hides it and forgets the figures; another key or server reads again on the next request', async () => {
+    // This test's own figures (it runs alone with --grep, too).
+    sandbox.setAccount({ plan: { name: 'Writer', features: { words: 50_000, documents: 200 } }, counters: { words_month_count: 12_345, documents_month_count: 17 } });
     // An open document's editor would read it again on sign-in (a request, which brings the figures): none open.
     await closeEditors();
     await vscode.commands.executeCommand('contentDocs.signOut');
