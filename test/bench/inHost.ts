@@ -250,7 +250,7 @@ class SandboxControl {
           try {
             resolve(JSON.parse(text) as T);
           } catch (e) {
-            reject(e);
+            reject(e instanceof Error ? e : new Error(String(e)));
           }
         });
       });
@@ -456,27 +456,24 @@ class QuickPickWatch implements vscode.Disposable {
   private readonly original = vscode.window.createQuickPick;
 
   install(): this {
-    const self = this;
     const w = vscode.window as unknown as { createQuickPick: typeof vscode.window.createQuickPick };
-    w.createQuickPick = function <T extends vscode.QuickPickItem>(): vscode.QuickPick<T> {
-      const qp = self.original.call(vscode.window) as vscode.QuickPick<T>;
+    w.createQuickPick = <T extends vscode.QuickPickItem>(): vscode.QuickPick<T> => {
+      const qp = this.original.call(vscode.window) as vscode.QuickPick<T>;
       const proto = Object.getPrototypeOf(qp) as object;
       const desc = findAccessor(proto, 'items');
       if (desc?.set && desc.get) {
         Object.defineProperty(qp, 'items', {
           configurable: true,
-          get() {
-            return desc.get!.call(qp);
-          },
-          set(v: readonly T[]) {
+          get: () => desc.get!.call(qp),
+          set: (v: readonly T[]) => {
             desc.set!.call(qp, v);
-            self.itemsSet.push({ at: now(), count: v.length, labels: v.slice(0, 3).map((i) => i.label) });
+            this.itemsSet.push({ at: now(), count: v.length, labels: v.slice(0, 3).map((i) => i.label) });
           },
         });
       }
-      qp.onDidChangeValue((value) => self.values.push({ at: now(), value }));
+      qp.onDidChangeValue((value) => this.values.push({ at: now(), value }));
       return qp;
-    } as typeof vscode.window.createQuickPick;
+    };
     return this;
   }
 
@@ -817,7 +814,7 @@ async function userActions(ctx: Ctx): Promise<void> {
     await sleep(400);
     const name = `Renamed by the benchmark ${i + 1}`;
     ctx.prompter.answer = (q) => (q.kind === 'input' ? name : undefined);
-    watch.tracked.add(row as object);
+    watch.tracked.add(row);
     await ctl.resetRequests();
     e0 = Date.now();
     t0 = now();
@@ -840,7 +837,7 @@ async function userActions(ctx: Ctx): Promise<void> {
   const blogRows = docsOf(watch.lastResult(groups[1])).filter((n) => !n.doc!.favorite).slice(0, 5);
   for (const [i, row] of blogRows.entries()) {
     await sleep(400);
-    watch.tracked.add(row as object);
+    watch.tracked.add(row);
     await ctl.resetRequests();
     e0 = Date.now();
     t0 = now();
@@ -1192,8 +1189,8 @@ async function mainRun(): Promise<MainResult> {
   timeLoadOf(path.join(extensionPath(), 'dist', 'api.js'), apiLoad);
 
   const watch = new TreeWatch();
-  watch.install(s.documentsTree as unknown as AnyTree, 'documents');
-  watch.install(s.projectsTree as unknown as AnyTree, 'projects');
+  watch.install(s.documentsTree, 'documents');
+  watch.install(s.projectsTree, 'projects');
   const ex: ExchangeSeen[] = [];
   s.api.onDidExchange((e) => ex.push({ end: now(), ms: e.ms, method: e.method, path: e.path, status: e.status }));
   const fsCalls: FsCall[] = [];
@@ -1240,7 +1237,7 @@ async function mainRun(): Promise<MainResult> {
       try {
         await phase();
       } catch (e) {
-        r.errors.push(`${name}: ${(e as Error).stack ?? e}`);
+        r.errors.push(`${name}: ${(e as Error).stack ?? String(e)}`);
         log(`${name} failed: ${(e as Error).message}`);
       }
       log(`${name} done in ${((Date.now() - t) / 1000).toFixed(1)} s`);

@@ -36,7 +36,7 @@ export async function waitFor<T>(what: string, probe: () => T | Promise<T>, time
   for (;;) {
     try {
       const v = await probe();
-      if (v) return v as NonNullable<T>;
+      if (v) return v;
     } catch (e) {
       last = e;
     }

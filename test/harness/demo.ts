@@ -105,9 +105,9 @@ async function main(): Promise<void> {
       removeDir(runDir);
       process.exit(0);
     };
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-    child.once('exit', stop);
+    process.once('SIGINT', () => void stop());
+    process.once('SIGTERM', () => void stop());
+    child.once('exit', () => void stop());
     return;
   }
 
@@ -130,8 +130,8 @@ async function main(): Promise<void> {
     await demo.stop();
     process.exit(0);
   };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  process.on('SIGINT', () => void stop());
+  process.on('SIGTERM', () => void stop());
 }
 
 function printBanner(where: string, sandbox: Sandbox): void {

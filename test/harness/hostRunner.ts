@@ -121,7 +121,7 @@ async function main(): Promise<number> {
   const verbose = !!process.env.HARNESS_VERBOSE;
   let cs: CodeServer | undefined;
   let browser: Chromium | undefined;
-  let exitCode = 2;
+  let exitCode: number;
   let shuttingDown = false;
   const shutdown = async (code: number) => {
     if (shuttingDown) return;

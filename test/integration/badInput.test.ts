@@ -85,7 +85,7 @@ async function rowOf(id: number, templateId: number): Promise<{ node: AnyNode; i
   for (let i = 0; i < 40; i++) {
     const children = (await s.documentsTree.getChildren(group)) as unknown as AnyNode[];
     const node = children.find((n) => n.kind === 'document' && (n.doc as { id: number }).id === id);
-    if (node) return { node, item: await s.documentsTree.getTreeItem(node as never) };
+    if (node) return { node, item: s.documentsTree.getTreeItem(node as never) };
     const more = children.find((n) => n.kind === 'loadMore');
     if (!more) return undefined;
     await s.documentsTree.loadMore(more as never);
@@ -424,7 +424,7 @@ describe('reliability: bad input', function () {
   ] as const) {
     it(`the project "${name}" is refused before sending, saying why`, async () => {
       if (!sandbox.reports.some((r) => r.project === name)) {
-        sandbox.reports.push({ id: 900_000 + sandbox.reports.length, project: name, result: 50, createdAt: new Date() } as never);
+        sandbox.reports.push({ id: 900_000 + sandbox.reports.length, project: name, result: 50, createdAt: new Date() });
       }
       await refusedCase(
         `project: ${name}`,

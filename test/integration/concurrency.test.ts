@@ -82,7 +82,7 @@ function docPath(id: number): string {
 /** A request the sandbox has received (since index `from`) and not answered yet. */
 async function onWire(what: string, pred: (r: RequestRecord) => boolean, from: number, timeoutMs = 10_000): Promise<RequestRecord> {
   return until(`${what} to be on the wire`, () => sandbox.requests.slice(from).find((r) => r.status === 0 && pred(r)), timeoutMs).catch((e: Error) => {
-    const seen = sandbox.requests.slice(from).map((r) => `${r.method} ${r.path}?${new URLSearchParams(r.query)} -> ${r.status}`);
+    const seen = sandbox.requests.slice(from).map((r) => `${r.method} ${r.path}?${new URLSearchParams(r.query).toString()} -> ${r.status}`);
     throw new Error(`${e.message}; the sandbox saw: ${JSON.stringify(seen)}`);
   });
 }

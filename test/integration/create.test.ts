@@ -25,7 +25,7 @@ async function until<T>(what: string, probe: () => T | undefined | false, timeou
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = probe();
-    if (v !== undefined && v !== false) return v as T;
+    if (v !== undefined && v !== false) return v;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await sleep(50);
   }

@@ -50,7 +50,6 @@ import {
   readView,
   RejectionWatch,
   replaceAll,
-  retryItem,
   SaveErrors,
   services,
   sleep,
@@ -602,7 +601,6 @@ describe('reliability: fault matrix', function () {
   const tally = new Tally('fault matrix');
   /** The cases over account-folder URIs, counted again on their own. */
   const accountTally = new Tally('fault matrix over account-folder URIs');
-  let previousPrompter: RecordingPrompter['answer'] | undefined;
   let savedPrompter: Services['prompter']['current'] | undefined;
 
   before(async () => {
@@ -623,7 +621,6 @@ describe('reliability: fault matrix', function () {
     exchanges = new ExchangeCounter(s);
     saveErrors = new SaveErrors(s);
     fsErrors = new FsErrors(s);
-    void previousPrompter;
   });
 
   after(async () => {

@@ -51,7 +51,7 @@ export function run(): Promise<void> {
       results.failed++;
       results.failures.push(`loading the integration tests: ${(e as Error)?.message ?? e}`);
       writeResults(results);
-      reject(e);
+      reject(e instanceof Error ? e : new Error(String(e)));
     }
   });
 }

@@ -460,9 +460,9 @@ class Run {
     const trimmed = e.text.trim();
     // What the model expects: refused when the document is gone, the text empty, or the server's text changed
     // since the editor read it (VS Code's "newer on disk" conflict); done when nothing stands in the way and the
-    // URI still means the document; anything else is allowed to go either way (the checks below still hold).
-    let expect: 'saved' | 'refused' | 'either' = 'either';
-    let why = '';
+    // URI still means the document.
+    let expect: 'saved' | 'refused';
+    let why: string;
     if (!before) [expect, why] = ['refused', 'its document is deleted'];
     else if (!trimmed) [expect, why] = ['refused', 'the text is empty'];
     else if (server !== e.base) [expect, why] = ['refused', `the server text changed since it was read (${short(e.base)} → ${short(server)})`];
@@ -614,7 +614,7 @@ class Run {
     const actual = sandbox.documents.get(id);
     const renamed = !!target && actual?.name === name.trim() && target.name !== actual.name;
     this.log(`rename (command${node ? ', from the view' : ''}) ${this.docLabel(id)} → ${short(name)}: ${renamed ? 'renamed' : 'unchanged'}`);
-    if (renamed) target!.name = actual!.name;
+    if (renamed) target.name = actual.name;
     this.checkServer(`renaming #${id} with the command`);
   }
 
@@ -1093,7 +1093,7 @@ describe('model-based file system test (content-docs:, random sequences)', funct
           `model-based file system test: seed ${seed} failed at step ${run.step}: ${failure.message}`,
           `  replay: CONTENT_DOCS_MODEL_SEED=${seed}${STEPS !== 50 ? ` CONTENT_DOCS_MODEL_STEPS=${STEPS}` : ''}`,
           `  the steps that name the documents involved (${[...involved(failure.message)].map((x) => `#${x}`).join(', ')}), and the refreshes:`,
-          ...run.trace.filter((l) => mentions(l, involved(failure!.message)) || / refresh$/.test(l)).map((l) => `    ${l}`),
+          ...run.trace.filter((l) => mentions(l, involved(failure.message)) || / refresh$/.test(l)).map((l) => `    ${l}`),
           '  the whole trace:',
           ...run.trace.map((l) => `  ${l}`),
         ].join('\n');

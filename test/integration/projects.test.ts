@@ -13,7 +13,7 @@ import type { ProjectsTreeProvider } from '../../src/tree/projectsTree';
 import type { Prompter } from '../../src/ui/prompter';
 import { collate, startSandbox, type RequestRecord, type Sandbox } from '../sandbox/server';
 import { screenshot } from './harness';
-import { configure, EXTENSION_ID, sleep } from './reliabilityKit';
+import { configure, EXTENSION_ID, labelText, sleep } from './reliabilityKit';
 
 const PAGE = 10;
 const CMD = {
@@ -163,7 +163,7 @@ describe('sidebar: the Projects view', function () {
     assert.ok(String(first.description).startsWith(`${want[0].reports} report`));
     assert.strictEqual(first.contextValue, 'project');
     assert.strictEqual(first.id, `project:${want[0].key}`);
-    const tip = (await tree.resolveTreeItem(first, list[0])).tooltip as vscode.MarkdownString;
+    const tip = tree.resolveTreeItem(first, list[0]).tooltip as vscode.MarkdownString;
     for (const part of ['Reports:', 'Result:', 'Created:']) assert.ok(tip.value.includes(part), tip.value);
     await children();
     assert.strictEqual(sandbox.requests.length, 1, 'cached');
@@ -309,7 +309,7 @@ describe('sidebar: the Projects view', function () {
     assert.strictEqual(err.kind, 'error');
     const it_ = item(err);
     assert.strictEqual(it_.contextValue, 'error');
-    assert.match(String(it_.label), /Couldn't load the projects/);
+    assert.match(labelText(it_.label), /Couldn't load the projects/);
     assert.match(String(it_.description), /HTTP 500/);
     assert.strictEqual(it_.command?.command, CMD.retry);
     await vscode.commands.executeCommand(CMD.retry, err);

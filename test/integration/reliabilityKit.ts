@@ -31,7 +31,7 @@ export async function until<T>(what: string, probe: () => T | undefined | false 
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await probe();
-    if (v !== undefined && v !== false) return v as T;
+    if (v !== undefined && v !== false) return v;
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await sleep(25);
   }
@@ -208,7 +208,7 @@ export class MessageCapture implements vscode.Disposable {
         const stub: ShowFn = (message: string, ...rest: unknown[]) => {
           // A modal (options object with modal: true) is the prompter's business, never the product's here.
           const items = rest
-            .filter((r) => typeof r === 'string' || (r && typeof r === 'object' && 'title' in (r as object)))
+            .filter((r) => typeof r === 'string' || (r && typeof r === 'object' && 'title' in (r)))
             .map((r) => (typeof r === 'string' ? r : (r as { title: string }).title));
           let resolve!: (v: unknown) => void;
           const p = new Promise<unknown>((r) => (resolve = r));
@@ -293,19 +293,18 @@ export class ProgressControl implements vscode.Disposable {
   install(): this {
     const w = vscode.window as unknown as { withProgress: typeof vscode.window.withProgress };
     this.original = w.withProgress;
-    const self = this;
-    const stub = function <R>(
+    const stub = (<R>(
       options: vscode.ProgressOptions,
       task: (progress: vscode.Progress<{ message?: string; increment?: number }>, token: vscode.CancellationToken) => Thenable<R>,
-    ): Thenable<R> {
+    ): Thenable<R> => {
       const cts = new vscode.CancellationTokenSource();
       const entry = { title: options.title ?? '', cancel: () => cts.cancel(), done: false };
-      self.running.push(entry);
+      this.running.push(entry);
       return Promise.resolve(task({ report: () => undefined }, cts.token)).finally(() => {
         entry.done = true;
         cts.dispose();
       });
-    } as typeof vscode.window.withProgress;
+    }) as typeof vscode.window.withProgress;
     try {
       w.withProgress = stub;
     } catch {
@@ -449,13 +448,14 @@ export class SaveErrors implements vscode.Disposable {
   readonly errors: Array<{ uri: string; code: string; message: string }> = [];
   private readonly original: Services['fs']['writeFile'];
   constructor(private readonly s: Services) {
+    // Called with s.fs as `this` below, and put back as it was on dispose.
+    // eslint-disable-next-line @typescript-eslint/unbound-method
     this.original = s.fs.writeFile;
-    const self = this;
-    s.fs.writeFile = async function (this: unknown, uri: vscode.Uri, content: Uint8Array, options: { readonly create: boolean; readonly overwrite: boolean }) {
+    s.fs.writeFile = async (uri: vscode.Uri, content: Uint8Array, options: { readonly create: boolean; readonly overwrite: boolean }) => {
       try {
-        return await self.original.call(s.fs, uri, content, options);
+        return await this.original.call(s.fs, uri, content, options);
       } catch (e) {
-        self.errors.push({ uri: uri.toString(), code: (e as vscode.FileSystemError).code ?? '', message: (e as Error).message });
+        this.errors.push({ uri: uri.toString(), code: (e as vscode.FileSystemError).code ?? '', message: (e as Error).message });
         throw e;
       }
     };
@@ -479,12 +479,11 @@ export class FsErrors implements vscode.Disposable {
     const fs = s.fs as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
     for (const op of ops) {
       const original = fs[op];
-      const self = this;
-      fs[op] = async function (this: unknown, ...args: unknown[]) {
+      fs[op] = async (...args: unknown[]) => {
         try {
           return await original.apply(s.fs, args);
         } catch (e) {
-          self.errors.push({ op, uri: String(args[0]), code: (e as vscode.FileSystemError).code ?? '', message: (e as Error).message, at: Date.now() });
+          this.errors.push({ op, uri: String(args[0]), code: (e as vscode.FileSystemError).code ?? '', message: (e as Error).message, at: Date.now() });
           throw e;
         }
       };
@@ -699,4 +698,9 @@ export function filesContaining(files: readonly string[], key: string): string[]
     if (needles.some((n) => buf.includes(n))) hits.push(f);
   }
   return hits;
+}
+
+/** A tree item's label as text (a plain string, or the text of a highlighted label). */
+export function labelText(label: string | vscode.TreeItemLabel | undefined): string {
+  return typeof label === 'string' ? label : (label?.label ?? '');
 }

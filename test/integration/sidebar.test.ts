@@ -15,7 +15,7 @@ import type { DocNode, DocumentNode, GroupNode, TemplateGroupNode } from '../../
 import type { Prompter } from '../../src/ui/prompter';
 import { collate, startSandbox, type RequestRecord, type Sandbox, type SandboxDocument } from '../sandbox/server';
 import { screenshot } from './harness';
-import { configure, EXTENSION_ID, SCHEME, sleep, until } from './reliabilityKit';
+import { configure, EXTENSION_ID, labelText, SCHEME, sleep, until } from './reliabilityKit';
 
 const PAGE = 10;
 const CMD = {
@@ -361,7 +361,7 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       assert.strictEqual(icon(d), src.favorite ? 'star-full' : 'markdown');
       assert.strictEqual(item.command?.command, CMD.open);
       assert.deepStrictEqual(item.command?.arguments, [{ id: src.id }]);
-      const resolved = await tree.resolveTreeItem(item, d);
+      const resolved = tree.resolveTreeItem(item, d);
       const tip = resolved.tooltip as vscode.MarkdownString;
       assert.ok(tip instanceof vscode.MarkdownString);
       for (const part of ['Template: Article', 'Words:', 'Created:', 'Updated:']) assert.ok(tip.value.includes(part), `${part} in ${tip.value}`);
@@ -488,7 +488,7 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       prompter.picks = [(items) => items[0]];
       prompter.inputs = ['no document has this name zzqx'];
       await vscode.commands.executeCommand(CMD.search);
-      const kids = await children(tree.searchGroup!);
+      const kids = await children(tree.searchGroup);
       assert.strictEqual(kids.length, 1);
       assert.strictEqual(kids[0].kind, 'empty');
       assert.strictEqual(label(kids[0]), 'No documents match');
@@ -772,7 +772,7 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       const item = tree.getTreeItem(err);
       assert.strictEqual(item.contextValue, 'error');
       assert.strictEqual(icon(err), 'error');
-      assert.match(String(item.label), /Couldn't load the documents/);
+      assert.match(labelText(item.label), /Couldn't load the documents/);
       assert.match(String(item.description), /server had a problem \(HTTP 500\)/);
       assert.strictEqual(item.command?.command, CMD.retry);
       assert.deepStrictEqual(item.command?.arguments, [err]);
@@ -812,7 +812,7 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       const [err] = await children(group(1));
       assert.strictEqual(err.kind, 'error');
       const item = tree.getTreeItem(err);
-      assert.match(String(item.label), /too many requests/i);
+      assert.match(labelText(item.label), /too many requests/i);
       assert.match(String(item.description), /retry after .+ \(30 s\)/);
       assert.strictEqual(item.command?.command, CMD.retry);
       sandbox.clearFaults();
@@ -825,7 +825,7 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
         const [auth] = await children(group(1));
         assert.strictEqual(auth.kind, 'error');
         const a = tree.getTreeItem(auth);
-        assert.match(String(a.label), /API key was not accepted/);
+        assert.match(labelText(a.label), /API key was not accepted/);
         assert.strictEqual(a.command?.command, 'contentDocs.signIn');
       } finally {
         await s.credentials.setKey(sandbox.key);

@@ -413,12 +413,12 @@ describe('usage: Insert at Cursor, Replace Selection and Open Beside on a docume
 
     await closeEditors();
     await vscode.commands.executeCommand(CMD.openBeside, await rowOf(doc.id));
-    const before = vscode.window.activeTextEditor!.document.getText();
+    const before = vscode.window.activeTextEditor.document.getText();
     messages.clear();
     assert.strictEqual(await vscode.commands.executeCommand(CMD.replace), false);
     const said = await messages.waitFor('the message', (m) => m.level === 'warning');
     assert.match(said.message, /There is no editor to replace a selection in/);
-    assert.strictEqual(vscode.window.activeTextEditor!.document.getText(), before);
+    assert.strictEqual(vscode.window.activeTextEditor.document.getText(), before);
 
     await closeEditors();
     messages.clear();
@@ -502,9 +502,9 @@ describe('usage: the Documents view follows a creation without a list request', 
         assert.strictEqual(got.length, shownBefore[key].length + 1, `${key}: one row more`);
         assert.deepStrictEqual(got, serverOrder(filter, sort).slice(0, got.length), `${key}: in the server's order`);
       }
-      assert.strictEqual(tree.countOf(blog.key), before.blog! + 1);
-      assert.strictEqual(tree.countOf('all'), before.all! + 1);
-      assert.strictEqual(tree.countOf('search'), before.search! + 1);
+      assert.strictEqual(tree.countOf(blog.key), before.blog + 1);
+      assert.strictEqual(tree.countOf('all'), before.all + 1);
+      assert.strictEqual(tree.countOf('search'), before.search + 1);
       await sleep(SETTLE_MS);
       assert.strictEqual(lists().length, 0, 'no list request after the create');
     });

@@ -1116,7 +1116,7 @@ class SandboxImpl implements Sandbox {
           if (typeof body.perMinute !== 'number' || !(body.perMinute >= 0)) return reply(400, { error: 'perMinute must be a number >= 0' });
           const server = body.server;
           if (server !== undefined && server !== 'documents' && server !== 'projects') return reply(400, { error: 'server must be documents or projects' });
-          this.setRateLimit(body.perMinute, server as ServerName | undefined);
+          this.setRateLimit(body.perMinute, server);
           return reply(200, { ok: true });
         }
         case 'reset-rate-limit':
@@ -1132,7 +1132,7 @@ class SandboxImpl implements Sandbox {
           return reply(200, { ok: true });
         case 'account':
           // { plan?: {id?, name?, features?}, seoPlan?: {...}, counters?: {...}, defaultCreativity? }
-          this.setAccount(body as AccountSettings);
+          this.setAccount(body);
           return reply(200, { ok: true, account: this.accountState });
         case 'reseed': {
           const seed = body.seed as SandboxOptions['seed'] | undefined;

@@ -42,8 +42,8 @@ async function apiError(fn: () => unknown): Promise<ApiError> {
   assert.ok(!resolved, 'expected the call to fail, but it succeeded');
   assert.ok(isApiError(caught), `expected an ApiError, got ${caught instanceof Error ? caught.stack : String(caught)}`);
   assert.ok(caught instanceof ApiError, 'the error is an instance of ApiError');
-  assert.equal((caught as ApiError).name, 'ApiError');
-  return caught as ApiError;
+  assert.equal((caught).name, 'ApiError');
+  return caught;
 }
 
 /** A message a user can read: a sentence, no object dumps. */
@@ -126,7 +126,7 @@ async function withFastClientSleeps<T>(fn: () => Promise<T>): Promise<{ delays: 
     const v = await fn();
     outcome = Promise.resolve(v);
   } catch (e) {
-    outcome = Promise.reject(e);
+    outcome = Promise.reject(e instanceof Error ? e : new Error(String(e)));
     outcome.catch(() => undefined);
   } finally {
     globalThis.setTimeout = real;
@@ -1726,7 +1726,7 @@ describe('API client (src/api) against the sandbox', function () {
       assert.ok(custom.length > 0 && none.length > 0);
       for (const d of custom) {
         assert.deepEqual(d.template, { id: CUSTOM_TEMPLATES[0].id, name: CUSTOM_TEMPLATES[0].name });
-        assert.equal(templateName(d.template!.id, d.template!.name), 'Custom: Landing page');
+        assert.equal(templateName(d.template.id, d.template.name), 'Custom: Landing page');
       }
       for (const d of none) {
         assert.equal(sb.documents.get(d.id)!.templateId, null);

@@ -13,18 +13,18 @@ interface Item {
 /** A server list of ids, newest first, paged as the server pages it; records the pages asked for. */
 function server(ids: number[], perPage: number) {
   const asked: number[] = [];
-  let fail: unknown;
+  let fail: Error | undefined;
   const fetch = (page: number): Promise<Page<Item>> => {
     asked.push(page);
     if (fail) {
       const e = fail;
       fail = undefined;
-      return Promise.reject(e instanceof Error ? e : new Error(String(e)));
+      return Promise.reject(e);
     }
     const items = ids.slice((page - 1) * perPage, page * perPage).map((id) => ({ id }));
     return Promise.resolve({ items, total: ids.length, lastPage: Math.ceil(ids.length / perPage), hasMore: page * perPage < ids.length, perPage, page });
   };
-  return { ids, asked, fetch, failNext: (e: unknown) => (fail = e) };
+  return { ids, asked, fetch, failNext: (e: Error) => (fail = e) };
 }
 
 const ids = (l: PagedList<Item>) => l.items.map((i) => i.id);
