@@ -110,6 +110,13 @@ function factsOf(a: AccountInfo): AccountFacts {
   return facts;
 }
 
+/** The document a proposal URI names (`?document=<id>`), if it is one. */
+function proposalDocumentId(uri: vscode.Uri | undefined): number | undefined {
+  if (uri?.scheme !== PROPOSAL_SCHEME) return undefined;
+  const id = Number(new URLSearchParams(uri.query).get('document'));
+  return Number.isSafeInteger(id) && id > 0 ? id : undefined;
+}
+
 const reached = (c: { used: number; limit: number } | undefined) => c !== undefined && c.limit !== -1 && c.used >= c.limit;
 
 class Writer implements vscode.Disposable {
@@ -553,7 +560,7 @@ class Writer implements vscode.Disposable {
   async accept(arg: unknown): Promise<boolean> {
     const p = this.proposalOf(arg);
     if (!p) {
-      void vscode.window.showWarningMessage(vscode.l10n.t('There is no proposal to accept (it was accepted or discarded already).'));
+      void vscode.window.showWarningMessage(vscode.l10n.t('There is no proposal to accept: it was accepted or discarded already, or the window was reloaded since (proposals live in the window that made them). Your text is unchanged.'));
       return false;
     }
     const outcome = await this.proposals.accept(p);
@@ -582,7 +589,8 @@ class Writer implements vscode.Disposable {
   /** Opens the document the run created beside the current editor (its content-docs: URI). */
   async openBeside(arg: unknown): Promise<vscode.TextEditor | undefined> {
     const p = this.proposalOf(arg);
-    const id = p?.documentId ?? (typeof arg === 'number' ? arg : undefined);
+    // A proposal gone with a window reload still names its document in its URI.
+    const id = p?.documentId ?? (typeof arg === 'number' ? arg : undefined) ?? proposalDocumentId(arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri);
     if (id === undefined) throw new Error(vscode.l10n.t('There is no generated document to open.'));
     const doc = this.s.documents.get(id) ?? (await this.s.documents.fetch(id));
     this.s.fs.remember(doc);

@@ -246,12 +246,18 @@ describe('write edges: several cursors, 422 field messages, empty or HTML result
 
   it('a proposal URI whose proposal is gone (a tab restored after a window reload) explains itself instead of showing an empty file; Accept there changes nothing', async () => {
     const editor = await workspaceFile('restored.md', POST);
+    const generated = [...sandbox.documents.values()].find((d) => (d.result ?? '').length > 20);
+    assert.ok(generated);
     // The URI an earlier window gave its first proposal of this file.
-    const stale = vscode.Uri.from({ scheme: PROPOSAL, path: '/1/restored.md', query: 'document=4242&name=Rewrite+%C2%B7+restored.md%3A3' });
+    const stale = vscode.Uri.from({ scheme: PROPOSAL, path: '/1/restored.md', query: `document=${generated.id}&name=Rewrite+%C2%B7+restored.md%3A3` });
     await vscode.commands.executeCommand('vscode.diff', editor.document.uri, stale, 'restored.md ↔ Rewrite · restored.md:3 (proposal)');
     const shown = await vscode.workspace.openTextDocument(stale);
     assert.match(shown.getText(), /^This proposal is no longer available\.\n/);
-    assert.ok(shown.getText().includes('"Rewrite · restored.md:3" (#4242)'), shown.getText());
+    assert.ok(shown.getText().includes(`"Rewrite · restored.md:3" (#${generated.id})`), shown.getText());
+    // Open Beside in its title still reaches the generated document.
+    const beside = await vscode.commands.executeCommand<vscode.TextEditor>('contentDocs.proposalOpenDocument', stale);
+    assert.strictEqual(beside?.document.uri.authority, String(generated.id));
+    await vscode.window.showTextDocument(editor.document, { preview: false });
     assert.match(shown.getText(), /Nothing was changed in your file\./);
     assert.strictEqual(await accept(stale), false);
     await messages.waitFor('the warning', (m) => m.level === 'warning' && /no proposal to accept/.test(m.message));
@@ -270,7 +276,7 @@ describe('write edges: several cursors, 422 field messages, empty or HTML result
     // Once settled, the proposal's URI explains itself too.
     assert.strictEqual(await vscode.commands.executeCommand('contentDocs.proposalDiscard', result.proposal.uri), true);
     const key = result.proposal.uri.toString();
-    await until('the proposal document to be closed', () => !vscode.workspace.textDocuments.some((d) => d.uri.toString() === key) || undefined, 5_000).catch(() => undefined);
+    await until('the proposal document to be closed', () => !vscode.workspace.textDocuments.some((d) => d.uri.toString() === key) || undefined, 2_000).catch(() => undefined);
     if (!vscode.workspace.textDocuments.some((d) => d.uri.toString() === key)) {
       const again = await vscode.workspace.openTextDocument(result.proposal.uri);
       assert.match(again.getText(), /^This proposal is no longer available\./);
@@ -287,11 +293,15 @@ describe('write edges: several cursors, 422 field messages, empty or HTML result
     const result = await run('contentDocs.selectionRewrite');
     assert.ok(result?.proposal);
     assert.strictEqual(stores()[0]?.body?.name, 'Rewrite · crlf-all.md:1');
+    const crlfOnly = (t: string) => !/(^|[^\r])\n/.test(t);
+    assert.ok(crlfOnly(result.proposal.proposedText), 'the proposal (the diff) has the file\'s CRLF line ends: only the words differ');
     assert.strictEqual(await accept(result.proposal.uri), true);
     const now = editor.document.getText();
-    assert.ok(!/[^\r]\n/.test(now) && !now.startsWith('\n'), 'every line end is CRLF');
+    assert.ok(crlfOnly(now), 'every line end is CRLF');
     assert.strictEqual(now, result.proposal.replacement.replace(/\r?\n/g, '\r\n'));
     assert.ok(now.endsWith('\r\n'), "the selection's final line end is kept");
+    const active = vscode.window.activeTextEditor;
+    assert.strictEqual(active?.document.getText(active.selection), now, 'the selection covers exactly what was inserted: the whole file');
     await vscode.window.showTextDocument(editor.document, { preview: false });
     await vscode.commands.executeCommand('undo');
     assert.strictEqual(editor.document.getText(), text);
