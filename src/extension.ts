@@ -13,6 +13,7 @@ import { ProjectsTreeProvider } from './tree/projectsTree';
 import { SwitchablePrompter } from './ui/prompter';
 import { Logger } from './util/log';
 import { registerWriteUi } from './write/menu';
+import { ProposalContent } from './write/proposalContent';
 
 /** What activate() returns to the extension's own tests (only when VS Code runs it in test mode). */
 export interface TestApi {
@@ -46,7 +47,10 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     projectsTree.attach(vscode.window.createTreeView(VIEW.projects, { treeDataProvider: projectsTree })),
   );
 
-  const services: Services = { context, log, credentials, api, documents, account, usage, prompter, documentsTree, projectsTree, fs };
+  const proposalContent = new ProposalContent();
+  context.subscriptions.push(proposalContent);
+
+  const services: Services = { context, log, credentials, api, documents, account, usage, prompter, documentsTree, projectsTree, fs, proposalContent };
   context.subscriptions.push(...registerCommands(services), ...registerWriteUi(credentials));
 
   // Local only: reads SecretStorage to show either the welcome view or the trees.

@@ -9,6 +9,7 @@ import type { UsageStatus } from '../status/usage';
 import type { DocumentsTreeProvider } from '../tree/documentsTree';
 import type { ProjectsTreeProvider } from '../tree/projectsTree';
 import type { LazyDocumentFileSystem } from '../fs/lazyFs';
+import type { ProposalContent } from '../write/proposalContent';
 
 /** Everything the commands and views share, built once in activate() and passed explicitly. */
 export interface Services {
@@ -23,4 +24,6 @@ export interface Services {
   readonly documentsTree: DocumentsTreeProvider;
   readonly projectsTree: ProjectsTreeProvider;
   readonly fs: LazyDocumentFileSystem;
+  /** The text of proposal documents (the writing actions' diffs), registered at activation. */
+  readonly proposalContent: ProposalContent;
 }

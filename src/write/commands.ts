@@ -84,6 +84,7 @@ interface Job {
   readonly range: vscode.Range;
   readonly text: string;
   readonly wholeDocument: boolean;
+  readonly others: number;
   /** The account reads made before this run started (a quota 422 reads it once more only if this run has not). */
   readonly readsBefore: number;
 }
@@ -93,6 +94,8 @@ interface Target {
   range: vscode.Range;
   text: string;
   wholeDocument: boolean;
+  /** Selections besides the one used (several cursors): left as they are. */
+  others: number;
 }
 
 function factsOf(a: AccountInfo): AccountFacts {
@@ -105,6 +108,13 @@ function factsOf(a: AccountInfo): AccountFacts {
   facts.words = counter(a.month.words, a.limits.words);
   facts.documents = counter(a.month.documents, a.limits.documents);
   return facts;
+}
+
+/** The document a proposal URI names (`?document=<id>`), if it is one. */
+function proposalDocumentId(uri: vscode.Uri | undefined): number | undefined {
+  if (uri?.scheme !== PROPOSAL_SCHEME) return undefined;
+  const id = Number(new URLSearchParams(uri.query).get('document'));
+  return Number.isSafeInteger(id) && id > 0 ? id : undefined;
 }
 
 const reached = (c: { used: number; limit: number } | undefined) => c !== undefined && c.limit !== -1 && c.used >= c.limit;
@@ -123,7 +133,7 @@ class Writer implements vscode.Disposable {
   }
 
   private get proposals(): ProposalPreview {
-    this.preview ??= new ProposalPreview(this.s.log);
+    this.preview ??= new ProposalPreview(this.s.log, this.s.proposalContent);
     return this.preview;
   }
 
@@ -192,7 +202,20 @@ class Writer implements vscode.Disposable {
       throw new Error(vscode.l10n.t('{0}: there is no editor to work on. Open a file and select some text first.', title));
     }
     const doc = editor.document;
+    // Several cursors: the primary selection only, as refactorings and inline chats do; never the whole file
+    // (it holds the other selections, which the user did not give to the service).
     const sel = editor.selection;
+    const others = editor.selections.length - 1;
+    if (others > 0 && sel.isEmpty) {
+      void vscode.window.showWarningMessage(
+        vscode.l10n.t(
+          '{0}: there are {1} cursors and the first one selects nothing. Select the text to work on (the first selection is the one used), then run it again. Nothing was sent.',
+          title,
+          others + 1,
+        ),
+      );
+      return undefined;
+    }
     const wholeDocument = sel.isEmpty;
     const range = wholeDocument ? new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)) : new vscode.Range(sel.start, sel.end);
     const text = doc.getText(range);
@@ -204,7 +227,7 @@ class Writer implements vscode.Disposable {
       );
       return undefined;
     }
-    return { editor, range, text, wholeDocument };
+    return { editor, range, text, wholeDocument, others };
   }
 
   private nameFor(label: string, t: Target): string {
@@ -361,8 +384,13 @@ class Writer implements vscode.Disposable {
           job.style
             ? vscode.l10n.t('Language: {0}. Tone: {1}. Creativity: {2}.', job.style.language.name, job.style.tone.toLowerCase(), level)
             : vscode.l10n.t('Creativity: {0}.', level),
+          job.others > 0
+            ? vscode.l10n.t('Only the first selection (line {0}) is used; the other selections ({1}) are left as they are.', job.range.start.line + 1, job.others)
+            : undefined,
           vscode.l10n.t('You review the proposed text before anything in the editor changes. (The setting contentDocs.write.confirm turns this question off.)'),
-        ].join('\n\n'),
+        ]
+          .filter((x): x is string => x !== undefined)
+          .join('\n\n'),
         job.confirmLabel,
       );
       if (!ok) return undefined;
@@ -484,7 +512,8 @@ class Writer implements vscode.Disposable {
     if (isApiError(e) && kind === 'validation' && e.status === 422 && e.fields?.name?.length) {
       // The name we send is always valid: a 422 on `name` is the plan's quota (texts are translated: never read them).
       const facts = await this.accountFacts(this.accountReads === job.readsBefore);
-      const said = e.fields.name.join(' ');
+      // Every message the server gave, the quota's first (a server with other rules may refuse other fields too).
+      const said = [...e.fields.name, ...Object.entries(e.fields).flatMap(([field, list]) => (field === 'name' ? [] : list))].join(' ');
       const usage = [
         facts?.words ? vscode.l10n.t('{0} of {1} words', formatCount(facts.words.used), facts.words.limit === -1 ? vscode.l10n.t('unlimited') : formatCount(facts.words.limit)) : undefined,
         facts?.documents
@@ -531,7 +560,7 @@ class Writer implements vscode.Disposable {
   async accept(arg: unknown): Promise<boolean> {
     const p = this.proposalOf(arg);
     if (!p) {
-      void vscode.window.showWarningMessage(vscode.l10n.t('There is no proposal to accept (it was accepted or discarded already).'));
+      void vscode.window.showWarningMessage(vscode.l10n.t('There is no proposal to accept: it was accepted or discarded already, or the window was reloaded since (proposals live in the window that made them). Your text is unchanged.'));
       return false;
     }
     const outcome = await this.proposals.accept(p);
@@ -560,7 +589,8 @@ class Writer implements vscode.Disposable {
   /** Opens the document the run created beside the current editor (its content-docs: URI). */
   async openBeside(arg: unknown): Promise<vscode.TextEditor | undefined> {
     const p = this.proposalOf(arg);
-    const id = p?.documentId ?? (typeof arg === 'number' ? arg : undefined);
+    // A proposal gone with a window reload still names its document in its URI.
+    const id = p?.documentId ?? (typeof arg === 'number' ? arg : undefined) ?? proposalDocumentId(arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri);
     if (id === undefined) throw new Error(vscode.l10n.t('There is no generated document to open.'));
     const doc = this.s.documents.get(id) ?? (await this.s.documents.fetch(id));
     this.s.fs.remember(doc);

@@ -2,6 +2,7 @@ import * as path from 'path';
 import * as vscode from 'vscode';
 import { PROPOSAL_SCHEME } from '../constants';
 import type { Logger } from '../util/log';
+import type { ProposalContent } from './proposalContent';
 
 /**
  * Where a range of one file is now: followed through every edit from the moment its text was sent, shifted
@@ -98,18 +99,19 @@ export type AcceptOutcome = 'applied' | 'changed' | 'failed' | 'gone';
  * WorkspaceEdit (one undo restores the text) and refuses when the text under the range changed since it was
  * sent; Discard closes the diff and leaves the file as it is.
  */
-export class ProposalPreview implements vscode.TextDocumentContentProvider, vscode.Disposable {
+export class ProposalPreview implements vscode.Disposable {
   private readonly proposals = new Map<string, Proposal>();
   private readonly disposables: vscode.Disposable[] = [];
   private seq = 0;
+  /** Makes this window's proposal URIs unlike any restored from an earlier window (those show an explanation). */
+  private readonly window = Date.now().toString(36);
   private static readonly KEEP = 20;
 
-  constructor(private readonly log: Logger) {
-    this.disposables.push(vscode.workspace.registerTextDocumentContentProvider(PROPOSAL_SCHEME, this));
-  }
-
-  provideTextDocumentContent(uri: vscode.Uri): string {
-    return this.proposals.get(uri.toString())?.proposedText ?? '';
+  constructor(
+    private readonly log: Logger,
+    content: ProposalContent,
+  ) {
+    this.disposables.push(content.attach((uri) => this.proposals.get(uri.toString())?.proposedText));
   }
 
   get(uri: vscode.Uri | undefined): Proposal | undefined {
@@ -130,7 +132,11 @@ export class ProposalPreview implements vscode.TextDocumentContentProvider, vsco
   /** Records a proposal and opens the diff: current file on the left, the proposed file on the right. */
   async show(p: Omit<Proposal, 'uri'>): Promise<Proposal> {
     const base = path.posix.basename(p.target.path) || 'Untitled';
-    const uri = vscode.Uri.from({ scheme: PROPOSAL_SCHEME, path: `/${++this.seq}/${base}` });
+    const uri = vscode.Uri.from({
+      scheme: PROPOSAL_SCHEME,
+      path: `/${this.window}-${++this.seq}/${base}`,
+      query: new URLSearchParams({ document: String(p.documentId), name: p.documentName }).toString(),
+    });
     const proposal: Proposal = { ...p, uri };
     this.proposals.set(uri.toString(), proposal);
     while (this.proposals.size > ProposalPreview.KEEP) this.forget(this.proposals.values().next().value as Proposal);

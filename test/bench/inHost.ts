@@ -33,6 +33,7 @@ import {
   ENV,
   type ActivationResult,
   type ActivationSample,
+  type GenerateResult,
   type HostResult,
   type LargeAccountResult,
   type LatencySample,
@@ -274,6 +275,9 @@ class SandboxControl {
   }
   resetRateLimit(): Promise<unknown> {
     return this.call('POST', 'reset-rate-limit');
+  }
+  storeDelay(ms: number): Promise<unknown> {
+    return this.call('POST', 'store-delay', { ms });
   }
   reseed(seed: 'default' | 'large'): Promise<{ documents: number }> {
     return this.call('POST', 'reseed', { seed });
@@ -918,6 +922,129 @@ async function userActions(ctx: Ctx): Promise<void> {
   await ctl.settle();
 }
 
+// --- Generate: a writing action on a file:// Markdown file ----------------------------------------------------
+
+/** What the sandbox's text generator takes per store while Generate is timed (the server writes during the request). */
+const GENERATION_MS = 1500;
+
+/**
+ * Rewrite Selection on a file:// Markdown file, five times, against a server that takes GENERATION_MS to write:
+ * the requests of each run (exactly one store, at most one account read) and the extension's own time, which is
+ * the command's time less the HTTP exchanges (the generation is inside the store's) and less the VS Code calls
+ * it waits for (the progress notification, opening the proposal document, setting its language, the diff).
+ */
+async function generateAction(ctx: Ctx): Promise<GenerateResult> {
+  const { ctl, ex, prompter } = ctx;
+  const action = 'Rewrite Selection (file:// Markdown)';
+  const result: GenerateResult = { action, generationMs: GENERATION_MS, latencyMs: LATENCY_MS, runs: [] };
+  const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file');
+  if (!folder) return { ...result, error: 'no file:// workspace folder is open' };
+  const uri = vscode.Uri.joinPath(folder.uri, 'bench-generate.md');
+  const text = ['# Release notes', '', 'We ship the new editor on Monday.', 'It replaces the old one and keeps your drafts.', '', '- Faster saves', '- A new toolbar', ''].join('\n');
+  fs.writeFileSync(uri.fsPath, text);
+
+  // The VS Code calls the command waits for, timed where the extension makes them (the API object is shared).
+  const waits: Array<[number, number]> = [];
+  const timedCall = <T>(call: () => Thenable<T>): Thenable<T> => {
+    const t = now();
+    const p = Promise.resolve(call());
+    void p.then(
+      () => waits.push([t, now()]),
+      () => waits.push([t, now()]),
+    );
+    return p;
+  };
+  const w = vscode.workspace as unknown as { openTextDocument: (...a: unknown[]) => Thenable<vscode.TextDocument> };
+  const c = vscode.commands as unknown as { executeCommand: (id: string, ...a: unknown[]) => Thenable<unknown> };
+  const l = vscode.languages as unknown as { setTextDocumentLanguage: (...a: unknown[]) => Thenable<vscode.TextDocument> };
+  const win = vscode.window as unknown as { withProgress: (o: vscode.ProgressOptions, task: (...a: never[]) => Thenable<unknown>) => Thenable<unknown> };
+  const originals = { open: w.openTextDocument, exec: c.executeCommand, lang: l.setTextDocumentLanguage, progress: win.withProgress };
+  let timing = false;
+  w.openTextDocument = function (...a: unknown[]) {
+    const u = a[0] as vscode.Uri | undefined;
+    return timing && u instanceof vscode.Uri && u.scheme === 'content-docs-proposal' ? timedCall(() => originals.open.apply(vscode.workspace, a)) : originals.open.apply(vscode.workspace, a);
+  };
+  c.executeCommand = function (id: string, ...a: unknown[]) {
+    return timing && id === 'vscode.diff' ? timedCall(() => originals.exec.call(vscode.commands, id, ...a)) : originals.exec.call(vscode.commands, id, ...a);
+  };
+  l.setTextDocumentLanguage = function (...a: unknown[]) {
+    return timing ? timedCall(() => originals.lang.apply(vscode.languages, a)) : originals.lang.apply(vscode.languages, a);
+  };
+  // The progress notification: from asking for it until VS Code runs the task, and from the task's end until it returns.
+  win.withProgress = function (o: vscode.ProgressOptions, task: (...a: never[]) => Thenable<unknown>) {
+    if (!timing) return originals.progress.call(vscode.window, o, task);
+    const asked = now();
+    let started = 0;
+    let ended = 0;
+    return originals.progress
+      .call(vscode.window, o, (...a: never[]) => {
+        started = now();
+        return Promise.resolve(task(...a)).finally(() => void (ended = now()));
+      })
+      .then(
+        (v) => {
+          waits.push([asked, started], [ended, now()]);
+          return v;
+        },
+        (e) => {
+          waits.push([asked, started], [ended, now()]);
+          throw e;
+        },
+      );
+  };
+
+  try {
+    await ctl.storeDelay(GENERATION_MS);
+    for (let i = 0; i < 5; i++) {
+      const doc = await vscode.workspace.openTextDocument(uri);
+      const editor = await vscode.window.showTextDocument(doc, { preview: false });
+      editor.selection = new vscode.Selection(2, 0, 3, doc.lineAt(3).text.length);
+      await sleep(300);
+      await ctl.settle();
+      await ctl.resetRequests();
+      prompter.confirms.push(true);
+      waits.length = 0;
+      const e0 = Date.now();
+      timing = true;
+      const t0 = now();
+      const out = (await vscode.commands.executeCommand('contentDocs.selectionRewrite')) as { proposal?: { uri: vscode.Uri } } | undefined;
+      const t1 = now();
+      timing = false;
+      if (!out?.proposal) throw new Error(`run ${i + 1}: no proposal (${ctx.messages.shown.slice(-1)[0]?.message ?? 'no message'})`);
+      const network = exchangeSpans(ex, t0, t1);
+      const vscodeSpans = merge(waits.map(([a, b]) => [Math.max(a, t0), Math.min(b, t1)] as const));
+      const networkMs = spanLength(network);
+      const vscodeMs = spanLength(vscodeSpans) - intersectLength(vscodeSpans, network);
+      const reqs = await ctl.settle();
+      result.runs.push({
+        first: i === 0,
+        totalMs: round(t1 - t0),
+        networkMs: round(networkMs),
+        vscodeMs: round(vscodeMs),
+        ownMs: round(Math.max(0, t1 - t0 - spanLength(merge([...network, ...vscodeSpans])))),
+        stores: reqs.filter((r) => r.route === 'documents.store').length,
+        accountReads: reqs.filter((r) => r.route === 'account').length,
+        requests: describeAll(reqs, e0),
+      });
+      const last = result.runs[result.runs.length - 1];
+      log(`generate ${i + 1}: total ${last.totalMs} ms = network ${last.networkMs} + VS Code ${last.vscodeMs} + own ${last.ownMs}; ${last.requests.join(', ')}`);
+      await vscode.commands.executeCommand('contentDocs.proposalDiscard', out.proposal.uri);
+      await sleep(200);
+    }
+  } catch (e) {
+    result.error = (e as Error).message;
+  } finally {
+    timing = false;
+    w.openTextDocument = originals.open;
+    c.executeCommand = originals.exec;
+    l.setTextDocumentLanguage = originals.lang;
+    win.withProgress = originals.progress;
+    await ctl.storeDelay(0);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  }
+  return result;
+}
+
 // --- 2. A 10,000-document account -------------------------------------------------------------------------
 
 /** Page through the largest template, open 100 documents, close them; memory before and after. */
@@ -1226,6 +1353,7 @@ async function mainRun(): Promise<MainResult> {
 
     const phases: Array<[string, () => Promise<void>]> = [
       ['user actions', () => userActions(ctx)],
+      ['generate', async () => void (r.generate = await generateAction(ctx))],
       ['rate limit', async () => void (r.rateLimit = await rateLimitBurst(ctx))],
       ['large account', async () => void (r.large = await largeAccount(ctx))],
     ];

@@ -153,6 +153,30 @@ export interface RateLimitResult {
   steps: string[];
 }
 
+/** A writing action (Rewrite Selection on a file:// Markdown file) against a server that takes time to write. */
+export interface GenerateResult {
+  action: string;
+  /** What the sandbox's text generator took per store, and the latency it added to every answer (ms). */
+  generationMs: number;
+  latencyMs: number;
+  runs: Array<{
+    first: boolean;
+    /** From running the command until it resolved (the proposal's diff is open). */
+    totalMs: number;
+    /** The HTTP exchanges (the store, with the generation in it, and any account read), overlaps counted once. */
+    networkMs: number;
+    /** VS Code's calls the command waits for: opening the proposal document and the diff editor, the progress. */
+    vscodeMs: number;
+    /** The rest: the extension's own code on the critical path. */
+    ownMs: number;
+    stores: number;
+    accountReads: number;
+    /** Every request of the run and its follow-ups, e.g. "POST documents.store → 201". */
+    requests: string[];
+  }>;
+  error?: string;
+}
+
 export interface MainResult {
   mode: 'main';
   /** What was in require.cache at each point (relative to the extension folder). */
@@ -168,6 +192,7 @@ export interface MainResult {
   latencyMs: number;
   large?: LargeAccountResult;
   rateLimit?: RateLimitResult;
+  generate?: GenerateResult;
   errorsShown: string[];
   errors: string[];
   /** require() of dist/api.js (undici + zod) on the first request. */

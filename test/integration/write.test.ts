@@ -13,7 +13,7 @@ import type { WriteResult } from '../../src/write/commands';
 import type { RequestRecord, Sandbox } from '../sandbox/server';
 import { click, press, screenshot } from './harness';
 import { closedPort, configure, type MessageCapture, ProgressControl, type RecordingPrompter, sleep, until } from './reliabilityKit';
-import { cleanUp, proposalTabs, runWriting, selectLines, startWriteSuite, untitled, workspaceFile } from './writeKit';
+import { cleanUp, proposalTabs, runWriting, selectLines, settleRequests, startWriteSuite, untitled, workspaceFile } from './writeKit';
 
 const ACTIONS = [
   { command: 'contentDocs.selectionRewrite', label: 'Rewrite', templateId: 14, placement: 'replace' },
@@ -84,12 +84,14 @@ describe('write: AI writing on the active editor (selection commands, proposal, 
     await s.context.globalState.update(STATE.writeRecentTemplates, undefined);
   });
 
-  beforeEach(() => {
+  beforeEach(async () => {
     prompter.reset();
     messages.clear();
     sandbox.clearFaults();
     sandbox.setLatency(0);
-    sandbox.resetRequests();
+    sandbox.setModelAnswer(undefined);
+    // What the previous test set off (a plan-usage read after its generation) is over and not counted here.
+    await settleRequests(sandbox, 150);
   });
 
   afterEach(async () => {

@@ -12,7 +12,7 @@ import type { Proposal } from '../../src/write/preview';
 import type { WriteResult } from '../../src/write/commands';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { accountUriOf, type MessageCapture, openDocument, type RecordingPrompter, SaveErrors, sleep, until, useSandbox } from './reliabilityKit';
-import { cleanUp, proposalTabs, runWriting, selectLines, startWriteSuite, untitled, workspaceFile } from './writeKit';
+import { cleanUp, proposalTabs, runWriting, selectLines, settleRequests, startWriteSuite, untitled, workspaceFile } from './writeKit';
 
 let sandbox: Sandbox;
 let s: Services;
@@ -40,13 +40,15 @@ describe('write adversary: proposals never land on the wrong text, and nothing m
     await s.context.globalState.update(STATE.writeStyle, { language: 'en', tone: 'Professional' });
   });
 
-  beforeEach(() => {
+  beforeEach(async () => {
     prompter.reset();
     messages.clear();
     messages.autoDismiss = true;
     sandbox.clearFaults();
     sandbox.setLatency(0);
-    sandbox.resetRequests();
+    sandbox.setModelAnswer(undefined);
+    // What the previous test set off (a plan-usage read after its generation) is over and not counted here.
+    await settleRequests(sandbox, 150);
   });
 
   afterEach(async () => {

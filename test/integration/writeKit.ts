@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { Services } from '../../src/services/services';
 import type { WriteResult } from '../../src/write/commands';
 import { startSandbox, type Sandbox } from '../sandbox/server';
-import { MessageCapture, RecordingPrompter, services, useSandbox } from './reliabilityKit';
+import { MessageCapture, RecordingPrompter, services, sleep, useSandbox } from './reliabilityKit';
 
 export const PROPOSAL = 'content-docs-proposal';
 
@@ -31,7 +31,30 @@ export async function startWriteSuite(): Promise<WriteSuite> {
   const prompter = new RecordingPrompter();
   s.prompter.current = prompter;
   const messages = new MessageCapture().install();
+  // Pointing the extension at a new sandbox makes the views reload (and the suites run before this one may have
+  // left them open): those lists arrive late. Each write suite starts from a quiet sandbox with an empty record.
+  await settleRequests(sandbox);
   return { sandbox, s, prompter, messages };
+}
+
+/**
+ * Waits until the sandbox got no request for `quietMs` and has none unanswered (the views' reloads and the
+ * plan-usage read are over), then clears its request record: the next request counted is the test's own.
+ */
+export async function settleRequests(sandbox: Sandbox, quietMs = 400, maxMs = 10_000): Promise<void> {
+  const t0 = Date.now();
+  let count = -1;
+  let since = Date.now();
+  for (;;) {
+    const open = sandbox.requests.some((r) => r.status === 0);
+    if (sandbox.requests.length !== count || open) {
+      count = sandbox.requests.length;
+      since = Date.now();
+    }
+    if (Date.now() - since >= quietMs || Date.now() - t0 > maxMs) break;
+    await sleep(50);
+  }
+  sandbox.resetRequests();
 }
 
 /** Runs a writing command with the confirmation answered (Yes by default); returns what the command returned. */

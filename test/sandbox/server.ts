@@ -62,7 +62,8 @@ export type FaultKind =
   | 'redirectLogin'
   | 'wrongShape'
   | 'oversized'
-  | 'rateLimit';
+  | 'rateLimit'
+  | 'status422';
 
 export type RouteName =
   | 'account'
@@ -81,6 +82,11 @@ export interface Fault {
   count?: number;
   /** Seconds, for `rateLimit` (default 2). */
   retryAfter?: number;
+  /**
+   * Field -> messages, for `status422` (a validation answer as CONTRACT.md shapes it; e.g. a server whose rules
+   * or limits differ from the ones the client checks). Default: a `name` message.
+   */
+  fields?: Record<string, string[]>;
 }
 
 export interface SandboxOptions {
@@ -233,6 +239,14 @@ export interface Sandbox {
   readonly account: AccountState;
   /** The prompt the "model" saw on the last store that reached it (white space runs collapsed). */
   readonly lastModelPrompt: string | undefined;
+  /**
+   * What the text generator writes on the following stores: a text (stored trimmed, as the server does; it may be
+   * empty, or HTML), `null` (a generation that produced nothing: the record's `result` is null), or `undefined`
+   * for the default (the sandbox's own text, which echoes the prompt).
+   */
+  setModelAnswer(answer: string | null | undefined): void;
+  /** How long the text generator takes on a store (the `storeDelayMs` option). */
+  setStoreDelay(ms: number): void;
   resetRequests(): void;
   reseed(seed?: SandboxOptions['seed']): void;
   close(): Promise<void>;
@@ -245,7 +259,7 @@ export const ROUTE_NAMES: readonly RouteName[] = [
 ];
 export const FAULT_KINDS: readonly FaultKind[] = [
   'status500', 'status502', 'status503', 'status504', 'hang', 'reset', 'malformedJson', 'html200',
-  'redirectLogin', 'wrongShape', 'oversized', 'rateLimit',
+  'redirectLogin', 'wrongShape', 'oversized', 'rateLimit', 'status422',
 ];
 const PER_PAGE = new Set(['10', '25', '50', '100']);
 const MAX_BODY = 8 * 1024 * 1024;
@@ -481,12 +495,14 @@ class SandboxImpl implements Sandbox {
 
   private readonly host: string;
   private latencyMs: number;
-  private readonly storeDelayMs: number;
+  private storeDelayMs: number;
   private readonly projectDeleteBug: boolean;
   private projectsDoubleCount: boolean;
   private cors: boolean;
   private accountState!: AccountState;
   private modelPrompt: string | undefined;
+  /** See Sandbox.setModelAnswer. */
+  private modelAnswer: string | null | undefined;
   private readonly log?: (line: string) => void;
   private readonly limiters: Record<ServerName, FixedWindowLimiter>;
   private readonly faults = new Map<RouteName, ActiveFault>();
@@ -631,6 +647,15 @@ class SandboxImpl implements Sandbox {
 
   resetRequests(): void {
     this.requests.length = 0;
+  }
+
+  setStoreDelay(ms: number): void {
+    this.storeDelayMs = Math.max(0, Number(ms) || 0);
+  }
+
+  setModelAnswer(answer: string | null | undefined): void {
+    if (answer !== undefined && answer !== null && typeof answer !== 'string') throw new Error('sandbox: a model answer is a string, null or undefined');
+    this.modelAnswer = answer;
   }
 
   reseed(seed: SandboxOptions['seed'] = 'default'): void {
@@ -1013,6 +1038,8 @@ class SandboxImpl implements Sandbox {
         return this.sendJson(ctx, 200, { data: 'nope', status: 200 });
       case 'oversized':
         return this.send(ctx, 200, this.oversized(list), { 'Content-Type': 'application/json' });
+      case 'status422':
+        return this.invalid(ctx, fault.fields && Object.keys(fault.fields).length ? fault.fields : { name: ['The name field is invalid.'] });
       case 'rateLimit': {
         const retryAfter = fault.retryAfter ?? 2;
         ctx.rl = { 'X-RateLimit-Limit': ctx.rl['X-RateLimit-Limit'] ?? '60', 'X-RateLimit-Remaining': '0' };
@@ -1129,6 +1156,15 @@ class SandboxImpl implements Sandbox {
         case 'cors':
           if (typeof body.enabled !== 'boolean') return reply(400, { error: 'enabled must be true or false' });
           this.setCors(body.enabled);
+          return reply(200, { ok: true });
+        case 'store-delay':
+          if (typeof body.ms !== 'number' || !(body.ms >= 0)) return reply(400, { error: 'ms must be a number >= 0' });
+          this.setStoreDelay(body.ms);
+          return reply(200, { ok: true });
+        case 'model-answer':
+          // { answer: string | null } sets what the text generator writes; {} goes back to the default.
+          if ('answer' in body && body.answer !== null && typeof body.answer !== 'string') return reply(400, { error: 'answer must be a string or null' });
+          this.setModelAnswer('answer' in body ? (body.answer as string | null) : undefined);
           return reply(200, { ok: true });
         case 'account':
           // { plan?: {id?, name?, features?}, seoPlan?: {...}, counters?: {...}, defaultCreativity? }
@@ -1297,7 +1333,8 @@ class SandboxImpl implements Sandbox {
     ctx.record.modelPrompt = modelPrompt;
     if (!(await this.sleep(this.storeDelayMs))) return;
     const template = templateId === null ? undefined : findTemplate(templateId);
-    const result = laravelTrim(generatedResult(modelPrompt, creativity));
+    const answer = this.modelAnswer === undefined ? generatedResult(modelPrompt, creativity) : this.modelAnswer;
+    const result = answer === null ? null : laravelTrim(answer);
     const maxId = [...this.documents.keys()].reduce((m, k) => Math.max(m, k), 0);
     const id = Math.max(this.lastIssuedId, maxId) + 1;
     this.lastIssuedId = id;

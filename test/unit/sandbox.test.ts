@@ -1487,6 +1487,54 @@ describe('sandbox server (CONTRACT.md)', function () {
     });
   });
 
+  describe('the text generator and validation faults', () => {
+    afterEach(() => {
+      sb.setModelAnswer(undefined);
+      sb.setStoreDelay(0);
+    });
+
+    it('status422: {"message":{field:[messages]},"status":422} with the fields given; nothing is created', async () => {
+      const size = sb.documents.size;
+      const fields = { name: ['You have reached the words limit.'], prompt: ['The prompt is invalid.', 'The prompt is too long.'] };
+      sb.setFault('documents.store', { kind: 'status422', count: 1, fields });
+      const r = await docs('/documents', { method: 'POST', form: { name: 'x', prompt: 'p', creativity: '0.5' } });
+      assert.equal(r.status, 422);
+      assert.deepEqual(r.json, { message: fields, status: 422 });
+      assert.equal(sb.documents.size, size);
+    });
+
+    it('the model answer: empty, null (result null, 0 words) or HTML, stored trimmed as the server stores the model\'s text', async () => {
+      for (const [answer, stored] of [
+        ['', ''],
+        [null, null],
+        ['  <p>Hello <b>world</b></p>\n', '<p>Hello <b>world</b></p>'],
+      ] as const) {
+        sb.setModelAnswer(answer);
+        const r = await docs('/documents', { method: 'POST', form: { name: 'x', prompt: 'p', creativity: '0.5' } });
+        assert.equal(r.status, 201);
+        assert.equal(r.json.data.result, stored);
+        assert.equal(r.json.data.words, countWords(stored));
+      }
+      sb.setModelAnswer(undefined);
+      const r = await docs('/documents', { method: 'POST', form: { name: 'x', prompt: 'echo me', creativity: '0.5' } });
+      assert.match(r.json.data.result, /^\[sandbox\] Generated for: echo me/);
+    });
+
+    it('control: POST /__sandbox/model-answer and /__sandbox/store-delay', async () => {
+      const control = (route: string, body: unknown) => call(`${sb.docsUrl}/__sandbox/${route}`, { method: 'POST', json: body, auth: false });
+      assert.equal((await control('model-answer', { answer: null })).status, 200);
+      assert.equal((await docs('/documents', { method: 'POST', form: { name: 'x', prompt: 'p', creativity: '0.5' } })).json.data.result, null);
+      assert.equal((await control('model-answer', {})).status, 200);
+      assert.equal((await control('model-answer', { answer: 5 })).status, 400);
+      assert.equal((await control('store-delay', { ms: 200 })).status, 200);
+      const t0 = Date.now();
+      const r = await docs('/documents', { method: 'POST', form: { name: 'x', prompt: 'p', creativity: '0.5' } });
+      assert.equal(r.status, 201);
+      assert.ok(Date.now() - t0 >= 190, 'the generator took its time');
+      assert.match(r.json.data.result, /^\[sandbox\] Generated for: p/);
+    });
+  });
+
   describe('latency, requests log and control surface', () => {
     it('latency is added to every /api/v1 answer', async () => {
       sb.setLatency(150);

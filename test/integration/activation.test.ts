@@ -1,0 +1,56 @@
+/**
+ * Activation in a fresh window, before anything of Content Docs ran: this suite's file sorts first, and it never
+ * activates the extension itself. VS Code activates it once startup finished (`onStartupFinished`), so the editor's
+ * Content Docs menu, its palette entries and the writing Code Actions are there from the start; activation loads
+ * only the activation bundle (the HTTP client, dist/api.js, is not even loaded: no request can have been made), and
+ * signing in makes no request while the views are closed.
+ */
+import * as assert from 'assert';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import type { TestApi } from '../../src/extension';
+import { startSandbox } from '../sandbox/server';
+import { EXTENSION_ID, until, useSandbox } from './reliabilityKit';
+import { cleanUp, workspaceFile } from './writeKit';
+
+describe('activation: on startup, network-free, and the writing Code Actions are offered before any command ran', function () {
+  this.timeout(60_000);
+
+  it('VS Code activates the extension once startup finished; it loads nothing but dist/extension.js and asks the server nothing; a selection gets the Code Actions', async () => {
+    const ext = vscode.extensions.getExtension(EXTENSION_ID);
+    assert.ok(ext);
+    await until('VS Code to activate the extension by itself after startup', () => ext.isActive || undefined, 30_000);
+    const root = path.join(ext.extensionPath, 'dist') + path.sep;
+    const loaded = () =>
+      Object.keys(require.cache)
+        .filter((k) => k.startsWith(root))
+        .map((k) => path.relative(root, k))
+        .sort();
+    assert.deepStrictEqual(loaded(), ['extension.js'], 'activation loads the activation bundle only: no HTTP client, no command code');
+
+    const sandbox = await startSandbox({ rateLimit: 0, storeDelayMs: 0 });
+    const s = (ext.exports as TestApi).services;
+    try {
+      // The user's key and server, as a signed-in user's window has them (the views stay closed).
+      await useSandbox(s, sandbox);
+      const editor = await workspaceFile('startup.md', '# Notes\n\nA paragraph to rewrite.\n');
+      editor.selection = new vscode.Selection(2, 0, 2, editor.document.lineAt(2).text.length);
+      const titles = await until('the Code Actions', async () => {
+        const actions = (await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', editor.document.uri, editor.selection)) ?? [];
+        const ours = actions.map((a) => a.title).filter((t) => t.startsWith('Content Docs:'));
+        return ours.length ? ours : undefined;
+      });
+      assert.ok(titles.includes('Content Docs: Rewrite Selection') && titles.includes('Content Docs: Generate from Selection…'), titles.join(', '));
+      assert.deepStrictEqual(
+        sandbox.requests.map((r) => `${r.method} ${r.path}`),
+        [],
+        'no request: activation and signing in are local, the views are closed',
+      );
+      assert.deepStrictEqual(loaded(), ['extension.js'], 'still no HTTP client and no command code loaded');
+    } finally {
+      await cleanUp();
+      await s.credentials.clearKey();
+      await sandbox.close();
+    }
+  });
+});
