@@ -1007,7 +1007,7 @@ async function generateAction(ctx: Ctx): Promise<GenerateResult> {
       const e0 = Date.now();
       timing = true;
       const t0 = now();
-      const out = (await vscode.commands.executeCommand('contentDocs.selectionRewrite')) as { proposal?: { uri: vscode.Uri } } | undefined;
+      const out = await vscode.commands.executeCommand<{ proposal?: { uri: vscode.Uri } } | undefined>('contentDocs.selectionRewrite');
       const t1 = now();
       timing = false;
       if (!out?.proposal) throw new Error(`run ${i + 1}: no proposal (${ctx.messages.shown.slice(-1)[0]?.message ?? 'no message'})`);
