@@ -4,6 +4,7 @@ import { Disposable } from '../util/disposable';
 import { errorKind } from '../util/errors';
 import type { Credentials } from '../auth/credentials';
 import { sameDocument } from '../model/document';
+import * as config from '../util/config';
 import type { ApiProvider } from './apiProvider';
 
 /**
@@ -19,6 +20,12 @@ export class DocumentService extends Disposable {
   private readonly wantedFavorite = new Map<number, { favorite: boolean }>();
   /** Bumped when the key or the server changes. */
   private account = 0;
+  /**
+   * Per value of `account`: the server address and key it began with (read locally when it began; never logged).
+   * Signing out and in again with the same key on the same server is the same account: what was asked before
+   * still belongs to it.
+   */
+  private readonly identities = new Map<number, Promise<string | undefined>>();
 
   private readonly _onDidChange = this._register(new vscode.EventEmitter<{ doc: ContentDocument; previous: ContentDocument | undefined }>());
   /** A document's fields changed (rename, favorite, saved result, or a fetch found it changed). */
@@ -36,11 +43,41 @@ export class DocumentService extends Disposable {
 
   constructor(
     private readonly api: ApiProvider,
-    credentials: Credentials,
+    private readonly credentials: Credentials,
   ) {
     super();
+    this.identities.set(0, this.identity());
     this._register(credentials.onDidChange(() => this.forgetAll(true)));
     this._register(api.onDidChangeServer(() => this.forgetAll(true)));
+  }
+
+  /** The account requests are made for now; {@link isCurrent} tells whether an earlier one is still it. */
+  get generation(): number {
+    return this.account;
+  }
+
+  /**
+   * Whether what was asked or learned under `generation` belongs to the account used now: nothing changed since,
+   * or the key was removed and the same key set again on the same server (the same account). Local, no request.
+   */
+  async isCurrent(generation: number): Promise<boolean> {
+    for (;;) {
+      const now = this.account;
+      if (generation === now) return true;
+      const [then, current] = await Promise.all([this.identities.get(generation), this.identities.get(now)]);
+      // Changed again while the key was being read: compare with the newest.
+      if (now !== this.account) continue;
+      return then !== undefined && then === current;
+    }
+  }
+
+  /** The server address and key of the account used now (undefined when signed out: never the same as another). */
+  private identity(): Promise<string | undefined> {
+    const url = config.documentsBaseUrl();
+    return this.credentials.getKey().then(
+      (key) => (key && url ? `${url}\n${key}` : undefined),
+      () => undefined,
+    );
   }
 
   get(id: number): ContentDocument | undefined {
@@ -59,7 +96,7 @@ export class DocumentService extends Disposable {
     const account = this.account;
     const page = await this.api.get().listDocuments(query, signal);
     // Another key or server since the request left: its documents are not this account's.
-    if (account !== this.account) throw new Error('The API key or server changed while the documents were being listed.');
+    if (!(await this.isCurrent(account))) throw new Error('The API key or server changed while the documents were being listed.');
     const before = new Map(page.items.map((d) => [d.id, this.known.get(d.id)]));
     this.remember(page.items);
     // Changed: known before, different now, and taken (a page older than what is known is not).
@@ -87,8 +124,12 @@ export class DocumentService extends Disposable {
   /** Drops what is known (a refresh, or `account`: the key or the server changed). */
   forgetAll(account = false): void {
     if (account) {
+      this.identities.delete(this.account - 8);
       this.account++;
+      this.identities.set(this.account, this.identity());
       this.wantedFavorite.clear();
+      // A change for the new account never waits behind one still on the wire to the previous one.
+      this.updates.clear();
     }
     this.known.clear();
     this._onDidForget.fire({ account });
@@ -99,7 +140,7 @@ export class DocumentService extends Disposable {
     const account = this.account;
     const doc = await this.api.get().showDocument(id, signal);
     // Another key or server since the request left: the same id is another document now.
-    if (account !== this.account) throw new Error('The API key or server changed while the document was being read.');
+    if (!(await this.isCurrent(account))) throw new Error('The API key or server changed while the document was being read.');
     this.accept(doc);
     return doc;
   }
@@ -138,10 +179,10 @@ export class DocumentService extends Disposable {
     const account = this.account;
     const send = async (): Promise<ContentDocument> => {
       // A change queued for one account never goes to another (same id, another document).
-      if (account !== this.account) throw new Error('The API key or server changed before this change was sent, so nothing was sent.');
+      if (!(await this.isCurrent(account))) throw new Error('The API key or server changed before this change was sent, so nothing was sent.');
       const doc = await this.api.get().updateDocument(id, changes);
       // Changed on the server it was sent to; the views now show another account, where this id is another document.
-      if (account !== this.account) throw new Error('The API key or server changed while this change was being sent: it was made in the previous account.');
+      if (!(await this.isCurrent(account))) throw new Error('The API key or server changed while this change was being sent: it was made in the previous account.');
       this.accept(doc);
       return doc;
     };
@@ -166,7 +207,7 @@ export class DocumentService extends Disposable {
       // Already gone on the server: the outcome the user asked for.
       if (errorKind(e) !== 'notFound') throw e;
     }
-    if (account !== this.account) throw new Error('The API key or server changed while the document was being deleted: it was deleted in the previous account.');
+    if (!(await this.isCurrent(account))) throw new Error('The API key or server changed while the document was being deleted: it was deleted in the previous account.');
     this.known.delete(id);
     this._onDidDelete.fire(before ?? { id });
   }
@@ -175,7 +216,7 @@ export class DocumentService extends Disposable {
     const account = this.account;
     const doc = await this.api.get().storeDocument(input, signal);
     // Another key or server since the request left: the document belongs to the account it was sent to, not to this one.
-    if (account !== this.account) {
+    if (!(await this.isCurrent(account))) {
       throw new Error('The API key or server changed while the service was writing: the document was created in the previous account and is not shown here.');
     }
     this.known.set(doc.id, doc);

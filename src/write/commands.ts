@@ -117,6 +117,15 @@ function proposalDocumentId(uri: vscode.Uri | undefined): number | undefined {
   return Number.isSafeInteger(id) && id > 0 ? id : undefined;
 }
 
+function anotherAccount(name: string): Error {
+  return new Error(
+    vscode.l10n.t(
+      'The document "{0}" was created in the account used before the API key or server changed; here its number is another document. Sign in to that account to open it.',
+      name,
+    ),
+  );
+}
+
 const reached = (c: { used: number; limit: number } | undefined) => c !== undefined && c.limit !== -1 && c.used >= c.limit;
 
 class Writer implements vscode.Disposable {
@@ -202,6 +211,13 @@ class Writer implements vscode.Disposable {
       throw new Error(vscode.l10n.t('{0}: there is no editor to work on. Open a file and select some text first.', title));
     }
     const doc = editor.document;
+    // A file VS Code cannot change (Git's versions, a read-only file system): a proposal could never be applied.
+    if (vscode.workspace.fs.isWritableFileSystem(doc.uri.scheme) === false) {
+      void vscode.window.showWarningMessage(
+        vscode.l10n.t('{0}: "{1}" is read-only here, so a proposal could not be applied. Copy the text into a file you can edit. Nothing was sent.', title, path.posix.basename(doc.uri.path) || doc.uri.toString(true)),
+      );
+      return undefined;
+    }
     // Several cursors: the primary selection only, as refactorings and inline chats do; never the whole file
     // (it holds the other selections, which the user did not give to the service).
     const sel = editor.selection;
@@ -411,6 +427,7 @@ class Writer implements vscode.Disposable {
     const start = doc.offsetAt(job.range.start);
     const end = doc.offsetAt(job.range.end);
     const place = new TrackedRange(doc.uri, sentText, start, end);
+    const account = this.s.documents.generation;
     let created: ContentDocument;
     try {
       created = await this.store(job);
@@ -425,7 +442,7 @@ class Writer implements vscode.Disposable {
     const answer = decodeAnswer(created.result ?? '', formatOf(doc.languageId), job.text);
     if (!answer) {
       place.dispose();
-      void this.offerOpen(created, vscode.l10n.t('"{0}" was created, but the service wrote no text: nothing to propose. Your text is unchanged.', created.name));
+      void this.offerOpen(created, account, vscode.l10n.t('"{0}" was created, but the service wrote no text: nothing to propose. Your text is unchanged.', created.name));
       return { proposal: undefined, document: created };
     }
     const replacement = replacementFor(job.text, answer, job.placement).replace(/\r?\n/g, doc.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n');
@@ -439,6 +456,7 @@ class Writer implements vscode.Disposable {
       proposedText: sentText.slice(0, start) + replacement + sentText.slice(end),
       documentId: created.id,
       documentName: created.name,
+      account,
       languageId: doc.languageId,
     });
     const accept = vscode.l10n.t('Accept');
@@ -509,7 +527,7 @@ class Writer implements vscode.Disposable {
     const action = vscode.l10n.t("Couldn't {0}", job.verb);
     const kind = errorKind(e);
     const retry = () => this.resend(job);
-    if (isApiError(e) && kind === 'validation' && e.status === 422 && e.fields?.name?.length) {
+    if (isApiError(e) && kind === 'validation' && e.status === 422 && e.fields && 'name' in e.fields) {
       // The name we send is always valid: a 422 on `name` is the plan's quota (texts are translated: never read them).
       const facts = await this.accountFacts(this.accountReads === job.readsBefore);
       // Every message the server gave, the quota's first (a server with other rules may refuse other fields too).
@@ -525,7 +543,8 @@ class Writer implements vscode.Disposable {
         ? vscode.l10n.t("{0}: your plan's monthly {1} limit is reached", action, which.join(vscode.l10n.t(' and ')))
         : vscode.l10n.t("{0}: a monthly limit of your plan is reached", action);
       const used = usage.length ? vscode.l10n.t(' (used this month: {0})', usage.join(', ')) : '';
-      void showError(this.s.log, `${head}${used}. ${vscode.l10n.t('The server said: "{0}"', said)} ${vscode.l10n.t('No document was created.')} ${unchanged}`, e);
+      const quoted = said.trim() ? ` ${vscode.l10n.t('The server said: "{0}"', said)}` : '';
+      void showError(this.s.log, `${head}${used}.${quoted} ${vscode.l10n.t('No document was created.')} ${unchanged}`, e);
       return;
     }
     if (kind === 'server' && isApiError(e) && e.status === 500) {
@@ -592,13 +611,25 @@ class Writer implements vscode.Disposable {
     // A proposal gone with a window reload still names its document in its URI.
     const id = p?.documentId ?? (typeof arg === 'number' ? arg : undefined) ?? proposalDocumentId(arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri);
     if (id === undefined) throw new Error(vscode.l10n.t('There is no generated document to open.'));
+    // Made in the account used before the key or the server changed: the same id is another document now.
+    if (p && !(await this.s.documents.isCurrent(p.account))) throw anotherAccount(p.documentName);
+    return this.openDocument(id);
+  }
+
+  private async openDocument(id: number): Promise<vscode.TextEditor> {
     const doc = this.s.documents.get(id) ?? (await this.s.documents.fetch(id));
     this.s.fs.remember(doc);
     return vscode.window.showTextDocument(documentUri(doc), { viewColumn: vscode.ViewColumn.Beside, preview: true });
   }
 
-  private async offerOpen(doc: ContentDocument, message: string): Promise<void> {
+  private async offerOpen(doc: ContentDocument, account: number, message: string): Promise<void> {
     const beside = vscode.l10n.t('Open Beside');
-    if ((await vscode.window.showInformationMessage(message, beside)) === beside) await this.openBeside(doc.id);
+    if ((await vscode.window.showInformationMessage(message, beside)) !== beside) return;
+    try {
+      if (!(await this.s.documents.isCurrent(account))) throw anotherAccount(doc.name);
+      await this.openDocument(doc.id);
+    } catch (e) {
+      void showError(this.s.log, describeError(vscode.l10n.t("Couldn't open \"{0}\"", doc.name), e), e);
+    }
   }
 }

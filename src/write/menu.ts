@@ -31,6 +31,8 @@ class WriteCodeActions implements vscode.CodeActionProvider {
 
   provideCodeActions(document: vscode.TextDocument, range: vscode.Range | vscode.Selection): vscode.CodeAction[] {
     if (!this.signedIn || range.isEmpty || SKIPPED_SCHEMES.has(document.uri.scheme)) return [];
+    // Read-only (Git's versions, a read-only file system): a proposal could never be applied.
+    if (vscode.workspace.fs.isWritableFileSystem(document.uri.scheme) === false) return [];
     const enabled = new Set(config.writeMenuActions());
     const out: vscode.CodeAction[] = [];
     for (const id of WRITE_ACTION_IDS) {

@@ -88,6 +88,8 @@ export interface Proposal {
   /** The document created in the account: its id and name. */
   readonly documentId: number;
   readonly documentName: string;
+  /** The account it was created in (DocumentService.generation then). */
+  readonly account: number;
   readonly languageId: string;
 }
 

@@ -1,0 +1,276 @@
+/**
+ * Attacks on the writing actions' and the document service's newest changes, inside a real VS Code against the
+ * sandbox: a selection in an editor whose file system is read-only, Open Beside on a proposal made in the account
+ * used before the server changed, a 422 on `name` with an empty list, a favorite toggled in the new account while
+ * a change of the previous account's document of the same id hangs, a save answered after the server changed, and
+ * a sign-out and sign-in with the same key while a change is on the wire.
+ */
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import { STATE } from '../../src/constants';
+import type { Services } from '../../src/services/services';
+import { startSandbox, type Sandbox, type SandboxDocument } from '../sandbox/server';
+import { configure, type MessageCapture, type RecordingPrompter, SaveErrors, services, sleep, until, useSandbox } from './reliabilityKit';
+import { cleanUp, proposalTabs, runWriting, settleRequests, startWriteSuite, untitled } from './writeKit';
+
+/** A read-only file system holding one Markdown file (what Git's `git:` editors and other read-only views are). */
+class ReadonlyFs implements vscode.FileSystemProvider {
+  static readonly SCHEME = 'attack2-readonly';
+  readonly uri = vscode.Uri.from({ scheme: ReadonlyFs.SCHEME, path: '/notes.md' });
+  private readonly emitter = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
+  readonly onDidChangeFile = this.emitter.event;
+  constructor(private readonly text: string) {}
+  watch(): vscode.Disposable {
+    return new vscode.Disposable(() => undefined);
+  }
+  stat(uri: vscode.Uri): vscode.FileStat {
+    if (uri.path === '/') return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0 };
+    if (uri.path !== this.uri.path) throw vscode.FileSystemError.FileNotFound(uri);
+    return { type: vscode.FileType.File, ctime: 0, mtime: 0, size: Buffer.byteLength(this.text) };
+  }
+  readDirectory(): Array<[string, vscode.FileType]> {
+    return [['notes.md', vscode.FileType.File]];
+  }
+  readFile(uri: vscode.Uri): Uint8Array {
+    if (uri.path !== this.uri.path) throw vscode.FileSystemError.FileNotFound(uri);
+    return Buffer.from(this.text);
+  }
+  createDirectory(): void {
+    throw vscode.FileSystemError.NoPermissions('read-only');
+  }
+  writeFile(): void {
+    throw vscode.FileSystemError.NoPermissions('read-only');
+  }
+  delete(): void {
+    throw vscode.FileSystemError.NoPermissions('read-only');
+  }
+  rename(): void {
+    throw vscode.FileSystemError.NoPermissions('read-only');
+  }
+}
+
+function sandboxDocument(id: number, name: string, result: string, extra: Partial<SandboxDocument> = {}): SandboxDocument {
+  const at = new Date(Date.now() + 86_400_000);
+  return { id, name, templateId: 1, result, words: 2, favorite: false, createdAt: at, updatedAt: at, ...extra };
+}
+
+describe('attack2: the writing actions on a read-only editor, after the server changed, and a 422 with an empty list', function () {
+  this.timeout(60_000);
+  let a: Sandbox;
+  let b: Sandbox;
+  let s: Services;
+  let prompter: RecordingPrompter;
+  let messages: MessageCapture;
+  const stores = (box: Sandbox) => box.requests.filter((r) => r.method === 'POST' && r.path === '/api/v1/documents');
+
+  before(async () => {
+    ({ sandbox: a, s, prompter, messages } = await startWriteSuite());
+    b = await startSandbox({ rateLimit: 0, storeDelayMs: 0 });
+    await s.context.globalState.update(STATE.writeStyle, { language: 'en', tone: 'Professional' });
+  });
+
+  beforeEach(async () => {
+    prompter.reset();
+    messages.clear();
+    messages.autoDismiss = true;
+    a.clearFaults();
+    await useSandbox(s, a);
+    await settleRequests(a, 150);
+  });
+
+  afterEach(async () => {
+    messages.dismissAll();
+    await cleanUp();
+  });
+
+  after(async () => {
+    messages?.dispose();
+    await cleanUp();
+    await s?.context.globalState.update(STATE.writeStyle, undefined);
+    if (a) await useSandbox(s, a);
+    await a?.close();
+    await b?.close();
+  });
+
+  it('a selection in a read-only editor is refused before anything is sent (no document, no quota for a proposal that cannot be applied)', async () => {
+    const text = '# Read only\n\nThis file cannot be edited here.\n';
+    const ro = new ReadonlyFs(text);
+    const registration = vscode.workspace.registerFileSystemProvider(ReadonlyFs.SCHEME, ro, { isReadonly: true });
+    try {
+      await until('VS Code to know the file system is read-only', () => vscode.workspace.fs.isWritableFileSystem(ReadonlyFs.SCHEME) === false);
+      const editor = await vscode.window.showTextDocument(ro.uri, { preview: false });
+      editor.selection = new vscode.Selection(2, 0, 2, editor.document.lineAt(2).text.length);
+      assert.strictEqual(await runWriting(prompter, 'contentDocs.selectionRewrite'), undefined);
+      const warning = await messages.waitFor('the refusal', (m) => m.level === 'warning' || m.level === 'error');
+      assert.match(warning.message, /read-only/);
+      assert.match(warning.message, /Nothing was sent/);
+      assert.strictEqual(prompter.asked.filter((q) => q.kind === 'confirm').length, 0, 'not even asked');
+      assert.strictEqual(stores(a).length, 0, 'no document was created');
+      assert.strictEqual(proposalTabs().length, 0);
+      // The Code Actions do not offer what the command refuses.
+      const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', ro.uri, editor.selection);
+      assert.deepStrictEqual(
+        actions.filter((x) => x.title.startsWith('Content Docs:')).map((x) => x.title),
+        [],
+        'no Content Docs Code Action on a read-only file',
+      );
+    } finally {
+      await cleanUp();
+      registration.dispose();
+    }
+  });
+
+  it('Open Beside on a proposal made before the server changed does not open the new server\'s document of the same id', async () => {
+    const editor = await untitled('Alpha paragraph.\n\nBeta paragraph.\n');
+    editor.selection = new vscode.Selection(0, 0, 0, 'Alpha paragraph.'.length);
+    const result = await runWriting(prompter, 'contentDocs.selectionRewrite');
+    assert.ok(result?.proposal, 'a proposal');
+    const id = result.document.id;
+    // The other server has its own document under that id.
+    b.documents.set(id, sandboxDocument(id, 'Account B secret', 'B text'));
+    await useSandbox(s, b);
+    b.resetRequests();
+    messages.clear();
+    const opened = await vscode.commands.executeCommand<vscode.TextEditor | undefined>('contentDocs.proposalOpenDocument', result.proposal.uri);
+    await sleep(300);
+    const shown = vscode.window.visibleTextEditors.filter((e) => e.document.uri.scheme === 'content-docs' && e.document.uri.authority === String(id));
+    assert.deepStrictEqual(
+      shown.map((e) => e.document.getText()),
+      [],
+      'the other account\'s document of the same id is not opened',
+    );
+    assert.strictEqual(opened, undefined);
+    assert.strictEqual(b.requests.filter((r) => r.path === `/api/v1/documents/${id}`).length, 0, 'nothing asked of the other server about that id');
+    const error = await messages.waitFor('the explanation', (m) => m.level === 'error' || m.level === 'warning');
+    assert.match(error.message, /account/);
+    assert.ok(error.message.includes(result.document.name), `names the generated document: ${error.message}`);
+    // Accept still works: it changes only the local file, with the text already received.
+    assert.strictEqual(await vscode.commands.executeCommand('contentDocs.proposalAccept', result.proposal.uri), true);
+    assert.strictEqual(editor.document.getText(), `${result.proposal.replacement}\n\nBeta paragraph.\n`);
+  });
+
+  it('a 422 on name with an empty list is the quota, said without an empty quotation or a dangling "name:"', async () => {
+    const editor = await untitled('Gamma paragraph.\n');
+    editor.selection = new vscode.Selection(0, 0, 0, 'Gamma paragraph.'.length);
+    a.setFault('documents.store', { kind: 'status422', count: 1, fields: { name: [] } });
+    assert.strictEqual(await runWriting(prompter, 'contentDocs.selectionRewrite'), undefined);
+    const error = await messages.waitFor('the 422 message', (m) => m.level === 'error');
+    assert.match(error.message, /monthly limit of your plan is reached/);
+    assert.doesNotMatch(error.message, /said: ""/);
+    assert.doesNotMatch(error.message, /name: *(\.|$|Your|No)/);
+    assert.match(error.message, /No document was created\. Your text is unchanged\.$/);
+    assert.strictEqual(editor.document.getText(), 'Gamma paragraph.\n');
+  });
+});
+
+describe('attack2: a document changed while the key or the server changes', function () {
+  this.timeout(90_000);
+  let a: Sandbox;
+  let b: Sandbox;
+  let s: Services;
+  const ID = 4343;
+
+  function seedBoth(): void {
+    a.documents.set(ID, sandboxDocument(ID, 'Account A doc', 'A text'));
+    b.documents.set(ID, sandboxDocument(ID, 'Account B doc', 'B text'));
+  }
+
+  before(async () => {
+    a = await startSandbox({ rateLimit: 0, storeDelayMs: 0 });
+    b = await startSandbox({ rateLimit: 0, storeDelayMs: 0 });
+    s = await services();
+  });
+
+  beforeEach(async () => {
+    seedBoth();
+    a.clearFaults();
+    b.clearFaults();
+    a.setLatency(0);
+    b.setLatency(0);
+    a.resetRequests();
+    b.resetRequests();
+    await cleanUp();
+  });
+
+  after(async () => {
+    await configure('network.timeoutSeconds', undefined);
+    await cleanUp();
+    await a?.close();
+    await b?.close();
+  });
+
+  it('a favorite toggled in the new account is sent at once, not queued behind a change of the previous account\'s document of the same id', async () => {
+    await configure('network.timeoutSeconds', 20);
+    await useSandbox(s, a);
+    a.setFault('documents.update', { kind: 'hang' });
+    const rename = s.documents.rename(ID, 'Renamed in A');
+    void rename.catch(() => undefined);
+    await until('the rename on the wire', () => a.requests.some((r) => r.method === 'PATCH' && r.path.endsWith(`/documents/${ID}`)));
+    await useSandbox(s, b);
+    await s.documents.fetch(ID);
+    const t0 = Date.now();
+    const favorite = s.documents.setFavorite(ID, true);
+    await until('the favorite sent to the new server', () => b.requests.some((r) => r.method === 'PATCH' && r.path.endsWith(`/documents/${ID}`)), 5_000);
+    const doc = await favorite;
+    assert.ok(Date.now() - t0 < 5_000);
+    assert.strictEqual(doc.name, 'Account B doc');
+    assert.strictEqual(b.documents.get(ID)!.favorite, true);
+    assert.strictEqual(a.documents.get(ID)!.favorite, false, 'nothing of it went to the previous server');
+    a.clearFaults();
+  });
+
+  it('a save answered after the server changed: the editor stays dirty with a message that says so, and a second save never writes into the new server\'s document of the same id', async () => {
+    await useSandbox(s, a);
+    const saveErrors = new SaveErrors(s);
+    try {
+      const editor = await vscode.commands.executeCommand<vscode.TextEditor>('contentDocs.documentOpenBeside', ID);
+      assert.strictEqual(editor.document.getText(), 'A text');
+      const typed = 'A text, edited before the switch.';
+      await editor.edit((e) => e.replace(new vscode.Range(editor.document.positionAt(0), editor.document.positionAt(editor.document.getText().length)), typed));
+      a.setLatency(1500);
+      a.resetRequests();
+      const saving = editor.document.save();
+      await until('the PATCH on the wire', () => a.requests.some((r) => r.method === 'PATCH' && r.path.endsWith(`/documents/${ID}`)));
+      await configure('documents.baseUrl', b.docsUrl);
+      assert.strictEqual(await saving, false, 'the save is reported as failed');
+      a.setLatency(0);
+      assert.strictEqual(editor.document.isDirty, true, 'the editor stays dirty');
+      assert.strictEqual(editor.document.getText(), typed, 'the text is intact');
+      assert.match(saveErrors.last()?.message ?? JSON.stringify(saveErrors.errors), /Couldn't save "Account A doc": the API key or server changed/);
+      assert.strictEqual(a.documents.get(ID)!.result, typed, 'the server it was sent to has it');
+      assert.strictEqual(b.documents.get(ID)!.result, 'B text');
+      // Saving again: never into B's document of the same id without the user's explicit word.
+      const again = await editor.document.save();
+      assert.strictEqual(again, false, 'the second save does not go through');
+      assert.strictEqual(b.documents.get(ID)!.result, 'B text', 'nothing written into the new server\'s document');
+      assert.strictEqual(b.requests.filter((r) => r.method === 'PATCH').length, 0);
+      assert.strictEqual(editor.document.getText(), typed);
+    } finally {
+      saveErrors.dispose();
+      a.setLatency(0);
+    }
+  });
+
+  it('signed out and in again with the same key while a rename is on the wire: the rename is the same account\'s, so it is accepted', async () => {
+    await useSandbox(s, a);
+    await s.documents.fetch(ID);
+    a.setLatency(1500);
+    a.resetRequests();
+    const rename = s.documents.rename(ID, 'Renamed while signing in again');
+    await until('the rename on the wire', () => a.requests.some((r) => r.method === 'PATCH' && r.path.endsWith(`/documents/${ID}`)));
+    await s.credentials.clearKey();
+    await s.credentials.setKey(a.key);
+    const doc = await rename;
+    a.setLatency(0);
+    assert.strictEqual(doc.name, 'Renamed while signing in again');
+    assert.strictEqual(s.documents.get(ID)?.name, 'Renamed while signing in again', 'known as renamed');
+    // Another key on the same server is another account: still refused.
+    a.setLatency(1500);
+    const other = s.documents.rename(ID, 'Renamed before another key');
+    await until('the second rename on the wire', () => a.requests.filter((r) => r.method === 'PATCH' && r.path.endsWith(`/documents/${ID}`)).length === 2);
+    await s.credentials.setKey('another-key-0123456789');
+    await assert.rejects(other, /changed/);
+    a.setLatency(0);
+    await s.credentials.setKey(a.key);
+  });
+});
