@@ -9,9 +9,10 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { STATE } from '../../src/constants';
 import type { Services } from '../../src/services/services';
+import type { WriteResult } from '../../src/write/commands';
 import { startSandbox, type Sandbox, type SandboxDocument } from '../sandbox/server';
 import { configure, type MessageCapture, type RecordingPrompter, SaveErrors, services, sleep, until, useSandbox } from './reliabilityKit';
-import { cleanUp, proposalTabs, runWriting, settleRequests, startWriteSuite, untitled } from './writeKit';
+import { cleanUp, proposalTabs, runWriting, settleRequests, startWriteSuite } from './writeKit';
 
 /** A read-only file system holding one Markdown file (what Git's `git:` editors and other read-only views are). */
 class ReadonlyFs implements vscode.FileSystemProvider {
@@ -47,6 +48,16 @@ class ReadonlyFs implements vscode.FileSystemProvider {
   rename(): void {
     throw vscode.FileSystemError.NoPermissions('read-only');
   }
+}
+
+let untitledCount = 0;
+
+/** A new untitled Markdown editor holding `text`, under its own name (a closed untitled model may linger and be reused). */
+async function untitled(text: string): Promise<vscode.TextEditor> {
+  const doc = await vscode.workspace.openTextDocument(vscode.Uri.from({ scheme: 'untitled', path: `/attack2-${++untitledCount}.md` }));
+  const editor = await vscode.window.showTextDocument(doc, { preview: false });
+  await editor.edit((b) => b.insert(new vscode.Position(0, 0), text));
+  return editor;
 }
 
 function sandboxDocument(id: number, name: string, result: string, extra: Partial<SandboxDocument> = {}): SandboxDocument {
@@ -118,6 +129,65 @@ describe('attack2: the writing actions on a read-only editor, after the server c
       await cleanUp();
       registration.dispose();
     }
+  });
+
+  it('a selection in a notebook cell: the proposal replaces that text in that cell only, the other cells untouched', async () => {
+    const first = 'print("first cell")';
+    const text = 'A paragraph in a cell.\nIts second line.';
+    const nb = await vscode.workspace.openNotebookDocument(
+      'jupyter-notebook',
+      new vscode.NotebookData([new vscode.NotebookCellData(vscode.NotebookCellKind.Code, first, 'python'), new vscode.NotebookCellData(vscode.NotebookCellKind.Code, text, 'markdown')]),
+    );
+    await vscode.window.showNotebookDocument(nb);
+    try {
+      await rewriteInCell(nb, first, text);
+    } finally {
+      // An untitled notebook with changes would ask to be saved when closed.
+      await vscode.window.showNotebookDocument(nb);
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    }
+  });
+
+  async function rewriteInCell(nb: vscode.NotebookDocument, first: string, text: string): Promise<void> {
+    const cell = nb.cellAt(1).document;
+    const editor = await until('the cell\'s editor', () => vscode.window.visibleTextEditors.find((e) => e.document === cell));
+    editor.selection = new vscode.Selection(0, 0, 0, 'A paragraph in a cell.'.length);
+    prompter.confirms.push(true);
+    const result = await vscode.commands.executeCommand<WriteResult | undefined>('contentDocs.selectionRewrite', cell.uri);
+    assert.ok(result?.proposal, `a proposal (messages: ${messages.shown.map((m) => m.message).join(' | ')})`);
+    assert.strictEqual(messages.errors().length, 0, messages.errors().map((m) => m.message).join(' | '));
+    assert.strictEqual(await vscode.commands.executeCommand('contentDocs.proposalAccept', result.proposal.uri), true);
+    assert.strictEqual(cell.getText(), `${result.proposal.replacement}\nIts second line.`);
+    assert.strictEqual(nb.cellAt(0).document.getText(), first, 'the other cell is untouched');
+    assert.strictEqual(nb.cellCount, 2);
+  }
+
+  it('two proposals for one file from reversed selections (anchor after the cursor): each lands where its text is; one over text the other replaced is refused', async () => {
+    const text = 'First paragraph here.\n\nSecond paragraph here.\n';
+    const editor = await untitled(text);
+    // Selected from the end backwards, as a mouse drag to the left does.
+    editor.selection = new vscode.Selection(0, 'First paragraph here.'.length, 0, 0);
+    const p1 = (await runWriting(prompter, 'contentDocs.selectionRewrite'))?.proposal;
+    // The diff took the focus: back to the file (a new editor object for it).
+    let again = await vscode.window.showTextDocument(editor.document, { preview: false });
+    again.selection = new vscode.Selection(2, 'Second paragraph here.'.length, 2, 0);
+    const p2 = (await runWriting(prompter, 'contentDocs.selectionRewrite'))?.proposal;
+    again = await vscode.window.showTextDocument(editor.document, { preview: false });
+    again.selection = new vscode.Selection(0, 'First paragraph'.length, 0, 0);
+    const p3 = (await runWriting(prompter, 'contentDocs.selectionRewrite'))?.proposal;
+    assert.ok(p1 && p2 && p3, 'three proposals');
+    assert.strictEqual(p1.original, 'First paragraph here.');
+    assert.strictEqual(p2.original, 'Second paragraph here.');
+    // The earlier one first: its longer text moves the other, which still lands on its own text.
+    assert.strictEqual(await vscode.commands.executeCommand('contentDocs.proposalAccept', p1.uri), true);
+    assert.notStrictEqual(p1.replacement.length, p1.original.length);
+    assert.strictEqual(await vscode.commands.executeCommand('contentDocs.proposalAccept', p2.uri), true);
+    const expected = `${p1.replacement}\n\n${p2.replacement}\n`;
+    assert.strictEqual(editor.document.getText(), expected);
+    messages.clear();
+    assert.strictEqual(await vscode.commands.executeCommand('contentDocs.proposalAccept', p3.uri), false, 'its text was replaced by the first proposal');
+    await messages.waitFor('the refusal', (m) => m.level === 'warning' && /Not applied/.test(m.message));
+    assert.strictEqual(editor.document.getText(), expected);
   });
 
   it('Open Beside on a proposal made before the server changed does not open the new server\'s document of the same id', async () => {
