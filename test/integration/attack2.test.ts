@@ -219,6 +219,23 @@ describe('attack2: the writing actions on a read-only editor, after the server c
     assert.strictEqual(editor.document.getText(), `${result.proposal.replacement}\n\nBeta paragraph.\n`);
   });
 
+  it('signed out while a proposal is open: Accept still works, Open Beside says why it cannot open; signed in again with the same key, it opens', async () => {
+    const editor = await untitled('Delta paragraph.\n\nEpsilon paragraph.\n');
+    editor.selection = new vscode.Selection(2, 0, 2, 'Epsilon paragraph.'.length);
+    const first = await runWriting(prompter, 'contentDocs.selectionRewrite');
+    assert.ok(first?.proposal);
+    await s.credentials.clearKey();
+    messages.clear();
+    assert.strictEqual(await vscode.commands.executeCommand('contentDocs.proposalOpenDocument', first.proposal.uri), undefined);
+    const said = await messages.waitFor('the explanation', (m) => m.level === 'error');
+    assert.ok(said.message.includes(first.document.name), said.message);
+    await s.credentials.setKey(a.key);
+    const opened = await vscode.commands.executeCommand<vscode.TextEditor | undefined>('contentDocs.proposalOpenDocument', first.proposal.uri);
+    assert.strictEqual(opened?.document.uri.authority, String(first.document.id), 'the same key is the same account: its document opens');
+    assert.strictEqual(await vscode.commands.executeCommand('contentDocs.proposalAccept', first.proposal.uri), true);
+    assert.strictEqual(editor.document.getText(), `Delta paragraph.\n\n${first.proposal.replacement}\n`);
+  });
+
   it('a 422 on name with an empty list is the quota, said without an empty quotation or a dangling "name:"', async () => {
     const editor = await untitled('Gamma paragraph.\n');
     editor.selection = new vscode.Selection(0, 0, 0, 'Gamma paragraph.'.length);
@@ -315,6 +332,34 @@ describe('attack2: a document changed while the key or the server changes', func
       assert.strictEqual(b.documents.get(ID)!.result, 'B text', 'nothing written into the new server\'s document');
       assert.strictEqual(b.requests.filter((r) => r.method === 'PATCH').length, 0);
       assert.strictEqual(editor.document.getText(), typed);
+    } finally {
+      saveErrors.dispose();
+      a.setLatency(0);
+    }
+  });
+
+  it('signed out and in again with the same key while a save is on the wire: the save is the same account\'s, so the editor is saved (no false failure, no conflict)', async () => {
+    await useSandbox(s, a);
+    const saveErrors = new SaveErrors(s);
+    try {
+      const editor = await vscode.commands.executeCommand<vscode.TextEditor>('contentDocs.documentOpenBeside', ID);
+      assert.strictEqual(editor.document.getText(), 'A text');
+      const typed = 'A text, saved while signing in again.';
+      await editor.edit((e) => e.replace(new vscode.Range(editor.document.positionAt(0), editor.document.positionAt(editor.document.getText().length)), typed));
+      a.setLatency(1500);
+      a.resetRequests();
+      const saving = editor.document.save();
+      await until('the PATCH on the wire', () => a.requests.some((r) => r.method === 'PATCH' && r.path.endsWith(`/documents/${ID}`)));
+      await s.credentials.clearKey();
+      await s.credentials.setKey(a.key);
+      assert.strictEqual(await saving, true, `the save went through (${JSON.stringify(saveErrors.errors)})`);
+      a.setLatency(0);
+      assert.strictEqual(editor.document.isDirty, false);
+      assert.strictEqual(a.documents.get(ID)!.result, typed);
+      // Saving again later is an ordinary save, not "changed on the server".
+      await editor.edit((e) => e.insert(editor.document.positionAt(editor.document.getText().length), ' More.'));
+      assert.strictEqual(await editor.document.save(), true, `the next save too (${JSON.stringify(saveErrors.errors)})`);
+      assert.strictEqual(a.documents.get(ID)!.result, `${typed} More.`);
     } finally {
       saveErrors.dispose();
       a.setLatency(0);
