@@ -145,6 +145,7 @@ export function defineSuites(): void {
       assert.equal(label(first).includes(server.name) || first.doc.name === server.name, true, 'a row is a server document');
       const reqs = await sb.requests();
       assert.ok(reqs.length > 0 && reqs.every((r) => r.status > 0 && r.status < 300), JSON.stringify(reqs.map((r) => [r.route, r.status])));
+      assert.equal((await sb.preflights()).length, reqs.length, 'the browser asked before each request (CORS preflight, max-age 0)');
       await vscode.commands.executeCommand('workbench.view.extension.contentDocs');
       await sleep(500);
       await screenshot('web-documents-view');
@@ -169,9 +170,12 @@ export function defineSuites(): void {
       assert.equal(await editor.document.save(), true, 'saved');
       assert.equal(editor.document.isDirty, false);
       assert.equal((await sb.document(id)).result, text);
-      const patches = (await sb.requests()).filter((r) => r.method === 'PATCH');
+      const reqs = await sb.requests();
+      const patches = reqs.filter((r) => r.method === 'PATCH');
       assert.deepEqual(patches.map((r) => r.path), [`/api/v1/documents/${id}`]);
       assert.equal(patches[0].body?.result, text);
+      assert.ok(reqs.length <= 2, `at most 2 requests, as on the desktop: ${JSON.stringify(reqs.map((r) => [r.method, r.route]))}`);
+      assert.equal((await sb.preflights()).length, reqs.length, 'one preflight per request');
     });
 
     it('a conflict: someone else saved meanwhile, so the save is refused and the server text stays', async () => {
