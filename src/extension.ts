@@ -18,6 +18,8 @@ import { ProposalContent } from './write/proposalContent';
 /** What activate() returns to the extension's own tests (only when VS Code runs it in test mode). */
 export interface TestApi {
   readonly services: Services;
+  /** Where this build runs: a browser's web worker has no `process` (the web tier checks it really ran there). */
+  readonly runsInWebWorker: boolean;
 }
 
 /**
@@ -57,7 +59,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   void credentials.refreshContext();
   log.info(`[activate] ready in ${Date.now() - t0} ms`);
 
-  return context.extensionMode === vscode.ExtensionMode.Test ? { services } : undefined;
+  return context.extensionMode === vscode.ExtensionMode.Test ? { services, runsInWebWorker: typeof process === 'undefined' } : undefined;
 }
 
 export function deactivate(): void {

@@ -1,5 +1,5 @@
-import * as path from 'path';
 import * as vscode from 'vscode';
+import { baseName } from '../util/paths';
 import type { AccountInfo, ContentDocument } from '../api/index';
 import { TEMPLATES, templateName } from '../api/templates';
 import { CREATIVITY_LEVELS, type Creativity } from '../api/validate';
@@ -232,7 +232,7 @@ class Writer implements vscode.Disposable {
 
   private nameFor(label: string, t: Target): string {
     const doc = t.editor.document;
-    const base = doc.isUntitled ? doc.uri.path : path.posix.basename(doc.uri.path);
+    const base = doc.isUntitled ? doc.uri.path : baseName(doc.uri.path);
     return documentName(label, base, t.wholeDocument ? undefined : t.range.start.line + 1);
   }
 
@@ -565,7 +565,7 @@ class Writer implements vscode.Disposable {
     }
     const outcome = await this.proposals.accept(p);
     if (outcome === 'applied') return true;
-    const file = path.posix.basename(p.target.path);
+    const file = baseName(p.target.path);
     const beside = vscode.l10n.t('Open Beside');
     const message =
       outcome === 'changed'
