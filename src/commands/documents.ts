@@ -4,7 +4,7 @@ import { charLength, LIMITS, serverTrim, type DocumentSearchField } from '../api
 import { CMD, CONFIG } from '../constants';
 import type { Services } from '../services/services';
 import { DOCUMENT_SORTS } from '../tree/documentsTree';
-import type { DocNode } from '../tree/nodes';
+import type { DocNode } from '../model/nodes';
 import { describeError, errorKind, isCancellation } from '../util/errors';
 import { showError } from '../util/run';
 import { documentIdOf } from './args';

@@ -2,8 +2,8 @@ import * as vscode from 'vscode';
 import { CMD } from '../constants';
 import type { Services } from '../services/services';
 import { PROJECT_SORTS } from '../tree/projectsTree';
-import type { ProjectNode } from '../tree/nodes';
-import { describeError, errorKind, isCancellation } from '../util/errors';
+import type { ProjectNode } from '../model/nodes';
+import { describeError, isCancellation } from '../util/errors';
 import { showError } from '../util/run';
 import type { CommandParts } from './types';
 
@@ -92,19 +92,16 @@ export async function deleteProject(s: Services, arg: unknown): Promise<boolean>
   const ok = await s.prompter.confirm(vscode.l10n.t('Delete the project "{0}" and every report in it?', name), detail, vscode.l10n.t('Delete Project'));
   if (!ok) return false;
   try {
-    await s.api.get().deleteProject(name);
-  } catch (e) {
-    if (isCancellation(e)) return false;
-    if (errorKind(e) === 'notFound') {
-      s.projectsTree.removeProject(name);
+    if ((await s.projectsTree.model.delete(name)) === 'gone') {
       void vscode.window.showInformationMessage(vscode.l10n.t('The project "{0}" no longer exists on the server.', name));
       return false;
     }
+  } catch (e) {
+    if (isCancellation(e)) return false;
     void showError(s.log, describeError(vscode.l10n.t('Couldn\'t delete the project "{0}"', name), e), e);
     return false;
   }
   s.log.info('[projects] deleted a project');
-  s.projectsTree.removeProject(name);
   vscode.window.setStatusBarMessage(vscode.l10n.t('$(trash) Deleted the project "{0}"', name), 4000);
   return true;
 }

@@ -1,9 +1,9 @@
-import * as vscode from 'vscode';
 import type { ContentDocument, DocumentChanges, DocumentListQuery, NewDocument, Page } from '../api/index';
 import { Disposable } from '../util/disposable';
 import { errorKind } from '../util/errors';
 import type { Credentials } from '../auth/credentials';
 import { sameDocument } from '../model/document';
+import { Emitter } from '../model/emitter';
 import type { ApiProvider } from './apiProvider';
 
 /**
@@ -20,14 +20,14 @@ export class DocumentService extends Disposable {
   /** Bumped when the key or the server changes. */
   private account = 0;
 
-  private readonly _onDidChange = this._register(new vscode.EventEmitter<{ doc: ContentDocument; previous: ContentDocument | undefined }>());
+  private readonly _onDidChange = this._register(new Emitter<{ doc: ContentDocument; previous: ContentDocument | undefined }>());
   /** A document's fields changed (rename, favorite, saved result, or a fetch found it changed). */
   readonly onDidChange = this._onDidChange.event;
-  private readonly _onDidDelete = this._register(new vscode.EventEmitter<ContentDocument | { id: number }>());
+  private readonly _onDidDelete = this._register(new Emitter<ContentDocument | { id: number }>());
   readonly onDidDelete = this._onDidDelete.event;
-  private readonly _onDidCreate = this._register(new vscode.EventEmitter<ContentDocument>());
+  private readonly _onDidCreate = this._register(new Emitter<ContentDocument>());
   readonly onDidCreate = this._onDidCreate.event;
-  private readonly _onDidForget = this._register(new vscode.EventEmitter<{ readonly account: boolean }>());
+  private readonly _onDidForget = this._register(new Emitter<{ readonly account: boolean }>());
   /**
    * Everything known was dropped: listeners holding copies should reload them when next needed. `account`:
    * the key or the server changed, so what was known may belong to another account (ids mean other documents).

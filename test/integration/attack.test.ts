@@ -7,7 +7,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { Services } from '../../src/services/services';
-import type { DocumentNode } from '../../src/tree/nodes';
+import type { DocumentNode } from '../../src/model/nodes';
 import { startSandbox, type Sandbox, type SandboxDocument } from '../sandbox/server';
 import { accountUriOf, closeAll, configure, MessageCapture, services, sleep, until, useSandbox } from './reliabilityKit';
 

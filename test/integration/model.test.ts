@@ -25,7 +25,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { Services } from '../../src/services/services';
-import type { DocNode, DocumentNode } from '../../src/tree/nodes';
+import type { DocNode, DocumentNode } from '../../src/model/nodes';
 import type { Prompter } from '../../src/ui/prompter';
 import { mulberry32 } from '../sandbox/seed';
 import { startSandbox, type Sandbox, type SandboxDocument } from '../sandbox/server';

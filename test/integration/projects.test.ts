@@ -8,7 +8,7 @@ import * as fs from 'fs';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../src/extension';
 import type { Services } from '../../src/services/services';
-import type { ProjectItemNode, ProjectNode } from '../../src/tree/nodes';
+import type { ProjectItemNode, ProjectNode } from '../../src/model/nodes';
 import type { ProjectsTreeProvider } from '../../src/tree/projectsTree';
 import type { Prompter } from '../../src/ui/prompter';
 import { collate, startSandbox, type RequestRecord, type Sandbox } from '../sandbox/server';

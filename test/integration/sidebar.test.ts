@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import type { TestApi } from '../../src/extension';
 import type { Services } from '../../src/services/services';
 import { DocumentsTreeProvider } from '../../src/tree/documentsTree';
-import type { DocNode, DocumentNode, GroupNode, TemplateGroupNode } from '../../src/tree/nodes';
+import type { DocNode, DocumentNode, GroupNode, TemplateGroupNode } from '../../src/model/nodes';
 import type { Prompter } from '../../src/ui/prompter';
 import { collate, startSandbox, type RequestRecord, type Sandbox, type SandboxDocument } from '../sandbox/server';
 import { screenshot } from './harness';
@@ -545,7 +545,7 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       await tree.setSort('nameDesc');
       await tree.setFavoritesOnly(true);
       await tree.setSearch({ text: 'launch', by: 'result' });
-      const restarted = new DocumentsTreeProvider(s.documents, s.api, s.credentials, s.context.globalState, s.log);
+      const restarted = new DocumentsTreeProvider(s.documents, s.credentials, s.context.globalState, s.log);
       try {
         assert.strictEqual(restarted.sort, 'nameDesc');
         assert.strictEqual(restarted.favoritesOnly, true);

@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import type { Services } from '../../src/services/services';
 import { compact } from '../../src/status/usageFormat';
 import type { DocumentsTreeProvider } from '../../src/tree/documentsTree';
-import type { DocumentNode, GroupNode } from '../../src/tree/nodes';
+import type { DocumentNode, GroupNode } from '../../src/model/nodes';
 import { collate, startSandbox, type Sandbox, type SandboxDocument } from '../sandbox/server';
 import { screenshot } from './harness';
 import { closeAll, configure, MessageCapture, RecordingPrompter, services, sleep, until, useSandbox } from './reliabilityKit';
