@@ -15,15 +15,15 @@ export type Event<T> = (listener: (e: T) => unknown, thisArgs?: unknown, disposa
  * A listener that throws does not keep the others from hearing the event (as `vscode.EventEmitter`).
  */
 export class Emitter<T> implements Disposable {
-  private listeners: Array<(e: T) => unknown> = [];
-  private disposed = false;
+  #listeners: Array<(e: T) => unknown> = [];
+  #disposed = false;
 
   readonly event: Event<T> = (listener, thisArgs, disposables) => {
     const bound = thisArgs === undefined ? listener : (e: T) => listener.call(thisArgs, e);
-    if (!this.disposed) this.listeners = [...this.listeners, bound];
+    if (!this.#disposed) this.#listeners = [...this.#listeners, bound];
     const sub = {
       dispose: () => {
-        this.listeners = this.listeners.filter((l) => l !== bound);
+        this.#listeners = this.#listeners.filter((l) => l !== bound);
       },
     };
     disposables?.push(sub);
@@ -31,7 +31,7 @@ export class Emitter<T> implements Disposable {
   };
 
   fire(e: T): void {
-    for (const l of this.listeners) {
+    for (const l of this.#listeners) {
       try {
         l(e);
       } catch (err) {
@@ -41,7 +41,7 @@ export class Emitter<T> implements Disposable {
   }
 
   dispose(): void {
-    this.disposed = true;
-    this.listeners = [];
+    this.#disposed = true;
+    this.#listeners = [];
   }
 }

@@ -5,16 +5,12 @@ import type { Credentials } from '../auth/credentials';
 import { CMD, CTX, STATE, VIEW } from '../constants';
 import { DocumentsModel, isGroup, type Counting, type DocumentSource } from '../model/documentsModel';
 import type {
-  AllGroupNode,
   DocNode,
   DocumentNode,
-  DocumentSearch,
   EmptyNode,
   ErrorNode,
-  FavoritesGroupNode,
   GroupNode,
   LoadMoreNode,
-  OtherGroupNode,
   SearchGroupNode,
   TemplateGroupNode,
 } from '../model/nodes';
@@ -24,7 +20,6 @@ import { dateTime, formatCount, fromNow, md, parseDate, reason, words } from './
 import { PagedTreeBase } from './pagedTree';
 
 export type { DocNode } from '../model/nodes';
-export { DOCUMENT_SORTS } from '../model/documentsModel';
 
 const SORT_SHORT: Record<config.DocumentSortSetting, string> = {
   newest: 'Newest first',
@@ -57,7 +52,7 @@ export class DocumentsTreeProvider extends PagedTreeBase<DocNode> {
           pageSize: config.documentsPageSize,
           defaultSort: config.defaultDocumentSort,
           hideEmpty: config.hideEmptyTemplates,
-          persist: (s) => Promise.all([state.update(STATE.documentsView, s), this.updateContext()]).then(() => undefined),
+          persist: (s) => Promise.all([state.update(STATE.documentsView, s), this.#updateContext()]).then(() => undefined),
           progress: (p) => this.withProgress(p),
           log,
         },
@@ -72,80 +67,25 @@ export class DocumentsTreeProvider extends PagedTreeBase<DocNode> {
         else if (config.affects(e, 'documents.pageSize')) this.model.pageSizeChanged();
         else if (config.affects(e, 'documents.defaultSort')) this.model.defaultSortChanged();
         if (config.affects(e, 'documents.hideEmptyTemplates')) {
-          void this.updateContext();
+          void this.#updateContext();
           this.model.hideEmptyChanged();
         }
         if (config.affects(e, 'files.language')) this.fire(undefined);
       }),
     );
-    void this.updateContext();
+    void this.#updateContext();
   }
 
-  // --- What the commands and tests ask of the view (the model answers) ------------------------------
+  // --- Asked of the view by the commands that create documents and by tests ------------------------
 
-  get sort(): config.DocumentSortSetting {
-    return this.model.sort;
-  }
-  get favoritesOnly(): boolean {
-    return this.model.favoritesOnly;
-  }
-  get search(): DocumentSearch | undefined {
-    return this.model.search;
-  }
-  get hideEmpty(): boolean {
-    return this.model.hideEmpty;
-  }
-  get searchGroup(): SearchGroupNode | undefined {
-    return this.model.searchGroup;
-  }
-  get favoritesGroup(): FavoritesGroupNode {
-    return this.model.favoritesGroup;
-  }
-  get allGroup(): AllGroupNode {
-    return this.model.allGroup;
-  }
-  get otherGroup(): OtherGroupNode {
-    return this.model.otherGroup;
-  }
   templateGroups(): TemplateGroupNode[] {
     return this.model.templateGroups();
   }
   templateGroup(templateId: number): TemplateGroupNode | undefined {
     return this.model.templateGroup(templateId);
   }
-  countOf(key: string): number | undefined {
-    return this.model.countOf(key);
-  }
-  /** Settles when background counting is over (tests wait for it). */
-  get countingDone(): Promise<void> {
-    return this.model.countingDone;
-  }
-  /** Pause between two background count requests. Tests set 0. */
-  get countIntervalMs(): number {
-    return this.model.countIntervalMs;
-  }
-  set countIntervalMs(ms: number) {
-    this.model.countIntervalMs = ms;
-  }
-  setSort(sort: config.DocumentSortSetting): Promise<void> {
-    return this.model.setSort(sort);
-  }
-  setFavoritesOnly(on: boolean): Promise<void> {
-    return this.model.setFavoritesOnly(on);
-  }
-  /** Sets (or clears, with undefined) the search; the Search results group loads when shown. */
-  setSearch(search: DocumentSearch | undefined): Promise<SearchGroupNode | undefined> {
-    return Promise.resolve(this.model.setSearch(search));
-  }
-  loadMore(node: LoadMoreNode<GroupNode> | GroupNode): Promise<void> {
-    return this.model.loadMore(node);
-  }
-  retry(node: ErrorNode<GroupNode>): Promise<void> {
-    return this.model.retry(node);
-  }
-  /** Refresh: drops every cached list and count (and stops counting); the view reloads what it shows. */
-  refresh(): void {
-    this.model.refresh();
+  get searchGroup(): SearchGroupNode | undefined {
+    return this.model.searchGroup;
   }
   /** Loads a group's first page (deduped with the view's own request) and returns its children. */
   load(g: GroupNode): Promise<DocNode[]> {
@@ -170,15 +110,15 @@ export class DocumentsTreeProvider extends PagedTreeBase<DocNode> {
       case 'searchResults':
       case 'all':
       case 'other':
-        return this.groupItem(node);
+        return this.#groupItem(node);
       case 'document':
-        return this.documentItem(node);
+        return this.#documentItem(node);
       case 'loadMore':
-        return this.loadMoreItem(node);
+        return this.#loadMoreItem(node);
       case 'error':
-        return this.errorItem(node);
+        return this.#errorItem(node);
       case 'empty':
-        return this.emptyItem(node);
+        return this.#emptyItem(node);
     }
   }
 
@@ -189,10 +129,10 @@ export class DocumentsTreeProvider extends PagedTreeBase<DocNode> {
 
   // --- Rendering ----------------------------------------------------------------------------------
 
-  private groupItem(g: GroupNode): vscode.TreeItem {
-    const n = this.countOf(g.key);
+  #groupItem(g: GroupNode): vscode.TreeItem {
+    const n = this.model.countOf(g.key);
     const count = n !== undefined && n >= 0 ? formatCount(n) : undefined;
-    const look = this.groupLook(g, n);
+    const look = this.#groupLook(g, n);
     const item = new vscode.TreeItem(
       look.label,
       g.kind === 'searchResults' ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed,
@@ -206,7 +146,7 @@ export class DocumentsTreeProvider extends PagedTreeBase<DocNode> {
   }
 
   /** What sets one group's row apart: its label, codicon, tooltip and context value. */
-  private groupLook(g: GroupNode, n: number | undefined): { label: string; icon: string; tooltip: string; contextValue: string } {
+  #groupLook(g: GroupNode, n: number | undefined): { label: string; icon: string; tooltip: string; contextValue: string } {
     switch (g.kind) {
       case 'searchResults':
         return {
@@ -219,14 +159,14 @@ export class DocumentsTreeProvider extends PagedTreeBase<DocNode> {
             (g.search.by === 'result'
               ? vscode.l10n.t('Documents whose text contains "{0}"', g.search.text)
               : vscode.l10n.t('Documents whose name contains "{0}"', g.search.text)) +
-            (this.favoritesOnly ? vscode.l10n.t(' (favorites only)') : ''),
+            (this.model.favoritesOnly ? vscode.l10n.t(' (favorites only)') : ''),
           contextValue: 'searchResults',
         };
       case 'all':
         return {
           label: vscode.l10n.t('All Documents'),
           icon: 'files',
-          tooltip: this.favoritesOnly ? vscode.l10n.t('Every favorite document, whatever its template') : vscode.l10n.t('Every document of the account, whatever its template'),
+          tooltip: this.model.favoritesOnly ? vscode.l10n.t('Every favorite document, whatever its template') : vscode.l10n.t('Every document of the account, whatever its template'),
           contextValue: 'allDocuments',
         };
       case 'other':
@@ -239,7 +179,7 @@ export class DocumentsTreeProvider extends PagedTreeBase<DocNode> {
       case 'favorites':
         return { label: vscode.l10n.t('Favorites'), icon: 'star-full', tooltip: vscode.l10n.t('Documents you marked as favorite'), contextValue: 'favorites' };
       case 'template': {
-        const what = this.favoritesOnly ? vscode.l10n.t('favorite documents') : vscode.l10n.t('documents');
+        const what = this.model.favoritesOnly ? vscode.l10n.t('favorite documents') : vscode.l10n.t('documents');
         return {
           label: g.name,
           icon: g.custom ? 'folder-library' : 'folder',
@@ -253,7 +193,7 @@ export class DocumentsTreeProvider extends PagedTreeBase<DocNode> {
     }
   }
 
-  private documentItem(node: DocumentNode): vscode.TreeItem {
+  #documentItem(node: DocumentNode): vscode.TreeItem {
     const d = node.doc;
     const item = new vscode.TreeItem(d.name.trim() ? d.name : vscode.l10n.t('Untitled'), vscode.TreeItemCollapsibleState.None);
     item.id = `doc:${node.parent.key}:${d.id}`;
@@ -268,12 +208,12 @@ export class DocumentsTreeProvider extends PagedTreeBase<DocNode> {
     return item;
   }
 
-  private loadMoreItem(node: LoadMoreNode<GroupNode>): vscode.TreeItem {
+  #loadMoreItem(node: LoadMoreNode<GroupNode>): vscode.TreeItem {
     const key = node.parent.key;
-    return this.loadMoreRow(`more:${key}`, this.model.listState(key), this.countOf(key), CMD.documentsLoadMore, node);
+    return this.loadMoreRow(`more:${key}`, this.model.listState(key), this.model.countOf(key), CMD.documentsLoadMore, node);
   }
 
-  private errorItem(node: ErrorNode<GroupNode>): vscode.TreeItem {
+  #errorItem(node: ErrorNode<GroupNode>): vscode.TreeItem {
     const action =
       node.parent?.kind === 'searchResults'
         ? vscode.l10n.t("Couldn't search the documents")
@@ -283,7 +223,7 @@ export class DocumentsTreeProvider extends PagedTreeBase<DocNode> {
     return this.errorRow(`error:${node.parent?.key ?? 'root'}`, action, node);
   }
 
-  private emptyItem(node: EmptyNode<GroupNode>): vscode.TreeItem {
+  #emptyItem(node: EmptyNode<GroupNode>): vscode.TreeItem {
     const g = node.parent;
     const label =
       g?.kind === 'searchResults'
@@ -292,7 +232,7 @@ export class DocumentsTreeProvider extends PagedTreeBase<DocNode> {
           ? vscode.l10n.t('No favorites yet')
           : g?.kind === 'other'
             ? vscode.l10n.t('No documents on custom or deleted templates')
-          : this.favoritesOnly
+          : this.model.favoritesOnly
             ? vscode.l10n.t('No favorite documents')
             : vscode.l10n.t('No documents');
     return this.emptyRow(`empty:${g?.key ?? 'root'}`, label);
@@ -301,17 +241,17 @@ export class DocumentsTreeProvider extends PagedTreeBase<DocNode> {
   // --- What the view says under its title ----------------------------------------------------------
 
   protected override viewMessage(): string | undefined {
-    return this.hideEmpty ? countingMessage(this.model.counting) : undefined;
+    return this.model.hideEmpty ? countingMessage(this.model.counting) : undefined;
   }
 
   protected viewDescription(): string {
     const parts: string[] = [];
-    if (this.favoritesOnly) parts.push(vscode.l10n.t('Favorites only'));
-    parts.push(SORT_SHORT[this.sort]);
+    if (this.model.favoritesOnly) parts.push(vscode.l10n.t('Favorites only'));
+    parts.push(SORT_SHORT[this.model.sort]);
     return parts.join(' · ');
   }
 
-  private async updateContext(): Promise<void> {
+  async #updateContext(): Promise<void> {
     await vscode.commands.executeCommand('setContext', CTX.documentsSearching, this.model.search !== undefined);
     await vscode.commands.executeCommand('setContext', CTX.favoritesOnly, this.model.favoritesOnly);
     await vscode.commands.executeCommand('setContext', CTX.hideEmpty, this.model.hideEmpty);

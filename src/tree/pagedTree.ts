@@ -10,39 +10,42 @@ import { errorPresentation, formatCount } from './format';
  * children, its own rows and its model.
  */
 export abstract class PagedTreeBase<N extends object> extends Disposable implements vscode.TreeDataProvider<N> {
-  private readonly _onDidChangeTreeData = this._register(new vscode.EventEmitter<N | N[] | undefined>());
-  readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
+  readonly #_onDidChangeTreeData = this._register(new vscode.EventEmitter<N | N[] | undefined>());
+  readonly onDidChangeTreeData = this.#_onDidChangeTreeData.event;
 
-  private view: vscode.TreeView<N> | undefined;
+  #view: vscode.TreeView<N> | undefined;
   /** Every node this view handed out: commands trust only these (anything else is re-read). */
-  private readonly owned = new WeakSet<object>();
-  private readonly pendingFires = new Set<N>();
-  private pendingRoot = false;
-  private fireTimer: ReturnType<typeof setTimeout> | undefined;
+  readonly #owned = new WeakSet<object>();
+  readonly #pendingFires = new Set<N>();
+  #pendingRoot = false;
+  #fireTimer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(private readonly viewId: string) {
+  readonly #viewId: string;
+
+  constructor(viewId: string) {
     super();
+    this.#viewId = viewId;
     this._register({
       dispose: () => {
-        if (this.fireTimer) clearTimeout(this.fireTimer);
-        this.fireTimer = undefined;
+        if (this.#fireTimer) clearTimeout(this.#fireTimer);
+        this.#fireTimer = undefined;
       },
     });
   }
 
   attach(view: vscode.TreeView<N>): vscode.TreeView<N> {
-    this.view = view;
+    this.#view = view;
     this.updateViewText();
     return view;
   }
 
   /** The TreeView, once attached (tests reveal nodes through it). */
   get treeView(): vscode.TreeView<N> | undefined {
-    return this.view;
+    return this.#view;
   }
 
   owns(node: unknown): node is N {
-    return typeof node === 'object' && node !== null && this.owned.has(node);
+    return typeof node === 'object' && node !== null && this.#owned.has(node);
   }
 
   /** What the view title says below its name (also what tests read). */
@@ -52,7 +55,7 @@ export abstract class PagedTreeBase<N extends object> extends Disposable impleme
 
   async getChildren(node?: N): Promise<N[]> {
     const children = await this.children(node);
-    for (const c of children) this.owned.add(c);
+    for (const c of children) this.#owned.add(c);
     return children;
   }
 
@@ -69,30 +72,30 @@ export abstract class PagedTreeBase<N extends object> extends Disposable impleme
   protected abstract viewDescription(): string | undefined;
 
   protected updateViewText(): void {
-    if (!this.view) return;
-    this.view.message = this.viewMessage();
-    this.view.description = this.viewDescription();
+    if (!this.#view) return;
+    this.#view.message = this.viewMessage();
+    this.#view.description = this.viewDescription();
   }
 
   /** Runs a load with the view's progress bar, when the view is visible. */
   protected withProgress(p: Promise<void>): Promise<void> {
-    if (!this.view?.visible) return p;
-    return Promise.resolve(vscode.window.withProgress({ location: { viewId: this.viewId } }, () => p));
+    if (!this.#view?.visible) return p;
+    return Promise.resolve(vscode.window.withProgress({ location: { viewId: this.#viewId } }, () => p));
   }
 
   /** Batches change events (one per tick); a root change (undefined) covers everything. */
   protected fire(node: N | undefined): void {
     if (this.isDisposed) return;
-    if (node === undefined) this.pendingRoot = true;
-    else this.pendingFires.add(node);
-    this.fireTimer ??= setTimeout(() => {
-      this.fireTimer = undefined;
-      const nodes = [...this.pendingFires];
-      const root = this.pendingRoot;
-      this.pendingFires.clear();
-      this.pendingRoot = false;
-      if (root) this._onDidChangeTreeData.fire(undefined);
-      else if (nodes.length) this._onDidChangeTreeData.fire(nodes);
+    if (node === undefined) this.#pendingRoot = true;
+    else this.#pendingFires.add(node);
+    this.#fireTimer ??= setTimeout(() => {
+      this.#fireTimer = undefined;
+      const nodes = [...this.#pendingFires];
+      const root = this.#pendingRoot;
+      this.#pendingFires.clear();
+      this.#pendingRoot = false;
+      if (root) this.#_onDidChangeTreeData.fire(undefined);
+      else if (nodes.length) this.#_onDidChangeTreeData.fire(nodes);
     }, 0);
   }
 

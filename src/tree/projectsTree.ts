@@ -1,8 +1,7 @@
 import * as vscode from 'vscode';
-import type { ProjectSortField, SortOrder } from '../api/validate';
 import type { Credentials } from '../auth/credentials';
 import { CMD, STATE, CTX, VIEW } from '../constants';
-import { PROJECT_SORTS, ProjectsModel, projectKey, type ProjectSource } from '../model/projectsModel';
+import { ProjectsModel, projectKey, type ProjectSource } from '../model/projectsModel';
 import type { ErrorNode, ProjectItemNode, ProjectNode, ProjectSearchNode } from '../model/nodes';
 import * as config from '../util/config';
 import type { Logger } from '../util/log';
@@ -10,7 +9,15 @@ import { dateTime, formatCount, md, parseDate, reports, shortDate } from './form
 import { PagedTreeBase } from './pagedTree';
 
 export type { ProjectNode } from '../model/nodes';
-export { PROJECT_SORTS, projectKey } from '../model/projectsModel';
+export { projectKey } from '../model/projectsModel';
+
+/** What the view's description says for each sort. */
+const SORT_SHORT: Record<string, string> = {
+  'created_at:desc': 'Newest first',
+  'created_at:asc': 'Oldest first',
+  'project:asc': 'Name A–Z',
+  'project:desc': 'Name Z–A',
+};
 
 /**
  * The Projects view: renders what {@link ProjectsModel} knows (one page of projects at a time, "Load more…",
@@ -36,7 +43,7 @@ export class ProjectsTreeProvider extends PagedTreeBase<ProjectNode> {
           pageSize: config.projectsPageSize,
           persist: async (s) => {
             this.updateViewText();
-            await this.updateContext();
+            await this.#updateContext();
             await state.update(STATE.projectsView, s);
           },
           progress: (p) => this.withProgress(p),
@@ -48,45 +55,10 @@ export class ProjectsTreeProvider extends PagedTreeBase<ProjectNode> {
     this._register(this.model.onDidChange(() => this.fire(undefined)));
     this._register(
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (config.affects(e, 'projects.baseUrl') || config.affects(e, 'documents.baseUrl') || config.affects(e, 'projects.pageSize')) this.refresh();
+        if (config.affects(e, 'projects.baseUrl') || config.affects(e, 'documents.baseUrl') || config.affects(e, 'projects.pageSize')) this.model.refresh();
       }),
     );
-    void this.updateContext();
-  }
-
-  // --- What the commands and tests ask of the view (the model answers) --------------------------------
-
-  get sort(): { sortBy: ProjectSortField; sort: SortOrder } {
-    return this.model.sort;
-  }
-  get search(): string | undefined {
-    return this.model.search;
-  }
-  /** The total the server reported (adjusted for local deletes), when known. */
-  get total(): number | undefined {
-    return this.model.total;
-  }
-  setSort(sortBy: ProjectSortField, sort: SortOrder): Promise<void> {
-    return this.model.setSort(sortBy, sort);
-  }
-  setSearch(text: string | undefined): Promise<void> {
-    return this.model.setSearch(text);
-  }
-  /** Refresh: drops the loaded pages; the view reloads the first one. */
-  refresh(): void {
-    this.model.refresh();
-  }
-  loadMore(): Promise<void> {
-    return this.model.loadMore();
-  }
-  retry(): Promise<void> {
-    return this.model.retry();
-  }
-  removeProject(name: string): void {
-    this.model.removeProject(name);
-  }
-  findProject(name: string): ProjectItemNode | undefined {
-    return this.model.findProject(name);
+    void this.#updateContext();
   }
 
   // --- TreeDataProvider ------------------------------------------------------------------------------
@@ -102,15 +74,15 @@ export class ProjectsTreeProvider extends PagedTreeBase<ProjectNode> {
   getTreeItem(node: ProjectNode): vscode.TreeItem {
     switch (node.kind) {
       case 'project':
-        return this.projectItem(node);
+        return this.#projectItem(node);
       case 'searchResults':
-        return this.searchItem(node);
+        return this.#searchItem(node);
       case 'loadMore':
-        return this.loadMoreItem();
+        return this.#loadMoreItem();
       case 'error':
-        return this.errorItem(node);
+        return this.#errorItem(node);
       case 'empty':
-        return this.emptyItem();
+        return this.#emptyItem();
     }
   }
 
@@ -121,7 +93,7 @@ export class ProjectsTreeProvider extends PagedTreeBase<ProjectNode> {
 
   // --- Rendering ---------------------------------------------------------------------------------------
 
-  private projectItem(node: ProjectItemNode): vscode.TreeItem {
+  #projectItem(node: ProjectItemNode): vscode.TreeItem {
     const p = node.project;
     const item = new vscode.TreeItem(p.project.trim() ? p.project : vscode.l10n.t('(no name)'), vscode.TreeItemCollapsibleState.None);
     item.id = `project:${projectKey(p.project)}`;
@@ -135,10 +107,10 @@ export class ProjectsTreeProvider extends PagedTreeBase<ProjectNode> {
     return item;
   }
 
-  private searchItem(node: ProjectSearchNode): vscode.TreeItem {
+  #searchItem(node: ProjectSearchNode): vscode.TreeItem {
     const item = new vscode.TreeItem(vscode.l10n.t('Search results: "{0}"', node.text));
     item.id = 'searchResults';
-    const total = this.total;
+    const total = this.model.total;
     if (total !== undefined) item.description = total === 1 ? vscode.l10n.t('1 project') : vscode.l10n.t('{0} projects', formatCount(total));
     item.tooltip = vscode.l10n.t('Projects whose name contains "{0}". Clear the search to see every project.', node.text);
     item.iconPath = new vscode.ThemeIcon('search');
@@ -146,27 +118,27 @@ export class ProjectsTreeProvider extends PagedTreeBase<ProjectNode> {
     return item;
   }
 
-  private loadMoreItem(): vscode.TreeItem {
-    return this.loadMoreRow('more', this.model.listState, this.total, CMD.projectsLoadMore, { kind: 'loadMore' });
+  #loadMoreItem(): vscode.TreeItem {
+    return this.loadMoreRow('more', this.model.listState, this.model.total, CMD.projectsLoadMore, { kind: 'loadMore' });
   }
 
-  private errorItem(node: ErrorNode<undefined>): vscode.TreeItem {
+  #errorItem(node: ErrorNode<undefined>): vscode.TreeItem {
     const action = this.model.searchGroup ? vscode.l10n.t("Couldn't search the projects") : vscode.l10n.t("Couldn't load the projects");
     return this.errorRow('error', action, node);
   }
 
-  private emptyItem(): vscode.TreeItem {
+  #emptyItem(): vscode.TreeItem {
     return this.emptyRow('empty', this.model.searchGroup ? vscode.l10n.t('No projects match') : vscode.l10n.t('No projects'));
   }
 
   // --- Plumbing --------------------------------------------------------------------------------------
 
   protected viewDescription(): string | undefined {
-    const { sortBy, sort } = this.sort;
-    return PROJECT_SORTS.find((s) => s.sortBy === sortBy && s.sort === sort)?.short;
+    const { sortBy, sort } = this.model.sort;
+    return SORT_SHORT[`${sortBy}:${sort}`];
   }
 
-  private async updateContext(): Promise<void> {
+  async #updateContext(): Promise<void> {
     await vscode.commands.executeCommand('setContext', CTX.projectsSearching, this.model.search !== undefined);
   }
 }

@@ -67,7 +67,7 @@ describe('attack: Insert at Cursor / Replace Selection take the text the server 
     const doc = sandbox.documents.get(created.id)!;
     doc.result = result;
     await s.documents.fetch(doc.id);
-    const rows = (await s.documentsTree.load(s.documentsTree.allGroup)).filter((n): n is DocumentNode => n.kind === 'document');
+    const rows = (await s.documentsTree.load(s.documentsTree.model.allGroup)).filter((n): n is DocumentNode => n.kind === 'document');
     const row = rows.find((n) => n.doc.id === doc.id);
     assert.ok(row, 'the new document is listed');
     assert.strictEqual(s.documents.get(doc.id)?.result, result, 'the listing brought its text');
@@ -96,7 +96,7 @@ describe('attack: Insert at Cursor / Replace Selection take the text the server 
     const said = await messages.waitFor('the error', (m) => m.level === 'error');
     assert.match(said.message, new RegExp(`document ${doc.id}`));
     assert.strictEqual(s.documents.get(doc.id), undefined, 'forgotten');
-    const rows = (await s.documentsTree.load(s.documentsTree.allGroup)).filter((n): n is DocumentNode => n.kind === 'document');
+    const rows = (await s.documentsTree.load(s.documentsTree.model.allGroup)).filter((n): n is DocumentNode => n.kind === 'document');
     assert.ok(!rows.some((n) => n.doc.id === doc.id), 'the row is gone');
   });
 
@@ -143,12 +143,12 @@ describe('attack: plan usage when the key or server changes while an account rea
   it('another server while the first account read hangs: the new account\'s figures come with its next request (the old ones never)', async () => {
     a.setFault('account', { kind: 'hang' });
     await useSandbox(s, a);
-    await s.documentsTree.load(s.documentsTree.allGroup);
+    await s.documentsTree.load(s.documentsTree.model.allGroup);
     await until('the account read on the wire', () => a.requests.some((r) => r.route === 'account'));
     assert.strictEqual(s.usage.state.visible, false);
     await configure('documents.baseUrl', b.docsUrl);
     await sleep(300);
-    await s.documentsTree.load(s.documentsTree.allGroup);
+    await s.documentsTree.load(s.documentsTree.model.allGroup);
     await until("the new account's figures", () => s.usage.state.visible && s.usage.state.text === '$(sparkle) 2.2k / 10k words');
     assert.strictEqual(b.requests.filter((r) => r.route === 'account').length, 1);
     a.setFault('account', undefined);
@@ -159,13 +159,13 @@ describe('attack: plan usage when the key or server changes while an account rea
     await until('hidden', () => !s.usage.state.visible);
     a.setFault('account', { kind: 'hang' });
     a.resetRequests();
-    await s.documentsTree.load(s.documentsTree.allGroup);
+    await s.documentsTree.load(s.documentsTree.model.allGroup);
     await until('the account read on the wire', () => a.requests.some((r) => r.route === 'account'));
     await s.credentials.clearKey();
     a.setFault('account', undefined);
     await s.credentials.setKey(a.key);
     await sleep(300);
-    await s.documentsTree.load(s.documentsTree.allGroup);
+    await s.documentsTree.load(s.documentsTree.model.allGroup);
     await until("the account's figures", () => s.usage.state.visible && s.usage.state.text === '$(sparkle) 111 / 1k words');
   });
 });

@@ -1036,8 +1036,8 @@ describe('model-based file system test (content-docs:, random sequences)', funct
     previousPreview = editorCfg.inspect<boolean>('enablePreview')?.globalValue;
     await editorCfg.update('enablePreview', false, vscode.ConfigurationTarget.Global);
     await vscode.workspace.getConfiguration('contentDocs').update('files.language', undefined, vscode.ConfigurationTarget.Global);
-    await s.documentsTree.setSearch(undefined);
-    await s.documentsTree.setFavoritesOnly(false);
+    await s.documentsTree.model.setSearch(undefined);
+    await s.documentsTree.model.setFavoritesOnly(false);
   });
 
   after(async () => {
