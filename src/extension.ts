@@ -6,6 +6,7 @@ import { LazyDocumentFileSystem } from './fs/lazyFs';
 import { ApiProvider } from './services/apiProvider';
 import { AccountService } from './services/accountService';
 import { DocumentService } from './services/documentService';
+import { ProjectService } from './services/projectService';
 import { UsageStatus } from './status/usage';
 import type { Services } from './services/services';
 import { DocumentsTreeProvider } from './tree/documentsTree';
@@ -38,9 +39,9 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   const prompter = new SwitchablePrompter();
   context.subscriptions.push(credentials, api, documents, account, usage);
 
-  const documentsTree = new DocumentsTreeProvider(documents, api, credentials, context.globalState, log);
-  const projectsTree = new ProjectsTreeProvider(api, credentials, context.globalState, log);
-  const fs = new LazyDocumentFileSystem(documents, api, log, prompter);
+  const documentsTree = new DocumentsTreeProvider(documents, credentials, context.globalState, log);
+  const projectsTree = new ProjectsTreeProvider(new ProjectService(api), credentials, context.globalState, log);
+  const fs = new LazyDocumentFileSystem(documents, log, prompter);
   context.subscriptions.push(documentsTree, projectsTree, fs);
 
   context.subscriptions.push(

@@ -5,7 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { Services } from '../../src/services/services';
-import type { DocNode } from '../../src/tree/nodes';
+import type { DocNode } from '../../src/model/nodes';
 import type { WriteResult } from '../../src/write/commands';
 import {
   activate,
@@ -69,7 +69,7 @@ export function defineSuites(): void {
     }
     /** The rows of the first group that lists documents (All Documents), loaded now. */
     async function listed(): Promise<DocNode[]> {
-      s.documentsTree.refresh();
+      s.documentsTree.model.refresh();
       const roots = await tree();
       const group = roots.find((n) => n.kind === 'all') ?? roots.find((n) => n.kind === 'template');
       assert.ok(group, `a group among ${roots.map((n) => n.kind).join(', ')}`);
@@ -131,7 +131,7 @@ export function defineSuites(): void {
     });
 
     it('browses: the Documents view lists the sandbox\'s documents (template groups, then rows)', async () => {
-      s.documentsTree.refresh();
+      s.documentsTree.model.refresh();
       const roots = await tree();
       assert.ok(roots.length > 0, 'groups');
       assert.ok(!roots.some((n) => n.kind === 'error'), `no error row: ${roots.map(label).join(' | ')}`);
