@@ -1,11 +1,13 @@
 import * as vscode from 'vscode';
 import { SCHEME, VIEW } from './constants';
 import { Credentials } from './auth/credentials';
+import * as config from './util/config';
 import { registerCommands } from './commands/index';
 import { LazyDocumentFileSystem } from './fs/lazyFs';
 import { ApiProvider } from './services/apiProvider';
 import { AccountService } from './services/accountService';
 import { DocumentService } from './services/documentService';
+import { ProjectService } from './services/projectService';
 import { UsageStatus } from './status/usage';
 import type { Services } from './services/services';
 import { DocumentsTreeProvider } from './tree/documentsTree';
@@ -18,6 +20,8 @@ import { ProposalContent } from './write/proposalContent';
 /** What activate() returns to the extension's own tests (only when VS Code runs it in test mode). */
 export interface TestApi {
   readonly services: Services;
+  /** Where this build runs: a browser's web worker has no `process` (the web tier checks it really ran there). */
+  readonly runsInWebWorker: boolean;
 }
 
 /**
@@ -30,15 +34,23 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   context.subscriptions.push(log);
   const credentials = new Credentials(context.secrets, log);
   const api = new ApiProvider(credentials, log);
-  const documents = new DocumentService(api, credentials);
+  // Who the account is (the documents server and the key), read locally: an answer on the wire while the user signed
+  // out and in again with the same key is still this account's.
+  const documents = new DocumentService(api, credentials, () => {
+    const url = config.documentsBaseUrl();
+    return credentials.getKey().then(
+      (key) => (key && url ? `${url}\n${key}` : undefined),
+      () => undefined,
+    );
+  });
   const account = new AccountService(api, credentials, documents, log);
   const usage = new UsageStatus(account, api, credentials);
   const prompter = new SwitchablePrompter();
   context.subscriptions.push(credentials, api, documents, account, usage);
 
-  const documentsTree = new DocumentsTreeProvider(documents, api, credentials, context.globalState, log);
-  const projectsTree = new ProjectsTreeProvider(api, credentials, context.globalState, log);
-  const fs = new LazyDocumentFileSystem(documents, api, log, prompter);
+  const documentsTree = new DocumentsTreeProvider(documents, credentials, context.globalState, log);
+  const projectsTree = new ProjectsTreeProvider(new ProjectService(api), credentials, context.globalState, log);
+  const fs = new LazyDocumentFileSystem(documents, log, prompter);
   context.subscriptions.push(documentsTree, projectsTree, fs);
 
   context.subscriptions.push(
@@ -57,7 +69,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   void credentials.refreshContext();
   log.info(`[activate] ready in ${Date.now() - t0} ms`);
 
-  return context.extensionMode === vscode.ExtensionMode.Test ? { services } : undefined;
+  return context.extensionMode === vscode.ExtensionMode.Test ? { services, runsInWebWorker: typeof process === 'undefined' } : undefined;
 }
 
 export function deactivate(): void {

@@ -1,6 +1,8 @@
-import { Agent, request, type Dispatcher } from './http';
+import type { Dispatcher } from './http';
 import { ApiError } from './errors';
+import { defaultTransport, INSECURE_HTTP_NOTE } from './platform';
 import { errorBodySchema, type ZodSchema } from './schemas';
+import type { Transport, TransportResponse } from './transport';
 import { serverTrim } from './validate';
 
 export type Service = 'documents' | 'projects';
@@ -24,14 +26,17 @@ export interface ClientOptions {
   /** Bodies larger than this are refused. Default 8 MiB. */
   maxBodyBytes?: number;
   log?: (level: LogLevel, line: string) => void;
+  /** How requests travel (default: undici on Node, fetch in a browser; see src/api/platform.ts). */
+  transport?: Transport;
+  /** The undici dispatcher of the default Node transport. */
   dispatcher?: Dispatcher;
   userAgent?: string;
   /** Keep under the servers' per-minute limit by pacing requests on our side. Default true. */
   pacing?: boolean;
   /**
-   * Whether answers' X-RateLimit-* headers can be read (default true). Then an answer without them means the
-   * server does not throttle, and nothing is paced. A transport that cannot read them (a browser: the servers
-   * expose no headers to CORS) paces by its own count at the servers' usual 60 a minute.
+   * Whether answers' X-RateLimit-* headers can be read (default: what the transport says). Then an answer without
+   * them means the server does not throttle, and nothing is paced. A transport that cannot read them (a browser:
+   * the servers expose no headers to CORS) paces by its own count at the servers' usual 60 a minute.
    */
   rateLimitHeadersReadable?: boolean;
   /** Observes each HTTP exchange (tests and the benchmark count requests with it). */
@@ -77,7 +82,7 @@ export function checkBaseUrl(raw: string, label = 'base URL'): string {
   if (url.protocol === 'http:' && !LOOPBACK.test(url.hostname)) {
     throw new ApiError(
       'insecure',
-      `The ${label} ${url.origin} uses http:// to another machine, which would send the API key unencrypted. Use https://, or http:// only for localhost / 127.0.0.1.`,
+      `The ${label} ${url.origin} uses http:// to another machine, which would send the API key unencrypted. Use https://, or http:// only for localhost / 127.0.0.1.${INSECURE_HTTP_NOTE}`,
     );
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
@@ -196,25 +201,21 @@ class Pacer {
   }
 }
 
-interface RawResponse {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  text: string;
-}
+type RawResponse = TransportResponse;
 
 export class HttpClient {
-  private readonly dispatcher: Dispatcher;
-  private readonly ownsDispatcher: boolean;
+  private readonly transport: Transport;
+  private readonly ownsTransport: boolean;
   private readonly pacers: Record<Service, Pacer>;
   private readonly inflight = new Map<string, Promise<unknown>>();
   private paceQueue: Record<Service, Promise<void>> = { documents: Promise.resolve(), projects: Promise.resolve() };
 
   constructor(private readonly options: ClientOptions) {
-    const withoutHeaders = options.rateLimitHeadersReadable === false ? 60 : Number.POSITIVE_INFINITY;
+    this.ownsTransport = !options.transport;
+    this.transport = options.transport ?? defaultTransport(options.dispatcher);
+    const readable = options.rateLimitHeadersReadable ?? this.transport.rateLimitHeadersReadable;
+    const withoutHeaders = readable ? Number.POSITIVE_INFINITY : 60;
     this.pacers = { documents: new Pacer(withoutHeaders), projects: new Pacer(withoutHeaders) };
-    this.ownsDispatcher = !options.dispatcher;
-    this.dispatcher =
-      options.dispatcher ?? new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, connections: 6, allowH2: false });
   }
 
   /** The base URL for a service, checked: the key is never sent to an insecure address. */
@@ -239,7 +240,7 @@ export class HttpClient {
   }
 
   dispose(): void {
-    if (this.ownsDispatcher) void this.dispatcher.close().catch(() => undefined);
+    if (this.ownsTransport) this.transport.dispose();
   }
 
   private buildUrl(spec: RequestSpec<unknown>): string {
@@ -332,7 +333,7 @@ export class HttpClient {
     try {
       raw = await this.exchange(url, spec.method, headers, body, controller.signal, spec.service);
     } catch (e) {
-      const err = this.transportError(e, timedOut, spec.signal, timeoutMs);
+      const err = this.transportError(e, timedOut, spec.signal, timeoutMs, url);
       this.log(err.kind === 'cancelled' ? 'debug' : 'warn', `[api] ${spec.method} ${logPath} ${err.kind} ${Date.now() - t0}ms`);
       this.options.onExchange?.({ service: spec.service, method: spec.method, path: logPath, status: undefined, ms: Date.now() - t0, attempt });
       throw err;
@@ -354,31 +355,18 @@ export class HttpClient {
     signal: AbortSignal,
     service: Service,
   ): Promise<RawResponse> {
-    const res = await request(url, { method: method, headers, body, signal, dispatcher: this.dispatcher });
+    const maxBodyBytes = this.options.maxBodyBytes ?? 8 * 1024 * 1024;
+    const res = await this.transport.send({ url, method, headers, body, signal, maxBodyBytes });
     this.pacers[service].observe(res.headers);
-    const max = this.options.maxBodyBytes ?? 8 * 1024 * 1024;
-    const declared = Number(res.headers['content-length']);
-    if (Number.isFinite(declared) && declared > max) {
-      res.body.destroy();
-      throw new ApiError('badResponse', `The server's answer is too large (${Math.round(declared / 1024)} KB, HTTP ${res.statusCode}).`, { status: res.statusCode });
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of res.body) {
-      size += (chunk as Buffer).length;
-      if (size > max) {
-        res.body.destroy();
-        throw new ApiError('badResponse', `The server's answer is too large (over ${Math.round(max / 1024)} KB, HTTP ${res.statusCode}).`, { status: res.statusCode });
-      }
-      chunks.push(chunk as Buffer);
-    }
-    return { status: res.statusCode, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') };
+    return res;
   }
 
-  private transportError(e: unknown, timedOut: boolean, callerSignal: AbortSignal | undefined, timeoutMs: number): ApiError {
+  private transportError(e: unknown, timedOut: boolean, callerSignal: AbortSignal | undefined, timeoutMs: number, url: string): ApiError {
     if (e instanceof ApiError) return e;
     if (timedOut) return new ApiError('timeout', `The server did not answer within ${Math.round(timeoutMs / 1000)} seconds.`, { cause: e });
     if (callerSignal?.aborted) return cancelled();
+    const explained = this.transport.explainFailure?.(e, url);
+    if (explained) return explained;
     const code = (e as { code?: string })?.code ?? (e as { cause?: { code?: string } })?.cause?.code;
     const what =
       code === 'ECONNREFUSED'

@@ -3,8 +3,8 @@ import type { ContentDocument } from '../api/index';
 import { charLength, LIMITS, serverTrim, type DocumentSearchField } from '../api/validate';
 import { CMD, CONFIG } from '../constants';
 import type { Services } from '../services/services';
-import { DOCUMENT_SORTS } from '../tree/documentsTree';
-import type { DocNode } from '../tree/nodes';
+import type { DocNode } from '../model/nodes';
+import type { DocumentSortSetting } from '../util/config';
 import { describeError, errorKind, isCancellation } from '../util/errors';
 import { showError } from '../util/run';
 import { documentIdOf } from './args';
@@ -19,10 +19,10 @@ export function documentCommands(s: Services) {
   return {
     [CMD.documentsRefresh]: () => refreshDocuments(s),
     [CMD.documentsSearch]: () => searchDocuments(s),
-    [CMD.documentsClearSearch]: () => tree.setSearch(undefined),
+    [CMD.documentsClearSearch]: () => tree.model.setSearch(undefined),
     [CMD.documentsSort]: () => sortDocuments(s),
-    [CMD.documentsFavoritesOnly]: () => tree.setFavoritesOnly(true),
-    [CMD.documentsShowAll]: () => tree.setFavoritesOnly(false),
+    [CMD.documentsFavoritesOnly]: () => tree.model.setFavoritesOnly(true),
+    [CMD.documentsShowAll]: () => tree.model.setFavoritesOnly(false),
     [CMD.documentsHideEmpty]: () => setHideEmpty(true),
     [CMD.documentsShowEmpty]: () => setHideEmpty(false),
     [CMD.documentsLoadMore]: (node: unknown) => loadMore(s, node),
@@ -181,7 +181,7 @@ export async function deleteDocument(s: Services, arg: unknown): Promise<boolean
 // --- View title commands -------------------------------------------------------------------------------
 
 function refreshDocuments(s: Services): void {
-  s.documentsTree.refresh();
+  s.documentsTree.model.refresh();
   // Open editors and the account folder re-check the server too.
   s.documents.forgetAll();
 }
@@ -191,7 +191,7 @@ type SearchItem = vscode.QuickPickItem & { by: DocumentSearchField };
 /** Search…: by name or by text (a quick pick), then the text; results in their own group (one request). */
 export async function searchDocuments(s: Services): Promise<DocNode[] | undefined> {
   const tree = s.documentsTree;
-  const current = tree.search;
+  const current = tree.model.search;
   const items: SearchItem[] = [
     { label: `$(symbol-key) ${vscode.l10n.t('Search by Name')}`, description: vscode.l10n.t('documents whose name contains the text'), by: 'name' },
     { label: `$(whole-word) ${vscode.l10n.t('Search in Text')}`, description: vscode.l10n.t('documents whose generated text contains it'), by: 'result' },
@@ -209,7 +209,7 @@ export async function searchDocuments(s: Services): Promise<DocNode[] | undefine
     validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('Type something to search for.')),
   });
   if (text === undefined || !text.trim()) return undefined;
-  const group = await tree.setSearch({ text, by: picked.by });
+  const group = tree.model.setSearch({ text, by: picked.by });
   if (!group) return undefined;
   const children = await tree.load(group);
   const view = tree.treeView;
@@ -217,17 +217,25 @@ export async function searchDocuments(s: Services): Promise<DocNode[] | undefine
   return children;
 }
 
-type SortItem = vscode.QuickPickItem & { value: (typeof DOCUMENT_SORTS)[number]['value'] };
+/** The sorts Sort… offers, in its order. */
+export const DOCUMENT_SORTS: ReadonlyArray<{ value: DocumentSortSetting; label: string }> = [
+  { value: 'newest', label: 'Date created, newest first' },
+  { value: 'oldest', label: 'Date created, oldest first' },
+  { value: 'nameAsc', label: 'Name, A to Z' },
+  { value: 'nameDesc', label: 'Name, Z to A' },
+];
+
+type SortItem = vscode.QuickPickItem & { value: DocumentSortSetting };
 
 export async function sortDocuments(s: Services): Promise<void> {
-  const current = s.documentsTree.sort;
+  const current = s.documentsTree.model.sort;
   const items: SortItem[] = DOCUMENT_SORTS.map((o) => ({
     label: o.value === current ? `$(check) ${vscode.l10n.t(o.label)}` : vscode.l10n.t(o.label),
     description: o.value === current ? vscode.l10n.t('current') : undefined,
     value: o.value,
   }));
   const picked = await s.prompter.pick(items, { title: vscode.l10n.t('Sort Documents'), placeHolder: vscode.l10n.t('How should each group be sorted?') });
-  if (picked) await s.documentsTree.setSort(picked.value);
+  if (picked) await s.documentsTree.model.setSort(picked.value);
 }
 
 /** Hide/Show Empty Templates: the setting is the one place this choice lives. */
@@ -246,13 +254,13 @@ async function setHideEmpty(on: boolean): Promise<void> {
 async function loadMore(s: Services, node: unknown): Promise<void> {
   if (!s.documentsTree.owns(node)) return;
   if (node.kind === 'loadMore' || node.kind === 'template' || node.kind === 'favorites' || node.kind === 'searchResults') {
-    await s.documentsTree.loadMore(node);
+    await s.documentsTree.model.loadMore(node);
   }
 }
 
 /** Retry on an error item of either view: reloads only what failed. */
 async function retry(s: Services, node: unknown): Promise<void> {
-  if (s.documentsTree.owns(node) && node.kind === 'error') return s.documentsTree.retry(node);
-  if (s.projectsTree.owns(node) && node.kind === 'error') return s.projectsTree.retry();
+  if (s.documentsTree.owns(node) && node.kind === 'error') return s.documentsTree.model.retry(node);
+  if (s.projectsTree.owns(node) && node.kind === 'error') return s.projectsTree.model.retry();
   s.log.debug('[commands] retry without an error item: nothing to do');
 }

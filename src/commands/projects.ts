@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
 import { CMD } from '../constants';
 import type { Services } from '../services/services';
-import { PROJECT_SORTS } from '../tree/projectsTree';
-import type { ProjectNode } from '../tree/nodes';
-import { describeError, errorKind, isCancellation } from '../util/errors';
+import type { ProjectSortField, SortOrder } from '../api/validate';
+import type { ProjectNode } from '../model/nodes';
+import { describeError, isCancellation } from '../util/errors';
 import { showError } from '../util/run';
 import type { CommandParts } from './types';
 
@@ -11,11 +11,11 @@ import type { CommandParts } from './types';
 export function projectCommands(s: Services) {
   const tree = s.projectsTree;
   return {
-    [CMD.projectsRefresh]: () => tree.refresh(),
+    [CMD.projectsRefresh]: () => tree.model.refresh(),
     [CMD.projectsSearch]: () => searchProjects(s),
-    [CMD.projectsClearSearch]: () => tree.setSearch(undefined),
+    [CMD.projectsClearSearch]: () => tree.model.setSearch(undefined),
     [CMD.projectsSort]: () => sortProjects(s),
-    [CMD.projectsLoadMore]: () => tree.loadMore(),
+    [CMD.projectsLoadMore]: () => tree.model.loadMore(),
     [CMD.projectDelete]: (arg: unknown) => deleteProject(s, arg),
   } satisfies CommandParts;
 }
@@ -24,17 +24,25 @@ export async function searchProjects(s: Services): Promise<ProjectNode[] | undef
   const text = await s.prompter.input({
     title: vscode.l10n.t('Search Projects'),
     prompt: vscode.l10n.t('Part of a project name (case and accents do not matter). Leave empty to show every project.'),
-    value: s.projectsTree.search,
+    value: s.projectsTree.model.search,
   });
   if (text === undefined) return undefined;
-  await s.projectsTree.setSearch(text.trim() || undefined);
+  await s.projectsTree.model.setSearch(text.trim() || undefined);
   return s.projectsTree.getChildren();
 }
+
+/** The sorts Sort… offers, in its order. */
+export const PROJECT_SORTS: ReadonlyArray<{ label: string; sortBy: ProjectSortField; sort: SortOrder }> = [
+  { label: 'Date created, newest first', sortBy: 'created_at', sort: 'desc' },
+  { label: 'Date created, oldest first', sortBy: 'created_at', sort: 'asc' },
+  { label: 'Name, A to Z', sortBy: 'project', sort: 'asc' },
+  { label: 'Name, Z to A', sortBy: 'project', sort: 'desc' },
+];
 
 type SortItem = vscode.QuickPickItem & { sort: (typeof PROJECT_SORTS)[number] };
 
 export async function sortProjects(s: Services): Promise<void> {
-  const current = s.projectsTree.sort;
+  const current = s.projectsTree.model.sort;
   const items: SortItem[] = PROJECT_SORTS.map((o) => {
     const isCurrent = o.sortBy === current.sortBy && o.sort === current.sort;
     return {
@@ -44,7 +52,7 @@ export async function sortProjects(s: Services): Promise<void> {
     };
   });
   const picked = await s.prompter.pick(items, { title: vscode.l10n.t('Sort Projects'), placeHolder: vscode.l10n.t('How should the projects be sorted?') });
-  if (picked) await s.projectsTree.setSort(picked.sort.sortBy, picked.sort.sort);
+  if (picked) await s.projectsTree.model.setSort(picked.sort.sortBy, picked.sort.sort);
 }
 
 /**
@@ -81,7 +89,7 @@ export async function deleteProject(s: Services, arg: unknown): Promise<boolean>
     s.log.info('[projects] refused to delete a project whose name contains "/"');
     return false;
   }
-  const row = s.projectsTree.findProject(name);
+  const row = s.projectsTree.model.findProject(name);
   const count = row?.project.reports;
   const detail =
     count === undefined
@@ -92,19 +100,16 @@ export async function deleteProject(s: Services, arg: unknown): Promise<boolean>
   const ok = await s.prompter.confirm(vscode.l10n.t('Delete the project "{0}" and every report in it?', name), detail, vscode.l10n.t('Delete Project'));
   if (!ok) return false;
   try {
-    await s.api.get().deleteProject(name);
-  } catch (e) {
-    if (isCancellation(e)) return false;
-    if (errorKind(e) === 'notFound') {
-      s.projectsTree.removeProject(name);
+    if ((await s.projectsTree.model.delete(name)) === 'gone') {
       void vscode.window.showInformationMessage(vscode.l10n.t('The project "{0}" no longer exists on the server.', name));
       return false;
     }
+  } catch (e) {
+    if (isCancellation(e)) return false;
     void showError(s.log, describeError(vscode.l10n.t('Couldn\'t delete the project "{0}"', name), e), e);
     return false;
   }
   s.log.info('[projects] deleted a project');
-  s.projectsTree.removeProject(name);
   vscode.window.setStatusBarMessage(vscode.l10n.t('$(trash) Deleted the project "{0}"', name), 4000);
   return true;
 }

@@ -2,7 +2,6 @@ import * as vscode from 'vscode';
 import type { ContentDocument } from '../api/index';
 import { charLength, LIMITS, serverTrim } from '../api/validate';
 import { SCHEME } from '../constants';
-import type { ApiProvider } from '../services/apiProvider';
 import type { DocumentService } from '../services/documentService';
 import { VsCodePrompter, type Prompter } from '../ui/prompter';
 import * as config from '../util/config';
@@ -107,7 +106,6 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
 
   constructor(
     readonly documents: DocumentService,
-    readonly api: ApiProvider,
     readonly log: Logger,
   ) {
     super();

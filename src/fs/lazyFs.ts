@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
 import type { ContentDocument } from '../api/index';
-import type { ApiProvider } from '../services/apiProvider';
 import type { DocumentService } from '../services/documentService';
 import type { Prompter } from '../ui/prompter';
 import { Disposable } from '../util/disposable';
@@ -22,7 +21,6 @@ export class LazyDocumentFileSystem extends Disposable implements vscode.FileSys
 
   constructor(
     private readonly documents: DocumentService,
-    private readonly api: ApiProvider,
     private readonly log: Logger,
     private readonly prompter: Prompter,
     // The file system is a bundle of its own, loaded when a document is first opened: a runtime require on purpose.
@@ -36,7 +34,7 @@ export class LazyDocumentFileSystem extends Disposable implements vscode.FileSys
   get real(): DocumentFileSystem {
     if (!this.impl) {
       const t0 = Date.now();
-      const impl = this._register(new (this.load().DocumentFileSystem)(this.documents, this.api, this.log));
+      const impl = this._register(new (this.load().DocumentFileSystem)(this.documents, this.log));
       impl.setPrompter(this.prompter);
       this._register(impl.onDidChangeFile((e) => this._onDidChangeFile.fire(e)));
       this.impl = impl;

@@ -1,4 +1,4 @@
-import { createHash } from 'crypto';
+import { sha1Hex } from '../util/sha1';
 
 /** What the file system needs of a server document. */
 export interface ServerText {
@@ -41,7 +41,7 @@ function parseTime(iso: string | undefined): number | undefined {
 }
 
 function digest(text: string): string {
-  return createHash('sha1').update(text, 'utf8').digest('base64');
+  return sha1Hex(text);
 }
 
 /**

@@ -1,10 +1,9 @@
-import * as vscode from 'vscode';
 import type { ContentDocument, DocumentChanges, DocumentListQuery, NewDocument, Page } from '../api/index';
 import { Disposable } from '../util/disposable';
 import { errorKind } from '../util/errors';
 import type { Credentials } from '../auth/credentials';
 import { sameDocument } from '../model/document';
-import * as config from '../util/config';
+import { Emitter } from '../model/emitter';
 import type { ApiProvider } from './apiProvider';
 
 /**
@@ -13,47 +12,53 @@ import type { ApiProvider } from './apiProvider';
  * anywhere shows everywhere without refetching unrelated lists.
  */
 export class DocumentService extends Disposable {
-  private readonly known = new Map<number, ContentDocument>();
+  readonly #known = new Map<number, ContentDocument>();
   /** Per document: the last update queued (settled, never rejected), so the next one waits for it. */
-  private readonly updates = new Map<number, Promise<void>>();
+  readonly #updates = new Map<number, Promise<void>>();
   /** Per document: the favorite state last asked for, while its PATCH is pending. */
-  private readonly wantedFavorite = new Map<number, { favorite: boolean }>();
+  readonly #wantedFavorite = new Map<number, { favorite: boolean }>();
   /** Bumped when the key or the server changes. */
-  private account = 0;
+  #account = 0;
   /**
-   * Per value of `account`: the server address and key it began with (read locally when it began; never logged).
-   * Signing out and in again with the same key on the same server is the same account: what was asked before
-   * still belongs to it.
+   * Per value of `#account`: who the account was when it began (server address and key, from `#identity`; never
+   * logged). Signing out and in again with the same key on the same server is the same account: what was asked
+   * before still belongs to it.
    */
-  private readonly identities = new Map<number, Promise<string | undefined>>();
+  readonly #identities = new Map<number, Promise<string | undefined>>();
+  readonly #identity: (() => Promise<string | undefined>) | undefined;
 
-  private readonly _onDidChange = this._register(new vscode.EventEmitter<{ doc: ContentDocument; previous: ContentDocument | undefined }>());
+  readonly #_onDidChange = this._register(new Emitter<{ doc: ContentDocument; previous: ContentDocument | undefined }>());
   /** A document's fields changed (rename, favorite, saved result, or a fetch found it changed). */
-  readonly onDidChange = this._onDidChange.event;
-  private readonly _onDidDelete = this._register(new vscode.EventEmitter<ContentDocument | { id: number }>());
-  readonly onDidDelete = this._onDidDelete.event;
-  private readonly _onDidCreate = this._register(new vscode.EventEmitter<ContentDocument>());
-  readonly onDidCreate = this._onDidCreate.event;
-  private readonly _onDidForget = this._register(new vscode.EventEmitter<{ readonly account: boolean }>());
+  readonly onDidChange = this.#_onDidChange.event;
+  readonly #_onDidDelete = this._register(new Emitter<ContentDocument | { id: number }>());
+  readonly onDidDelete = this.#_onDidDelete.event;
+  readonly #_onDidCreate = this._register(new Emitter<ContentDocument>());
+  readonly onDidCreate = this.#_onDidCreate.event;
+  readonly #_onDidForget = this._register(new Emitter<{ readonly account: boolean }>());
   /**
    * Everything known was dropped: listeners holding copies should reload them when next needed. `account`:
    * the key or the server changed, so what was known may belong to another account (ids mean other documents).
    */
-  readonly onDidForget = this._onDidForget.event;
+  readonly onDidForget = this.#_onDidForget.event;
 
-  constructor(
-    private readonly api: ApiProvider,
-    private readonly credentials: Credentials,
-  ) {
+  readonly #api: ApiProvider;
+
+  /**
+   * `identity`: the account used now, read locally (e.g. the server address and the key; undefined when signed
+   * out). Without it, any change of key or server makes earlier answers another account's.
+   */
+  constructor(api: ApiProvider, credentials: Credentials, identity?: () => Promise<string | undefined>) {
     super();
-    this.identities.set(0, this.identity());
+    this.#api = api;
+    this.#identity = identity;
+    if (identity) this.#identities.set(0, identity());
     this._register(credentials.onDidChange(() => this.forgetAll(true)));
     this._register(api.onDidChangeServer(() => this.forgetAll(true)));
   }
 
   /** The account requests are made for now; {@link isCurrent} tells whether an earlier one is still it. */
   get generation(): number {
-    return this.account;
+    return this.#account;
   }
 
   /**
@@ -62,26 +67,17 @@ export class DocumentService extends Disposable {
    */
   async isCurrent(generation: number): Promise<boolean> {
     for (;;) {
-      const now = this.account;
+      const now = this.#account;
       if (generation === now) return true;
-      const [then, current] = await Promise.all([this.identities.get(generation), this.identities.get(now)]);
+      const [then, current] = await Promise.all([this.#identities.get(generation), this.#identities.get(now)]);
       // Changed again while the key was being read: compare with the newest.
-      if (now !== this.account) continue;
+      if (now !== this.#account) continue;
       return then !== undefined && then === current;
     }
   }
 
-  /** The server address and key of the account used now (undefined when signed out: never the same as another). */
-  private identity(): Promise<string | undefined> {
-    const url = config.documentsBaseUrl();
-    return this.credentials.getKey().then(
-      (key) => (key && url ? `${url}\n${key}` : undefined),
-      () => undefined,
-    );
-  }
-
   get(id: number): ContentDocument | undefined {
-    return this.known.get(id);
+    return this.#known.get(id);
   }
 
   /**
@@ -93,19 +89,19 @@ export class DocumentService extends Disposable {
     signal?: AbortSignal,
     { announce = false }: { announce?: boolean } = {},
   ): Promise<Page<ContentDocument> & { changed: ContentDocument[] }> {
-    const account = this.account;
-    const page = await this.api.get().listDocuments(query, signal);
+    const account = this.#account;
+    const page = await this.#api.get().listDocuments(query, signal);
     // Another key or server since the request left: its documents are not this account's.
     if (!(await this.isCurrent(account))) throw new Error('The API key or server changed while the documents were being listed.');
-    const before = new Map(page.items.map((d) => [d.id, this.known.get(d.id)]));
+    const before = new Map(page.items.map((d) => [d.id, this.#known.get(d.id)]));
     this.remember(page.items);
     // Changed: known before, different now, and taken (a page older than what is known is not).
     const changed = page.items.filter((d) => {
       const previous = before.get(d.id);
-      return previous !== undefined && this.known.get(d.id) === d && !sameDocument(previous, d);
+      return previous !== undefined && this.#known.get(d.id) === d && !sameDocument(previous, d);
     });
     // `announce`: the caller does not show the page itself (the account folder): everyone else hears of the changes.
-    if (announce) for (const d of changed) this._onDidChange.fire({ doc: d, previous: before.get(d.id) });
+    if (announce) for (const d of changed) this.#_onDidChange.fire({ doc: d, previous: before.get(d.id) });
     return { ...page, changed };
   }
 
@@ -115,33 +111,33 @@ export class DocumentService extends Disposable {
    */
   remember(docs: readonly ContentDocument[]): void {
     for (const d of docs) {
-      const known = this.known.get(d.id);
+      const known = this.#known.get(d.id);
       if (known?.updated_at && d.updated_at && known.updated_at > d.updated_at) continue;
-      this.known.set(d.id, d);
+      this.#known.set(d.id, d);
     }
   }
 
   /** Drops what is known (a refresh, or `account`: the key or the server changed). */
   forgetAll(account = false): void {
     if (account) {
-      this.identities.delete(this.account - 8);
-      this.account++;
-      this.identities.set(this.account, this.identity());
-      this.wantedFavorite.clear();
+      this.#identities.delete(this.#account - 8);
+      this.#account++;
+      if (this.#identity) this.#identities.set(this.#account, this.#identity());
+      this.#wantedFavorite.clear();
       // A change for the new account never waits behind one still on the wire to the previous one.
-      this.updates.clear();
+      this.#updates.clear();
     }
-    this.known.clear();
-    this._onDidForget.fire({ account });
+    this.#known.clear();
+    this.#_onDidForget.fire({ account });
   }
 
   /** GET the document; fires onDidChange when it differs from what was known. */
   async fetch(id: number, signal?: AbortSignal): Promise<ContentDocument> {
-    const account = this.account;
-    const doc = await this.api.get().showDocument(id, signal);
+    const account = this.#account;
+    const doc = await this.#api.get().showDocument(id, signal);
     // Another key or server since the request left: the same id is another document now.
     if (!(await this.isCurrent(account))) throw new Error('The API key or server changed while the document was being read.');
-    this.accept(doc);
+    this.#accept(doc);
     return doc;
   }
 
@@ -154,16 +150,16 @@ export class DocumentService extends Disposable {
    * asked, while its PATCH is queued or on the wire; else what the server last said.
    */
   favoriteOf(id: number): boolean | undefined {
-    return this.wantedFavorite.get(id)?.favorite ?? this.known.get(id)?.favorite;
+    return this.#wantedFavorite.get(id)?.favorite ?? this.#known.get(id)?.favorite;
   }
 
   async setFavorite(id: number, favorite: boolean): Promise<ContentDocument> {
     const wish = { favorite };
-    this.wantedFavorite.set(id, wish);
+    this.#wantedFavorite.set(id, wish);
     try {
       return await this.update(id, { favorite });
     } finally {
-      if (this.wantedFavorite.get(id) === wish) this.wantedFavorite.delete(id);
+      if (this.#wantedFavorite.get(id) === wish) this.#wantedFavorite.delete(id);
     }
   }
 
@@ -176,64 +172,64 @@ export class DocumentService extends Disposable {
    * a later change never overtakes an earlier one on the wire (the server keeps the last one it gets).
    */
   update(id: number, changes: DocumentChanges): Promise<ContentDocument> {
-    const account = this.account;
+    const account = this.#account;
     const send = async (): Promise<ContentDocument> => {
       // A change queued for one account never goes to another (same id, another document).
       if (!(await this.isCurrent(account))) throw new Error('The API key or server changed before this change was sent, so nothing was sent.');
-      const doc = await this.api.get().updateDocument(id, changes);
+      const doc = await this.#api.get().updateDocument(id, changes);
       // Changed on the server it was sent to; the views now show another account, where this id is another document.
       if (!(await this.isCurrent(account))) throw new Error('The API key or server changed while this change was being sent: it was made in the previous account.');
-      this.accept(doc);
+      this.#accept(doc);
       return doc;
     };
-    const run = (this.updates.get(id) ?? Promise.resolve()).then(send, send);
+    const run = (this.#updates.get(id) ?? Promise.resolve()).then(send, send);
     const settled = run.then(
       () => undefined,
       () => undefined,
     );
-    this.updates.set(id, settled);
+    this.#updates.set(id, settled);
     void settled.then(() => {
-      if (this.updates.get(id) === settled) this.updates.delete(id);
+      if (this.#updates.get(id) === settled) this.#updates.delete(id);
     });
     return run;
   }
 
   async delete(id: number): Promise<void> {
-    const account = this.account;
-    const before = this.known.get(id);
+    const account = this.#account;
+    const before = this.#known.get(id);
     try {
-      await this.api.get().deleteDocument(id);
+      await this.#api.get().deleteDocument(id);
     } catch (e) {
       // Already gone on the server: the outcome the user asked for.
       if (errorKind(e) !== 'notFound') throw e;
     }
     if (!(await this.isCurrent(account))) throw new Error('The API key or server changed while the document was being deleted: it was deleted in the previous account.');
-    this.known.delete(id);
-    this._onDidDelete.fire(before ?? { id });
+    this.#known.delete(id);
+    this.#_onDidDelete.fire(before ?? { id });
   }
 
   async create(input: NewDocument, signal?: AbortSignal): Promise<ContentDocument> {
-    const account = this.account;
-    const doc = await this.api.get().storeDocument(input, signal);
+    const account = this.#account;
+    const doc = await this.#api.get().storeDocument(input, signal);
     // Another key or server since the request left: the document belongs to the account it was sent to, not to this one.
     if (!(await this.isCurrent(account))) {
       throw new Error('The API key or server changed while the service was writing: the document was created in the previous account and is not shown here.');
     }
-    this.known.set(doc.id, doc);
-    this._onDidCreate.fire(doc);
+    this.#known.set(doc.id, doc);
+    this.#_onDidCreate.fire(doc);
     return doc;
   }
 
   /** A 404 learned elsewhere (open, save): forget the document and tell the views. */
   markDeleted(id: number): void {
-    const before = this.known.get(id);
-    this.known.delete(id);
-    this._onDidDelete.fire(before ?? { id });
+    const before = this.#known.get(id);
+    this.#known.delete(id);
+    this.#_onDidDelete.fire(before ?? { id });
   }
 
-  private accept(doc: ContentDocument): void {
-    const previous = this.known.get(doc.id);
-    this.known.set(doc.id, doc);
-    if (!previous || !sameDocument(previous, doc)) this._onDidChange.fire({ doc, previous });
+  #accept(doc: ContentDocument): void {
+    const previous = this.#known.get(doc.id);
+    this.#known.set(doc.id, doc);
+    if (!previous || !sameDocument(previous, doc)) this.#_onDidChange.fire({ doc, previous });
   }
 }

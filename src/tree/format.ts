@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ApiError } from '../api/errors';
-import { errorKind, isApiError } from '../util/errors';
+import { errorKind, isApiError, reason } from '../util/errors';
 
 /** Presentation helpers shared by the two views. No state, no network. */
 
@@ -94,12 +94,7 @@ export function md(text: string): string {
   return text.replace(/[\\`*_{}[\]()#+\-.!|<>~&]/g, (c) => `\\${c}`);
 }
 
-/** A one-line, plain-words reason for an error (the API's sentence, else the error's message). */
-export function reason(e: unknown): string {
-  if (isApiError(e)) return e.message;
-  if (e instanceof Error) return e.message;
-  return String(e);
-}
+export { reason } from '../util/errors';
 
 export function kindOf(e: unknown): ApiError['kind'] | undefined {
   return errorKind(e);

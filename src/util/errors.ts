@@ -21,3 +21,8 @@ export function errorKind(e: unknown): ApiError['kind'] | undefined {
 export function isCancellation(e: unknown): boolean {
   return (isApiError(e) && e.kind === 'cancelled') || (e instanceof Error && e.name === 'Canceled');
 }
+
+/** A one-line, plain-words reason for an error (the API's sentence, else the error's message). */
+export function reason(e: unknown): string {
+  return isApiError(e) || e instanceof Error ? e.message : String(e);
+}

@@ -1,5 +1,5 @@
-import * as path from 'path';
 import * as vscode from 'vscode';
+import { baseName } from '../util/paths';
 import type { AccountInfo, ContentDocument } from '../api/index';
 import { TEMPLATES, templateName } from '../api/templates';
 import { CREATIVITY_LEVELS, type Creativity } from '../api/validate';
@@ -214,7 +214,7 @@ class Writer implements vscode.Disposable {
     // A file VS Code cannot change (Git's versions, a read-only file system): a proposal could never be applied.
     if (vscode.workspace.fs.isWritableFileSystem(doc.uri.scheme) === false) {
       void vscode.window.showWarningMessage(
-        vscode.l10n.t('{0}: "{1}" is read-only here, so a proposal could not be applied. Copy the text into a file you can edit. Nothing was sent.', title, path.posix.basename(doc.uri.path) || doc.uri.toString(true)),
+        vscode.l10n.t('{0}: "{1}" is read-only here, so a proposal could not be applied. Copy the text into a file you can edit. Nothing was sent.', title, baseName(doc.uri.path) || doc.uri.toString(true)),
       );
       return undefined;
     }
@@ -248,7 +248,7 @@ class Writer implements vscode.Disposable {
 
   private nameFor(label: string, t: Target): string {
     const doc = t.editor.document;
-    const base = doc.isUntitled ? doc.uri.path : path.posix.basename(doc.uri.path);
+    const base = doc.isUntitled ? doc.uri.path : baseName(doc.uri.path);
     return documentName(label, base, t.wholeDocument ? undefined : t.range.start.line + 1);
   }
 
@@ -584,7 +584,7 @@ class Writer implements vscode.Disposable {
     }
     const outcome = await this.proposals.accept(p);
     if (outcome === 'applied') return true;
-    const file = path.posix.basename(p.target.path);
+    const file = baseName(p.target.path);
     const beside = vscode.l10n.t('Open Beside');
     const message =
       outcome === 'changed'

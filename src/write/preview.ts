@@ -1,5 +1,5 @@
-import * as path from 'path';
 import * as vscode from 'vscode';
+import { baseName } from '../util/paths';
 import { PROPOSAL_SCHEME } from '../constants';
 import type { Logger } from '../util/log';
 import type { ProposalContent } from './proposalContent';
@@ -133,7 +133,7 @@ export class ProposalPreview implements vscode.Disposable {
 
   /** Records a proposal and opens the diff: current file on the left, the proposed file on the right. */
   async show(p: Omit<Proposal, 'uri'>): Promise<Proposal> {
-    const base = path.posix.basename(p.target.path) || 'Untitled';
+    const base = baseName(p.target.path) || 'Untitled';
     const uri = vscode.Uri.from({
       scheme: PROPOSAL_SCHEME,
       path: `/${this.window}-${++this.seq}/${base}`,

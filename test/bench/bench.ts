@@ -3,7 +3,7 @@
  * writes a JSON copy (.test-runs/bench.json); it never fails because something is slow (exit code 0
  * whatever the figures; non-zero only when the benchmark itself could not run or a run broke).
  *
- *   node out/test/bench/bench.js [--runs=N] [--only=bundle,activation,main] [--keep]
+ *   node out/test/bench/bench.js [--runs=N] [--only=bundle,activation,web,main] [--keep]
  *
  * Needs the production bundle (`node esbuild.mjs --production`, which npm run bench does first) and the
  * integration harness (`bash test/harness/install.sh`). About 4 minutes on 2 cores. Steps:
@@ -155,7 +155,8 @@ async function buildOptionsOfEsbuildMjs(repo: string, runDir: string): Promise<R
   fs.writeFileSync(
     stub,
     [
-      'export async function build(options) { globalThis.__benchBuildOptions = options; return { metafile: { inputs: {}, outputs: {} }, errors: [], warnings: [], outputFiles: [] }; }',
+      // esbuild.mjs builds the Node bundles first, then the browser build: the first call is the one analysed.
+      'export async function build(options) { globalThis.__benchBuildOptions ??= options; return { metafile: { inputs: {}, outputs: {} }, errors: [], warnings: [], outputFiles: [] }; }',
       "export async function context() { throw new Error('the benchmark does not watch'); }",
       'export default { build, context };',
       '',
@@ -340,6 +341,7 @@ interface Row {
 }
 
 interface Collected {
+  web?: WebFigures;
   bundle?: BundleFigures;
   vsix?: VsixFigures;
   activation: Array<HostRun<ActivationResult>>;
@@ -655,10 +657,125 @@ function generateRows(m: MainResult, rows: Row[]): void {
   });
 }
 
+// --- The browser build (dist/web/extension.js): size and activation in the web worker ------------------------
+
+interface WebSample {
+  activeAtStart: boolean;
+  apiActivateMs: number;
+  runsInWebWorker: boolean;
+  requireMs?: number;
+  activateMs?: number;
+  marks: number;
+}
+
+interface WebFigures {
+  bytes?: number;
+  gzipBytes?: number;
+  samples: WebSample[];
+  error?: string;
+}
+
+/**
+ * The browser build beside the Node build: its size, and N fresh starts of code-server with the extension forced
+ * into the web-worker extension host (user setting remote.extensionKind), each activating it through the API from
+ * test/bench/inWebWorker.ts (bundled here for the browser) once the workbench settled.
+ */
+async function webBuildFigures(repo: string, runDir: string, stage: string, distDir: string, runs: number, henv: HarnessEnv): Promise<WebFigures> {
+  const web = path.join(distDir, 'web', 'extension.js');
+  if (!fs.existsSync(web)) return { samples: [], error: `no browser build at ${web}` };
+  fs.mkdirSync(path.join(stage, 'dist', 'web'), { recursive: true });
+  fs.copyFileSync(web, path.join(stage, 'dist', 'web', 'extension.js'));
+  const figures: WebFigures = { bytes: fs.statSync(web).size, gzipBytes: gzipSize(web), samples: [] };
+  progress(`web: dist/web/extension.js ${fmtKB(figures.bytes!)}${isProduction(web) ? '' : ' (not a production build)'}`);
+  // Inside the extension's folder: VS Code runs an extensionTestsPath in the host of the extension that holds it.
+  const probe = path.join(stage, 'web-probe', 'index.js');
+  const esbuild = await import('esbuild');
+  await esbuild.build({
+    entryPoints: [path.join(repo, 'test', 'bench', 'inWebWorker.ts')],
+    bundle: true,
+    outfile: probe,
+    format: 'cjs',
+    platform: 'browser',
+    target: 'es2022',
+    external: ['vscode'],
+    logLevel: 'warning',
+  });
+  const { startCodeServer, launchChromium } = await import('../harness/lib');
+  for (let i = 1; i <= runs && !interrupted; i++) {
+    progress(`web: fresh start ${i} of ${runs} (web-worker extension host)`);
+    const dir = path.join(runDir, `web-${i}`);
+    let cs: Awaited<ReturnType<typeof startCodeServer>> | undefined;
+    let browser: Awaited<ReturnType<typeof launchChromium>> | undefined;
+    try {
+      cs = await startCodeServer({ harnessEnv: henv, runDir: dir, settings: { 'remote.extensionKind': { 'content-docs.content-docs': ['web'] } } });
+      browser = await launchChromium({ harnessEnv: henv, runDir: dir });
+      const page = browser.page;
+      let sample: WebSample | undefined;
+      let done!: () => void;
+      const finished = new Promise<void>((r) => (done = r));
+      await page.exposeFunction('codeAutomationExit', () => done());
+      await page.exposeFunction('codeAutomationLog', (_type: string, args: unknown) => {
+        const text = Array.isArray(args) ? args.map(String).join(' ') : String(args);
+        if (process.env.HARNESS_VERBOSE) progress(`  web log: ${text.slice(0, 300)}`);
+        const m = /\[\[bench-web (\{.*\})\]\]/.exec(text);
+        if (m) sample = JSON.parse(m[1]) as WebSample;
+      });
+      const payload = [['extensionDevelopmentPath', cs.remoteUri(stage)], ['extensionTestsPath', cs.remoteUri(probe)], ['skipWelcome', 'true']];
+      await page.goto(`${cs.url}?${new URLSearchParams({ ew: 'true', payload: JSON.stringify(payload) }).toString()}`);
+      await Promise.race([finished, new Promise((r) => setTimeout(r, 90_000))]);
+      if (!sample) throw new Error('the probe reported nothing');
+      if (!sample.runsInWebWorker) throw new Error('the extension did not run in the web worker');
+      progress(`  web: activate() ${sample.apiActivateMs} ms from the API; marks require ${sample.requireMs ?? '?'} + activate ${sample.activateMs ?? '?'} ms`);
+      figures.samples.push(sample);
+    } catch (e) {
+      figures.error = (e as Error).message;
+      progress(`  web: failed: ${figures.error}`);
+    } finally {
+      await browser?.close();
+      await cs?.stop();
+    }
+  }
+  return figures;
+}
+
+function webRows(c: Collected, rows: Row[]): void {
+  const w = c.web;
+  if (!w) return;
+  const node = c.bundle;
+  rows.push({
+    figure: '7 Browser build (dist/web/extension.js)',
+    measured: w.bytes !== undefined ? `${fmtKB(w.bytes)} (gzip ${fmtKB(w.gzipBytes ?? 0)})` : 'n/a',
+    budget: '—',
+    status: w.bytes !== undefined ? 'info' : 'n/a',
+    note: node
+      ? `one bundle, loaded whole at activation in the web worker (only 'vscode' resolves there); the Node build loads ${fmtKB(node.activation.bytes)} at activation and ${fmtKB(node.later.reduce((n, l) => n + l.bytes, 0))} later (${node.later.map((l) => l.file).join(', ')}); fetch replaces undici`
+      : 'one bundle, loaded whole at activation (only vscode resolves in the web worker); fetch replaces undici',
+  });
+  const s = w.samples;
+  const nodeApi = c.activation.map((r) => r.result?.sample?.apiActivateMs).filter((x): x is number => x !== undefined);
+  const nodeMarks = c.activation
+    .map((r) => r.result?.sample?.marks)
+    .filter((m): m is NonNullable<typeof m> => !!m && m.requireMs !== undefined && m.activateMs !== undefined)
+    .map((m) => m.requireMs! + m.activateMs!);
+  const webMarks = s.filter((x) => x.requireMs !== undefined && x.activateMs !== undefined).map((x) => x.requireMs! + x.activateMs!);
+  rows.push({
+    figure: '7 Browser build: activation in the web worker',
+    measured: s.length ? `median ${fmtMs(median(s.map((x) => x.apiActivateMs)))} (await activate())` : 'n/a',
+    budget: '—',
+    status: s.length ? 'info' : 'n/a',
+    note: s.length
+      ? `${s.length} fresh start(s): ${s.map((x) => x.apiActivateMs.toFixed(1)).join(', ')} ms awaiting activate() from the API` +
+        (webMarks.length ? `; host marks require() + activate() ${webMarks.map((x) => x.toFixed(0)).join(', ')} ms` : '; the worker kept no host marks') +
+        `. Node build beside it: ${nodeApi.length ? `median ${fmtMs(median(nodeApi))} awaiting activate()` : 'not measured in this run'}${nodeMarks.length ? `, marks ${fmtMs(median(nodeMarks))}` : ''}`
+      : (w.error ?? 'not run'),
+  });
+}
+
 function buildRows(c: Collected): Row[] {
   const rows: Row[] = [];
   bundleRows(c, rows);
   activationRows(c, rows);
+  webRows(c, rows);
   const m = c.main?.result;
   if (!c.main) return rows;
   if (!m || m.mode !== 'main') {
@@ -757,6 +874,11 @@ async function main(): Promise<number> {
     }
   }
 
+  if (want('web') && !interrupted) {
+    collected.web = await webBuildFigures(repo, runDir, stage, distDir, args.runs, harness);
+    if (collected.web.error) exit = 1;
+  }
+
   if (want('main') && !interrupted) {
     const stageMain = path.join(runDir, 'extension-main');
     fs.cpSync(stage, stageMain, { recursive: true });
@@ -805,6 +927,7 @@ async function main(): Promise<number> {
     rows,
     raw: {
       bundle: collected.bundle,
+      web: collected.web,
       vsix: collected.vsix,
       activation: collected.activation.map((r) => ({ ms: r.ms, code: r.code, error: r.error, ...r.result })),
       main: collected.main ? { ms: collected.main.ms, code: collected.main.code, error: collected.main.error, result: collected.main.result } : undefined,

@@ -192,13 +192,24 @@ async function story(steps: Steps, wb: Workbench): Promise<void> {
     fs.writeFileSync(file, original);
     const stores = () => requests('documents.store');
     const storesBefore = stores().length;
-    // Quick Open, as a person opens a file of the workspace.
-    await page.keyboard.press('Control+P');
-    await ui.quickInputBox.waitFor();
-    await page.keyboard.type('post.md', { delay: 10 });
-    await ui.quickPickRows.filter({ hasText: 'post.md' }).first().waitFor();
-    await page.keyboard.press('Enter');
-    await waitFor('the tab "post.md"', async () => ((await ui.activeTab.getAttribute('aria-label')) ?? '').includes('post.md'), 15_000);
+    // Quick Open, as a person opens a file of the workspace. The file was written a moment ago: Quick Open's file
+    // search may list it only after its first rows, so Enter waits until the first row is the file, and a person
+    // who got nothing tries again.
+    const postTab = async () => ((await ui.activeTab.getAttribute('aria-label')) ?? '').includes('post.md');
+    for (let attempt = 1; ; attempt++) {
+      await page.keyboard.press('Control+P');
+      await ui.quickInputBox.waitFor();
+      await page.keyboard.type('post.md', { delay: 10 });
+      await waitFor('Quick Open to list post.md first', async () => ((await ui.quickPickRows.first().textContent()) ?? '').includes('post.md'), 10_000);
+      await page.keyboard.press('Enter');
+      try {
+        await waitFor('the tab "post.md"', postTab, 5_000);
+        break;
+      } catch (e) {
+        if (attempt === 3) throw e;
+        await page.keyboard.press('Escape');
+      }
+    }
     await waitFor('the editor to show the paragraph', async () => (await ui.activeEditorText()).includes(paragraph), 10_000);
     // Select line 3 (the paragraph): go to it, Home, Shift+End.
     await ui.activeEditor.locator('.view-lines').click();
@@ -250,14 +261,16 @@ async function story(steps: Steps, wb: Workbench): Promise<void> {
     // Accepted: the file's editor holds the proposal in place of the paragraph, unsaved; Ctrl+S writes it.
     await waitFor('the post.md tab to be active again', async () => ((await ui.activeTab.getAttribute('aria-label')) ?? '').startsWith('post.md'), 10_000);
     await waitFor('the editor to show the proposal', async () => (await ui.activeEditorText()).includes('[sandbox] Generated for'), 10_000);
+    // (The sandbox's text quotes the prompt, so the paragraph's words are in the proposal too: whether the paragraph's
+    // own line went is checked on disk below, where lines are not wrapped to the window.)
     const shown = await ui.activeEditorText();
-    assert(!shown.includes(paragraph), 'the paragraph is still there after Accept');
     assert(shown.includes('# Launch notes') && shown.includes('- Faster saves'), 'Accept changed more than the selection');
     await shot('accepted');
     await page.keyboard.press('Control+S');
     await waitFor('post.md on disk to hold the proposal', () => fs.readFileSync(file, 'utf8').includes('[sandbox] Generated for'), 10_000);
     const saved = fs.readFileSync(file, 'utf8');
     assert(saved.startsWith('# Launch notes\n\n') && saved.endsWith('## What changes\n\n- Faster saves\n- A new toolbar\n'), `the saved file: ${JSON.stringify(saved)}`);
+    assert(!saved.split('\n').includes(paragraph), `the paragraph's line is still there after Accept: ${JSON.stringify(saved)}`);
   });
 
   await steps.step('delete', '"Delete Document…" from the context menu, confirmed in the modal dialog, deletes it on the server', async (shot) => {

@@ -195,7 +195,7 @@ export interface WorkbenchOptions {
   viewport?: { width: number; height: number };
 }
 
-export function extensionManifest(): { publisher: string; name: string; version: string; main: string } {
+export function extensionManifest(): { publisher: string; name: string; version: string; main: string; browser?: string } {
   return JSON.parse(fs.readFileSync(path.join(repoRoot(), 'package.json'), 'utf8'));
 }
 

@@ -43,7 +43,7 @@ export async function startAccountSuite(sandbox: Sandbox): Promise<AccountSuite>
   const prompter = new RecordingPrompter();
   const previousPrompter = s.prompter.current;
   s.prompter.current = prompter;
-  s.documentsTree.countIntervalMs = 0;
+  s.documentsTree.model.countIntervalMs = 0;
   await useSandbox(s, sandbox);
   return { s, prompter, previousPrompter };
 }

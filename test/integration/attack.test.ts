@@ -8,7 +8,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { Services } from '../../src/services/services';
-import type { DocumentNode } from '../../src/tree/nodes';
+import type { DocumentNode } from '../../src/model/nodes';
 import { startSandbox, type Sandbox, type SandboxDocument } from '../sandbox/server';
 import { accountUriOf, closeAll, configure, MessageCapture, services, sleep, until, useSandbox } from './reliabilityKit';
 
@@ -68,7 +68,7 @@ describe('attack: Insert at Cursor / Replace Selection take the text the server 
     const doc = sandbox.documents.get(created.id)!;
     doc.result = result;
     await s.documents.fetch(doc.id);
-    const rows = (await s.documentsTree.load(s.documentsTree.allGroup)).filter((n): n is DocumentNode => n.kind === 'document');
+    const rows = (await s.documentsTree.load(s.documentsTree.model.allGroup)).filter((n): n is DocumentNode => n.kind === 'document');
     const row = rows.find((n) => n.doc.id === doc.id);
     assert.ok(row, 'the new document is listed');
     assert.strictEqual(s.documents.get(doc.id)?.result, result, 'the listing brought its text');
@@ -97,7 +97,7 @@ describe('attack: Insert at Cursor / Replace Selection take the text the server 
     const said = await messages.waitFor('the error', (m) => m.level === 'error');
     assert.match(said.message, new RegExp(`document ${doc.id}`));
     assert.strictEqual(s.documents.get(doc.id), undefined, 'forgotten');
-    const rows = (await s.documentsTree.load(s.documentsTree.allGroup)).filter((n): n is DocumentNode => n.kind === 'document');
+    const rows = (await s.documentsTree.load(s.documentsTree.model.allGroup)).filter((n): n is DocumentNode => n.kind === 'document');
     assert.ok(!rows.some((n) => n.doc.id === doc.id), 'the row is gone');
   });
 
@@ -144,12 +144,12 @@ describe('attack: plan usage when the key or server changes while an account rea
   it('another server while the first account read hangs: the new account\'s figures come with its next request (the old ones never)', async () => {
     a.setFault('account', { kind: 'hang' });
     await useSandbox(s, a);
-    await s.documentsTree.load(s.documentsTree.allGroup);
+    await s.documentsTree.load(s.documentsTree.model.allGroup);
     await until('the account read on the wire', () => a.requests.some((r) => r.route === 'account'));
     assert.strictEqual(s.usage.state.visible, false);
     await configure('documents.baseUrl', b.docsUrl);
     await sleep(300);
-    await s.documentsTree.load(s.documentsTree.allGroup);
+    await s.documentsTree.load(s.documentsTree.model.allGroup);
     await until("the new account's figures", () => s.usage.state.visible && s.usage.state.text === '$(sparkle) 2.2k / 10k words');
     assert.strictEqual(b.requests.filter((r) => r.route === 'account').length, 1);
     a.setFault('account', undefined);
@@ -160,13 +160,13 @@ describe('attack: plan usage when the key or server changes while an account rea
     await until('hidden', () => !s.usage.state.visible);
     a.setFault('account', { kind: 'hang' });
     a.resetRequests();
-    await s.documentsTree.load(s.documentsTree.allGroup);
+    await s.documentsTree.load(s.documentsTree.model.allGroup);
     await until('the account read on the wire', () => a.requests.some((r) => r.route === 'account'));
     await s.credentials.clearKey();
     a.setFault('account', undefined);
     await s.credentials.setKey(a.key);
     await sleep(300);
-    await s.documentsTree.load(s.documentsTree.allGroup);
+    await s.documentsTree.load(s.documentsTree.model.allGroup);
     await until("the account's figures", () => s.usage.state.visible && s.usage.state.text === '$(sparkle) 111 / 1k words');
   });
 });
@@ -213,8 +213,8 @@ describe('attack: a document read or changed while the key or server changes', f
   it('a rename answered after the server changed is not shown on the new server\'s document of the same id', async () => {
     await useSandbox(s, b);
     const tree = s.documentsTree;
-    await tree.load(tree.allGroup);
-    const rowName = async () => (await tree.getChildren(tree.allGroup)).flatMap((n) => (n.kind === 'document' && n.doc.id === ID ? [n.doc.name] : []))[0];
+    await tree.load(tree.model.allGroup);
+    const rowName = async () => (await tree.getChildren(tree.model.allGroup)).flatMap((n) => (n.kind === 'document' && n.doc.id === ID ? [n.doc.name] : []))[0];
     await until('B\'s document listed', async () => (await rowName()) === 'Account B document' || undefined);
     await useSandbox(s, a);
     a.setLatency(1500);
@@ -228,7 +228,7 @@ describe('attack: a document read or changed while the key or server changes', f
     a.setLatency(0);
     assert.strictEqual(a.documents.get(ID)!.name, 'Renamed in A', 'the server it was sent to did rename it');
     assert.deepStrictEqual(renamed, [], 'no view heard of A\'s rename');
-    await tree.load(tree.allGroup);
+    await tree.load(tree.model.allGroup);
     await until('B\'s row', async () => (await rowName()) !== undefined || undefined);
     assert.strictEqual(await rowName(), 'Account B document');
     assert.strictEqual(s.documents.get(ID)?.name ?? 'Account B document', 'Account B document');
@@ -238,8 +238,8 @@ describe('attack: a document read or changed while the key or server changes', f
     seedBoth();
     await useSandbox(s, b);
     const tree = s.documentsTree;
-    await tree.load(tree.allGroup);
-    const listed = async () => (await tree.getChildren(tree.allGroup)).some((n) => n.kind === 'document' && n.doc.id === ID);
+    await tree.load(tree.model.allGroup);
+    const listed = async () => (await tree.getChildren(tree.model.allGroup)).some((n) => n.kind === 'document' && n.doc.id === ID);
     await until('B\'s document listed', async () => (await listed()) || undefined);
     await useSandbox(s, a);
     a.setLatency(1500);
@@ -253,7 +253,7 @@ describe('attack: a document read or changed while the key or server changes', f
     a.setLatency(0);
     assert.strictEqual(a.documents.has(ID), false, 'the server it was sent to deleted it');
     assert.deepStrictEqual(gone, [], 'no view heard of A\'s delete');
-    await tree.load(tree.allGroup);
+    await tree.load(tree.model.allGroup);
     await until('B\'s row still there', async () => (await listed()) || undefined);
   });
 });

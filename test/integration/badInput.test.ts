@@ -88,7 +88,7 @@ async function rowOf(id: number, templateId: number): Promise<{ node: AnyNode; i
     if (node) return { node, item: s.documentsTree.getTreeItem(node as never) };
     const more = children.find((n) => n.kind === 'loadMore');
     if (!more) return undefined;
-    await s.documentsTree.loadMore(more as never);
+    await s.documentsTree.model.loadMore(more as never);
   }
   return undefined;
 }
@@ -374,7 +374,7 @@ describe('reliability: bad input', function () {
       const row = children.find((n) => n.kind === 'project' && (n.project as { project: string }).project.toLowerCase() === name.toLowerCase());
       if (row) return row;
       if (!children.some((n) => n.kind === 'loadMore')) return undefined;
-      await s.projectsTree.loadMore();
+      await s.projectsTree.model.loadMore();
     }
     return undefined;
   }
@@ -476,7 +476,7 @@ describe('reliability: bad input', function () {
           all.splice(0, all.length, ...children.filter((n) => n.kind === 'document').map((n) => (n.doc as { name: string }).name));
           const more = children.find((n) => n.kind === 'loadMore');
           if (!more) break;
-          await s.documentsTree.loadMore(more as never);
+          await s.documentsTree.model.loadMore(more as never);
         }
         const expected = [...sandbox.documents.values()].filter((d) => expect(d.name)).length;
         assert.ok(expected > 0, 'the seed has matches');

@@ -182,9 +182,9 @@ describe('reliability: concurrency', function () {
     await useSandbox(s, sandbox);
     await configure('documents.pageSize', PAGE_SIZE);
     await configure('documents.defaultSort', undefined);
-    await s.documentsTree.setSort('newest');
-    await s.documentsTree.setSearch(undefined);
-    await s.documentsTree.setFavoritesOnly(false);
+    await s.documentsTree.model.setSort('newest');
+    s.documentsTree.model.setSearch(undefined);
+    await s.documentsTree.model.setFavoritesOnly(false);
     savedPrompter = s.prompter.current;
     s.prompter.current = prompter;
     messages.install();
@@ -351,7 +351,7 @@ describe('reliability: concurrency', function () {
   async function rapidFavorites(d: SandboxDocument, sequence: boolean[]): Promise<void> {
     assert.strictEqual(sandbox.documents.get(d.id)!.favorite, !sequence[0], 'the document starts in the other state');
     const row = await rowOf(d.id, d.templateId!);
-    const fav = s.documentsTree.favoritesGroup as unknown as AnyNode;
+    const fav = s.documentsTree.model.favoritesGroup as unknown as AnyNode;
     await childrenOf(fav); // the Favorites group is expanded (its first page is shown)
     const t = Date.now();
     const from = sandbox.requests.length;

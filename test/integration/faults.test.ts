@@ -248,7 +248,7 @@ const tree = {
       if (row) return row;
       const more = children.find((n) => n.kind === 'loadMore');
       if (!more) break;
-      await sv.documentsTree.loadMore(more as never);
+      await sv.documentsTree.model.loadMore(more as never);
     }
     throw new Error(`document ${d.id} is not listed in its group`);
   },
@@ -265,7 +265,7 @@ const tree = {
       const row = children.find((n) => n.kind === 'project' && (n.project as { project: string }).project.toLowerCase() === name.toLowerCase());
       if (row) return row;
       if (!children.some((n) => n.kind === 'loadMore')) break;
-      await sv.projectsTree.loadMore();
+      await sv.projectsTree.model.loadMore();
     }
     throw new Error(`project ${name} is not listed`);
   },
@@ -576,7 +576,7 @@ const OPERATIONS: Operation[] = [
       prompter.confirms = [true];
       await vscode.commands.executeCommand('contentDocs.projectDelete', arg);
       await until('the project to be deleted after the fault', () => !sandbox.reports.some((r) => r.project.toLowerCase() === project.toLowerCase()));
-      assert.ok(!s.projectsTree.findProject(project), 'the view no longer shows it');
+      assert.ok(!s.projectsTree.model.findProject(project), 'the view no longer shows it');
     },
   },
 ];

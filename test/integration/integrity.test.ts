@@ -37,7 +37,7 @@ describe('Integrity: a save never writes another document, every document is rea
   after(async () => {
     await closeAll();
     if (previousPrompter) s.prompter.current = previousPrompter;
-    await s.documentsTree.setSort('newest');
+    await s.documentsTree.model.setSort('newest');
     await sandbox.close();
   });
 
@@ -214,14 +214,14 @@ describe('Integrity: a save never writes another document, every document is rea
     assert.strictEqual(kinds[kinds.length - 1], 'other', 'Other templates last');
     assert.strictEqual(tree.getTreeItem(root[0]).label, 'All Documents');
 
-    const all = await tree.getChildren(tree.allGroup);
+    const all = await tree.getChildren(tree.model.allGroup);
     const allIds = all.flatMap((n) => (n.kind === 'document' ? [n.doc.id] : []));
     assert.ok(allIds.includes(91061) && allIds.includes(91062), 'newest first: both on the first page of All Documents');
     const ids = [...sandbox.documents.values()].sort((a, b) => b.id - a.id).slice(0, allIds.length).map((d) => d.id);
     assert.deepStrictEqual(allIds, ids, 'All Documents in the server order');
     assert.strictEqual(all[all.length - 1].kind, 'loadMore', 'paged like the others');
 
-    const other = await tree.getChildren(tree.otherGroup);
+    const other = await tree.getChildren(tree.model.otherGroup);
     const otherIds = other.flatMap((n) => (n.kind === 'document' ? [n.doc.id] : []));
     assert.ok(otherIds.includes(91061) && otherIds.includes(91062), `Other templates holds both: ${otherIds.join(', ')}`);
     for (const n of other) if (n.kind === 'document') assert.ok(!n.doc.template || n.doc.template.id > 52, 'only templates outside the table');
@@ -230,7 +230,7 @@ describe('Integrity: a save never writes another document, every document is rea
 
     // As a person sees it: Other templates expanded.
     await vscode.commands.executeCommand('workbench.view.extension.contentDocs');
-    await tree.treeView?.reveal(tree.otherGroup, { expand: true, select: false, focus: false });
+    await tree.treeView?.reveal(tree.model.otherGroup, { expand: true, select: false, focus: false });
     await tree.treeView?.reveal(other.find((n) => n.kind === 'document' && n.doc.id === 91062)!, { select: false, focus: false });
     await sleep(400);
     const shot = await screenshot('documents-other-templates');
@@ -264,11 +264,11 @@ describe('Integrity: a save never writes another document, every document is rea
 
   it('a created document appears in All Documents at the top, with no list request', async () => {
     const tree = s.documentsTree;
-    await tree.getChildren(tree.allGroup);
+    await tree.getChildren(tree.model.allGroup);
     sandbox.resetRequests();
     const doc = await s.documents.create({ name: 'Created for All', prompt: 'A prompt', creativity: 0.5, templateId: 1 });
     await sleep(50);
-    const all = await tree.getChildren(tree.allGroup);
+    const all = await tree.getChildren(tree.model.allGroup);
     assert.strictEqual(all[0].kind === 'document' && all[0].doc.id, doc.id);
     assert.strictEqual(sandbox.requests.filter((r) => r.route === 'documents.list').length, 0);
   });
@@ -284,7 +284,7 @@ describe('Integrity: a save never writes another document, every document is rea
       put(id, name, 40);
     }
     for (const [id, d] of sandbox.documents) if (d.templateId === 40 && id < 91071) sandbox.documents.delete(id);
-    await s.documentsTree.setSort('nameAsc');
+    await s.documentsTree.model.setSort('nameAsc');
     await vscode.commands.executeCommand('contentDocs.documentsRefresh');
     const tree = s.documentsTree;
     const g = tree.templateGroup(40)!;

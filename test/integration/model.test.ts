@@ -25,7 +25,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { Services } from '../../src/services/services';
-import type { DocNode, DocumentNode } from '../../src/tree/nodes';
+import type { DocNode, DocumentNode } from '../../src/model/nodes';
 import type { Prompter } from '../../src/ui/prompter';
 import { mulberry32 } from '../sandbox/seed';
 import { startSandbox, type Sandbox, type SandboxDocument } from '../sandbox/server';
@@ -1036,8 +1036,8 @@ describe('model-based file system test (content-docs:, random sequences)', funct
     previousPreview = editorCfg.inspect<boolean>('enablePreview')?.globalValue;
     await editorCfg.update('enablePreview', false, vscode.ConfigurationTarget.Global);
     await vscode.workspace.getConfiguration('contentDocs').update('files.language', undefined, vscode.ConfigurationTarget.Global);
-    await s.documentsTree.setSearch(undefined);
-    await s.documentsTree.setFavoritesOnly(false);
+    s.documentsTree.model.setSearch(undefined);
+    await s.documentsTree.model.setFavoritesOnly(false);
   });
 
   after(async () => {

@@ -8,7 +8,7 @@ import * as fs from 'fs';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../src/extension';
 import type { Services } from '../../src/services/services';
-import type { ProjectItemNode, ProjectNode } from '../../src/tree/nodes';
+import type { ProjectItemNode, ProjectNode } from '../../src/model/nodes';
 import type { ProjectsTreeProvider } from '../../src/tree/projectsTree';
 import type { Prompter } from '../../src/ui/prompter';
 import { collate, startSandbox, type RequestRecord, type Sandbox } from '../sandbox/server';
@@ -93,9 +93,9 @@ function item(n: ProjectNode): vscode.TreeItem {
 
 async function reset(): Promise<void> {
   sandbox.clearFaults();
-  await tree.setSearch(undefined);
-  await tree.setSort('created_at', 'desc');
-  tree.refresh();
+  await tree.model.setSearch(undefined);
+  await tree.model.setSort('created_at', 'desc');
+  tree.model.refresh();
   prompter.inputs = [];
   prompter.picks = [];
   prompter.confirms = [];
@@ -139,8 +139,8 @@ describe('sidebar: the Projects view', function () {
     w.showWarningMessage = originalWarning;
     w.showInformationMessage = originalInfo;
     if (previousPrompter) s.prompter.current = previousPrompter;
-    await tree.setSearch(undefined);
-    await tree.setSort('created_at', 'desc');
+    await tree.model.setSearch(undefined);
+    await tree.model.setSort('created_at', 'desc');
     await configure('projects.pageSize', undefined);
     await sandbox?.close();
   });
@@ -209,7 +209,7 @@ describe('sidebar: the Projects view', function () {
     assert.strictEqual(item(none[1]).label, 'No projects match');
 
     await vscode.commands.executeCommand(CMD.clearSearch);
-    assert.strictEqual(tree.search, undefined);
+    assert.strictEqual(tree.model.search, undefined);
     assert.strictEqual((await children())[0].kind, 'project');
     assert.strictEqual((s.context.globalState.get('contentDocs.projectsView') as { search?: string }).search, undefined);
   });
@@ -221,7 +221,7 @@ describe('sidebar: the Projects view', function () {
     [0, 'created_at', 'desc'],
   ] as const) {
     it(`Sort: ${sortBy} ${dir}: one request, the server's order, kept in globalState`, async () => {
-      if (i === 0) await tree.setSort('project', 'asc');
+      if (i === 0) await tree.model.setSort('project', 'asc');
       sandbox.resetRequests();
       prompter.picks = [(items) => items[i]];
       await vscode.commands.executeCommand(CMD.sort);
@@ -265,7 +265,7 @@ describe('sidebar: the Projects view', function () {
       );
       assert.ok(!sandbox.reports.some((r) => r.project.toLowerCase() === name.toLowerCase()), 'every report of it is gone');
       assert.ok(!(await rows()).some((n) => n.project.project === name), 'the row is gone');
-      assert.strictEqual(tree.total, projects().length);
+      assert.strictEqual(tree.model.total, projects().length);
       assert.strictEqual(projectLists().length, 0, 'no refetch');
     });
   }

@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import type { TestApi } from '../../src/extension';
 import type { Services } from '../../src/services/services';
 import { DocumentsTreeProvider } from '../../src/tree/documentsTree';
-import type { DocNode, DocumentNode, GroupNode, TemplateGroupNode } from '../../src/tree/nodes';
+import type { DocNode, DocumentNode, GroupNode, TemplateGroupNode } from '../../src/model/nodes';
 import type { Prompter } from '../../src/ui/prompter';
 import { collate, startSandbox, type RequestRecord, type Sandbox, type SandboxDocument } from '../sandbox/server';
 import { screenshot } from './harness';
@@ -205,11 +205,11 @@ function plainDocument(predicate: (d: SandboxDocument) => boolean): SandboxDocum
 /** Puts the view back to its defaults, with empty caches and a fresh request log. */
 async function resetView(): Promise<void> {
   sandbox.clearFaults();
-  await tree.setSearch(undefined);
-  await tree.setFavoritesOnly(false);
-  await tree.setSort('newest');
+  tree.model.setSearch(undefined);
+  await tree.model.setFavoritesOnly(false);
+  await tree.model.setSort('newest');
   await configure('documents.hideEmptyTemplates', undefined);
-  tree.refresh();
+  tree.model.refresh();
   prompter.reset();
   messages.shown = [];
   await sleep(20);
@@ -228,8 +228,8 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
     const api = (await vscode.extensions.getExtension(EXTENSION_ID)!.activate()) as TestApi;
     s = api.services;
     tree = s.documentsTree;
-    previousInterval = tree.countIntervalMs;
-    tree.countIntervalMs = 0;
+    previousInterval = tree.model.countIntervalMs;
+    tree.model.countIntervalMs = 0;
     await configure('documents.baseUrl', sandbox.docsUrl);
     await configure('projects.baseUrl', sandbox.seoUrl);
     await configure('documents.pageSize', PAGE);
@@ -243,9 +243,9 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
   after(async () => {
     messages.uninstall();
     if (previousPrompter) s.prompter.current = previousPrompter;
-    tree.countIntervalMs = previousInterval;
-    await tree.setSearch(undefined);
-    await tree.setFavoritesOnly(false);
+    tree.model.countIntervalMs = previousInterval;
+    tree.model.setSearch(undefined);
+    await tree.model.setFavoritesOnly(false);
     await configure('documents.pageSize', undefined);
     await configure('documents.hideEmptyTemplates', undefined);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
@@ -416,7 +416,7 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       const oldName = blank.name;
       blank.name = '   ';
       try {
-        tree.refresh();
+        tree.model.refresh();
         const kids = await children(group(emptyId));
         assert.strictEqual(kids.length, 1);
         assert.strictEqual(kids[0].kind, 'empty');
@@ -430,7 +430,7 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
     });
 
     it('Favorites: one request (favorite=1), every row starred, count shown', async () => {
-      const fav = tree.favoritesGroup;
+      const fav = tree.model.favoritesGroup;
       const docs = await loadAll(fav);
       const want = expected((d) => d.favorite, 'newest');
       assert.deepStrictEqual(docs.map((d) => d.doc.id), want);
@@ -469,7 +469,7 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
 
       await vscode.commands.executeCommand(CMD.clearSearch);
       assert.ok(!(await children()).some((n) => n.kind === 'searchResults'));
-      assert.strictEqual(tree.search, undefined);
+      assert.strictEqual(tree.model.search, undefined);
       assert.strictEqual(lists().length, 1, 'clearing costs nothing');
     });
 
@@ -502,7 +502,7 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       ['newest', 'id', 'desc'],
     ] as const) {
       it(`Sort: ${sort} (sort_by=${sortBy}, sort=${dir}), kept in globalState; unexpanded groups are not read`, async () => {
-        if (sort === 'newest') await tree.setSort('oldest');
+        if (sort === 'newest') await tree.model.setSort('oldest');
         sandbox.resetRequests();
         const labels: string[] = [];
         prompter.picks = [
@@ -513,7 +513,7 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
         ];
         await vscode.commands.executeCommand(CMD.sort);
         assert.strictEqual(labels.length, 4);
-        assert.strictEqual(tree.sort, sort);
+        assert.strictEqual(tree.model.sort, sort);
         assert.strictEqual(lists().length, 0, 'a sort reads nothing by itself');
         const freestyle = group(1);
         const docs = await docNodes(freestyle);
@@ -526,7 +526,7 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
 
     it('Favorites only: a title-bar toggle; every group lists favorites (favorite=1); the Favorites group steps aside', async () => {
       await vscode.commands.executeCommand(CMD.favoritesOnly);
-      assert.strictEqual(tree.favoritesOnly, true);
+      assert.strictEqual(tree.model.favoritesOnly, true);
       const root = await children();
       assert.ok(!root.some((n) => n.kind === 'favorites'));
       const freestyle = group(1);
@@ -535,21 +535,21 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       assert.ok(lists().every((r) => r.query.favorite === '1' && r.query.template_id === '1'));
       assert.strictEqual(describe_(freestyle), String(docs.length));
       await vscode.commands.executeCommand(CMD.showAll);
-      assert.strictEqual(tree.favoritesOnly, false);
+      assert.strictEqual(tree.model.favoritesOnly, false);
       assert.ok((await children()).some((n) => n.kind === 'favorites'));
       await children(freestyle);
       assert.strictEqual(lists().at(-1)!.query.favorite, undefined, 'all documents again');
     });
 
     it('sort, filter and search survive a restart (a new provider over the same globalState)', async () => {
-      await tree.setSort('nameDesc');
-      await tree.setFavoritesOnly(true);
-      await tree.setSearch({ text: 'launch', by: 'result' });
-      const restarted = new DocumentsTreeProvider(s.documents, s.api, s.credentials, s.context.globalState, s.log);
+      await tree.model.setSort('nameDesc');
+      await tree.model.setFavoritesOnly(true);
+      tree.model.setSearch({ text: 'launch', by: 'result' });
+      const restarted = new DocumentsTreeProvider(s.documents, s.credentials, s.context.globalState, s.log);
       try {
-        assert.strictEqual(restarted.sort, 'nameDesc');
-        assert.strictEqual(restarted.favoritesOnly, true);
-        assert.deepStrictEqual(restarted.search, { text: 'launch', by: 'result' });
+        assert.strictEqual(restarted.model.sort, 'nameDesc');
+        assert.strictEqual(restarted.model.favoritesOnly, true);
+        assert.deepStrictEqual(restarted.model.search, { text: 'launch', by: 'result' });
         assert.strictEqual((await restarted.getChildren())[0].kind, 'searchResults');
       } finally {
         restarted.dispose();
@@ -562,10 +562,10 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       sandbox.setLatency(15);
       try {
         await vscode.commands.executeCommand(CMD.hideEmpty);
-        assert.strictEqual(tree.hideEmpty, true);
+        assert.strictEqual(tree.model.hideEmpty, true);
         await children();
         await until('counting to start', () => tree.message !== undefined || lists().length > 0);
-        await tree.countingDone;
+        await tree.model.countingDone;
         const counted = lists();
         // All Documents, Favorites and the 52 templates (+ custom ones seen); Other templates is not asked for.
         assert.ok(counted.length >= 54 && counted.length <= 55, `one count request per group: ${counted.length}`);
@@ -580,8 +580,8 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
         for (const g of shown) assert.strictEqual(describe_(g), String(allDocs().filter((d) => d.templateId === g.templateId).length), g.name);
         // Other templates: counted without a request, as All Documents minus the table's templates.
         const others = allDocs().filter((d) => d.templateId === null || d.templateId > 52).length;
-        assert.strictEqual(describe_(tree.otherGroup), String(others));
-        assert.strictEqual(describe_(tree.allGroup), String(allDocs().length));
+        assert.strictEqual(describe_(tree.model.otherGroup), String(others));
+        assert.strictEqual(describe_(tree.model.allGroup), String(allDocs().length));
         assert.strictEqual(tree.message, undefined);
 
         // Refresh starts over and stops a count under way.
@@ -616,7 +616,7 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       const oldName = d.name;
       const article = group(4);
       await loadAll(article);
-      const fav = tree.favoritesGroup;
+      const fav = tree.model.favoritesGroup;
       await children(fav);
       sandbox.resetRequests();
       const row = (await docNodes(article)).find((n) => n.doc.id === d.id)!;
@@ -651,7 +651,7 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       const d = plainDocument((x) => x.templateId === 9 && !x.favorite);
       const blog = group(9);
       await loadAll(blog);
-      const fav = tree.favoritesGroup;
+      const fav = tree.model.favoritesGroup;
       await loadAll(fav);
       const favCount = allDocs().filter((x) => x.favorite).length;
       assert.strictEqual(describe_(fav), String(favCount));
@@ -709,7 +709,7 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       const d = plainDocument((x) => x.templateId === 4 && x.favorite);
       const article = group(4);
       await children(article);
-      const fav = tree.favoritesGroup;
+      const fav = tree.model.favoritesGroup;
       await children(fav);
       const articleCount = allDocs().filter((x) => x.templateId === 4).length;
       const favCount = allDocs().filter((x) => x.favorite).length;
@@ -860,7 +860,7 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       const second = (await docNodes(g))[1];
       await reveal(second, { select: true, focus: true });
       await sleep(500);
-      await reveal(tree.favoritesGroup, { select: false, focus: false });
+      await reveal(tree.model.favoritesGroup, { select: false, focus: false });
       await until('the Projects view loaded', async () => ((await s.projectsTree.getChildren()) ?? []).length > 0);
       await sleep(1500);
       const file = await screenshot('sidebar-documents');

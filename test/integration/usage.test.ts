@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import type { Services } from '../../src/services/services';
 import { compact } from '../../src/status/usageFormat';
 import type { DocumentsTreeProvider } from '../../src/tree/documentsTree';
-import type { DocumentNode, GroupNode } from '../../src/tree/nodes';
+import type { DocumentNode, GroupNode } from '../../src/model/nodes';
 import { collate, startSandbox, type Sandbox, type SandboxDocument } from '../sandbox/server';
 import { screenshot } from './harness';
 import { closeAll, configure, MessageCapture, RecordingPrompter, services, sleep, until, useSandbox } from './reliabilityKit';
@@ -106,7 +106,7 @@ describe('usage: plan usage in the status bar', function () {
     assert.deepStrictEqual(sandbox.requests.map((r) => r.route), [], 'signing in with a stored key sends nothing');
     assert.strictEqual(s.usage.state.visible, false, 'signed in, nothing asked of the server yet: hidden');
 
-    await tree.load(tree.allGroup);
+    await tree.load(tree.model.allGroup);
     await until('the item to show', () => s.usage.state.visible);
     assert.strictEqual(s.usage.state.text, '$(sparkle) 12.3k / 50k words');
     assert.match(s.usage.state.tooltip, /^Words: 12,345 of 50,000 \(24 %\)$/m);
@@ -114,7 +114,7 @@ describe('usage: plan usage in the status bar', function () {
     assert.match(s.usage.state.tooltip, /^Plan: Writer$/m);
     assert.strictEqual(s.usage.state.level, 'normal');
     assert.strictEqual(s.usage.state.background, undefined);
-    await tree.load(tree.favoritesGroup);
+    await tree.load(tree.model.favoritesGroup);
     await sleep(SETTLE_MS);
     assert.strictEqual(accountReads(), 1, 'one account read for the session, not one per request');
     await screenshot('usage-status-bar');
@@ -255,7 +255,7 @@ describe('usage: plan usage in the status bar', function () {
     await sleep(SETTLE_MS);
     assert.deepStrictEqual(sandbox.requests.map((r) => r.route), []);
     assert.strictEqual(s.usage.state.visible, false);
-    await tree.load(tree.allGroup);
+    await tree.load(tree.model.allGroup);
     await until('the figures again', () => s.usage.state.visible);
     assert.strictEqual(s.usage.state.text, '$(sparkle) 12.3k / 50k words');
 
@@ -264,7 +264,7 @@ describe('usage: plan usage in the status bar', function () {
     await configure('documents.baseUrl', other.docsUrl);
     await until('the old figures to go', () => !s.usage.state.visible);
     assert.strictEqual(other.requests.filter((r) => r.route === 'account').length, 0, 'a settings change sends nothing');
-    await tree.load(tree.allGroup);
+    await tree.load(tree.model.allGroup);
     await until("the other account's figures", () => s.usage.state.text === '$(sparkle) 9.5k / 10k words');
     assert.strictEqual(s.usage.state.level, 'warning');
     assert.strictEqual(other.requests.filter((r) => r.route === 'account').length, 1);
@@ -365,7 +365,7 @@ describe('usage: Insert at Cursor, Replace Selection and Open Beside on a docume
 
   async function rowOf(id: number): Promise<DocumentNode> {
     await s.documents.fetch(id).catch(() => undefined);
-    const rows = (await tree.load(tree.allGroup)).filter((n): n is DocumentNode => n.kind === 'document');
+    const rows = (await tree.load(tree.model.allGroup)).filter((n): n is DocumentNode => n.kind === 'document');
     return rows.find((n) => n.doc.id === id) ?? ({ id } as unknown as DocumentNode);
   }
 
@@ -448,8 +448,8 @@ describe('usage: the Documents view follows a creation without a list request', 
   });
 
   after(async () => {
-    await tree.setSearch(undefined);
-    await tree.setSort('newest');
+    tree.model.setSearch(undefined);
+    await tree.model.setSort('newest');
     await endSession();
     await sandbox?.close();
   });
@@ -472,17 +472,17 @@ describe('usage: the Documents view follows a creation without a list request', 
 
   for (const sort of ['newest', 'nameAsc'] as const) {
     it(`sorted ${sort}: into its template group, All Documents and the matching search, where the server puts it; counts + 1; no list request`, async () => {
-      await tree.setSort(sort);
+      await tree.model.setSort(sort);
       const blog = tree.templateGroup(9)!;
       assert.ok(blog, 'the Blog post group');
       // By name, a name early in the alphabet: inside the first page the group has loaded.
       const name = sort === 'newest' ? 'Follow the tree newest' : 'Ab follow the tree by name';
-      await tree.setSearch({ text: 'follow the tree', by: 'name' });
+      tree.model.setSearch({ text: 'follow the tree', by: 'name' });
       const search = tree.searchGroup!;
-      for (const g of [blog, tree.allGroup, search]) await tree.load(g);
-      const before = { blog: tree.countOf(blog.key), all: tree.countOf('all'), search: tree.countOf('search') };
+      for (const g of [blog, tree.model.allGroup, search]) await tree.load(g);
+      const before = { blog: tree.model.countOf(blog.key), all: tree.model.countOf('all'), search: tree.model.countOf('search') };
       assert.ok(before.blog !== undefined && before.all !== undefined && before.search !== undefined, 'the counts are known');
-      const shownBefore = { blog: await shown(blog), all: await shown(tree.allGroup), search: await shown(search) };
+      const shownBefore = { blog: await shown(blog), all: await shown(tree.model.allGroup), search: await shown(search) };
 
       sandbox.resetRequests();
       prompter.answer = answers(name, 'Blog post');
@@ -491,7 +491,7 @@ describe('usage: the Documents view follows a creation without a list request', 
       assert.ok(created, 'created');
       assert.strictEqual(created.templateId, 9);
 
-      const after = { blog: await shown(blog), all: await shown(tree.allGroup), search: await shown(search) };
+      const after = { blog: await shown(blog), all: await shown(tree.model.allGroup), search: await shown(search) };
       for (const [key, filter] of [
         ['blog', (d: SandboxDocument) => d.templateId === 9],
         ['all', () => true],
@@ -502,25 +502,25 @@ describe('usage: the Documents view follows a creation without a list request', 
         assert.strictEqual(got.length, shownBefore[key].length + 1, `${key}: one row more`);
         assert.deepStrictEqual(got, serverOrder(filter, sort).slice(0, got.length), `${key}: in the server's order`);
       }
-      assert.strictEqual(tree.countOf(blog.key), before.blog + 1);
-      assert.strictEqual(tree.countOf('all'), before.all + 1);
-      assert.strictEqual(tree.countOf('search'), before.search + 1);
+      assert.strictEqual(tree.model.countOf(blog.key), before.blog + 1);
+      assert.strictEqual(tree.model.countOf('all'), before.all + 1);
+      assert.strictEqual(tree.model.countOf('search'), before.search + 1);
       await sleep(SETTLE_MS);
       assert.strictEqual(lists().length, 0, 'no list request after the create');
     });
   }
 
   it('a search the new document does not match leaves that group and its count alone', async () => {
-    await tree.setSort('newest');
-    await tree.setSearch({ text: 'nothing like the new one', by: 'name' });
+    await tree.model.setSort('newest');
+    tree.model.setSearch({ text: 'nothing like the new one', by: 'name' });
     const search = tree.searchGroup!;
     await tree.load(search);
-    const before = { rows: await shown(search), count: tree.countOf('search') };
+    const before = { rows: await shown(search), count: tree.model.countOf('search') };
     sandbox.resetRequests();
     prompter.answer = answers('Unrelated new document', 'Blog post');
     await vscode.commands.executeCommand(CMD.documentNew);
     assert.deepStrictEqual(await shown(search), before.rows);
-    assert.strictEqual(tree.countOf('search'), before.count);
+    assert.strictEqual(tree.model.countOf('search'), before.count);
     assert.strictEqual(lists().length, 0);
   });
 });

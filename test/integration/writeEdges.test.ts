@@ -233,7 +233,7 @@ describe('write edges: several cursors, 422 field messages, empty or HTML result
       const group = s.documentsTree.templateGroup(14);
       assert.ok(group);
       const inGroup = (await s.documentsTree.load(group)).some((n) => n.kind === 'document' && n.doc.id === created.id);
-      const inAll = (await s.documentsTree.load(s.documentsTree.allGroup)).some((n) => n.kind === 'document' && n.doc.id === created.id);
+      const inAll = (await s.documentsTree.load(s.documentsTree.model.allGroup)).some((n) => n.kind === 'document' && n.doc.id === created.id);
       assert.ok(inGroup, 'in Content rewrite after a refresh');
       assert.ok(inAll, 'in All Documents after a refresh');
     } finally {

@@ -35,12 +35,12 @@ const ALLOWED: readonly RegExp[] = [
   /^extension\/readme\.md$/,
   /^extension\/changelog\.md$/,
   /^extension\/LICENSE\.txt$/,
-  /^extension\/dist\/[\w-]+\.js$/,
+  /^extension\/dist\/(web\/)?[\w-]+\.js$/,
   /^extension\/media\/[\w.-]+\.(png|svg)$/,
 ];
 const REQUIRED = [
   'extension.vsixmanifest', 'extension/package.json', 'extension/package.nls.json', 'extension/readme.md',
-  'extension/changelog.md', 'extension/LICENSE.txt', 'extension/dist/extension.js', 'extension/dist/api.js',
+  'extension/changelog.md', 'extension/LICENSE.txt', 'extension/dist/extension.js', 'extension/dist/api.js', 'extension/dist/web/extension.js',
   'extension/media/icon.png', 'extension/media/content-docs.svg',
 ];
 /** Compressed size budget of the .vsix (production bundles: about 300 KB today). */
@@ -161,6 +161,7 @@ async function main(): Promise<number> {
       const missing = REQUIRED.filter((n) => !names.includes(n));
       assert(missing.length === 0, `missing from the package: ${missing.join(', ')}`);
       assert(names.includes(`extension/${path.posix.normalize(manifest.main.replace(/^\.\//, ''))}`), `package.json "main" (${manifest.main}) is not in the package`);
+      assert(names.includes(`extension/${path.posix.normalize(String(manifest.browser).replace(/^\.\//, ''))}`), `package.json "browser" (${manifest.browser}) is not in the package`);
       const size = fs.statSync(vsix).size;
       assert(size <= MAX_VSIX_BYTES, `the .vsix is ${size} bytes (budget ${MAX_VSIX_BYTES})`);
       // Every packaged bundle is the production build just made: minified, no source-map reference.

@@ -2,7 +2,7 @@
  * Starts the sandbox from the command line:
  *
  *   node out/test/sandbox/cli.js [--large] [--empty] [--latency=MS] [--store-delay=MS] [--rate-limit=N]
- *                                [--seo-rate-limit=N] [--projects-double-count] [--no-cors] [--port=N] [--seo-port=N]
+ *                                [--seo-rate-limit=N] [--projects-double-count] [--no-cors|--options-blocked] [--port=N] [--seo-port=N]
  *                                [--key=KEY] [--project-delete-bug] [--log]
  *
  * Rate limiting is off unless --rate-limit / --seo-rate-limit give a limit per minute.
@@ -35,12 +35,13 @@ export function parseArgs(argv: string[]): SandboxOptions {
       case '--project-delete-bug': options.projectDeleteBug = true; break;
       case '--projects-double-count': options.projectsDoubleCount = true; break;
       case '--no-cors': options.cors = false; break;
+      case '--options-blocked': options.cors = 'proxy-blocks-options'; break;
       case '--log': options.log = (line) => process.stderr.write(line + '\n'); break;
       case '--help':
       case '-h':
         process.stdout.write(
           'Usage: node out/test/sandbox/cli.js [--large|--empty] [--latency=MS] [--store-delay=MS] [--rate-limit=N]\n' +
-            '       [--seo-rate-limit=N] [--projects-double-count] [--no-cors] [--port=N] [--seo-port=N] [--key=KEY]\n' +
+            '       [--seo-rate-limit=N] [--projects-double-count] [--no-cors|--options-blocked] [--port=N] [--seo-port=N] [--key=KEY]\n' +
             '       [--project-delete-bug] [--log]\n' +
             'Rate limiting is off unless --rate-limit / --seo-rate-limit (per minute) are given.\n',
         );

@@ -10,7 +10,11 @@
  *   2. an encoded slash (%2F) in the path: HTML 404 from the "web server" (not counted, no app headers),
  *   3. CORS (Laravel's HandleCors, global middleware, paths `api/*`): a preflight (OPTIONS with
  *      Access-Control-Request-Method) is answered 204 at once, before routing, throttling and auth;
- *      every other answer under /api/ gets `Access-Control-Allow-Origin: *` (401, 404, 405, 422, 429 too),
+ *      every other answer under /api/ gets `Access-Control-Allow-Origin: *` (401, 404, 405, 422, 429 too).
+ *      Preflights are kept apart from the API requests (`preflights`, not `requests`): a browser sends one
+ *      before each request, and the per-action request counts stay what the servers' limiter counts.
+ *      `cors: false` is a server whose CORS settings were changed (no CORS headers at all);
+ *      `cors: 'proxy-blocks-options'` a proxy in front that refuses every OPTIONS (405 from the web server),
  *   4. routing: a wrong method on a known path is a 405 JSON answer (before rate limit and auth, not counted);
  *      a plain OPTIONS on a known path is Laravel's automatic 200 with `Allow`,
  *   5. rate limit, when configured (counted before authentication, so 401s count): 429 JSON, or HTML when
@@ -109,8 +113,16 @@ export interface SandboxOptions {
   seoRateLimit?: number;
   /** The projects server counts every request twice against its limit (default false). */
   projectsDoubleCount?: boolean;
-  /** Laravel's default CORS settings (default true); false: a server whose CORS settings were changed (no CORS headers). */
-  cors?: boolean;
+  /**
+   * Laravel's default CORS settings (default true); false: a server whose CORS settings were changed (no CORS
+   * headers); 'proxy-blocks-options': the default settings behind a proxy that refuses every OPTIONS request.
+   */
+  cors?: CorsMode;
+  /**
+   * The control routes (/__sandbox/) answer browser calls too (preflight and Access-Control-Allow-Origin), for
+   * tests that run in a browser's web worker. Test plumbing only: the API's CORS follows `cors`. Default false.
+   */
+  controlCors?: boolean;
   /** The account: plan limits and usage counters (default: the sandbox plan, counters from the seed). */
   account?: AccountSettings;
   /** Simulate the known bug: deleting a project also deletes one unrelated report (default false). */
@@ -118,6 +130,9 @@ export interface SandboxOptions {
   /** Receives one line per answered request (never the Authorization header or api_token). Default: silent. */
   log?: (line: string) => void;
 }
+
+/** How the server answers browsers: see SandboxOptions.cors. */
+export type CorsMode = boolean | 'proxy-blocks-options';
 
 export interface RequestRecord {
   server: 'documents' | 'projects';
@@ -224,6 +239,8 @@ export interface Sandbox {
   readonly documents: Map<number, SandboxDocument>;
   readonly reports: SandboxReport[];
   readonly requests: RequestRecord[];
+  /** CORS preflights (OPTIONS with Access-Control-Request-Method under /api/), kept apart from `requests`. */
+  readonly preflights: RequestRecord[];
   setFault(route: RouteName, fault: Fault | undefined): void;
   clearFaults(): void;
   setLatency(ms: number): void;
@@ -232,8 +249,8 @@ export interface Sandbox {
   resetRateLimit(): void;
   /** The projects server counts each request twice (its limit is reached after half as many requests). */
   setProjectsDoubleCount(on: boolean): void;
-  /** Laravel's default CORS (true) or a server whose CORS settings were changed (false: no CORS headers). */
-  setCors(enabled: boolean): void;
+  /** Laravel's default CORS (true), a server whose CORS settings were changed (false: no CORS headers), or a proxy that refuses OPTIONS. */
+  setCors(mode: CorsMode): void;
   /** Plan limits and usage counters; what is left out is kept. */
   setAccount(settings: AccountSettings): void;
   readonly account: AccountState;
@@ -492,13 +509,15 @@ class SandboxImpl implements Sandbox {
   readonly documents = new Map<number, SandboxDocument>();
   readonly reports: SandboxReport[] = [];
   readonly requests: RequestRecord[] = [];
+  readonly preflights: RequestRecord[] = [];
 
   private readonly host: string;
   private latencyMs: number;
   private storeDelayMs: number;
   private readonly projectDeleteBug: boolean;
   private projectsDoubleCount: boolean;
-  private cors: boolean;
+  private cors: CorsMode;
+  private readonly controlCors: boolean;
   private accountState!: AccountState;
   private modelPrompt: string | undefined;
   /** See Sandbox.setModelAnswer. */
@@ -521,7 +540,8 @@ class SandboxImpl implements Sandbox {
     this.storeDelayMs = Math.max(0, options.storeDelayMs ?? 300);
     this.projectDeleteBug = options.projectDeleteBug ?? false;
     this.projectsDoubleCount = options.projectsDoubleCount ?? false;
-    this.cors = options.cors ?? true;
+    this.cors = corsMode(options.cors ?? true);
+    this.controlCors = options.controlCors ?? false;
     this.log = options.log;
     this.limiters = {
       documents: new FixedWindowLimiter(Math.max(0, Math.floor(options.rateLimit ?? 0))),
@@ -615,8 +635,8 @@ class SandboxImpl implements Sandbox {
     this.projectsDoubleCount = Boolean(on);
   }
 
-  setCors(enabled: boolean): void {
-    this.cors = Boolean(enabled);
+  setCors(mode: CorsMode): void {
+    this.cors = corsMode(mode);
   }
 
   setAccount(settings: AccountSettings): void {
@@ -647,6 +667,7 @@ class SandboxImpl implements Sandbox {
 
   resetRequests(): void {
     this.requests.length = 0;
+    this.preflights.length = 0;
   }
 
   setStoreDelay(ms: number): void {
@@ -832,7 +853,9 @@ class SandboxImpl implements Sandbox {
     if (contentType !== undefined) record.contentType = contentType;
     if (raw.length > 0) record.body = stringifyInput(input);
     record.authorized = this.isAuthorized(authorization, query, input);
-    this.requests.push(record);
+    const requestMethod = header(req, 'access-control-request-method');
+    const isPreflight = method === 'OPTIONS' && requestMethod !== undefined && rawPath.startsWith('/api/');
+    (isPreflight ? this.preflights : this.requests).push(record);
 
     const trimmedQuery = trimInput(query);
     const appQuery: Record<string, string> = {};
@@ -850,7 +873,7 @@ class SandboxImpl implements Sandbox {
       json: wantsJson(accept, header(req, 'x-requested-with')),
       rl: {},
       // Laravel's HandleCors with the default config/cors.php: paths ['api/*'], any origin, no credentials.
-      cors: this.cors && rawPath.startsWith('/api/') ? { 'Access-Control-Allow-Origin': '*' } : {},
+      cors: this.cors !== false && rawPath.startsWith('/api/') ? { 'Access-Control-Allow-Origin': '*' } : {},
     };
     if (this.log) {
       const log = this.log;
@@ -886,10 +909,15 @@ class SandboxImpl implements Sandbox {
       return;
     }
 
+    // A proxy in front that refuses OPTIONS: the application never sees the request.
+    if (this.cors === 'proxy-blocks-options' && method === 'OPTIONS') {
+      this.sendFromWebServer(ctx, 405, gatewayPage(405, 'Method Not Allowed'));
+      return;
+    }
+
     // 3. CORS preflight: answered at once by the global middleware (fruitcake/php-cors), before routing,
     //    throttling and authentication; allowed_methods/allowed_headers '*' echo what was asked for.
-    const requestMethod = header(req, 'access-control-request-method');
-    if (this.cors && method === 'OPTIONS' && requestMethod !== undefined) {
+    if (this.cors !== false && isPreflight) {
       const requestHeaders = header(req, 'access-control-request-headers') ?? '';
       ctx.record.status = 204;
       res.writeHead(204, {
@@ -1083,9 +1111,20 @@ class SandboxImpl implements Sandbox {
   // --- control surface ----------------------------------------------------------------------------------
 
   private control(req: http.IncomingMessage, res: http.ServerResponse, method: string, path: string, raw: Buffer): void {
+    const browser: Record<string, string> = this.controlCors ? { 'Access-Control-Allow-Origin': '*' } : {};
+    if (this.controlCors && method === 'OPTIONS') {
+      res.writeHead(204, {
+        ...browser,
+        'Access-Control-Allow-Methods': header(req, 'access-control-request-method') ?? 'GET, POST',
+        'Access-Control-Allow-Headers': header(req, 'access-control-request-headers') ?? '',
+        'Access-Control-Max-Age': '600',
+      });
+      res.end();
+      return;
+    }
     const reply = (status: number, value: unknown) => {
       const body = Buffer.from(JSON.stringify(value));
-      res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': String(body.length), 'Cache-Control': 'no-store' });
+      res.writeHead(status, { ...browser, 'Content-Type': 'application/json', 'Content-Length': String(body.length), 'Cache-Control': 'no-store' });
       res.end(body);
     };
     let body: Record<string, unknown> = {};
@@ -1101,6 +1140,7 @@ class SandboxImpl implements Sandbox {
     const action = path.replace(/^\/__sandbox\/?/, '').replace(/\/$/, '');
     try {
       if (method === 'GET' && action === 'requests') return reply(200, this.requests);
+      if (method === 'GET' && action === 'preflights') return reply(200, this.preflights);
       if (method === 'GET' && (action === 'status' || action === '')) {
         return reply(200, {
           docsUrl: this.docsUrl,
@@ -1154,7 +1194,9 @@ class SandboxImpl implements Sandbox {
           this.setProjectsDoubleCount(body.on);
           return reply(200, { ok: true });
         case 'cors':
-          if (typeof body.enabled !== 'boolean') return reply(400, { error: 'enabled must be true or false' });
+          if (typeof body.enabled !== 'boolean' && body.enabled !== 'proxy-blocks-options') {
+            return reply(400, { error: "enabled must be true, false or 'proxy-blocks-options'" });
+          }
           this.setCors(body.enabled);
           return reply(200, { ok: true });
         case 'store-delay':
@@ -1648,6 +1690,11 @@ function isNumeric(v: unknown): boolean {
 function isInteger(v: unknown): boolean {
   if (typeof v === 'number') return Number.isInteger(v);
   return typeof v === 'string' && /^[+-]?\d+$/.test(v);
+}
+
+function corsMode(mode: CorsMode): CorsMode {
+  if (mode === true || mode === false || mode === 'proxy-blocks-options') return mode;
+  throw new Error(`sandbox: cors must be true, false or 'proxy-blocks-options' (got ${String(mode)})`);
 }
 
 /** Starts the sandbox's two servers on a loopback address. */

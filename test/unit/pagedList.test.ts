@@ -1,10 +1,10 @@
 /**
- * PagedList (src/tree/pagedList.ts): the loaded part of one server-side list. Driven by a list that behaves
+ * PagedList (src/model/pagedList.ts): the loaded part of one server-side list. Driven by a list that behaves
  * like the server's (pages of `per_page` over an array that can change between requests).
  */
 import assert from 'node:assert/strict';
 import type { Page } from '../../src/api/paging';
-import { PagedList } from '../../src/tree/pagedList';
+import { PagedList } from '../../src/model/pagedList';
 
 interface Item {
   id: number;

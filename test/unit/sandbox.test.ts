@@ -529,8 +529,27 @@ describe('sandbox server (CONTRACT.md)', function () {
       const del = await preflight(`${sb.seoUrl}/api/v1/projects/${encodeURIComponent('Café Ünïcode')}`, 'DELETE', 'authorization');
       assert.equal(del.status, 204);
       assert.ok(sb.reports.some((x) => x.project === 'Café Ünïcode'), 'a preflight changes nothing');
-      const rec = sb.requests.filter((x) => x.method === 'OPTIONS');
-      assert.deepEqual(rec.map((x) => [x.status, x.route]), [[204, undefined], [204, undefined], [204, undefined]]);
+      // Kept apart from the API requests: a browser sends one before each request, the limiter counts none.
+      assert.deepEqual(sb.requests.filter((x) => x.method === 'OPTIONS'), []);
+      assert.deepEqual(sb.preflights.map((x) => [x.method, x.status, x.path]), [
+        ['OPTIONS', 204, '/api/v1/documents/12'],
+        ['OPTIONS', 204, '/api/v1/nothing/here'],
+        ['OPTIONS', 204, `/api/v1/projects/${encodeURIComponent('Café Ünïcode')}`],
+      ]);
+      const listed = await call(`${sb.docsUrl}/__sandbox/preflights`);
+      assert.equal(listed.json.length, 3);
+      sb.resetRequests();
+      assert.equal(sb.preflights.length, 0, 'resetRequests clears the preflights too');
+    });
+
+    it('a preflight before each request leaves the request count and the order of API requests as without it', async () => {
+      const url = `${sb.docsUrl}/api/v1/documents`;
+      assert.equal((await preflight(url, 'GET', 'authorization')).status, 204);
+      assert.equal((await docs('/documents', { headers: { Origin: ORIGIN } })).status, 200);
+      assert.equal((await preflight(`${url}/1`, 'PATCH', 'authorization, content-type')).status, 204);
+      assert.equal((await docs('/documents/1', { method: 'PATCH', form: { name: 'x' }, headers: { Origin: ORIGIN } })).status, 200);
+      assert.deepEqual(sb.requests.map((x) => [x.method, x.route]), [['GET', 'documents.list'], ['PATCH', 'documents.update']]);
+      assert.equal(sb.preflights.length, 2);
     });
 
     it('a plain OPTIONS (no Access-Control-Request-Method) is the router\'s: 200 with Allow, no auth', async () => {
@@ -577,6 +596,53 @@ describe('sandbox server (CONTRACT.md)', function () {
       assert.equal(on.status, 200);
       assert.equal((await docs('/documents')).headers.get('access-control-allow-origin'), '*');
       assert.equal((await call(`${sb.docsUrl}/__sandbox/cors`, { method: 'POST', json: { enabled: 'yes' } })).status, 400);
+    });
+
+    it('a proxy that refuses OPTIONS: every preflight gets the web server\'s 405 without CORS headers, other answers keep theirs', async () => {
+      const blocked = await startSandbox({ seed: 'empty', cors: 'proxy-blocks-options', rateLimit: 5 });
+      try {
+        const url = `${blocked.docsUrl}/api/v1/documents`;
+        const p = await preflight(url, 'GET', 'authorization');
+        assert.equal(p.status, 405);
+        assert.deepEqual(corsHeaders(p.headers), []);
+        assert.deepEqual(rlHeaders(p.headers), [], 'the application never saw it');
+        assert.match(p.headers.get('content-type') ?? '', /text\/html/);
+        const plain = await call(url, { method: 'OPTIONS', auth: false });
+        assert.equal(plain.status, 405, 'a plain OPTIONS is refused by the proxy as well');
+        const a = await call(url);
+        assert.equal(a.status, 200);
+        assert.equal(a.headers.get('access-control-allow-origin'), '*');
+        assert.equal(a.headers.get('x-ratelimit-remaining'), '4', 'the refused OPTIONS were not counted');
+        assert.equal((await call(`${blocked.docsUrl}/__sandbox/status`)).json.cors, 'proxy-blocks-options');
+        assert.equal(blocked.preflights.length, 1);
+      } finally {
+        await blocked.close();
+      }
+      const viaControl = await call(`${sb.docsUrl}/__sandbox/cors`, { method: 'POST', json: { enabled: 'proxy-blocks-options' } });
+      assert.equal(viaControl.status, 200);
+      assert.equal((await preflight(`${sb.docsUrl}/api/v1/documents`, 'GET')).status, 405);
+      assert.throws(() => sb.setCors('sometimes' as never), /cors must be/);
+    });
+
+    it('control routes answer browsers only when controlCors is set (test plumbing, not the API)', async () => {
+      const status = await call(`${sb.docsUrl}/__sandbox/status`);
+      assert.deepEqual(corsHeaders(status.headers), []);
+      const withCors = await startSandbox({ seed: 'empty', controlCors: true, cors: false });
+      try {
+        const p = await fetch(`${withCors.docsUrl}/__sandbox/fault`, {
+          method: 'OPTIONS',
+          headers: { Origin: ORIGIN, 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'content-type' },
+        });
+        assert.equal(p.status, 204);
+        assert.equal(p.headers.get('access-control-allow-origin'), '*');
+        assert.equal(p.headers.get('access-control-allow-headers'), 'content-type');
+        const s2 = await call(`${withCors.docsUrl}/__sandbox/status`);
+        assert.equal(s2.headers.get('access-control-allow-origin'), '*');
+        assert.deepEqual(corsHeaders((await call(`${withCors.docsUrl}/api/v1/documents`)).headers), [], 'the API still follows cors: false');
+        assert.equal(withCors.preflights.length + withCors.requests.length, 1, 'control calls are never recorded');
+      } finally {
+        await withCors.close();
+      }
     });
   });
 

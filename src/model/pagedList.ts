@@ -21,20 +21,27 @@ export class PagedList<T> {
   error: unknown = undefined;
   /** When the last failure happened (epoch ms), for "retry after …". */
   errorAt = 0;
-  private pending: Promise<void> | undefined;
-  private perPage: number;
+  #pending: Promise<void> | undefined;
+  #perPage: number;
+
+  readonly #fetchPage: (page: number, signal: AbortSignal) => Promise<Page<T>>;
+  readonly #keyOf: (item: T) => string | number;
+  readonly #signal: AbortSignal;
 
   constructor(
-    private readonly fetchPage: (page: number, signal: AbortSignal) => Promise<Page<T>>,
-    private readonly keyOf: (item: T) => string | number,
+    fetchPage: (page: number, signal: AbortSignal) => Promise<Page<T>>,
+    keyOf: (item: T) => string | number,
     perPage: number,
-    private readonly signal: AbortSignal,
+    signal: AbortSignal,
   ) {
-    this.perPage = perPage;
+    this.#fetchPage = fetchPage;
+    this.#keyOf = keyOf;
+    this.#signal = signal;
+    this.#perPage = perPage;
   }
 
   get loading(): boolean {
-    return this.pending !== undefined;
+    return this.#pending !== undefined;
   }
 
   get failed(): boolean {
@@ -43,35 +50,35 @@ export class PagedList<T> {
 
   /** The page in flight, if any. */
   get inFlight(): Promise<void> | undefined {
-    return this.pending;
+    return this.#pending;
   }
 
   /** Loads the first page unless it is loaded, loading, or failed (a failure waits for an explicit retry). */
   ensure(): Promise<void> {
-    if (this.pending) return this.pending;
+    if (this.#pending) return this.#pending;
     if (this.loaded || this.failed) return Promise.resolve();
     return this.next();
   }
 
   /** Loads the next page (the first one when nothing is loaded). Deduped while in flight. */
   next(): Promise<void> {
-    if (this.pending) return this.pending;
-    if (this.signal.aborted) return Promise.resolve();
-    const page = this.loaded ? Math.floor(this.items.length / this.perPage) + 1 : 1;
+    if (this.#pending) return this.#pending;
+    if (this.#signal.aborted) return Promise.resolve();
+    const page = this.loaded ? Math.floor(this.items.length / this.#perPage) + 1 : 1;
     this.error = undefined;
     // Started on the next microtask, so `pending` is set before anything can finish.
     const run: Promise<void> = Promise.resolve().then(async () => {
       try {
-        const p = await this.fetchPage(page, this.signal);
-        if (this.signal.aborted) return;
-        const seen = new Set(this.items.map(this.keyOf));
+        const p = await this.#fetchPage(page, this.#signal);
+        if (this.#signal.aborted) return;
+        const seen = new Set(this.items.map(this.#keyOf));
         for (const item of p.items) {
-          const k = this.keyOf(item);
+          const k = this.#keyOf(item);
           if (seen.has(k)) continue;
           seen.add(k);
           this.items.push(item);
         }
-        if (p.perPage && p.perPage > 0) this.perPage = p.perPage;
+        if (p.perPage && p.perPage > 0) this.#perPage = p.perPage;
         this.total = p.total ?? (p.hasMore ? undefined : this.items.length);
         this.hasMore = p.hasMore;
         this.loaded = true;
@@ -79,22 +86,22 @@ export class PagedList<T> {
         this.error = e;
         this.errorAt = Date.now();
       } finally {
-        if (this.pending === run) this.pending = undefined;
+        if (this.#pending === run) this.#pending = undefined;
       }
     });
-    this.pending = run;
+    this.#pending = run;
     return run;
   }
 
   /** Retries after a failure: the first page, or the page that failed. */
   retry(): Promise<void> {
-    if (this.pending) return this.pending;
+    if (this.#pending) return this.#pending;
     this.error = undefined;
     return this.next();
   }
 
   indexOf(key: string | number): number {
-    return this.items.findIndex((i) => this.keyOf(i) === key);
+    return this.items.findIndex((i) => this.#keyOf(i) === key);
   }
 
   find(key: string | number): T | undefined {

@@ -1,0 +1,44 @@
+/** The transport on Node (desktop, Remote-SSH, code-server): undici's connection pool, loaded by deep paths (src/api/http.ts). */
+import { Agent, request, type Dispatcher } from './http';
+import { tooLarge, type Transport, type TransportRequest, type TransportResponse } from './transport';
+
+export class UndiciTransport implements Transport {
+  readonly rateLimitHeadersReadable = true;
+  private readonly dispatcher: Dispatcher;
+  private readonly ownsDispatcher: boolean;
+
+  constructor(dispatcher?: Dispatcher) {
+    this.ownsDispatcher = !dispatcher;
+    this.dispatcher = dispatcher ?? new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, connections: 6, allowH2: false });
+  }
+
+  async send(r: TransportRequest): Promise<TransportResponse> {
+    const res = await request(r.url, {
+      method: r.method,
+      headers: r.headers,
+      body: r.body,
+      signal: r.signal,
+      dispatcher: this.dispatcher,
+    });
+    const declared = Number(res.headers['content-length']);
+    if (Number.isFinite(declared) && declared > r.maxBodyBytes) {
+      res.body.destroy();
+      throw tooLarge(res.statusCode, declared, r.maxBodyBytes);
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of res.body) {
+      size += (chunk as Buffer).length;
+      if (size > r.maxBodyBytes) {
+        res.body.destroy();
+        throw tooLarge(res.statusCode, undefined, r.maxBodyBytes);
+      }
+      chunks.push(chunk as Buffer);
+    }
+    return { status: res.statusCode, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') };
+  }
+
+  dispose(): void {
+    if (this.ownsDispatcher) void this.dispatcher.close().catch(() => undefined);
+  }
+}

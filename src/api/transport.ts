@@ -1,0 +1,48 @@
+/**
+ * The one place the API client's HTTP differs between hosts: undici on Node (src/api/nodeTransport.ts), the
+ * platform's fetch in a browser's web worker (src/api/fetchTransport.ts). Everything above a transport — URLs,
+ * keys, pacing, retries, schemas, errors — is shared. A transport sends one request, reads at most
+ * `maxBodyBytes` of the answer and hands back status, readable headers and text; it never follows redirects.
+ */
+import { ApiError } from './errors';
+
+export interface TransportRequest {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body?: string;
+  signal: AbortSignal;
+  maxBodyBytes: number;
+}
+
+export interface TransportResponse {
+  status: number;
+  /** Lower-case names; only what this host lets the client read. */
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
+export interface Transport {
+  /**
+   * Whether answers' X-RateLimit-* and Retry-After can be read. A browser cannot (the servers expose no headers
+   * to CORS): then pacing relies on the client's own count, and a 429 backs off on a fixed, capped schedule.
+   */
+  readonly rateLimitHeadersReadable: boolean;
+  send(request: TransportRequest): Promise<TransportResponse>;
+  /**
+   * A failure that got no answer at all, in plain words for this host (undefined: the common wording, from the
+   * error's code). Never called for timeouts or cancellations.
+   */
+  explainFailure?(error: unknown, url: string): ApiError | undefined;
+  dispose(): void;
+}
+
+export function tooLarge(status: number, bytes: number | undefined, max: number): ApiError {
+  return new ApiError(
+    'badResponse',
+    bytes !== undefined
+      ? `The server's answer is too large (${Math.round(bytes / 1024)} KB, HTTP ${status}).`
+      : `The server's answer is too large (over ${Math.round(max / 1024)} KB, HTTP ${status}).`,
+    { status },
+  );
+}

@@ -1,0 +1,794 @@
+import type { ContentDocument, DocumentListQuery, Page } from '../api/index';
+import { compareNames, searchFinds } from '../api/collation';
+import { isKnownTemplate, TEMPLATES, templateName } from '../api/templates';
+import type { DocumentSortField, SortOrder } from '../api/validate';
+import type { DocumentSortSetting, PageSize } from '../util/config';
+import { errorKind, reason } from '../util/errors';
+import { Emitter, type Disposable, type Event } from './emitter';
+import type {
+  AllGroupNode,
+  DocNode,
+  DocumentNode,
+  DocumentSearch,
+  DocumentsViewState,
+  EmptyNode,
+  ErrorNode,
+  FavoritesGroupNode,
+  GroupNode,
+  LoadMoreNode,
+  OtherGroupNode,
+  SearchGroupNode,
+  TemplateGroupNode,
+} from './nodes';
+import { PagedList } from './pagedList';
+
+/** The page size of the background count requests (only `meta.total` is needed). */
+const COUNT_PAGE_SIZE = 10;
+/** Other templates: pages of the whole list read per expand or Load more, at most, to find some rows. */
+const OTHER_SCAN_PAGES = 3;
+/** Other templates: the page size of that reading (the largest the server allows). */
+const OTHER_SCAN_PAGE_SIZE = 100;
+
+/** The list request's order for each sort the view offers. */
+const SORT_QUERY: Record<DocumentSortSetting, { sortBy: DocumentSortField; sort: SortOrder }> = {
+  newest: { sortBy: 'id', sort: 'desc' },
+  oldest: { sortBy: 'id', sort: 'asc' },
+  nameAsc: { sortBy: 'name', sort: 'asc' },
+  nameDesc: { sortBy: 'name', sort: 'desc' },
+};
+
+/**
+ * A group's count: exactly `n` documents, `'some'` (the server said there are more than one page, but not
+ * how many: a custom template seen in a page, or a count without a total), or unknown (undefined).
+ */
+export type Count = number | 'some';
+
+/** Background counting (Hide Empty Templates): where it stands. */
+export interface Counting {
+  readonly state: 'idle' | 'running' | 'done' | 'failed';
+  readonly done: number;
+  readonly of: number;
+  readonly error: unknown;
+}
+
+/** One page of documents, as `DocumentService.list` gives it: `changed` are documents that differ from what was known. */
+export type DocumentPage = Page<ContentDocument> & { readonly changed: readonly ContentDocument[] };
+
+/** Where the documents come from and what happens to them (`DocumentService`). */
+export interface DocumentSource {
+  list(query: DocumentListQuery, signal?: AbortSignal): Promise<DocumentPage>;
+  readonly onDidChange: Event<{ doc: ContentDocument; previous: ContentDocument | undefined }>;
+  readonly onDidDelete: Event<ContentDocument | { id: number }>;
+  readonly onDidCreate: Event<ContentDocument>;
+}
+
+/** What the model needs from its surroundings: the key, the settings, where the view state is kept, the log. */
+export interface DocumentsModelHost {
+  hasKey(): Promise<boolean>;
+  readonly onDidChangeSignIn: Event<boolean>;
+  pageSize(): PageSize;
+  defaultSort(): DocumentSortSetting;
+  hideEmpty(): boolean;
+  /** Keeps the view state (and shows what it implies); the model does not wait for it unless it must. */
+  persist(state: DocumentsViewState): Promise<void>;
+  /** Runs a load the user is waiting for (the view shows its progress bar). */
+  progress(p: Promise<void>): Promise<void>;
+  readonly log: { warn(line: string): void; debug(line: string): void };
+}
+
+function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (ms <= 0 || signal.aborted) return resolve();
+    const t = setTimeout(done, ms);
+    function done() {
+      clearTimeout(t);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+/**
+ * What the Documents view knows, without `vscode`: a Search results group (when searching), All Documents,
+ * Favorites, one group per template (the 52 of the table plus custom ones seen) and Other templates; the
+ * loaded pages of each group (cached with the in-flight promise; Refresh drops them); each group's count,
+ * from its loaded list or else from background counting; and the documents' events (created, renamed,
+ * favorited, deleted) applied to every group without refetching.
+ *
+ * `onDidChange` says which node to redraw (undefined: the whole view); `onDidChangeCounting` that the
+ * view's description or message may say something else now.
+ */
+export class DocumentsModel implements Disposable {
+  readonly #_onDidChange = new Emitter<DocNode | undefined>();
+  readonly onDidChange = this.#_onDidChange.event;
+  readonly #_onDidChangeCounting = new Emitter<void>();
+  /** The counting progress, the sort or Favorites only changed (what the view says under its title). */
+  readonly onDidChangeCounting = this.#_onDidChangeCounting.event;
+  readonly #subscriptions: Disposable[] = [this.#_onDidChange, this.#_onDidChangeCounting];
+  #disposed = false;
+
+  #generation = new AbortController();
+  /** Loaded pages per group key. */
+  readonly #lists = new Map<string, PagedList<DocumentNode>>();
+  /** Counts learned without loading the group (background counting, custom templates seen), per group key. */
+  readonly #counts = new Map<string, Count>();
+  readonly #groupNodes = new Map<string, TemplateGroupNode | FavoritesGroupNode>();
+  readonly #allNode: AllGroupNode = { kind: 'all', key: 'all' };
+  readonly #otherNode: OtherGroupNode = { kind: 'other', key: 'other' };
+  #searchNode: SearchGroupNode | undefined;
+  #viewState: DocumentsViewState;
+
+  #countState: Counting['state'] = 'idle';
+  #countError: unknown;
+  #countAbort: AbortController | undefined;
+  #countProgress = { done: 0, of: 0 };
+  #countRun: Promise<void> | undefined;
+  /** Pause between two background count requests (leaves the rate limit to the user). Tests set 0. */
+  countIntervalMs = 2000;
+
+  readonly #documents: DocumentSource;
+  readonly #host: DocumentsModelHost;
+
+  constructor(
+    documents: DocumentSource,
+    host: DocumentsModelHost,
+    savedState: unknown,
+  ) {
+    this.#documents = documents;
+    this.#host = host;
+    this.#viewState = readState(savedState);
+    this.#groupNodes.set('favorites', { kind: 'favorites', key: 'favorites' });
+    for (const t of TEMPLATES) this.#addTemplateGroup(t.id, t.name, false);
+    for (const [id, name] of this.#viewState.customTemplates ?? []) this.#addTemplateGroup(id, name, true);
+    if (this.#viewState.search) this.#searchNode = { kind: 'searchResults', key: 'search', search: this.#viewState.search };
+
+    this.#subscriptions.push(
+      host.onDidChangeSignIn((signedIn) => this.#reset(signedIn ? 'signed in' : 'signed out', !signedIn)),
+      documents.onDidChange(({ doc, previous }) => this.#onDocumentChanged(doc, previous)),
+      documents.onDidDelete((d) => this.#onDocumentDeleted(d)),
+      documents.onDidCreate((doc) => this.#onDocumentCreated(doc)),
+    );
+  }
+
+  dispose(): void {
+    if (this.#disposed) return;
+    this.#disposed = true;
+    this.#abortAll();
+    for (const d of this.#subscriptions.splice(0)) d.dispose();
+  }
+
+  // --- View choices (persisted) -------------------------------------------------------------------
+
+  get sort(): DocumentSortSetting {
+    return this.#viewState.sort ?? this.#host.defaultSort();
+  }
+
+  get favoritesOnly(): boolean {
+    return this.#favoritesOnly;
+  }
+
+  get #favoritesOnly(): boolean {
+    return this.#viewState.favoritesOnly === true;
+  }
+
+  get search(): DocumentSearch | undefined {
+    return this.#viewState.search;
+  }
+
+  get hideEmpty(): boolean {
+    return this.#hideEmpty;
+  }
+
+  get #hideEmpty(): boolean {
+    return this.#host.hideEmpty();
+  }
+
+  get counting(): Counting {
+    return { state: this.#countState, done: this.#countProgress.done, of: this.#countProgress.of, error: this.#countError };
+  }
+
+  async setSort(sort: DocumentSortSetting): Promise<void> {
+    if (sort === this.sort && this.#viewState.sort) return;
+    this.#viewState = { ...this.#viewState, sort };
+    await this.#saveState();
+    this.#clearLists();
+  }
+
+  async setFavoritesOnly(on: boolean): Promise<void> {
+    if (on === this.#favoritesOnly) return;
+    this.#viewState = { ...this.#viewState, favoritesOnly: on || undefined };
+    await this.#saveState();
+    // Every template count means something else now.
+    this.#stopCounting();
+    this.#counts.clear();
+    this.#clearLists();
+    this.#countState = 'idle';
+    this.#_onDidChangeCounting.fire();
+  }
+
+  /** Sets (or clears, with undefined) the search; the Search results group loads when shown. */
+  setSearch(search: DocumentSearch | undefined): SearchGroupNode | undefined {
+    const text = search?.text.trim();
+    const next = text ? { text, by: search!.by } : undefined;
+    this.#viewState = { ...this.#viewState, search: next };
+    this.#lists.delete('search');
+    this.#searchNode = next ? { kind: 'searchResults', key: 'search', search: next } : undefined;
+    // Not awaited: the search request need not wait for the saved state to reach the workbench.
+    void this.#saveState().then(undefined, (e: unknown) => this.#host.log.warn(`[documents] couldn't keep the search: ${reason(e)}`));
+    this.#fire(undefined);
+    return this.#searchNode;
+  }
+
+  get searchGroup(): SearchGroupNode | undefined {
+    return this.#searchNode;
+  }
+
+  // --- Settings that changed ----------------------------------------------------------------------
+
+  /** The server changed: nothing loaded or counted holds. */
+  serverChanged(): void {
+    this.#reset('server changed', false);
+  }
+
+  pageSizeChanged(): void {
+    this.#clearLists();
+  }
+
+  defaultSortChanged(): void {
+    if (!this.#viewState.sort) this.#clearLists();
+  }
+
+  hideEmptyChanged(): void {
+    if (!this.#hideEmpty) {
+      this.#stopCounting();
+      this.#countState = 'idle';
+    }
+    this.#_onDidChangeCounting.fire();
+    this.#fire(undefined);
+  }
+
+  // --- Groups -------------------------------------------------------------------------------------
+
+  /** The view's top level (nothing when signed out); with Hide Empty, starts counting and leaves out groups counted empty. */
+  async rootChildren(): Promise<GroupNode[]> {
+    if (!(await this.#host.hasKey())) return [];
+    const hide = this.#hideEmpty;
+    if (hide && this.#countState === 'idle') this.#startCounting();
+    const shown = (g: GroupNode) => {
+      if (!hide) return true;
+      const n = this.countOf(g.key);
+      // Other templates cannot be counted with one request: shown until its count is known.
+      return n === undefined ? this.#countState === 'failed' || g.kind === 'other' : n !== 0;
+    };
+    const out: GroupNode[] = [];
+    if (this.#searchNode) out.push(this.#searchNode);
+    if (shown(this.#allNode)) out.push(this.#allNode);
+    if (!this.#favoritesOnly) {
+      const fav = this.favoritesGroup;
+      if (shown(fav)) out.push(fav);
+    }
+    for (const g of this.templateGroups()) if (shown(g)) out.push(g);
+    if (shown(this.#otherNode)) out.push(this.#otherNode);
+    return out;
+  }
+
+  /** Template groups, by name: the table's 52 and custom ones the server named. */
+  templateGroups(): TemplateGroupNode[] {
+    const groups = [...this.#groupNodes.values()].filter((g): g is TemplateGroupNode => g.kind === 'template');
+    return groups.sort((a, b) => a.name.localeCompare(b.name, undefined, { sensitivity: 'base' }) || a.templateId - b.templateId);
+  }
+
+  templateGroup(templateId: number): TemplateGroupNode | undefined {
+    const g = this.#groupNodes.get(`t${templateId}`);
+    return g?.kind === 'template' ? g : undefined;
+  }
+
+  get favoritesGroup(): FavoritesGroupNode {
+    return this.#groupNodes.get('favorites') as FavoritesGroupNode;
+  }
+
+  get allGroup(): AllGroupNode {
+    return this.#allNode;
+  }
+
+  get otherGroup(): OtherGroupNode {
+    return this.#otherNode;
+  }
+
+  /** The count a group shows: from its loaded list, else from background counting. */
+  count(key: string): Count | undefined {
+    return this.#count(key);
+  }
+
+  #count(key: string): Count | undefined {
+    const list = this.#lists.get(key);
+    if (list?.loaded && list.total !== undefined) return list.total;
+    if (list?.loaded && !list.hasMore) return list.items.length;
+    if (key === 'other' && !this.#counts.has(key)) return this.#otherCount();
+    return this.#counts.get(key);
+  }
+
+  /** The exact count a group shows, when known. */
+  countOf(key: string): number | undefined {
+    const n = this.#count(key);
+    return typeof n === 'number' ? n : undefined;
+  }
+
+  /** Every document is in All Documents and in one table template or in Other templates: the difference, once all are counted. */
+  #otherCount(): number | undefined {
+    const all = this.#count('all');
+    if (typeof all !== 'number') return undefined;
+    let inTable = 0;
+    for (const t of TEMPLATES) {
+      const n = this.#count(`t${t.id}`);
+      if (typeof n !== 'number') return undefined;
+      inTable += n;
+    }
+    return Math.max(0, all - inTable);
+  }
+
+  /** Whether the node is still one this model shows (not a group of a previous search, or of a forgotten account). */
+  #isCurrent(g: GroupNode): boolean {
+    if (g.kind === 'all') return g === this.#allNode;
+    if (g.kind === 'other') return g === this.#otherNode;
+    return g.kind === 'searchResults' ? g === this.#searchNode : this.#groupNodes.get(g.key) === g;
+  }
+
+  /** How far a group's list got: rows shown, and whether a page is on the wire. */
+  listState(key: string): { shown: number; loading: boolean } | undefined {
+    const list = this.#lists.get(key);
+    return list && { shown: list.items.length, loading: list.loading };
+  }
+
+  #listFor(g: GroupNode): PagedList<DocumentNode> {
+    let list = this.#lists.get(g.key);
+    if (!list) {
+      const perPage = this.#host.pageSize();
+      const fetch = g.kind === 'other' ? this.#otherScanner(g) : (page: number, sig: AbortSignal) => this.#fetchPage(g, page, perPage, sig);
+      list = new PagedList<DocumentNode>(fetch, (n) => n.doc.id, perPage, this.#generation.signal);
+      this.#lists.set(g.key, list);
+    }
+    return list;
+  }
+
+  async #fetchPage(g: GroupNode, page: number, perPage: PageSize, signal: AbortSignal): Promise<Page<DocumentNode>> {
+    const p = await this.#documents.list({ ...this.#queryFor(g), perPage, page }, signal);
+    this.#seen(p, g);
+    return { ...p, items: p.items.map((doc) => ({ kind: 'document', parent: g, doc })) };
+  }
+
+  /**
+   * Other templates: the whole list in the view's order, read a page of 100 at a time from where the last
+   * reading stopped, keeping the documents whose template is not in the table. One expand or Load more reads
+   * up to {@link OTHER_SCAN_PAGES} pages, stopping as soon as it has rows to show.
+   */
+  #otherScanner(g: OtherGroupNode): (page: number, signal: AbortSignal) => Promise<Page<DocumentNode>> {
+    let read = 0;
+    return async (_page, signal) => {
+      const items: DocumentNode[] = [];
+      let hasMore = true;
+      for (let i = 0; i < OTHER_SCAN_PAGES && hasMore && items.length === 0; i++) {
+        const p = await this.#documents.list({ ...this.#queryFor(g), perPage: OTHER_SCAN_PAGE_SIZE, page: read + 1 }, signal);
+        read++;
+        hasMore = p.hasMore;
+        this.#seen(p, g);
+        for (const doc of p.items) if (isOtherTemplate(doc)) items.push({ kind: 'document', parent: g, doc });
+      }
+      return { items, hasMore, page: read, perPage: undefined, total: undefined, lastPage: undefined };
+    };
+  }
+
+  /** The list request behind a group, in the view's order. */
+  #queryFor(g: GroupNode): DocumentListQuery {
+    const q: DocumentListQuery = { ...(SORT_QUERY[this.sort] ?? SORT_QUERY.newest) };
+    const favorite = this.#favoritesOnly ? true : undefined;
+    if (g.kind === 'template') return { ...q, templateId: g.templateId, favorite };
+    if (g.kind === 'favorites') return { ...q, favorite: true };
+    if (g.kind === 'all' || g.kind === 'other') return { ...q, favorite };
+    return { ...q, search: g.search.text, searchBy: g.search.by, favorite };
+  }
+
+  /** A group's rows: its first page loaded when needed, then an error, Load more or empty row as it stands. */
+  async children(g: GroupNode): Promise<DocNode[]> {
+    if (!this.#isCurrent(g) || !(await this.#host.hasKey())) return [];
+    const list = this.#listFor(g);
+    if (!list.loaded && !list.failed) {
+      const before = this.#count(g.key);
+      await this.#host.progress(list.ensure());
+      if (this.#lists.get(g.key) !== list) return this.#isCurrent(g) ? this.children(g) : [];
+      this.#afterLoad(g, list, before);
+    }
+    const out: DocNode[] = [...list.items];
+    if (list.failed) {
+      out.push({ kind: 'error', parent: g, error: list.error, at: list.errorAt } satisfies ErrorNode<GroupNode>);
+    } else if (list.loaded && (list.hasMore || list.loading)) {
+      out.push({ kind: 'loadMore', parent: g } satisfies LoadMoreNode<GroupNode>);
+    } else if (list.loaded && list.items.length === 0) {
+      out.push({ kind: 'empty', parent: g } satisfies EmptyNode<GroupNode>);
+    }
+    return out;
+  }
+
+  /** After a page: the group's count may be new (its row shows it); with Hide Empty, a zero hides it. */
+  #afterLoad(g: GroupNode, list: PagedList<DocumentNode>, before: Count | undefined): void {
+    if (list.failed) {
+      const e = list.error;
+      if (errorKind(e) !== 'cancelled') this.#host.log.warn(`[documents] loading ${g.key} failed: ${reason(e)}`);
+      return;
+    }
+    const after = this.#count(g.key);
+    if (after !== before) {
+      if (g.kind !== 'searchResults') this.#counts.delete(g.key);
+      if (this.#hideEmpty && (after === 0) !== (before === 0)) this.#fire(undefined);
+      else this.#fire(g);
+    }
+  }
+
+  /** Load more…: one request for the next page of that group; only that group is redrawn. */
+  async loadMore(node: LoadMoreNode<GroupNode> | GroupNode): Promise<void> {
+    const g = node.kind === 'loadMore' ? node.parent : node;
+    if (!this.#isCurrent(g)) return;
+    const list = this.#lists.get(g.key);
+    if (!list || !list.loaded) {
+      await this.children(g);
+      return;
+    }
+    if (!list.hasMore && !list.failed) return;
+    await this.#reload(g, list, list.failed ? list.retry() : list.next());
+  }
+
+  /** Retry on an error row: reloads only the group that failed. */
+  async retry(node: ErrorNode<GroupNode>): Promise<void> {
+    const g = node.parent;
+    if (!g) {
+      this.#fire(undefined);
+      return;
+    }
+    if (!this.#isCurrent(g)) return;
+    const list = this.#lists.get(g.key);
+    if (!list) {
+      this.#fire(g);
+      return;
+    }
+    await this.#reload(g, list, list.retry());
+  }
+
+  /**
+   * Waits for a group's page with the view's progress bar; its row turns to "Loading more…" only when the
+   * answer is slow. VS Code passes a tree's change events on at most every 200 ms, so a change made just
+   * before the request would hold back the one that brings the rows.
+   */
+  async #reload(g: GroupNode, list: PagedList<DocumentNode>, p: Promise<void>): Promise<void> {
+    const before = this.#count(g.key);
+    const slow = setTimeout(() => this.#fire(g), 300);
+    try {
+      await this.#host.progress(p);
+    } finally {
+      clearTimeout(slow);
+    }
+    if (this.#lists.get(g.key) !== list) return;
+    this.#afterLoad(g, list, before);
+    this.#fire(g);
+  }
+
+  /** Refresh: drops every cached list and count (and stops counting); the view reloads what it shows. */
+  refresh(): void {
+    this.#reset('refresh', false);
+  }
+
+  // --- Keeping rows true to the server, without refetching ------------------------------------------
+
+  /** Whether a document belongs in a group: true/false, or undefined when only the server can tell (a search on unusual letters). */
+  #matches(g: GroupNode, d: ContentDocument, listed: boolean): boolean | undefined {
+    if (g.kind === 'template') return d.template?.id === g.templateId && (!this.#favoritesOnly || d.favorite);
+    if (g.kind === 'favorites') return d.favorite;
+    if (g.kind === 'all') return !this.#favoritesOnly || d.favorite;
+    if (g.kind === 'other') return isOtherTemplate(d) && (!this.#favoritesOnly || d.favorite);
+    if (this.#favoritesOnly && !d.favorite) return false;
+    return listed ? true : searchFinds(g.search.by === 'name' ? d.name : d.result, g.search.text);
+  }
+
+  #compare = (a: DocumentNode, b: DocumentNode): number => {
+    const byId = a.doc.id - b.doc.id;
+    switch (this.sort) {
+      case 'oldest':
+        return byId;
+      case 'nameAsc':
+        return compareNames(a.doc.name, b.doc.name) || byId;
+      case 'nameDesc':
+        return -(compareNames(a.doc.name, b.doc.name) || byId);
+      default:
+        return -byId;
+    }
+  };
+
+  #groupsFor(...docs: Array<{ template?: { id: number } | undefined } | undefined>): GroupNode[] {
+    const out: GroupNode[] = [];
+    if (this.#searchNode) out.push(this.#searchNode);
+    out.push(this.#allNode, this.#otherNode);
+    if (!this.#favoritesOnly) out.push(this.favoritesGroup);
+    const seen = new Set<number>();
+    for (const d of docs) {
+      const id = d?.template?.id;
+      if (id === undefined || seen.has(id)) continue;
+      seen.add(id);
+      const g = this.templateGroup(id);
+      if (g) out.push(g);
+    }
+    return out;
+  }
+
+  /** Moves a group's count; returns whether, with Hide Empty, the group appears or disappears (the root changes). */
+  #adjustCount(g: GroupNode, delta: number): boolean {
+    const before = this.#count(g.key);
+    const list = this.#lists.get(g.key);
+    if (list?.loaded) list.adjustTotal(delta);
+    else {
+      const n = this.#counts.get(g.key);
+      if (typeof n === 'number') this.#counts.set(g.key, Math.max(0, n + delta));
+      else if (n === 'some' && delta < 0) this.#counts.delete(g.key);
+    }
+    const after = this.#count(g.key);
+    return this.#hideEmpty && (before === 0) !== (after === 0);
+  }
+
+  #onDocumentChanged(doc: ContentDocument, previous: ContentDocument | undefined): void {
+    let root = this.#noteTemplate(doc);
+    for (const g of this.#groupsFor(doc, previous)) {
+      const list = this.#lists.get(g.key);
+      const node = list?.find(doc.id);
+      const now = this.#matches(g, doc, node !== undefined);
+      if (list && node) {
+        if (now === false) {
+          list.remove(doc.id);
+          root = this.#adjustCount(g, -1) || root;
+          this.#fire(g);
+        } else {
+          const renamed = previous !== undefined && previous.name !== doc.name;
+          node.doc = doc;
+          if (renamed && (this.sort === 'nameAsc' || this.sort === 'nameDesc')) {
+            list.remove(doc.id);
+            list.place(node, this.#compare);
+            this.#fire(g);
+          } else {
+            this.#fire(node);
+          }
+        }
+        continue;
+      }
+      const was = previous ? this.#matches(g, previous, false) : undefined;
+      if (was === false && now === true) {
+        if (list?.loaded) list.place({ kind: 'document', parent: g, doc }, this.#compare);
+        root = this.#adjustCount(g, +1) || root;
+        this.#fire(g);
+      } else if (was !== false && now === true && list?.loaded && !list.failed) {
+        // A document of this group the list does not have (created elsewhere since it loaded, then opened or
+        // changed here). Where the server's order puts it inside what is loaded, it is new since the load: the
+        // server would have listed it. By name, it may instead have been renamed into that range: shown, not counted.
+        const complete = !list.hasMore;
+        if (list.place({ kind: 'document', parent: g, doc }, this.#compare)) {
+          if (complete || this.sort === 'newest' || this.sort === 'oldest') root = this.#adjustCount(g, +1) || root;
+          this.#fire(g);
+        }
+      } else if (was === true && now === false) {
+        root = this.#adjustCount(g, -1) || root;
+        this.#fire(g);
+      }
+    }
+    if (root) this.#fire(undefined);
+  }
+
+  #onDocumentDeleted(d: ContentDocument | { id: number }): void {
+    const full = 'name' in d ? d : undefined;
+    let root = false;
+    const groups = new Set<GroupNode>(this.#groupsFor(full));
+    for (const key of this.#lists.keys()) {
+      const g = key === 'search' ? this.#searchNode : this.#groupNodes.get(key);
+      if (g) groups.add(g);
+    }
+    for (const g of groups) {
+      const list = this.#lists.get(g.key);
+      if (list?.remove(d.id)) {
+        root = this.#adjustCount(g, -1) || root;
+        this.#fire(g);
+      } else if (full && this.#matches(g, full, false) === true) {
+        root = this.#adjustCount(g, -1) || root;
+        this.#fire(g);
+      }
+    }
+    if (root) this.#fire(undefined);
+  }
+
+  /** A new document goes where the server's order puts it, in every group it belongs to (the search too, when it finds the document). */
+  #onDocumentCreated(doc: ContentDocument): void {
+    let root = this.#noteTemplate(doc);
+    for (const g of this.#groupsFor(doc)) {
+      if (this.#matches(g, doc, false) !== true) continue;
+      const list = this.#lists.get(g.key);
+      if (list?.loaded && !list.find(doc.id)) list.place({ kind: 'document', parent: g, doc }, this.#compare);
+      root = this.#adjustCount(g, +1) || root;
+      this.#fire(g);
+    }
+    if (root) this.#fire(undefined);
+  }
+
+  /** Documents a page brought (remembered by the service): custom templates noted, other rows of changed documents redrawn. */
+  #seen({ items, changed }: { items: readonly ContentDocument[]; changed: readonly ContentDocument[] }, from: GroupNode): void {
+    let root = false;
+    for (const d of items) root = this.#noteTemplate(d) || root;
+    for (const d of changed) {
+      for (const [key, list] of this.#lists) {
+        if (key === from.key) continue;
+        const node = list.find(d.id);
+        if (node) {
+          node.doc = d;
+          this.#fire(node);
+        }
+      }
+    }
+    if (root) this.#fire(undefined);
+  }
+
+  /** A template id the table does not know becomes a group, named by the server (and remembered). */
+  #noteTemplate(doc: ContentDocument): boolean {
+    const t = doc.template;
+    if (!t || isKnownTemplate(t.id) || this.#groupNodes.has(`t${t.id}`)) return false;
+    const name = templateName(t.id, t.name);
+    this.#addTemplateGroup(t.id, name, true);
+    if (!this.#counts.has(`t${t.id}`)) this.#counts.set(`t${t.id}`, 'some');
+    const custom = (this.#viewState.customTemplates ?? []).filter(([id]) => id !== t.id);
+    this.#viewState = { ...this.#viewState, customTemplates: [...custom, [t.id, name]] };
+    void this.#saveState();
+    return true;
+  }
+
+  #addTemplateGroup(id: number, name: string, custom: boolean): void {
+    this.#groupNodes.set(`t${id}`, { kind: 'template', key: `t${id}`, templateId: id, name, custom });
+  }
+
+  // --- Hide Empty Templates: counts in the background --------------------------------------------
+
+  #stopCounting(): void {
+    this.#countAbort?.abort();
+    this.#countAbort = undefined;
+  }
+
+  /** Settles when background counting is over (or at once when none runs; tests wait for it). */
+  get countingDone(): Promise<void> {
+    return this.#countRun ?? Promise.resolve();
+  }
+
+  #startCounting(): void {
+    if (this.#countAbort) return;
+    const ac = new AbortController();
+    this.#countAbort = ac;
+    this.#countState = 'running';
+    this.#countError = undefined;
+    const run = this.#countAll(ac.signal).finally(() => {
+      if (this.#countAbort === ac) this.#countAbort = undefined;
+      if (this.#countRun === run) this.#countRun = undefined;
+    });
+    this.#countRun = run;
+  }
+
+  /**
+   * Counts each group whose count is unknown: one small request at a time (never a burst), paced by
+   * {@link countIntervalMs} on top of the client's own rate-limit pacing, stopped by Refresh,
+   * sign-out or turning the option off.
+   */
+  async #countAll(signal: AbortSignal): Promise<void> {
+    // Other templates is not counted by a request: its count follows from the others (see otherCount).
+    const groups: GroupNode[] = [this.#allNode, ...(this.#favoritesOnly ? [] : [this.favoritesGroup]), ...this.templateGroups()];
+    const todo = groups.filter((g) => this.#count(g.key) === undefined);
+    this.#countProgress = { done: 0, of: todo.length };
+    this.#_onDidChangeCounting.fire();
+    let asked = false;
+    for (const g of todo) {
+      if (signal.aborted) return;
+      const list = this.#lists.get(g.key);
+      if (list?.inFlight) await list.inFlight;
+      if (this.#count(g.key) === undefined) {
+        if (asked) await abortableSleep(this.countIntervalMs, signal);
+        if (signal.aborted) return;
+        asked = true;
+        try {
+          const { sortBy: _sb, sort: _s, ...query } = this.#queryFor(g);
+          const p = await this.#documents.list({ ...query, perPage: COUNT_PAGE_SIZE, page: 1 }, signal);
+          if (signal.aborted) return;
+          const n: Count = p.total ?? (p.hasMore ? 'some' : p.items.length);
+          if (this.#count(g.key) === undefined) this.#counts.set(g.key, n);
+          if (n !== 0) this.#fire(undefined);
+        } catch (e) {
+          if (signal.aborted || errorKind(e) === 'cancelled') return;
+          this.#countState = 'failed';
+          this.#countError = e;
+          this.#host.log.warn(`[documents] counting stopped: ${reason(e)}`);
+          this.#_onDidChangeCounting.fire();
+          this.#fire(undefined);
+          return;
+        }
+      }
+      this.#countProgress = { done: this.#countProgress.done + 1, of: todo.length };
+      this.#_onDidChangeCounting.fire();
+    }
+    this.#countState = 'done';
+    this.#_onDidChangeCounting.fire();
+    this.#fire(undefined);
+  }
+
+  // --- Plumbing ------------------------------------------------------------------------------------
+
+  #saveState(): Promise<void> {
+    this.#_onDidChangeCounting.fire();
+    return this.#host.persist(this.#viewState);
+  }
+
+  /** Drops loaded pages (counts stay: a sort does not change them). */
+  #clearLists(): void {
+    this.#generation.abort();
+    this.#generation = new AbortController();
+    this.#lists.clear();
+    this.#_onDidChangeCounting.fire();
+    this.#fire(undefined);
+  }
+
+  #abortAll(): void {
+    this.#generation.abort();
+    this.#stopCounting();
+  }
+
+  /** Drops what is loaded and counted; `forgetAccount` (signed out): the custom templates of that account too. */
+  #reset(why: string, forgetAccount: boolean): void {
+    this.#host.log.debug(`[documents] reset (${why})`);
+    this.#abortAll();
+    this.#generation = new AbortController();
+    this.#lists.clear();
+    this.#counts.clear();
+    this.#countState = 'idle';
+    this.#countError = undefined;
+    if (forgetAccount && this.#viewState.customTemplates?.length) {
+      for (const [id] of this.#viewState.customTemplates) this.#groupNodes.delete(`t${id}`);
+      this.#viewState = { ...this.#viewState, customTemplates: undefined };
+      void this.#host.persist(this.#viewState);
+    }
+    this.#_onDidChangeCounting.fire();
+    this.#fire(undefined);
+  }
+
+  #fire(node: DocNode | undefined): void {
+    if (!this.#disposed) this.#_onDidChange.fire(node);
+  }
+}
+
+export function isGroup(node: DocNode): node is GroupNode {
+  return node.kind === 'template' || node.kind === 'favorites' || node.kind === 'searchResults' || node.kind === 'all' || node.kind === 'other';
+}
+
+/** A template the table does not know: a custom one (named by the server) or a deleted one (`"template": []`). */
+export function isOtherTemplate(d: ContentDocument): boolean {
+  return !d.template || !isKnownTemplate(d.template.id);
+}
+
+/** The persisted view state, checked field by field (globalState can hold anything). */
+export function readState(raw: unknown): DocumentsViewState {
+  const out: DocumentsViewState = {};
+  if (!raw || typeof raw !== 'object') return out;
+  const r = raw as Record<string, unknown>;
+  if (typeof r.sort === 'string' && Object.hasOwn(SORT_QUERY, r.sort)) out.sort = r.sort as DocumentSortSetting;
+  if (r.favoritesOnly === true) out.favoritesOnly = true;
+  const s = r.search as Record<string, unknown> | undefined;
+  if (s && typeof s === 'object' && typeof s.text === 'string' && s.text.trim() && (s.by === 'name' || s.by === 'result')) {
+    out.search = { text: s.text.trim(), by: s.by };
+  }
+  if (Array.isArray(r.customTemplates)) {
+    const list: Array<[number, string]> = [];
+    for (const e of r.customTemplates as unknown[]) {
+      if (!Array.isArray(e)) continue;
+      const [id, name] = e as unknown[];
+      if (typeof id === 'number' && Number.isSafeInteger(id) && id > 0 && !isKnownTemplate(id) && typeof name === 'string') list.push([id, name]);
+    }
+    if (list.length) out.customTemplates = list;
+  }
+  return out;
+}

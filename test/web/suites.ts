@@ -1,0 +1,298 @@
+/**
+ * The web tier's tests: the extension's browser build in code-server's web-worker extension host, against the
+ * sandbox with Laravel's default CORS (every request preceded by a preflight, no response header readable
+ * beyond the safelist). Defined by defineSuites() once mocha's browser build is set up (test/web/index.ts).
+ */
+import * as vscode from 'vscode';
+import type { Services } from '../../src/services/services';
+import type { DocNode } from '../../src/model/nodes';
+import type { WriteResult } from '../../src/write/commands';
+import {
+  activate,
+  EXTENSION_ID,
+  assert,
+  config,
+  configure,
+  Messages,
+  runningExtensionRow,
+  SandboxControl,
+  screenshot,
+  ScriptedPrompter,
+  sleep,
+  until,
+  type WebTestConfig,
+} from './kit';
+
+const SCHEME = 'content-docs';
+
+export function defineSuites(): void {
+  describe('web worker: Content Docs in the browser (web build, CORS sandbox)', function () {
+    this.timeout(30_000);
+    let c: WebTestConfig;
+    let s: Services;
+    let sb: SandboxControl;
+    let runsInWebWorker = false;
+    const prompter = new ScriptedPrompter();
+    const messages = new Messages();
+
+    before(async () => {
+      c = config();
+      sb = new SandboxControl(c.docsUrl);
+      const api = await activate();
+      s = api.services;
+      runsInWebWorker = api.runsInWebWorker;
+      s.prompter.current = prompter;
+      messages.install();
+      await s.credentials.setKey(c.key);
+    });
+    after(() => messages.dispose());
+    beforeEach(async () => {
+      prompter.asked = [];
+      prompter.confirms = [];
+      prompter.answer = () => undefined;
+      messages.shown.length = 0;
+      await sb.clearFaults();
+      await sb.cors(true);
+      await sb.resetRequests();
+    });
+    afterEach(async () => {
+      for (const d of vscode.workspace.textDocuments) {
+        if (!d.isDirty) continue;
+        await vscode.window.showTextDocument(d);
+        await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+      }
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    });
+
+    async function tree(node?: DocNode): Promise<DocNode[]> {
+      return (await s.documentsTree.getChildren(node)) ?? [];
+    }
+    /** The rows of the first group that lists documents (All Documents), loaded now. */
+    async function listed(): Promise<DocNode[]> {
+      s.documentsTree.model.refresh();
+      const roots = await tree();
+      const group = roots.find((n) => n.kind === 'all') ?? roots.find((n) => n.kind === 'template');
+      assert.ok(group, `a group among ${roots.map((n) => n.kind).join(', ')}`);
+      return tree(group);
+    }
+    function label(n: DocNode): string {
+      const l = s.documentsTree.getTreeItem(n).label;
+      return typeof l === 'string' ? l : (l?.label ?? '');
+    }
+    async function openDocument(id: number): Promise<vscode.TextEditor> {
+      await vscode.commands.executeCommand('contentDocs.documentOpen', { id });
+      return until('the document editor', () => {
+        const e = vscode.window.activeTextEditor;
+        return e && e.document.uri.scheme === SCHEME && e.document.uri.authority === String(id) ? e : undefined;
+      });
+    }
+    async function replaceAll(editor: vscode.TextEditor, text: string): Promise<void> {
+      const d = editor.document;
+      assert.ok(await editor.edit((b) => b.replace(new vscode.Range(d.positionAt(0), d.positionAt(d.getText().length)), text)), 'the edit applied');
+    }
+    /** A document of the seed with a plain result, from the highest id down (each test takes its own). */
+    const used = new Set<number>();
+    async function freshDocument(): Promise<number> {
+      for (let id = 60; id > 0; id--) {
+        if (used.has(id)) continue;
+        const d = await sb.document(id).catch(() => undefined);
+        if (!d?.result || !/^[\w ,.'-]+$/.test(d.name)) continue;
+        used.add(id);
+        return id;
+      }
+      throw new Error('no fresh document left');
+    }
+
+    it('really runs in the web worker: no process, and Developer: Show Running Extensions says "web worker"', async () => {
+      assert.equal(runsInWebWorker, true, 'the extension reports typeof process === "undefined"');
+      assert.equal(typeof (globalThis as { process?: unknown }).process, 'undefined');
+      assert.equal(vscode.env.uiKind, vscode.UIKind.Web);
+      await vscode.commands.executeCommand('workbench.action.showRuntimeExtensions');
+      const row = await runningExtensionRow(EXTENSION_ID);
+      assert.match(row, /web worker/i, 'the Running Extensions row');
+      console.log(`      Running Extensions: ${row}`);
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    });
+
+    it('signs in: the key is checked with one request (after its preflight) and stored in SecretStorage', async () => {
+      await vscode.commands.executeCommand('contentDocs.signOut');
+      assert.equal(await s.credentials.getKey(), undefined, 'signed out first');
+      await sb.resetRequests();
+      prompter.answer = (title) => (/API Key/i.test(title) ? c.key : undefined);
+      const ok = await vscode.commands.executeCommand<boolean>('contentDocs.signIn');
+      assert.equal(ok, true, `signed in (messages: ${JSON.stringify(messages.shown)})`);
+      assert.equal(await s.credentials.getKey(), c.key);
+      const reqs = await sb.requests();
+      assert.deepEqual(reqs.map((r) => r.route), ['account']);
+      assert.equal(reqs[0].authorizationHeader, `Bearer ${c.key}`);
+      const pre = await sb.preflights();
+      assert.equal(pre.length, 1, 'the browser asked first (CORS preflight)');
+      assert.ok(messages.shown.some((m) => /signed in/i.test(m.message)));
+    });
+
+    it('browses: the Documents view lists the sandbox\'s documents (template groups, then rows)', async () => {
+      s.documentsTree.model.refresh();
+      const roots = await tree();
+      assert.ok(roots.length > 0, 'groups');
+      assert.ok(!roots.some((n) => n.kind === 'error'), `no error row: ${roots.map(label).join(' | ')}`);
+      const group = roots.find((n) => n.kind === 'template' || n.kind === 'all');
+      assert.ok(group, `a group among ${roots.map((n) => n.kind).join(', ')}`);
+      const rows = (await tree(group)).filter((n) => n.kind === 'document');
+      assert.ok(rows.length > 0, 'document rows');
+      const first = rows[0];
+      assert.ok(first.kind === 'document');
+      const server = await sb.document(first.doc.id);
+      assert.equal(label(first).includes(server.name) || first.doc.name === server.name, true, 'a row is a server document');
+      const reqs = await sb.requests();
+      assert.ok(reqs.length > 0 && reqs.every((r) => r.status > 0 && r.status < 300), JSON.stringify(reqs.map((r) => [r.route, r.status])));
+      assert.equal((await sb.preflights()).length, reqs.length, 'the browser asked before each request (CORS preflight, max-age 0)');
+      await vscode.commands.executeCommand('workbench.view.extension.contentDocs');
+      await sleep(500);
+      await screenshot('web-documents-view');
+    });
+
+    it('opens a document in the editor (the content-docs: file system) with the server\'s text', async () => {
+      const id = await freshDocument();
+      await sb.resetRequests();
+      const editor = await openDocument(id);
+      const server = await sb.document(id);
+      assert.equal(editor.document.getText(), server.result);
+      const reqs = await sb.requests();
+      assert.deepEqual(reqs.map((r) => r.route), ['documents.show'], 'one request');
+    });
+
+    it('edits and saves: the PATCH lands on that document, UTF-8 intact', async () => {
+      const id = await freshDocument();
+      const editor = await openDocument(id);
+      const text = 'Edited in the browser: café, naïve, 😀 — saved through fetch.';
+      await replaceAll(editor, text);
+      await sb.resetRequests();
+      assert.equal(await editor.document.save(), true, 'saved');
+      assert.equal(editor.document.isDirty, false);
+      assert.equal((await sb.document(id)).result, text);
+      const reqs = await sb.requests();
+      const patches = reqs.filter((r) => r.method === 'PATCH');
+      assert.deepEqual(patches.map((r) => r.path), [`/api/v1/documents/${id}`]);
+      assert.equal(patches[0].body?.result, text);
+      assert.ok(reqs.length <= 2, `at most 2 requests, as on the desktop: ${JSON.stringify(reqs.map((r) => [r.method, r.route]))}`);
+      assert.equal((await sb.preflights()).length, reqs.length, 'one preflight per request');
+    });
+
+    it('a conflict: someone else saved meanwhile, so the save is refused and the server text stays', async () => {
+      const id = await freshDocument();
+      const editor = await openDocument(id);
+      await replaceAll(editor, 'My version, typed in the browser.');
+      // Someone else saves on the server (another client, same API).
+      const theirs = 'Their version, saved on the website meanwhile (a longer text than mine).';
+      const res = await fetch(`${c.docsUrl}/api/v1/documents/${id}`, {
+        method: 'PATCH',
+        headers: { authorization: `Bearer ${c.key}`, accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ result: theirs }).toString(),
+      });
+      assert.equal(res.status, 200);
+      await sb.resetRequests();
+      assert.equal(await editor.document.save(), false, 'the save is refused');
+      assert.equal(editor.document.isDirty, true, 'nothing typed is lost');
+      assert.equal((await sb.document(id)).result, theirs, 'the server text stays');
+      assert.equal((await sb.requests()).filter((r) => r.method === 'PATCH').length, 0, 'nothing was sent');
+      await vscode.commands.executeCommand('notifications.showList');
+      await sleep(400);
+      await screenshot('web-conflict');
+      await vscode.commands.executeCommand('notifications.clearAll');
+      await vscode.commands.executeCommand('notifications.hideList');
+    });
+
+    it('creates a document (New Document…): one store, opened in an editor', async () => {
+      prompter.answer = (title, labels) => {
+        if (/^New Document \(1\//.test(title)) return 'Written on vscode.dev';
+        if (/^New Document \(3\//.test(title)) return 'A short note about writing in the browser';
+        return labels?.[0];
+      };
+      const doc = await vscode.commands.executeCommand<{ id: number; name: string } | undefined>('contentDocs.documentNew');
+      assert.ok(doc, `created (asked: ${JSON.stringify(prompter.asked)}, messages: ${JSON.stringify(messages.shown)})`);
+      assert.equal(doc.name, 'Written on vscode.dev');
+      const stores = (await sb.requests()).filter((r) => r.route === 'documents.store');
+      assert.equal(stores.length, 1);
+      assert.equal((await sb.document(doc.id)).name, 'Written on vscode.dev');
+      await until('the new document in an editor', () => vscode.window.activeTextEditor?.document.uri.authority === String(doc.id) || undefined);
+    });
+
+    it('rewrites a selection: the proposal is previewed as a diff, Accept applies it', async () => {
+      const text = 'The harbour was quiet at dawn, and the boats sat still on the water.\n';
+      const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ content: text, language: 'markdown' }));
+      editor.selection = new vscode.Selection(0, 0, 0, editor.document.lineAt(0).text.length);
+      prompter.confirms.push(true);
+      const r = await vscode.commands.executeCommand<WriteResult | undefined>('contentDocs.selectionRewrite');
+      assert.ok(r?.proposal, `a proposal (messages: ${JSON.stringify(messages.shown)})`);
+      const stores = (await sb.requests()).filter((x) => x.route === 'documents.store');
+      assert.equal(stores.length, 1, 'one store');
+      const diff = vscode.window.tabGroups.all.flatMap((g) => g.tabs.map((t) => t.input)).find((i) => i instanceof vscode.TabInputTextDiff);
+      assert.ok(diff, 'the proposal is shown as a diff');
+      await screenshot('web-rewrite-proposal');
+      assert.equal(await vscode.commands.executeCommand('contentDocs.proposalAccept', r.proposal.uri), true);
+      assert.equal(editor.document.getText(), `${r.proposal.replacement}\n`, 'the selected line replaced, its newline kept');
+      assert.ok(r.proposal.replacement.length > 0 && editor.document.getText() !== text, 'the text changed');
+    });
+
+    it('a 429 without readable headers: backed off on the fixed schedule (2 s, not the unreadable Retry-After of 1 s), then listed', async () => {
+      const exchanges: Array<{ status: number | undefined; attempt: number; at: number }> = [];
+      const sub = s.api.onDidExchange((e) => {
+        if (e.path.startsWith('/documents') && e.method === 'GET') exchanges.push({ status: e.status, attempt: e.attempt, at: Date.now() });
+      });
+      try {
+        await sb.fault('documents.list', { kind: 'rateLimit', count: 1, retryAfter: 1 });
+        const rows = await listed();
+        assert.ok(rows.some((n) => n.kind === 'document') && !rows.some((n) => n.kind === 'error'), 'listed after the wait');
+        const statuses = exchanges.map((e) => e.status);
+        assert.deepEqual(statuses.slice(0, 2), [429, 200]);
+        const gap = exchanges[1].at - exchanges[0].at;
+        assert.ok(gap >= 1900, `waited ${gap} ms: the fixed 2 s, since Retry-After cannot be read`);
+        assert.ok(gap < 4000, `waited ${gap} ms`);
+      } finally {
+        sub.dispose();
+      }
+    });
+
+    it('a server without CORS: signing in says in plain words that it refuses browser access and the desktop VS Code works', async () => {
+      await configure('documents.baseUrl', c.noCorsUrl);
+      try {
+        prompter.answer = (title) => (/API Key/i.test(title) ? c.key : undefined);
+        const ok = await vscode.commands.executeCommand<boolean>('contentDocs.signIn');
+        assert.equal(ok, false);
+        const error = messages.shown.find((m) => m.level === 'error');
+        assert.ok(error, `an error was shown: ${JSON.stringify(messages.shown)}`);
+        assert.match(error.message, /refuses browser access/);
+        assert.match(error.message, /desktop VS Code/);
+        assert.doesNotMatch(error.message, /Failed to fetch|TypeError/);
+        assert.equal(await s.credentials.getKey(), c.key, 'the key of the working server is kept');
+      } finally {
+        await configure('documents.baseUrl', c.docsUrl);
+      }
+      // A proxy that blocks OPTIONS in front of the working server: the Documents view says the same.
+      await sb.cors('proxy-blocks-options');
+      const rows = await listed();
+      const err = rows.find((n) => n.kind === 'error');
+      assert.ok(err, `an error row: ${rows.map(label).join(' | ')}`);
+      const item = s.documentsTree.getTreeItem(err);
+      const words = `${label(err)} ${typeof item.description === 'string' ? item.description : ''} ${typeof item.tooltip === 'string' ? item.tooltip : (item.tooltip?.value ?? '')}`;
+      assert.match(words, /refuses browser access/);
+      await sb.cors(true);
+      // As a user sees it: the product's own notification (messages not intercepted this time).
+      await configure('documents.baseUrl', c.noCorsUrl);
+      messages.dispose();
+      try {
+        await vscode.commands.executeCommand('notifications.clearAll');
+        assert.equal(await vscode.commands.executeCommand<boolean>('contentDocs.signIn'), false);
+        await vscode.commands.executeCommand('notifications.showList');
+        await vscode.commands.executeCommand('notification.expand').then(undefined, () => undefined);
+        await sleep(500);
+        await screenshot('web-no-cors');
+        await vscode.commands.executeCommand('notifications.clearAll');
+        await vscode.commands.executeCommand('notifications.hideList');
+      } finally {
+        messages.install();
+        await configure('documents.baseUrl', c.docsUrl);
+      }
+    });
+  });
+}
