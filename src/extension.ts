@@ -35,13 +35,14 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   const credentials = new Credentials(context.secrets, log);
   const api = new ApiProvider(credentials, log);
   // Who the account is (the documents server and the key), read locally: an answer on the wire while the user signed
-  // out and in again with the same key is still this account's.
-  const documents = new DocumentService(api, credentials, () => {
+  // out and in again with the same key is still this account's. Kept as a SHA-256 digest, so no copy of the key
+  // stays in memory beyond the client's own.
+  const documents = new DocumentService(api, credentials, async () => {
     const url = config.documentsBaseUrl();
-    return credentials.getKey().then(
-      (key) => (key && url ? `${url}\n${key}` : undefined),
-      () => undefined,
-    );
+    const key = await credentials.getKey().catch(() => undefined);
+    if (!key || !url) return undefined;
+    const digest = await globalThis.crypto.subtle.digest('SHA-256', new TextEncoder().encode(`${url}\n${key}`));
+    return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
   });
   const account = new AccountService(api, credentials, documents, log);
   const usage = new UsageStatus(account, api, credentials);
