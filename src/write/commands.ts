@@ -111,6 +111,10 @@ function factsOf(a: AccountInfo): AccountFacts {
 }
 
 /** The document a proposal URI names (`?document=<id>`), if it is one. */
+function proposalQuery(uri: vscode.Uri | undefined): URLSearchParams | undefined {
+  return uri?.scheme === PROPOSAL_SCHEME ? new URLSearchParams(uri.query) : undefined;
+}
+
 function proposalDocumentId(uri: vscode.Uri | undefined): number | undefined {
   if (uri?.scheme !== PROPOSAL_SCHEME) return undefined;
   const id = Number(new URLSearchParams(uri.query).get('document'));
@@ -613,6 +617,10 @@ class Writer implements vscode.Disposable {
     if (id === undefined) throw new Error(vscode.l10n.t('There is no generated document to open.'));
     // Made in the account used before the key or the server changed: the same id is another document now.
     if (p && !(await this.s.documents.isCurrent(p.account))) throw anotherAccount(p.documentName);
+    // A tab restored after a reload names the server its document was made on; on another server the id is another document.
+    const gone = !p ? proposalQuery(arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri) : undefined;
+    const madeOn = gone?.get('server');
+    if (madeOn && madeOn !== config.documentsBaseUrl()) throw anotherAccount(gone?.get('name') ?? `#${id}`);
     return this.openDocument(id);
   }
 

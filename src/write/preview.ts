@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import * as config from '../util/config';
 import { baseName } from '../util/paths';
 import { PROPOSAL_SCHEME } from '../constants';
 import type { Logger } from '../util/log';
@@ -137,7 +138,8 @@ export class ProposalPreview implements vscode.Disposable {
     const uri = vscode.Uri.from({
       scheme: PROPOSAL_SCHEME,
       path: `/${this.window}-${++this.seq}/${base}`,
-      query: new URLSearchParams({ document: String(p.documentId), name: p.documentName }).toString(),
+      // The documents server it was made on (never the key): a tab restored after the server changed opens nothing.
+      query: new URLSearchParams({ document: String(p.documentId), name: p.documentName, server: config.documentsBaseUrl() }).toString(),
     });
     const proposal: Proposal = { ...p, uri };
     this.proposals.set(uri.toString(), proposal);

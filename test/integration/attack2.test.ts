@@ -219,6 +219,26 @@ describe('attack2: the writing actions on a read-only editor, after the server c
     assert.strictEqual(editor.document.getText(), `${result.proposal.replacement}\n\nBeta paragraph.\n`);
   });
 
+  it('a proposal tab restored after a reload, made on another server: Open Beside opens nothing there and names the document; on its own server it opens', async () => {
+    const id = 987_654;
+    a.documents.set(id, sandboxDocument(id, 'Rewrite · notes.md:1', 'A text'));
+    b.documents.set(id, sandboxDocument(id, 'Account B secret', 'B text'));
+    // What VS Code restores: a proposal URI of an earlier window, this window holding no proposal for it.
+    const stale = (server: string) =>
+      vscode.Uri.from({ scheme: 'content-docs-proposal', path: '/earlier-window-1/notes.md', query: new URLSearchParams({ document: String(id), name: 'Rewrite · notes.md:1', server }).toString() });
+    await useSandbox(s, b);
+    b.resetRequests();
+    messages.clear();
+    const opened = await vscode.commands.executeCommand<vscode.TextEditor | undefined>('contentDocs.proposalOpenDocument', stale(a.docsUrl));
+    assert.strictEqual(opened, undefined);
+    assert.strictEqual(b.requests.filter((r) => r.path === `/api/v1/documents/${id}`).length, 0, 'nothing asked of the other server about that id');
+    const said = await messages.waitFor('the explanation', (m) => m.level === 'error');
+    assert.ok(said.message.includes('Rewrite · notes.md:1'), said.message);
+    await useSandbox(s, a);
+    const mine = await vscode.commands.executeCommand<vscode.TextEditor | undefined>('contentDocs.proposalOpenDocument', stale(a.docsUrl));
+    assert.strictEqual(mine?.document.getText(), 'A text', 'on the server it was made on, its document opens');
+  });
+
   it('signed out while a proposal is open: Accept still works, Open Beside says why it cannot open; signed in again with the same key, it opens', async () => {
     const editor = await untitled('Delta paragraph.\n\nEpsilon paragraph.\n');
     editor.selection = new vscode.Selection(2, 0, 2, 'Epsilon paragraph.'.length);
