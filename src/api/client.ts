@@ -1,5 +1,5 @@
 import type { Dispatcher } from './http';
-import { ApiError } from './errors';
+import { ApiError, summarizeFields } from './errors';
 import { defaultTransport, INSECURE_HTTP_NOTE } from './platform';
 import { errorBodySchema, type ZodSchema } from './schemas';
 import type { Transport, TransportResponse } from './transport';
@@ -423,7 +423,7 @@ export class HttpClient {
         const fields: Record<string, string[]> = {};
         const src = (message && typeof message === 'object' ? message : undefined) ?? (errBody?.success ? errBody.data.errors : undefined);
         for (const [k, v] of Object.entries(src ?? {})) fields[k] = Array.isArray(v) ? v : [String(v)];
-        const summary = Object.entries(fields).map(([k, v]) => `${k}: ${v.join(' ')}`).join('; ');
+        const summary = summarizeFields(fields);
         return fail('validation', summary ? `The server refused the input: ${summary}` : `The server refused the input (HTTP 422)${serverText ? `: ${serverText}` : '.'}`, {
           status,
           fields,

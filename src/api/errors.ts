@@ -50,11 +50,18 @@ export class ApiError extends Error {
 
   /** The field messages joined into one line: `name: The name field is required.` */
   get fieldSummary(): string {
-    if (!this.fields) return '';
-    return Object.entries(this.fields)
-      .map(([field, msgs]) => `${field}: ${msgs.join(' ')}`)
-      .join('; ');
+    return this.fields ? summarizeFields(this.fields) : '';
   }
+}
+
+/** `name: The name field is required.; prompt (no reason given)`: a field whose list is empty is named alone. */
+export function summarizeFields(fields: Record<string, string[]>): string {
+  return Object.entries(fields)
+    .map(([field, msgs]) => {
+      const text = msgs.map((m) => m.trim()).filter(Boolean).join(' ');
+      return text ? `${field}: ${text}` : `${field} (no reason given)`;
+    })
+    .join('; ');
 }
 
 /**

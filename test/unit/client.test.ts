@@ -1043,6 +1043,15 @@ describe('API client (src/api) against the sandbox', function () {
       assert.equal(reqs().length, 2);
     });
 
+    it('validation: a 422 field with an empty message list is named, never shown as a dangling "prompt: "', async () => {
+      sb.setFault('documents.store', { kind: 'status422', count: 1, fields: { prompt: [], name: ['  The name is too long.  '] } });
+      const err = await apiError(() => client().storeDocument({ name: 'n', prompt: 'p', creativity: 0.5 }));
+      assert.equal(err.kind, 'validation');
+      assert.equal(err.message, 'The server refused the input: prompt (no reason given); name: The name is too long.');
+      assert.equal(err.fieldSummary, 'prompt (no reason given); name: The name is too long.');
+      assert.deepEqual(err.fields, { prompt: [], name: ['  The name is too long.  '] });
+    });
+
     it('rateLimited: 429 with retryAfter from Retry-After; a wait over maxRetryWaitSeconds is reported, not waited out', async () => {
       sb.setFault('documents.list', { kind: 'rateLimit', retryAfter: 30 });
       const t0 = Date.now();
