@@ -760,7 +760,8 @@ function webRows(c: Collected, rows: Row[]): void {
   const webMarks = s.filter((x) => x.requireMs !== undefined && x.activateMs !== undefined).map((x) => x.requireMs! + x.activateMs!);
   rows.push({
     figure: '7 Browser build: activation in the web worker',
-    measured: s.length ? `median ${fmtMs(median(s.map((x) => x.apiActivateMs)))} (await activate())` : 'n/a',
+    // The host's marks first: once activated at startup (onStartupFinished), awaiting activate() only reads a settled promise.
+    measured: webMarks.length ? `median ${fmtMs(median(webMarks))} require() + activate()` : s.length ? `median ${fmtMs(median(s.map((x) => x.apiActivateMs)))} (await activate())` : 'n/a',
     budget: '—',
     status: s.length ? 'info' : 'n/a',
     note: s.length
