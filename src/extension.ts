@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { SCHEME, VIEW } from './constants';
 import { Credentials } from './auth/credentials';
 import * as config from './util/config';
-import { registerCommands } from './commands/index';
+import { loadCommandsBundle, registerCommands } from './commands/index';
 import { LazyDocumentFileSystem } from './fs/lazyFs';
 import { ApiProvider } from './services/apiProvider';
 import { AccountService } from './services/accountService';
@@ -60,7 +60,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     projectsTree.attach(vscode.window.createTreeView(VIEW.projects, { treeDataProvider: projectsTree })),
   );
 
-  const proposalContent = new ProposalContent();
+  const proposalContent = new ProposalContent((uri) => loadCommandsBundle().goneText(uri));
   context.subscriptions.push(proposalContent);
 
   const services: Services = { context, log, credentials, api, documents, account, usage, prompter, documentsTree, projectsTree, fs, proposalContent };

@@ -13,9 +13,14 @@ type TableModule = typeof import('./table');
  * The one place that registers commands. Every command runs through runCommand (log + one message).
  * The implementations (dist/commands.js) load on the first command, not at activation.
  */
-// The command implementations are a bundle of their own, loaded on first use: a runtime require on purpose.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-export function registerCommands(s: Services, loadTable: () => TableModule = () => require('./commands.js') as TableModule): vscode.Disposable[] {
+/** dist/commands.js: the commands' implementations and the texts only they need (loaded on first use). */
+export function loadCommandsBundle(): TableModule {
+  // A bundle of its own, loaded on first use: a runtime require on purpose.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('./commands.js') as TableModule;
+}
+
+export function registerCommands(s: Services, loadTable: () => TableModule = loadCommandsBundle): vscode.Disposable[] {
   let table: CommandTable | undefined;
   return Object.values(CMD).map((id) =>
     vscode.commands.registerCommand(id, (...args: unknown[]) =>

@@ -9,6 +9,8 @@ import { projectCommands } from './projects';
 import { writeCommands } from '../write/commands';
 import { usageCommands } from './usage';
 
+export { goneText } from '../write/proposalGone';
+
 /**
  * Every command's implementation (one missing does not compile: CommandTable is a full Record). Built into its own bundle (dist/commands.js), which commands/index.ts
  * loads when a command first runs: activation registers the commands without loading their code.
