@@ -110,3 +110,69 @@ describe('attack3: the browser build\'s transport', function () {
     assert.equal(sb.requests.filter((r) => r.route === 'projects.list' && r.status === 200).length, 45);
   });
 });
+
+describe('attack3: the same answer gives the same outcome on Node (undici) and in the browser (fetch)', function () {
+  this.timeout(20000);
+  const RECORD = {
+    data: {
+      id: 7, name: 'Café', template: { id: 1, name: 'Freestyle' }, result: 'Déjà vu — ✓ 😀', words: 3, favorite: false,
+      created_at: '2023-03-21T15:30:06.000000Z', updated_at: '2023-03-21T15:30:06.000000Z',
+    },
+    status: 200,
+  };
+  const CORS = { 'Access-Control-Allow-Origin': '*', 'Access-Control-Allow-Methods': 'GET', 'Access-Control-Allow-Headers': 'authorization' };
+
+  /** showDocument(7) over both transports against one answer: the record's result, or the error's kind and message. */
+  async function both(handler: http.RequestListener): Promise<{ node: string; browser: string }> {
+    const srv = await oneAnswer((req, res) => {
+      if (req.method === 'OPTIONS') {
+        res.writeHead(204, CORS);
+        res.end();
+        return;
+      }
+      handler(req, res);
+    });
+    const outcome = async (transport: Transport) => {
+      const api = createApi({ documentsUrl: srv.url, projectsUrl: srv.url, getKey: () => 'k-123', timeoutMs: 3000, retries: 0, transport });
+      try {
+        return `ok ${(await api.showDocument(7)).result}`;
+      } catch (e) {
+        return isApiError(e) ? `${e.kind} ${e.message}` : `crash ${String(e)}`;
+      } finally {
+        api.dispose();
+      }
+    };
+    try {
+      return { node: await outcome(new UndiciTransport()), browser: await outcome(new FetchTransport({ emulateCors: { origin: ORIGIN } })) };
+    } finally {
+      await srv.close();
+    }
+  }
+
+  it('attack3: JSON after a UTF-8 byte-order mark (a PHP file saved with a BOM prints one) reads the same on both', async () => {
+    const r = await both((_req, res) => {
+      res.writeHead(200, { ...CORS, 'Content-Type': 'application/json' });
+      res.end(Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(RECORD))]));
+    });
+    assert.equal(r.browser, `ok ${RECORD.data.result}`, 'the browser (TextDecoder drops the BOM)');
+    assert.equal(r.node, r.browser, 'Node gives the same outcome');
+  });
+
+  it('attack3: UTF-8 split inside a character across chunks, and an HTML page from a proxy, read the same on both', async () => {
+    const bytes = Buffer.from(JSON.stringify(RECORD), 'utf8');
+    const cut = bytes.indexOf(Buffer.from('😀')) + 2;
+    const split = await both((_req, res) => {
+      res.writeHead(200, { ...CORS, 'Content-Type': 'application/json' });
+      res.write(bytes.subarray(0, cut));
+      setTimeout(() => res.end(bytes.subarray(cut)), 30);
+    });
+    assert.equal(split.browser, `ok ${RECORD.data.result}`);
+    assert.equal(split.node, split.browser);
+    const html = await both((_req, res) => {
+      res.writeHead(200, { ...CORS, 'Content-Type': 'text/html; charset=UTF-8' });
+      res.end('<!doctype html><title>Sign in to the proxy</title>');
+    });
+    assert.match(html.browser, /^badResponse .*web page/);
+    assert.equal(html.node, html.browser);
+  });
+});
