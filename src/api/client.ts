@@ -36,7 +36,8 @@ export interface ClientOptions {
   /**
    * Whether answers' X-RateLimit-* headers can be read (default: what the transport says). Then an answer without
    * them means the server does not throttle, and nothing is paced. A transport that cannot read them (a browser:
-   * the servers expose no headers to CORS) paces by its own count at the servers' usual 60 a minute.
+   * the servers expose no headers to CORS) paces by its own count at the servers' usual 60 a minute, and at 30 a
+   * minute on the projects server, which may count each request twice.
    */
   rateLimitHeadersReadable?: boolean;
   /** Observes each HTTP exchange (tests and the benchmark count requests with it). */
@@ -145,12 +146,14 @@ export function redirectTarget(url: URL): string {
 /** Client-side pacing: a sliding one-minute window of our own request starts, per server. */
 class Pacer {
   private starts: number[] = [];
-  /** Until an answer says otherwise, the servers' usual limit. */
-  private limit = 60;
+  /** Until an answer says otherwise, the servers' usual limit (or less, when that is all that can be assumed). */
+  private limit: number;
   constructor(
     /** The limit to assume when an answer carries no X-RateLimit-Limit (throttling off, or headers unreadable). */
     private readonly withoutHeaders: number,
-  ) {}
+  ) {
+    this.limit = Math.min(60, withoutHeaders);
+  }
 
   private remaining: number | undefined;
   private remainingAt = 0;
@@ -214,8 +217,10 @@ export class HttpClient {
     this.ownsTransport = !options.transport;
     this.transport = options.transport ?? defaultTransport(options.dispatcher);
     const readable = options.rateLimitHeadersReadable ?? this.transport.rateLimitHeadersReadable;
-    const withoutHeaders = readable ? Number.POSITIVE_INFINITY : 60;
-    this.pacers = { documents: new Pacer(withoutHeaders), projects: new Pacer(withoutHeaders) };
+    // Unread counts: 60 a minute, and the projects server may count each request twice (its throttle applied twice).
+    this.pacers = readable
+      ? { documents: new Pacer(Number.POSITIVE_INFINITY), projects: new Pacer(Number.POSITIVE_INFINITY) }
+      : { documents: new Pacer(60), projects: new Pacer(30) };
   }
 
   /** The base URL for a service, checked: the key is never sent to an insecure address. */
