@@ -2,6 +2,9 @@
 import { Agent, request, type Dispatcher } from './http';
 import { tooLarge, type Transport, type TransportRequest, type TransportResponse } from './transport';
 
+/** UTF-8 as a browser's fetch reads it (a leading byte-order mark is dropped), so both builds read one answer alike. */
+const utf8 = new TextDecoder('utf-8');
+
 export class UndiciTransport implements Transport {
   readonly rateLimitHeadersReadable = true;
   private readonly dispatcher: Dispatcher;
@@ -35,7 +38,7 @@ export class UndiciTransport implements Transport {
       }
       chunks.push(chunk as Buffer);
     }
-    return { status: res.statusCode, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') };
+    return { status: res.statusCode, headers: res.headers, text: utf8.decode(Buffer.concat(chunks)) };
   }
 
   dispose(): void {
