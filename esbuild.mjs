@@ -41,20 +41,23 @@ const options = {
       },
     },
     {
-      // Two modules of undici the client never runs are left out of dist/api.js (undici requires both when it loads;
+      // Three modules of undici the client never runs are left out of dist/api.js (undici requires them when it loads or on a path we never take;
       // test/unit/undiciPaths.test.ts checks the built bundle still makes requests without them):
       // - llhttp_simd-wasm.js: undici carries its HTTP/1.1 parser (llhttp) as WebAssembly twice, with and without
       //   SIMD, 71 KB each, and compiles the SIMD one when it can, falling back to the plain one when that fails.
       //   Without it the plain build is used, as on a machine without SIMD (our answers are small JSON).
       // - client-h2.js: HTTP/2, which undici only speaks when a dispatcher is built with allowH2 (ours is not); it
       //   loads node:http2 at start. Should a connection ever negotiate h2, the request fails with a plain error.
+      // - web/fetch/body.js: fetch's body extraction, which the HTTP/1.1 client requires only to send a FormData
+      //   body (ours are JSON strings); it brings fetch's utilities, WebIDL and the multipart parser (~40 KB).
       name: 'undici-unused-parts',
       setup(build) {
         const leftOut = {
           'llhttp_simd-wasm.js': 'module.exports = undefined;',
           'client-h2.js': "module.exports = function connectH2() { throw new Error('HTTP/2 is not part of this build'); };",
+          'body.js': "module.exports = { extractBody() { throw new Error('FormData bodies are not part of this build'); } };",
         };
-        build.onResolve({ filter: /[\\/](llhttp_simd-wasm|client-h2)\.js$/ }, (args) =>
+        build.onResolve({ filter: /[\\/](llhttp_simd-wasm|client-h2|web[\\/]fetch[\\/]body)\.js$/ }, (args) =>
           /[\\/]node_modules[\\/]undici[\\/]/.test(args.importer) ? { path: args.path.replace(/^.*[\\/]/, ''), namespace: 'left-out' } : undefined,
         );
         build.onLoad({ filter: /.*/, namespace: 'left-out' }, (args) => ({

@@ -17,11 +17,14 @@
  * exchanges the extension reported), the extension's own time (its code on the critical path, measured
  * by wrapping its tree providers, file system and the `vscode.window` calls it makes) and the rest
  * (VS Code). BENCH_PHASES=user,rate,large (comma-separated prefixes) runs only some phases.
+ * BENCH_PROFILE=<file.cpuprofile> writes a CPU profile of this host from opening the views to the end of the first
+ * template's expansion (open it in Chrome DevTools or VS Code), to see where the first open's own time goes.
  */
 import * as fs from 'fs';
 import * as path from 'path';
 import { performance } from 'perf_hooks';
 import * as http from 'http';
+import * as inspector from 'inspector';
 import * as v8 from 'v8';
 import * as vm from 'vm';
 import * as vscode from 'vscode';
@@ -654,6 +657,27 @@ function median(xs: readonly number[]): number {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
+/** A CPU profile of this host (node:inspector), written to `file` when stopped; nothing without a file. */
+async function startProfile(file: string | undefined): Promise<{ stop(): Promise<void> } | undefined> {
+  if (!file) return undefined;
+  const session = new inspector.Session();
+  session.connect();
+  const post = (method: string, params?: object) =>
+    new Promise<unknown>((resolve, reject) => session.post(method, params ?? {}, (err, res) => (err ? reject(err) : resolve(res))));
+  await post('Profiler.enable');
+  await post('Profiler.setSamplingInterval', { interval: 100 });
+  await post('Profiler.start');
+  return {
+    async stop() {
+      const { profile } = (await post('Profiler.stop')) as { profile: unknown };
+      session.disconnect();
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, JSON.stringify(profile));
+      log(`CPU profile written to ${file}`);
+    },
+  };
+}
+
 // --- 1. User actions ---------------------------------------------------------------------------------------
 
 /** Opening the views, expanding, paging, opening, saving, renaming, favoriting, searching. */
@@ -665,6 +689,7 @@ async function userActions(ctx: Ctx): Promise<void> {
 
   // Open the views (the first request of the session: it loads dist/api.js).
   await ctl.resetRequests();
+  const profile = await startProfile(process.env.BENCH_PROFILE);
   let e0 = Date.now();
   let t0 = now();
   await vscode.commands.executeCommand('workbench.view.extension.contentDocs');
@@ -717,6 +742,7 @@ async function userActions(ctx: Ctx): Promise<void> {
         ],
         note: `plus ${usage.length} GET /account for the status bar's plan usage, once a session`,
       });
+      await profile?.stop();
     }
   }
   // Baseline: a change event of a group until the view has re-fetched its rows.

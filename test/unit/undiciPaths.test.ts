@@ -210,10 +210,29 @@ describe('the built API bundle (dist/api.js)', () => {
     assert.deepEqual([...new Set(packages)], []);
   });
 
-  it('holds the plain llhttp build, and neither the SIMD one nor HTTP/2 (left out by esbuild.mjs)', () => {
+  it('holds the plain llhttp build, and neither the SIMD one, HTTP/2 nor fetch\'s FormData bodies (left out by esbuild.mjs)', () => {
     assert.ok(source.includes(wasmBase64('llhttp-wasm.js')), 'the plain build is in the bundle');
     assert.ok(!source.includes(wasmBase64('llhttp_simd-wasm.js')), 'the SIMD build is left out');
     assert.doesNotMatch(source, /require\(["'](node:)?http2["']\)/, 'node:http2 is not required');
+    assert.doesNotMatch(source, /multipart\/form-data/, "fetch's body extraction (FormData, multipart) is left out");
+  });
+
+  it('sends a form body with that build (the path that no longer has fetch\'s body extraction)', async () => {
+    let received = '';
+    const srv = await serve((req, res) => {
+      req.setEncoding('utf8');
+      req.on('data', (c: string) => (received += c));
+      req.on('end', () => json(res, 201, { data: { id: 9, name: 'N', template: { id: 1, name: 'Freestyle' }, result: 'R', favorite: false } }));
+    });
+    const api = (load(bundle) as typeof import('../../src/api/index')).createApi({ documentsUrl: srv.url, projectsUrl: srv.url, getKey: () => 'k', pacing: false, retries: 0 });
+    try {
+      const doc = await api.storeDocument({ name: 'N', templateId: 1, creativity: 0.5, prompt: 'Write ✓' });
+      assert.equal(doc.id, 9);
+      assert.deepEqual(Object.fromEntries(new URLSearchParams(received)), { name: 'N', template_id: '1', creativity: '0.5', prompt: 'Write ✓' });
+    } finally {
+      api.dispose();
+      await srv.close();
+    }
   });
 
   it('makes a request and reads its answer with that parser', async () => {
