@@ -79,15 +79,15 @@ function runChildTier(name, script, args = []) {
   });
 }
 
-/** ESLint over src/ (type-aware; zero problems allowed, warnings included): one check that passes or fails. */
+/** ESLint over src/ and test/ as `npm run lint` (type-aware; zero problems allowed, warnings included): one check that passes or fails. */
 function runLintTier() {
   return new Promise(resolve => {
     const bin = path.join(REPO, 'node_modules', 'eslint', 'bin', 'eslint.js');
-    const child = spawn(process.execPath, [bin, '--max-warnings', '0', 'src'], { cwd: REPO, stdio: 'inherit' });
+    const child = spawn(process.execPath, [bin, '--max-warnings', '0', 'src', 'test'], { cwd: REPO, stdio: 'inherit' });
     child.on('error', e => resolve({ passed: 0, failed: 1, failures: [`lint: ${e.message}`] }));
     child.on('exit', code => {
-      if (code === 0) console.log('lint: src/ has no problems');
-      resolve(code === 0 ? { passed: 1, failed: 0 } : { passed: 0, failed: 1, failures: ['lint: eslint found problems in src/ (npm run lint)'] });
+      if (code === 0) console.log('lint: src/ and test/ have no problems');
+      resolve(code === 0 ? { passed: 1, failed: 0 } : { passed: 0, failed: 1, failures: ['lint: eslint found problems in src/ or test/ (npm run lint)'] });
     });
   });
 }

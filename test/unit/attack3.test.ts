@@ -6,23 +6,13 @@
 import assert from 'node:assert/strict';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createApi, isApiError, type ApiError, type ClientOptions, type ContentApi } from '../../src/api';
+import { createApi, isApiError, type ClientOptions, type ContentApi } from '../../src/api';
 import { FetchTransport, type FetchTransportOptions } from '../../src/api/fetchTransport';
 import { UndiciTransport } from '../../src/api/nodeTransport';
 import type { Transport } from '../../src/api/transport';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 
 const ORIGIN = 'https://vscode.dev';
-
-async function apiError(fn: () => unknown): Promise<ApiError> {
-  try {
-    await fn();
-  } catch (e) {
-    assert.ok(isApiError(e), `expected an ApiError, got ${String(e)}`);
-    return e;
-  }
-  assert.fail('expected the call to fail, but it succeeded');
-}
 
 /**
  * A virtual clock for the client and the sandbox (one process): every sleep the client asks for (pacing, back-off)
