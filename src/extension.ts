@@ -12,6 +12,7 @@ import { UsageStatus } from './status/usage';
 import type { Services } from './services/services';
 import { DocumentsTreeProvider } from './tree/documentsTree';
 import { ProjectsTreeProvider } from './tree/projectsTree';
+import { prepareFormats } from './tree/format';
 import { SwitchablePrompter } from './ui/prompter';
 import { Logger } from './util/log';
 import { registerWriteUi } from './write/menu';
@@ -33,7 +34,8 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   const log = new Logger();
   context.subscriptions.push(log);
   const credentials = new Credentials(context.secrets, log);
-  const api = new ApiProvider(credentials, log);
+  // While the session's first request waits for its answer, the formatters its rows will use are made (Intl costs ~10 ms the first time).
+  const api = new ApiProvider(credentials, log, prepareFormats);
   // Who the account is (the documents server and the key), read locally: an answer on the wire while the user signed
   // out and in again with the same key is still this account's. Kept as a SHA-256 digest, so no copy of the key
   // stays in memory beyond the client's own.

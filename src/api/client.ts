@@ -1,7 +1,7 @@
 import type { Dispatcher } from './http';
 import { ApiError, summarizeFields } from './errors';
 import { defaultTransport, INSECURE_HTTP_NOTE } from './platform';
-import { errorBodySchema, type ZodSchema } from './schemas';
+import { schemas, type Schemas, type ZodSchema } from './schemas';
 import type { Transport, TransportResponse } from './transport';
 import { serverTrim } from './validate';
 
@@ -42,6 +42,11 @@ export interface ClientOptions {
   rateLimitHeadersReadable?: boolean;
   /** Observes each HTTP exchange (tests and the benchmark count requests with it). */
   onExchange?: (e: Exchange) => void;
+  /**
+   * Called once, while the client's first request waits for its answer (after the client has built its response
+   * schemas in that wait): for work the first answer will need, such as the formatters its rows use.
+   */
+  onFirstWait?: () => void;
 }
 
 export interface Exchange {
@@ -60,7 +65,8 @@ export interface RequestSpec<T> {
   path: string;
   query?: Record<string, string | number | undefined>;
   form?: Record<string, string | number | undefined>;
-  schema: ZodSchema<T>;
+  /** The answer's schema, picked from the response schemas (built on first use). */
+  schema: (s: Schemas) => ZodSchema<T>;
   signal?: AbortSignal;
   timeoutMs?: number;
 }
@@ -221,6 +227,10 @@ export class HttpClient {
     this.pacers = readable
       ? { documents: new Pacer(Number.POSITIVE_INFINITY), projects: new Pacer(Number.POSITIVE_INFINITY) }
       : { documents: new Pacer(60), projects: new Pacer(30) };
+    this.transport.whenWaiting(() => {
+      schemas();
+      options.onFirstWait?.();
+    });
   }
 
   /** The base URL for a service, checked: the key is never sent to an insecure address. */
@@ -349,7 +359,7 @@ export class HttpClient {
     const ms = Date.now() - t0;
     this.options.onExchange?.({ service: spec.service, method: spec.method, path: logPath, status: raw.status, ms, attempt });
     this.log(raw.status < 400 ? 'info' : 'warn', `[api] ${spec.method} ${logPath} ${raw.status} ${ms}ms`);
-    return this.interpret(raw, spec.schema, url, spec.service);
+    return this.interpret(raw, spec.schema(schemas()), url, spec.service);
   }
 
   private async exchange(
@@ -413,7 +423,7 @@ export class HttpClient {
       }
       return result.data;
     }
-    const errBody = parsed ? errorBodySchema.safeParse(json) : undefined;
+    const errBody = parsed ? schemas().errorBody.safeParse(json) : undefined;
     const message = errBody?.success ? errBody.data.message : undefined;
     const serverText = typeof message === 'string' ? message : undefined;
     if (status >= 300 && status < 400) return this.redirected(raw, requestUrl, service);

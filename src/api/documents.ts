@@ -1,6 +1,6 @@
 import type { HttpClient } from './client';
 import { invalidInput } from './errors';
-import { deletedSchema, documentSchema, pageSchema, recordSchema, type ContentDocument } from './schemas';
+import type { ContentDocument } from './schemas';
 import { toPage, type Page } from './paging';
 import {
   checkCreativity,
@@ -45,9 +45,6 @@ export interface DocumentChanges {
   favorite?: boolean;
 }
 
-const listSchema = pageSchema(documentSchema);
-const oneSchema = recordSchema(documentSchema);
-
 /**
  * The search text as the server should see it: `%`, `_` and `\` are LIKE wildcards/escapes on the
  * server, so they are escaped to match literally; a search for "0" is sent escaped because the
@@ -78,12 +75,12 @@ function checkId(id: unknown): number {
 
 export async function listDocuments(http: HttpClient, q: DocumentListQuery = {}, signal?: AbortSignal): Promise<Page<ContentDocument>> {
   const query = documentListParams(q);
-  const body = await http.send({ service: 'documents', method: 'GET', path: '/documents', query, schema: listSchema, signal });
+  const body = await http.send({ service: 'documents', method: 'GET', path: '/documents', query, schema: (s) => s.documentList, signal });
   return toPage(body, q.page ?? 1, q.perPage);
 }
 
 export async function showDocument(http: HttpClient, id: number, signal?: AbortSignal): Promise<ContentDocument> {
-  return http.send({ service: 'documents', method: 'GET', path: `/documents/${checkId(id)}`, schema: oneSchema, signal });
+  return http.send({ service: 'documents', method: 'GET', path: `/documents/${checkId(id)}`, schema: (s) => s.documentOne, signal });
 }
 
 /** Creates a document; the server generates its result during the request. Never retried (it would duplicate). */
@@ -94,7 +91,7 @@ export async function storeDocument(http: HttpClient, doc: NewDocument, signal?:
     creativity: checkCreativity(doc.creativity),
     template_id: doc.templateId === undefined ? undefined : checkPositiveInt('template_id', doc.templateId),
   };
-  return http.send({ service: 'documents', method: 'POST', path: '/documents', form, schema: oneSchema, signal, timeoutMs });
+  return http.send({ service: 'documents', method: 'POST', path: '/documents', form, schema: (s) => s.documentOne, signal, timeoutMs });
 }
 
 export async function updateDocument(http: HttpClient, id: number, changes: DocumentChanges, signal?: AbortSignal): Promise<ContentDocument> {
@@ -106,9 +103,9 @@ export async function updateDocument(http: HttpClient, id: number, changes: Docu
     form.favorite = changes.favorite ? 1 : 0;
   }
   if (Object.keys(form).length === 0) throw invalidInput('document', 'Nothing to change.');
-  return http.send({ service: 'documents', method: 'PATCH', path: `/documents/${checkId(id)}`, form, schema: oneSchema, signal });
+  return http.send({ service: 'documents', method: 'PATCH', path: `/documents/${checkId(id)}`, form, schema: (s) => s.documentOne, signal });
 }
 
 export async function deleteDocument(http: HttpClient, id: number, signal?: AbortSignal): Promise<void> {
-  await http.send({ service: 'documents', method: 'DELETE', path: `/documents/${checkId(id)}`, schema: deletedSchema, signal });
+  await http.send({ service: 'documents', method: 'DELETE', path: `/documents/${checkId(id)}`, schema: (s) => s.deleted, signal });
 }

@@ -30,6 +30,7 @@ export interface FetchTransportOptions {
 export class FetchTransport implements Transport {
   readonly rateLimitHeadersReadable = false;
   private readonly fetch: FetchLike;
+  private waiting: Array<() => void> = [];
 
   constructor(private readonly options: FetchTransportOptions = {}) {
     this.fetch = options.fetch ?? ((url, init) => globalThis.fetch(url, init));
@@ -52,7 +53,10 @@ export class FetchTransport implements Transport {
       cache: 'no-store',
       mode: 'cors',
     };
-    const res = await this.fetch(r.url, init);
+    const answer = this.fetch(r.url, init);
+    // The browser sends it on its own threads: from the next task on, this worker only waits.
+    for (const callback of this.waiting.splice(0)) setTimeout(callback, 0);
+    const res = await answer;
     const emulated = this.options.emulateCors !== undefined;
     if (emulated && !allowsOrigin(res.headers, this.options.emulateCors!.origin)) {
       await res.body?.cancel().catch(() => undefined);
@@ -74,6 +78,10 @@ export class FetchTransport implements Transport {
       throw tooLarge(res.status, declared, r.maxBodyBytes);
     }
     return { status: res.status, headers: readable, text: await readText(res, r.maxBodyBytes) };
+  }
+
+  whenWaiting(callback: () => void): void {
+    this.waiting.push(callback);
   }
 
   explainFailure(error: unknown, url: string): ApiError | undefined {

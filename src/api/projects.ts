@@ -1,5 +1,5 @@
 import type { HttpClient } from './client';
-import { deletedSchema, pageSchema, projectSchema, type Project } from './schemas';
+import type { Project } from './schemas';
 import { toPage, type Page } from './paging';
 import { encodeSearch } from './documents';
 import { checkOneOf, isBlank, checkPositiveInt, checkProjectName, PAGE_SIZES, PROJECT_SORT_FIELDS, SORT_ORDERS, type PageSize, type ProjectSortField, type SortOrder } from './validate';
@@ -11,8 +11,6 @@ export interface ProjectListQuery {
   perPage?: PageSize;
   page?: number;
 }
-
-const listSchema = pageSchema(projectSchema);
 
 export function projectListParams(q: ProjectListQuery): Record<string, string | number | undefined> {
   const params: Record<string, string | number | undefined> = {};
@@ -28,12 +26,12 @@ export function projectListParams(q: ProjectListQuery): Record<string, string | 
 }
 
 export async function listProjects(http: HttpClient, q: ProjectListQuery = {}, signal?: AbortSignal): Promise<Page<Project>> {
-  const body = await http.send({ service: 'projects', method: 'GET', path: '/projects', query: projectListParams(q), schema: listSchema, signal });
+  const body = await http.send({ service: 'projects', method: 'GET', path: '/projects', query: projectListParams(q), schema: (s) => s.projectList, signal });
   return toPage(body, q.page ?? 1, q.perPage);
 }
 
 /** Deletes every report of a project. The name travels as one percent-encoded path segment; a "/" cannot. */
 export async function deleteProject(http: HttpClient, name: string, signal?: AbortSignal): Promise<void> {
   const segment = encodeURIComponent(checkProjectName(name));
-  await http.send({ service: 'projects', method: 'DELETE', path: `/projects/${segment}`, schema: deletedSchema, signal });
+  await http.send({ service: 'projects', method: 'DELETE', path: `/projects/${segment}`, schema: (s) => s.deleted, signal });
 }

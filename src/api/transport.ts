@@ -34,6 +34,12 @@ export interface Transport {
    * error's code). Never called for timeouts or cancellations.
    */
   explainFailure?(error: unknown, url: string): ApiError | undefined;
+  /**
+   * Calls `callback` once, as soon as a request has left and the host only waits for its answer (Node: the first
+   * connection is open and its request written; a browser: fetch was called), so that work the answer will need
+   * can use that wait instead of following it. Never called when no request gets that far.
+   */
+  whenWaiting(callback: () => void): void;
   dispose(): void;
 }
 

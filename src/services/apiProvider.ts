@@ -24,6 +24,8 @@ export class ApiProvider extends Disposable {
   constructor(
     private readonly credentials: Credentials,
     private readonly log: Logger,
+    /** Work the first answer will need, done while the session's first request waits for it (see ClientOptions.onFirstWait). */
+    private readonly onFirstWait?: () => void,
     // The HTTP client and schemas are a bundle of their own, loaded on the first request: a runtime require on purpose.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     private readonly loadModule: () => ApiModule = () => require('./api.js') as ApiModule,
@@ -58,6 +60,7 @@ export class ApiProvider extends Disposable {
         userAgent: `content-docs-vscode/${vscode.version}`,
         log: (level, line) => this.log[level === 'trace' ? 'trace' : level](line),
         onExchange: (e) => this._onDidExchange.fire(e),
+        onFirstWait: this.onFirstWait,
       });
       this.log.debug(`[api] client ready in ${Date.now() - t0} ms`);
     }
