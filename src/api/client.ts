@@ -1,7 +1,7 @@
 import type { Dispatcher } from './http';
 import { ApiError, summarizeFields } from './errors';
 import { defaultTransport, INSECURE_HTTP_NOTE } from './platform';
-import { schemas, type Schemas, type ZodSchema } from './schemas';
+import { prepareSchemas, schemas, type Schemas, type ZodSchema } from './schemas';
 import type { Transport, TransportResponse } from './transport';
 import { serverTrim } from './validate';
 
@@ -228,7 +228,7 @@ export class HttpClient {
       ? { documents: new Pacer(Number.POSITIVE_INFINITY), projects: new Pacer(Number.POSITIVE_INFINITY) }
       : { documents: new Pacer(60), projects: new Pacer(30) };
     this.transport.whenWaiting(() => {
-      schemas();
+      void prepareSchemas();
       options.onFirstWait?.();
     });
   }

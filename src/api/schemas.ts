@@ -214,5 +214,20 @@ export function schemas(): Schemas {
   return (built ??= build());
 }
 
+/**
+ * Builds the schemas and runs each list parser once on a one-row page: zod generates an object's parser on its
+ * first use. Called while the session's first request waits for its answer (HttpClient), so the answer's parse
+ * finds them ready. True when every sample parsed (each field's parser ran).
+ */
+export function prepareSchemas(): boolean {
+  const s = schemas();
+  const at = '2024-01-01T00:00:00.000000Z';
+  return [
+    s.documentList.safeParse({ data: [{ id: 1, name: '', template: { id: 1, name: '' }, result: '', words: 0, favorite: false, created_at: at, updated_at: at }], meta: { total: 1 } }),
+    s.projectList.safeParse({ data: [{ project: '', reports: 0, result: 0, created_at: at }], meta: { total: 1 } }),
+    s.accountInfo.safeParse({ data: {} }),
+  ].every((r) => r.success);
+}
+
 export type ContentDocument = z.output<Schemas['documentOne']>;
 export type Project = z.output<Schemas['projectList']>['data'][number];

@@ -8,6 +8,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createApi } from '../../src/api';
 import { FetchTransport } from '../../src/api/fetchTransport';
 import { UndiciTransport } from '../../src/api/nodeTransport';
+import { prepareSchemas } from '../../src/api/schemas';
 
 /** Answers every request after `delayMs` with `{"data": {"arrivedAt": <epoch ms when its headers arrived>}}`. */
 const SERVER = `
@@ -96,6 +97,10 @@ describe('the first request\'s wait', function () {
     } finally {
       api.dispose();
     }
+  });
+
+  it('the schemas\' warm-up samples are valid answers, so every field\'s parser runs in the wait', () => {
+    assert.equal(prepareSchemas(), true);
   });
 
   it('a request that never leaves (a refused connection) does not run it', async () => {
