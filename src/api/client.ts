@@ -44,7 +44,8 @@ export interface ClientOptions {
   onExchange?: (e: Exchange) => void;
   /**
    * Called once, while the client's first request waits for its answer (after the client has built its response
-   * schemas in that wait): for work the first answer will need, such as the formatters its rows use.
+   * schemas in that wait): for work the first answer will need, such as the formatters its rows use. An exception
+   * it throws is logged (as a warning) and goes no further.
    */
   onFirstWait?: () => void;
 }
@@ -227,9 +228,15 @@ export class HttpClient {
     this.pacers = readable
       ? { documents: new Pacer(Number.POSITIVE_INFINITY), projects: new Pacer(Number.POSITIVE_INFINITY) }
       : { documents: new Pacer(60), projects: new Pacer(30) };
+    // Work for the answer's sake only: it runs outside any request, so a failure is logged, never thrown (it would be uncaught).
     this.transport.whenWaiting(() => {
-      void prepareSchemas();
-      options.onFirstWait?.();
+      for (const work of [prepareSchemas, () => options.onFirstWait?.()]) {
+        try {
+          work();
+        } catch (e) {
+          this.log('warn', `[api] preparing for the first answer failed: ${e instanceof Error ? e.message : String(e)}`);
+        }
+      }
     });
   }
 
