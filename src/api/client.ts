@@ -219,6 +219,8 @@ export class HttpClient {
   private readonly pacers: Record<Service, Pacer>;
   private readonly inflight = new Map<string, Promise<unknown>>();
   private paceQueue: Record<Service, Promise<void>> = { documents: Promise.resolve(), projects: Promise.resolve() };
+  private readonly stopWaiting: () => void;
+  private disposed = false;
 
   constructor(private readonly options: ClientOptions) {
     this.ownsTransport = !options.transport;
@@ -229,7 +231,8 @@ export class HttpClient {
       ? { documents: new Pacer(Number.POSITIVE_INFINITY), projects: new Pacer(Number.POSITIVE_INFINITY) }
       : { documents: new Pacer(60), projects: new Pacer(30) };
     // Work for the answer's sake only: it runs outside any request, so a failure is logged, never thrown (it would be uncaught).
-    this.transport.whenWaiting(() => {
+    this.stopWaiting = this.transport.whenWaiting(() => {
+      if (this.disposed) return;
       for (const work of [prepareSchemas, () => options.onFirstWait?.()]) {
         try {
           work();
@@ -262,6 +265,9 @@ export class HttpClient {
   }
 
   dispose(): void {
+    this.disposed = true;
+    // A dispatcher or transport passed in may serve other clients after this one: take this client's callback away.
+    this.stopWaiting();
     if (this.ownsTransport) this.transport.dispose();
   }
 

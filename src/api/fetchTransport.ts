@@ -80,8 +80,11 @@ export class FetchTransport implements Transport {
     return { status: res.status, headers: readable, text: await readText(res, r.maxBodyBytes) };
   }
 
-  whenWaiting(callback: () => void): void {
+  whenWaiting(callback: () => void): () => void {
     this.waiting.push(callback);
+    return () => {
+      this.waiting = this.waiting.filter((c) => c !== callback);
+    };
   }
 
   explainFailure(error: unknown, url: string): ApiError | undefined {

@@ -15,10 +15,12 @@ export class UndiciTransport implements Transport {
     this.dispatcher = dispatcher ?? new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, connections: 6, allowH2: false });
   }
 
-  whenWaiting(callback: () => void): void {
+  whenWaiting(callback: () => void): () => void {
     // undici emits 'connect' just before it writes the requests queued for the new connection: the next turn of
     // the event loop finds them sent.
-    this.dispatcher.once('connect', () => setImmediate(callback));
+    const onConnect = () => setImmediate(callback);
+    this.dispatcher.once('connect', onConnect);
+    return () => this.dispatcher.off('connect', onConnect);
   }
 
   async send(r: TransportRequest): Promise<TransportResponse> {

@@ -37,9 +37,10 @@ export interface Transport {
   /**
    * Calls `callback` once, as soon as a request has left and the host only waits for its answer (Node: the first
    * connection is open and its request written; a browser: fetch was called), so that work the answer will need
-   * can use that wait instead of following it. Never called when no request gets that far.
+   * can use that wait instead of following it. Never called when no request gets that far. Returns what cancels
+   * it (a client calls that when disposed: the transport, or the dispatcher under it, may be shared and outlive it).
    */
-  whenWaiting(callback: () => void): void;
+  whenWaiting(callback: () => void): () => void;
   dispose(): void;
 }
 
