@@ -31,7 +31,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/api/**/*.ts', 'src/model/**/*.ts', 'src/services/documentService.ts', 'src/services/projectService.ts', 'src/fs/names.ts', 'src/fs/accountIndex.ts', 'src/fs/versions.ts', 'src/status/usageFormat.ts'],
+    files: ['src/api/**/*.ts', 'src/model/**/*.ts', 'src/services/documentService.ts', 'src/services/projectService.ts', 'src/fs/names.ts', 'src/fs/accountIndex.ts', 'src/fs/versions.ts', 'src/fs/documentRecords.ts', 'src/status/usageFormat.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'src/api and the models stay free of vscode.' }] }] },
   },
 );

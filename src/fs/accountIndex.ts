@@ -300,3 +300,21 @@ function keyOrder(k: string): number {
 function nameOf(file: string, ext: string): string {
   return file.endsWith(ext) ? file.slice(0, -ext.length) : file;
 }
+
+/**
+ * The whole account listing, page by page (one request each). `current` says whether the account is still the one
+ * the listing started for: another account's pages are not this account's documents.
+ */
+export async function listAccount(
+  page: (n: number) => Promise<{ items: readonly IndexedDocument[]; hasMore: boolean }>,
+  current: () => boolean,
+): Promise<IndexedDocument[]> {
+  const out: IndexedDocument[] = [];
+  for (let n = 1; n <= 10_000; n++) {
+    const p = await page(n);
+    if (!current()) throw new Error('The account changed while its documents were being listed.');
+    for (const d of p.items) out.push({ id: d.id, name: d.name, template: d.template });
+    if (!p.hasMore) break;
+  }
+  return out;
+}

@@ -1,0 +1,119 @@
+/**
+ * DocumentRecords (src/fs/documentRecords.ts): what the file system knows of each document, in plain Node. The
+ * rules that keep opening a document at one request and never let a save-time check use a stale read.
+ */
+import assert from 'node:assert/strict';
+import type { ContentDocument } from '../../src/api/index';
+import { listAccount } from '../../src/fs/accountIndex';
+import { DocumentRecords, REUSE_MS, WRITE_CHECK_MS } from '../../src/fs/documentRecords';
+
+const AT = '2026-01-01T10:00:00.000000Z';
+const T = 1_000_000;
+
+function doc(id: number, result: string, name = `Doc ${id}`): ContentDocument {
+  return { id, name, template: { id: 1, name: 'Freestyle' }, result, resultIsNull: false, words: 1, favorite: false, created_at: AT, updated_at: AT };
+}
+
+/** A URI stand-in: only its string form is used. */
+const uri = (s: string) => ({ toString: () => s });
+
+describe('DocumentRecords (the file system\'s per-document record)', () => {
+  it('one read serves one stat and one readFile (opening a document is one request); a second readFile asks again', () => {
+    const r = new DocumentRecords();
+    r.observe(doc(1, 'a'), false, T);
+    assert.ok(r.reuse(1, 'stat', false, T + 10), 'the stat uses the read');
+    assert.ok(r.reuse(1, 'read', false, T + 20), 'the readFile uses it');
+    assert.equal(r.reuse(1, 'read', false, T + 30), undefined, 'a second readFile asks the server');
+    assert.ok(r.reuse(1, 'stat', false, T + 40), 'a clean editor may stat again from it');
+  });
+
+  it('a read older than the reuse window serves nothing', () => {
+    const r = new DocumentRecords();
+    r.observe(doc(1, 'a'), false, T);
+    assert.equal(r.reuse(1, 'stat', false, T + REUSE_MS + 1), undefined);
+    assert.equal(r.reuse(1, 'read', false, T + REUSE_MS + 1), undefined);
+  });
+
+  it('the stat before a save (unsaved edits) never uses someone else\'s read; the answer to our own save serves it once', () => {
+    const r = new DocumentRecords();
+    r.observe(doc(1, 'a'), false, T);
+    assert.equal(r.reuse(1, 'stat', true, T + 1), undefined, 'a fresh read of the server that was not our save');
+    r.observe(doc(1, 'b'), true, T + 2);
+    assert.ok(r.reuse(1, 'stat', true, T + 3), 'our own save');
+    assert.equal(r.reuse(1, 'stat', true, T + 4), undefined, 'only once');
+  });
+
+  it('readAgain lets the read just made serve the editor about to be shown; dropRead makes the next call ask', () => {
+    const r = new DocumentRecords();
+    r.observe(doc(1, 'a'), false, T);
+    r.reuse(1, 'read', false, T);
+    r.readAgain(1);
+    assert.ok(r.reuse(1, 'read', false, T + 1));
+    r.dropRead(1);
+    assert.equal(r.reuse(1, 'stat', false, T + 2), undefined);
+  });
+
+  it('a stat counts as recent for the write check within its window, and not while a new one runs', () => {
+    const r = new DocumentRecords();
+    assert.equal(r.statRecent(1, T), false);
+    r.statOk(1, T);
+    assert.equal(r.statRecent(1, T + WRITE_CHECK_MS), true);
+    assert.equal(r.statRecent(1, T + WRITE_CHECK_MS + 1), false);
+    r.statOk(1, T);
+    r.statStarted(1);
+    assert.equal(r.statRecent(1, T), false);
+  });
+
+  it('names: each name a document had; URIs: one per string form', () => {
+    const r = new DocumentRecords<{ toString(): string }>();
+    r.observe(doc(1, 'a', 'Old/Name'), false, T);
+    r.addName(1, 'Read under');
+    assert.deepEqual([...(r.names(1) ?? [])], ['Old\u2215Name', 'Read under']);
+    r.track(1, uri('content-docs://1/x'));
+    r.track(1, uri('content-docs://1/x'));
+    r.track(1, uri('content-docs://account/F/x.md'));
+    assert.deepEqual(r.uris(1).map(String), ['content-docs://1/x', 'content-docs://account/F/x.md']);
+  });
+
+  it('forget drops the record and the versions (a deleted document); forgetReads keeps URIs and versions, drops reads, stats and names', () => {
+    const r = new DocumentRecords<{ toString(): string }>();
+    r.observe(doc(1, 'a'), false, T);
+    r.track(1, uri('u1'));
+    r.statOk(1, T);
+    r.forgetReads();
+    assert.equal(r.reuse(1, 'stat', false, T), undefined);
+    assert.equal(r.statRecent(1, T), false);
+    assert.equal(r.names(1)?.size, 0);
+    assert.equal(r.uris(1).length, 1);
+    assert.ok(r.versions.get(1));
+    r.setWriting(1, true);
+    assert.equal(r.isWriting(1), true);
+    r.forget(1);
+    assert.equal(r.isWriting(1), false);
+    assert.equal(r.uris(1).length, 0);
+    assert.equal(r.versions.get(1), undefined);
+  });
+});
+
+describe('listAccount (the account folder\'s listing)', () => {
+  it('walks every page until the last, one request each', async () => {
+    const asked: number[] = [];
+    const all = await listAccount(async (n) => {
+      asked.push(n);
+      return { items: [{ id: n, name: `D${n}`, template: undefined }], hasMore: n < 3 };
+    }, () => true);
+    assert.deepEqual(asked, [1, 2, 3]);
+    assert.deepEqual(all.map((d) => d.id), [1, 2, 3]);
+  });
+
+  it('fails when the account changed during the walk (its pages are not this account\'s documents)', async () => {
+    let current = true;
+    await assert.rejects(
+      listAccount(async (n) => {
+        if (n === 2) current = false;
+        return { items: [], hasMore: true };
+      }, () => current),
+      /account changed/,
+    );
+  });
+});
