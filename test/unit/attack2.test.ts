@@ -90,7 +90,18 @@ describe('attack2: DocumentService across a sign-out and sign-in', () => {
     await new Promise((r) => setTimeout(r, 100));
     key = undefined;
     signIn.fire(false);
-    await assert.rejects(read, /changed/);
+    await assert.rejects(read, /^Error: You signed out while the document was being read\.$/);
+  });
+
+  it('signed out while a save is on the wire: the refusal says it was saved in the account signed out of, not "another key or server"', async () => {
+    service = make(true);
+    sb.setLatency(400);
+    const save = service.saveResult(ID, 'Saved while signing out');
+    await new Promise((r) => setTimeout(r, 100));
+    key = undefined;
+    signIn.fire(false);
+    await assert.rejects(save, /^Error: You signed out while this change was being sent: it was made in the account you signed out of\.$/);
+    assert.equal(sb.documents.get(ID)?.result, 'Saved while signing out', 'the server has the text');
   });
 
   it('without a way to tell accounts apart, any sign-out makes the answer another account\'s', async () => {
