@@ -273,10 +273,10 @@ export class DocumentsModel implements Disposable {
     return out;
   }
 
-  /** Template groups, by name: the table's 52 and custom ones the server named. */
+  /** Template groups, by name as the server orders names: the table's 52 and custom ones the server named. */
   templateGroups(): TemplateGroupNode[] {
     const groups = [...this.#groupNodes.values()].filter((g): g is TemplateGroupNode => g.kind === 'template');
-    return groups.sort((a, b) => a.name.localeCompare(b.name, undefined, { sensitivity: 'base' }) || a.templateId - b.templateId);
+    return groups.sort((a, b) => compareNames(a.name, b.name) || a.templateId - b.templateId);
   }
 
   templateGroup(templateId: number): TemplateGroupNode | undefined {

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { baseName } from '../util/paths';
 import type { AccountInfo, ContentDocument } from '../api/index';
+import { compareNames } from '../api/collation';
 import { TEMPLATES, templateName } from '../api/templates';
 import { CREATIVITY_LEVELS, type Creativity } from '../api/validate';
 import type { CommandParts } from '../commands/types';
@@ -309,7 +310,7 @@ class Writer implements vscode.Disposable {
       name: x.name,
     }));
     const rank = (id: number) => (recent.includes(id) ? recent.indexOf(id) : Number.MAX_SAFE_INTEGER);
-    items.sort((a, b) => rank(a.id) - rank(b.id) || a.name.localeCompare(b.name, undefined, { sensitivity: 'base' }) || a.id - b.id);
+    items.sort((a, b) => rank(a.id) - rank(b.id) || compareNames(a.name, b.name) || a.id - b.id);
     const template = await this.s.prompter.pick(items, {
       title: vscode.l10n.t('Generate from Selection (1/3): Template'),
       placeHolder: vscode.l10n.t('What should the service write from the text? Type to filter'),

@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { compareNames, sameName } from '../../src/api/collation';
+import { TEMPLATES } from '../../src/api/templates';
 
 /** Sorts with compareNames and the id tiebreak callers add (here the input position stands for the id). */
 function sorted(names: string[]): string[] {
@@ -57,6 +58,29 @@ describe('compareNames / sameName (utf8mb4_unicode_ci order)', () => {
     assert.equal(sameName('Acme', 'Acme 2'), false);
     assert.equal(sameName('Acme', 'Acne'), false);
     assert.equal(sameName('cafe\t', 'cafe'), false, 'only trailing spaces are padding, not tabs');
+  });
+
+  it('names of letters, digits, spaces and hyphens (compared without a collator) sort exactly as the collation sorts them, also against other names', () => {
+    const icu = new Intl.Collator('en', { sensitivity: 'base', usage: 'sort', numeric: false, ignorePunctuation: false });
+    const strip = (s: string) => s.replace(/ +$/, '');
+    const alphabet = ['a', 'A', 'b', 'z', 'Z', '0', '1', '9', ' ', '-'];
+    let seed = 7;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const word = () => Array.from({ length: Math.floor(random() * 6) }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
+    const plain = Array.from({ length: 400 }, word);
+    const others = ['Äpfel', 'éclair', '_x', '(a)', 'a.b', 'a_b', 'ß', 'a~', '{z', 'Zebra!'];
+    for (const a of plain) {
+      for (const b of [...plain.slice(0, 60), ...others]) {
+        assert.equal(Math.sign(compareNames(a, b)), Math.sign(icu.compare(strip(a), strip(b))), `${JSON.stringify(a)} / ${JSON.stringify(b)}`);
+        assert.equal(Math.sign(compareNames(b, a)) + Math.sign(compareNames(a, b)), 0, `${JSON.stringify(b)} / ${JSON.stringify(a)}`);
+      }
+    }
+  });
+
+  it('the 52 templates keep the collation\'s order', () => {
+    const icu = new Intl.Collator('en', { sensitivity: 'base' });
+    const names = TEMPLATES.map((t) => t.name);
+    assert.deepEqual([...names].sort(compareNames), [...names].sort((a, b) => icu.compare(a, b)));
   });
 
   it('is antisymmetric and consistent over the sample (a usable sort comparator)', () => {
