@@ -38,6 +38,8 @@ const BUDGET = {
   activationKB: 50,
   activationMs: 20,
   ownMs: 50,
+  /** Opening the views the first time (the HTTP client loads then): the stricter target of the house issue. */
+  firstOpenMs: 30,
   memoryMB: 30,
 } as const;
 
@@ -504,7 +506,8 @@ function latencyRows(m: MainResult, rows: Row[]): void {
     const worst = Math.max(...ls.map((l) => l.ownMs));
     const restMed = median(rest.map((l) => l.ownMs));
     const measured = first && rest.length ? `${fmtMs(first.ownMs)} first, ${fmtMs(restMed)} then` : fmtMs(ls[0].ownMs);
-    const ok = (first ? first.ownMs <= BUDGET.ownMs : true) && (rest.length ? restMed <= BUDGET.ownMs : true);
+    const limit = action === 'Open the views' ? BUDGET.firstOpenMs : BUDGET.ownMs;
+    const ok = (first ? first.ownMs <= limit : true) && (rest.length ? restMed <= limit : true);
     const detail = ls
       .map(
         (l) =>
@@ -518,9 +521,9 @@ function latencyRows(m: MainResult, rows: Row[]): void {
     rows.push({
       figure: `4 Own time: ${action}`,
       measured,
-      budget: `≤ ${BUDGET.ownMs} ms`,
+      budget: `≤ ${limit} ms`,
       status: ok ? 'met' : 'MISSED',
-      note: `${cause ? `${cause}; ` : ''}ms: ${detail} (${how}; end = ${s0.end})${extra}${worst > BUDGET.ownMs && ok ? `; worst sample ${fmtMs(worst)}` : ''}`,
+      note: `${cause ? `${cause}; ` : ''}ms: ${detail} (${how}; end = ${s0.end})${extra}${worst > limit && ok ? `; worst sample ${fmtMs(worst)}` : ''}`,
     });
   }
 }
@@ -530,7 +533,7 @@ function latencyCause(action: string, ls: readonly LatencySample[], m: MainResul
   const first = ls.find((l) => l.first);
   const after = ls.map((l) => l.afterLastAnswerMs).filter((x): x is number => x !== undefined);
   const medAfter = median(after);
-  if (action === 'Open the views' && m.apiLoadMs !== undefined && first && m.apiLoadMs > BUDGET.ownMs / 2) {
+  if (action === 'Open the views' && m.apiLoadMs !== undefined && first && m.apiLoadMs > BUDGET.firstOpenMs / 2) {
     return `first use: the require() of dist/api.js (undici + zod) took ${fmtMs(m.apiLoadMs)} of it`;
   }
   const before = ls.map((l) => l.beforeFirstRequestMs).filter((x): x is number => x !== undefined);
