@@ -33,8 +33,14 @@ const SORT_SHORT: Record<config.DocumentSortSetting, string> = {
  * to the documents' events) and passes its changes on to VS Code, batched. Opening the view costs no
  * request: a group fetches its first page when expanded, then one page per "Load more…".
  */
+/** A document row's icon for the file language setting (read once per change, not once per row). */
+function fileIcon(): string {
+  return config.fileLanguage() === 'markdown' ? 'markdown' : 'file-text';
+}
+
 export class DocumentsTreeProvider extends PagedTreeBase<DocNode> {
   readonly model: DocumentsModel;
+  #fileIcon = fileIcon();
 
   constructor(
     documents: DocumentSource,
@@ -70,7 +76,10 @@ export class DocumentsTreeProvider extends PagedTreeBase<DocNode> {
           void this.#updateContext();
           this.model.hideEmptyChanged();
         }
-        if (config.affects(e, 'files.language')) this.fire(undefined);
+        if (config.affects(e, 'files.language')) {
+          this.#fileIcon = fileIcon();
+          this.fire(undefined);
+        }
       }),
     );
     void this.#updateContext();
@@ -201,7 +210,7 @@ export class DocumentsTreeProvider extends PagedTreeBase<DocNode> {
     item.description = updated ? `${words(d.words)} · ${vscode.l10n.t('updated {0}', fromNow(updated))}` : words(d.words);
     // Where the group does not say the template, the row does.
     if (node.parent.kind === 'other' || node.parent.kind === 'all') item.description = `${templateLabel(d)} · ${item.description}`;
-    item.iconPath = new vscode.ThemeIcon(d.favorite ? 'star-full' : config.fileLanguage() === 'markdown' ? 'markdown' : 'file-text');
+    item.iconPath = new vscode.ThemeIcon(d.favorite ? 'star-full' : this.#fileIcon);
     item.contextValue = d.favorite ? 'document:favorite' : 'document';
     item.command = { command: CMD.documentOpen, title: vscode.l10n.t('Open'), arguments: [{ id: d.id }] };
     item.accessibilityInformation = { label: `${item.label as string}, ${item.description}${d.favorite ? ', favorite' : ''}` };

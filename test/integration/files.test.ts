@@ -156,6 +156,25 @@ describe('documents as files (content-docs: file system)', function () {
     }
   });
 
+  it('the Documents view\'s rows show the icon of the file language, and follow a change of the setting', async () => {
+    const tree = s.documentsTree;
+    const iconOfFirstRow = async () => {
+      const rows = (await tree.getChildren(tree.model.allGroup)).filter((n) => n.kind === 'document' && !n.doc.favorite);
+      assert.ok(rows.length > 0, 'a document that is not a favorite');
+      const icon = tree.getTreeItem(rows[0]).iconPath;
+      return icon instanceof vscode.ThemeIcon ? icon.id : undefined;
+    };
+    await tree.load(tree.model.allGroup);
+    assert.strictEqual(await iconOfFirstRow(), 'markdown');
+    await configure('files.language', 'plaintext');
+    try {
+      await until('the rows follow the setting', async () => (await iconOfFirstRow()) === 'file-text' || undefined);
+    } finally {
+      await configure('files.language', undefined);
+    }
+    await until('and back', async () => (await iconOfFirstRow()) === 'markdown' || undefined);
+  });
+
   it('reads a document whose result is null as an empty file', async () => {
     const d = [...sandbox.documents.values()].find((x) => x.result === null);
     assert.ok(d, 'the seed has a document with a null result');
