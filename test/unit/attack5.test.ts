@@ -189,6 +189,16 @@ describe('attack5: DocumentService, what a refused answer of the account used be
     assert.equal(sb.documents.has(ID), false);
   });
 
+  it('attack5: the documents server address removed (still signed in) while a save is on the wire: not said as a sign-out', async () => {
+    service = make();
+    sb.setLatency(400);
+    const save = service.saveResult(ID, 'Sent before the address was removed');
+    await wire();
+    url = '';
+    serverChanged.fire();
+    await assert.rejects(save, /^Error: The API key or server changed while this change was being sent: it was made in the previous account\.$/);
+  });
+
   it('attack5: another server address while a read is on the wire: "the API key or server changed"', async () => {
     service = make();
     sb.setLatency(400);
