@@ -7,6 +7,8 @@ import assert from 'node:assert/strict';
 import { createApi, type ContentApi } from '../../src/api';
 import { compareNames, sameName } from '../../src/api/collation';
 import type { Credentials } from '../../src/auth/credentials';
+import type { ContentDocument } from '../../src/api/index';
+import { DocumentRecords } from '../../src/fs/documentRecords';
 import { Emitter } from '../../src/model/emitter';
 import type { ApiProvider } from '../../src/services/apiProvider';
 import { DocumentService } from '../../src/services/documentService';
@@ -217,5 +219,38 @@ describe('attack5: DocumentService, what a refused answer of the account used be
     signOut();
     signInWith(sb.key);
     await assert.rejects(rename, /^Error: The API key or server changed while this change was being sent: it was made in the previous account\.$/);
+  });
+});
+
+describe('attack5: DocumentRecords when a save ends after its document was forgotten', () => {
+  const doc = (id: number, name: string): ContentDocument => ({
+    id,
+    name,
+    template: { id: 1, name: 'Freestyle' },
+    result: 'Text',
+    resultIsNull: false,
+    words: 1,
+    favorite: false,
+    created_at: '2026-01-01T10:00:00.000000Z',
+    updated_at: '2026-01-01T10:00:00.000000Z',
+  });
+  const uri = (s: string) => ({ toString: () => s });
+
+  it('attack5: the record the end of the save makes again knows no name, URI, read or stat of the forgotten document (as if never seen)', () => {
+    const r = new DocumentRecords<{ toString(): string }>();
+    const T = 5_000_000;
+    r.observe(doc(3, 'Old'), false, T);
+    r.track(3, uri('content-docs://3/Freestyle/Old.md'));
+    r.statOk(3, T);
+    r.setWriting(3, true);
+    r.forget(3); // deleted while the save was on the wire
+    assert.equal(r.isWriting(3), false, 'a forgotten document is not being written');
+    r.setWriting(3, false); // the save's finally
+    // A single-document URI of a document with no known names resolves by its id alone (targets.ts checks names' size).
+    assert.ok(!r.names(3)?.size, 'no names');
+    assert.deepEqual(r.uris(3), []);
+    assert.equal(r.reuse(3, 'stat', false, T + 1), undefined);
+    assert.equal(r.statRecent(3, T + 1), false);
+    assert.equal(r.versions.get(3), undefined);
   });
 });
