@@ -26,6 +26,8 @@ export class DocumentService extends Disposable {
    */
   readonly #identities = new Map<number, Promise<string | undefined>>();
   readonly #identity: (() => Promise<string | undefined>) | undefined;
+  /** The credentials said the key was removed (and none set since): signed out. Not a server address removed. */
+  #signedOut = false;
 
   readonly #_onDidChange = this._register(new Emitter<{ doc: ContentDocument; previous: ContentDocument | undefined }>());
   /** A document's fields changed (rename, favorite, saved result, or a fetch found it changed). */
@@ -52,7 +54,12 @@ export class DocumentService extends Disposable {
     this.#api = api;
     this.#identity = identity;
     if (identity) this.#identities.set(0, identity());
-    this._register(credentials.onDidChange(() => this.forgetAll(true)));
+    this._register(
+      credentials.onDidChange((signedIn) => {
+        this.#signedOut = !signedIn;
+        this.forgetAll(true);
+      }),
+    );
     this._register(api.onDidChangeServer(() => this.forgetAll(true)));
   }
 
@@ -92,7 +99,7 @@ export class DocumentService extends Disposable {
     const account = this.#account;
     const page = await this.#api.get().listDocuments(query, signal);
     // Another key or server since the request left: its documents are not this account's.
-    if (!(await this.isCurrent(account))) throw await this.#elsewhere((who) => `${who.since} while the documents were being listed.`);
+    if (!(await this.isCurrent(account))) throw this.#elsewhere((who) => `${who.since} while the documents were being listed.`);
     const before = new Map(page.items.map((d) => [d.id, this.#known.get(d.id)]));
     this.remember(page.items);
     // Changed: known before, different now, and taken (a page older than what is known is not).
@@ -136,7 +143,7 @@ export class DocumentService extends Disposable {
     const account = this.#account;
     const doc = await this.#api.get().showDocument(id, signal);
     // Another key or server since the request left: the same id is another document now.
-    if (!(await this.isCurrent(account))) throw await this.#elsewhere((who) => `${who.since} while the document was being read.`);
+    if (!(await this.isCurrent(account))) throw this.#elsewhere((who) => `${who.since} while the document was being read.`);
     this.#accept(doc);
     return doc;
   }
@@ -175,10 +182,10 @@ export class DocumentService extends Disposable {
     const account = this.#account;
     const send = async (): Promise<ContentDocument> => {
       // A change queued for one account never goes to another (same id, another document).
-      if (!(await this.isCurrent(account))) throw await this.#elsewhere((who) => `${who.since} before this change was sent, so nothing was sent.`);
+      if (!(await this.isCurrent(account))) throw this.#elsewhere((who) => `${who.since} before this change was sent, so nothing was sent.`);
       const doc = await this.#api.get().updateDocument(id, changes);
       // Changed on the server it was sent to; the views now show another account, where this id is another document.
-      if (!(await this.isCurrent(account))) throw await this.#elsewhere((who) => `${who.since} while this change was being sent: it was made in ${who.account}.`);
+      if (!(await this.isCurrent(account))) throw this.#elsewhere((who) => `${who.since} while this change was being sent: it was made in ${who.account}.`);
       this.#accept(doc);
       return doc;
     };
@@ -203,7 +210,7 @@ export class DocumentService extends Disposable {
       // Already gone on the server: the outcome the user asked for.
       if (errorKind(e) !== 'notFound') throw e;
     }
-    if (!(await this.isCurrent(account))) throw await this.#elsewhere((who) => `${who.since} while the document was being deleted: it was deleted in ${who.account}.`);
+    if (!(await this.isCurrent(account))) throw this.#elsewhere((who) => `${who.since} while the document was being deleted: it was deleted in ${who.account}.`);
     this.#known.delete(id);
     this.#_onDidDelete.fire(before ?? { id });
   }
@@ -213,7 +220,7 @@ export class DocumentService extends Disposable {
     const doc = await this.#api.get().storeDocument(input, signal);
     // Another key or server since the request left: the document belongs to the account it was sent to, not to this one.
     if (!(await this.isCurrent(account))) {
-      throw await this.#elsewhere((who) => `${who.since} while the service was writing: the document was created in ${who.account} and is not shown here.`);
+      throw this.#elsewhere((who) => `${who.since} while the service was writing: the document was created in ${who.account} and is not shown here.`);
     }
     this.#known.set(doc.id, doc);
     this.#_onDidCreate.fire(doc);
@@ -229,12 +236,12 @@ export class DocumentService extends Disposable {
 
   /**
    * The refusal of an answer that belongs to the account used before: signed out since (nothing is shown now), or
-   * another key or server. `say` words it for what was asked.
+   * another key or server. `say` words it for what was asked. Signed out is the credentials' word (no key now), not
+   * a missing identity: removing the documents server address also leaves no identity, and is a server change.
    */
-  async #elsewhere(say: (who: { since: string; account: string }) => string): Promise<Error> {
-    const signedOut = this.#identity !== undefined && (await this.#identities.get(this.#account)) === undefined;
+  #elsewhere(say: (who: { since: string; account: string }) => string): Error {
     return new Error(
-      say(signedOut ? { since: 'You signed out', account: 'the account you signed out of' } : { since: 'The API key or server changed', account: 'the previous account' }),
+      say(this.#signedOut ? { since: 'You signed out', account: 'the account you signed out of' } : { since: 'The API key or server changed', account: 'the previous account' }),
     );
   }
 
