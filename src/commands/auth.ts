@@ -43,12 +43,11 @@ export async function signIn(s: Services): Promise<boolean> {
     return false;
   }
 
-  const ok = await vscode.window.withProgress(
+  const account = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: 'Content Docs: checking the API key…' },
     async () => {
       try {
-        await s.api.probe(key.trim(), newServer);
-        return true;
+        return await s.api.probe(key.trim(), newServer);
       } catch (e) {
         const message =
           errorKind(e) === 'auth'
@@ -56,13 +55,15 @@ export async function signIn(s: Services): Promise<boolean> {
             : describeError('Couldn\'t check the API key (nothing was saved)', e);
         s.log.warn(`[auth] key check failed: ${errorKind(e) ?? 'error'}`);
         void vscode.window.showErrorMessage(message);
-        return false;
+        return undefined;
       }
     },
   );
-  if (!ok) return false;
+  if (!account) return false;
   if (newServer) await vscode.workspace.getConfiguration(CONFIG).update('documents.baseUrl', newServer, vscode.ConfigurationTarget.Global);
   await s.credentials.setKey(key.trim());
+  // The key check just read the account: the plan usage shows from it, and the first request does not read it again.
+  s.account.seed(account);
   s.log.info('[auth] API key saved');
   void vscode.window.showInformationMessage('Content Docs: signed in.');
   return true;

@@ -41,6 +41,16 @@ export class AccountService extends Disposable {
     this._register({ dispose: () => this.forget(false) });
   }
 
+  /**
+   * The account as a request made for another reason just read it (the key check of Set API Key…), so the
+   * session's first request need not read it again. Ignored while a read of its own is on the wire.
+   */
+  seed(info: AccountInfo): void {
+    if (this.inFlight || this.timer) return;
+    this.info = info;
+    this._onDidChange.fire(info);
+  }
+
   /** What was last read this session (no request). */
   get cached(): AccountInfo | undefined {
     return this.info;

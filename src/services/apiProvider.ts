@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ContentApi, Exchange } from '../api/index';
+import type { AccountInfo, ContentApi, Exchange } from '../api/index';
 import type { Credentials } from '../auth/credentials';
 import * as config from '../util/config';
 import { Disposable } from '../util/disposable';
@@ -67,8 +67,11 @@ export class ApiProvider extends Disposable {
     return this.api;
   }
 
-  /** Checks a candidate key (against a candidate server address, when given) with the cheap account request, without storing or using either anywhere else. */
-  async probe(key: string, documentsUrl = config.documentsBaseUrl()): Promise<void> {
+  /**
+   * Checks a candidate key (against a candidate server address, when given) with the cheap account request, without
+   * storing or using either anywhere else. Returns what that request read of the account (its plan and usage).
+   */
+  async probe(key: string, documentsUrl = config.documentsBaseUrl()): Promise<AccountInfo> {
     this.module ??= this.loadModule();
     const probeApi = this.module.createApi({
       documentsUrl,
@@ -80,7 +83,7 @@ export class ApiProvider extends Disposable {
       onExchange: (e) => this._onDidExchange.fire(e),
     });
     try {
-      await probeApi.getAccount();
+      return await probeApi.getAccountUsage();
     } finally {
       probeApi.dispose();
     }
