@@ -3,7 +3,7 @@ import { baseName } from '../util/paths';
 import type { AccountInfo, ContentDocument } from '../api/index';
 import { compareNames } from '../api/collation';
 import { TEMPLATES, templateName } from '../api/templates';
-import { CREATIVITY_LEVELS, type Creativity } from '../api/validate';
+import { CREATIVITY_LEVELS, nearestCreativity, type Creativity } from '../api/validate';
 import type { CommandParts } from '../commands/types';
 import { CMD, PROPOSAL_SCHEME, STATE } from '../constants';
 import { documentUri } from '../fs/uris';
@@ -101,8 +101,8 @@ interface Target {
 
 function factsOf(a: AccountInfo): AccountFacts {
   const facts: AccountFacts = {};
-  const level = CREATIVITY_LEVELS.find((l) => l.value === a.defaultCreativity);
-  if (level) facts.creativity = level.value;
+  // Any number 0…1 on the server: the nearest named level, as New Document preselects it.
+  facts.creativity = nearestCreativity(a.defaultCreativity);
   facts.language = findLanguage(a.defaultLanguage);
   if (a.plan?.name) facts.plan = a.plan.name;
   const counter = (used: number | undefined, limit: number | undefined) => (used !== undefined && limit !== undefined ? { used, limit } : undefined);

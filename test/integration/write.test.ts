@@ -400,6 +400,30 @@ describe('write: AI writing on the active editor (selection commands, proposal, 
     assert.strictEqual(stores().length, 1, 'cancelled at the first question: nothing sent');
   });
 
+  it('Generate from Selection…: an account default between two levels preselects the nearest level, as New Document does', async () => {
+    sandbox.setAccount({ defaultCreativity: 0.8 });
+    await s.account.refresh();
+    try {
+      const editor = await workspaceFile('generate-nearest.md', POST);
+      selectLines(editor, 3, 4);
+      prompter.answer = (q) => {
+        if (q.title.includes('Template')) return 'Blog post';
+        if (q.title.includes('Creativity')) return q.items?.[0];
+        if (q.title.includes('Extra Instruction')) return '';
+        return undefined;
+      };
+      const result = await run('contentDocs.selectionGenerate');
+      assert.ok(result?.proposal);
+      const creativity = prompter.asked.find((q) => q.title.includes('Creativity'))!;
+      assert.strictEqual(creativity.items![0], 'Creative', 'the level nearest to 0.8 comes first');
+      assert.strictEqual(body0().creativity, '0.75');
+      await vscode.commands.executeCommand('contentDocs.proposalDiscard', result.proposal.uri);
+    } finally {
+      sandbox.setAccount({ defaultCreativity: 0.75 });
+      await s.account.refresh();
+    }
+  });
+
   it('Code Actions on a non-empty selection offer the actions the setting lists', async () => {
     const editor = await workspaceFile('actions.md', POST);
     const sel = selectLines(editor, 3, 4);
