@@ -13,7 +13,7 @@ import { AccountIndex, listAccount } from './accountIndex';
 import { DocumentRecords, type Use } from './documentRecords';
 import { FileChangeBatcher } from './fileEvents';
 import { refusal, toFileSystemError, unsavableText, unusableName } from './fsErrors';
-import { documentIdOf, documentUris, isShown, resolveTarget, type Target } from './targets';
+import { checkAccount, documentIdOf, documentUris, isShown, resolveTarget, type Target } from './targets';
 import {
   ACCOUNT_ROOT,
   documentFileName,
@@ -79,11 +79,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
       }),
     );
     this._register(new ActiveFavoriteContext((uri) => this.documentIdOf(uri), documents));
-    this._register({
-      dispose: () => {
-        if (this.reloadTimer) clearTimeout(this.reloadTimer);
-      },
-    });
+    this._register({ dispose: () => clearTimeout(this.reloadTimer) });
   }
 
   /** The questions (delete confirmation) go through the extension's prompter, which tests can answer. */
@@ -91,9 +87,14 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     this.prompter = prompter;
   }
 
-  /** The document a `content-docs:` URI stands for, without any request: single-document and account URIs. */
+  /**
+   * The document a `content-docs:` URI stands for, without any request: single-document and account URIs. A document
+   * tab of the account used before is this account's document of that id only once read here under its name.
+   */
   documentIdOf(uri: vscode.Uri): number | undefined {
-    return documentIdOf(uri, this.index);
+    const id = documentIdOf(uri, this.index);
+    const segs = segments(uri);
+    return id !== undefined && segs.length === 2 && this.records.fromPreviousAccount(id, nameFromFileName(segs[1])) ? undefined : id;
   }
 
   /** Records a document fetched elsewhere (a command that just read or created it), so the next stat reuses it. */
@@ -131,6 +132,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     this.records.track(target.id, uri);
     this.records.statStarted(target.id);
     const v = await this.current(target.id, 'stat', `Couldn't open "${this.label(target.id, uri)}"`);
+    checkAccount(uri, target.id, this.records, this.documents.get(target.id)?.name);
     this.records.statOk(target.id);
     this.confirmUri(target.id, uri);
     return { type: vscode.FileType.File, ctime: v.ctime, mtime: v.mtime, size: v.size };
@@ -141,6 +143,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     if (target.kind !== 'file') throw vscode.FileSystemError.FileIsADirectory(uri);
     this.records.track(target.id, uri);
     const v = await this.current(target.id, 'read', `Couldn't open "${this.label(target.id, uri)}"`);
+    checkAccount(uri, target.id, this.records, this.documents.get(target.id)?.name);
     this.confirmUri(target.id, uri);
     return v.bytes;
   }
@@ -191,6 +194,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
       }
     }
 
+    checkAccount(uri, id, this.records, this.documents.get(id)?.name);
     this.records.setWriting(id, true);
     let saved: ContentDocument;
     try {
@@ -274,6 +278,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
       ensureIndex: () => this.ensureIndex(),
       names: (id) => this.records.names(id),
       currentName: (id) => this.documents.get(id)?.name,
+      fromPreviousAccount: (id, name) => this.records.fromPreviousAccount(id, name),
     });
   }
 
@@ -371,7 +376,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
       }
     }
     for (const uri of tabUris()) {
-      const id = this.documentIdOf(uri);
+      const id = documentIdOf(uri, this.index);
       if (id === undefined && !isAccountUri(uri)) continue;
       if (id !== undefined) this.records.dropRead(id);
       this.events.soon({ type: vscode.FileChangeType.Changed, uri });

@@ -47,6 +47,11 @@ export class DocumentRecords<U extends { toString(): string }> {
   /** Every text VS Code was told of, per document (mtime and size that move whenever the text changed). */
   readonly versions = new VersionTracker();
   readonly #records = new Map<number, DocumentRecord<U>>();
+  /**
+   * Per document: the names it had in an account used before (the key or server changed since). A URI under such a
+   * name may mean another document of the same id now, until a read here finds the document under that name.
+   */
+  readonly #previousAccount = new Map<number, Set<string>>();
 
   #record(id: number): DocumentRecord<U> {
     let r = this.#records.get(id);
@@ -139,7 +144,20 @@ export class DocumentRecords<U extends { toString(): string }> {
   /** The one place a document is forgotten (it was deleted): its record and its versions. */
   forget(id: number): void {
     this.#records.delete(id);
+    this.#previousAccount.delete(id);
     this.versions.forget(id);
+  }
+
+  /** Whether `name` was this document's in an account used before, and no read here has found it under that name since. */
+  fromPreviousAccount(id: number, name: string): boolean {
+    return this.#previousAccount.get(id)?.has(name) === true;
+  }
+
+  /** The document was read in the account used now under this name: a URI with it means this document. */
+  confirmAccount(id: number, name: string): void {
+    const names = this.#previousAccount.get(id);
+    names?.delete(name);
+    if (names?.size === 0) this.#previousAccount.delete(id);
   }
 
   /**
@@ -147,6 +165,9 @@ export class DocumentRecords<U extends { toString(): string }> {
    * The URIs and versions stay: the next read of an id is compared with what VS Code was last told of it.
    */
   forgetReads(): void {
+    for (const [id, r] of this.#records) {
+      if (r.uris.size && r.names.size) this.#previousAccount.set(id, new Set([...(this.#previousAccount.get(id) ?? []), ...r.names]));
+    }
     for (const r of this.#records.values()) {
       r.lastRead = undefined;
       r.statOkAt = undefined;

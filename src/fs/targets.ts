@@ -19,6 +19,8 @@ export interface TargetContext {
   names(id: number): ReadonlySet<string> | undefined;
   /** The document's current name, when known without a request. */
   currentName(id: number): string | undefined;
+  /** The name was the document's in an account used before, not found here since (see checkAccount). */
+  fromPreviousAccount(id: number, name: string): boolean;
 }
 
 /**
@@ -71,7 +73,7 @@ async function resolve(uri: vscode.Uri, ctx: TargetContext): Promise<Target> {
   const current = ctx.currentName(id);
   const name = nameFromFileName(segs[1]);
   if ((known?.size || current !== undefined) && !known?.has(name) && (current === undefined || safeSegment(current) !== name)) {
-    throw vscode.FileSystemError.FileNotFound(uri);
+    throw ctx.fromPreviousAccount(id, name) ? previousAccount(name) : vscode.FileSystemError.FileNotFound(uri);
   }
   return { kind: 'file', id };
 }
@@ -81,11 +83,7 @@ async function resolve(uri: vscode.Uri, ctx: TargetContext): Promise<Target> {
  * found" — it never falls through to another document that now has the same name.
  */
 function fileTarget(uri: vscode.Uri, id: number, index: AccountIndex): Target {
-  if (id === PREVIOUS_ACCOUNT) {
-    throw vscode.FileSystemError.FileNotFound(
-      `"${nameFromFileName(segments(uri)[1] ?? '')}" belongs to the account used before the API key or server changed. Your text, if any, is still in the editor.`,
-    );
-  }
+  if (id === PREVIOUS_ACCOUNT) throw previousAccount(nameFromFileName(segments(uri)[1] ?? ''));
   if (index.isGone(id)) {
     throw vscode.FileSystemError.FileNotFound(
       `"${nameFromFileName(segments(uri)[1] ?? '')}" was deleted on the server: this file no longer has a document behind it. Your text, if any, is still in the editor.`,
@@ -119,6 +117,32 @@ export function documentUris(id: number, known: readonly vscode.Uri[], index: Ac
     out.set(uri.toString(), uri);
   }
   return [...out.values()];
+}
+
+/**
+ * A document URI (`content-docs://ID/…`) VS Code had before the key or server changed names a document of the
+ * previous account. The same id here is the same document only if it has the URI's name here (signing in again
+ * with the same key, for one): else it is another document, and the URI means nothing in this account — an
+ * editor never shows or saves into it under the other's name. (Account paths have their own marker, see
+ * AccountIndex.unload.) Called after the read that tells, with the name the document has now.
+ */
+export function checkAccount(
+  uri: vscode.Uri,
+  id: number,
+  records: { fromPreviousAccount(id: number, name: string): boolean; confirmAccount(id: number, name: string): void },
+  name: string | undefined,
+): void {
+  const segs = segments(uri);
+  if (documentIdFromUri(uri) === undefined || segs.length !== 2) return;
+  const uriName = nameFromFileName(segs[1]);
+  if (!records.fromPreviousAccount(id, uriName)) return;
+  // Unknown (forgotten again since the read): not confirmed either.
+  if (name === undefined || safeSegment(name) !== uriName) throw previousAccount(uriName);
+  records.confirmAccount(id, uriName);
+}
+
+function previousAccount(name: string): vscode.FileSystemError {
+  return vscode.FileSystemError.FileNotFound(`"${name}" belongs to the account used before the API key or server changed. Your text, if any, is still in the editor.`);
 }
 
 /** Whether an editor model (open or kept by VS Code) shows this account path. */

@@ -95,6 +95,37 @@ describe('DocumentRecords (the file system\'s per-document record)', () => {
   });
 });
 
+describe('DocumentRecords across a change of account', () => {
+  it('names a document had in the account used before stay suspect until a read here finds it under that name; other names are not', () => {
+    const r = new DocumentRecords<{ toString(): string }>();
+    r.observe(doc(1, 'a', 'Letter'), false, T);
+    r.track(1, uri('content-docs://1/F/Letter.md'));
+    r.observe(doc(2, 'b', 'Never open'), false, T);
+    r.forgetReads();
+    assert.equal(r.fromPreviousAccount(1, 'Letter'), true);
+    assert.equal(r.fromPreviousAccount(1, 'Invoice'), false, 'a name the document never had there');
+    assert.equal(r.fromPreviousAccount(2, 'Never open'), false, 'no URI of it was open: nothing to protect');
+    // The new account's document 1 is "Invoice": a URI under that name is confirmed, "Letter" stays suspect.
+    r.confirmAccount(1, 'Invoice');
+    assert.equal(r.fromPreviousAccount(1, 'Letter'), true);
+    r.confirmAccount(1, 'Letter');
+    assert.equal(r.fromPreviousAccount(1, 'Letter'), false, 'found under that name here: the same document');
+  });
+
+  it('a second change keeps what the first left unconfirmed; forget drops it', () => {
+    const r = new DocumentRecords<{ toString(): string }>();
+    r.observe(doc(1, 'a', 'Letter'), false, T);
+    r.track(1, uri('u'));
+    r.forgetReads();
+    r.observe(doc(1, 'b', 'Invoice'), false, T);
+    r.forgetReads();
+    assert.equal(r.fromPreviousAccount(1, 'Letter'), true);
+    assert.equal(r.fromPreviousAccount(1, 'Invoice'), true);
+    r.forget(1);
+    assert.equal(r.fromPreviousAccount(1, 'Letter'), false);
+  });
+});
+
 describe('listAccount (the account folder\'s listing)', () => {
   it('walks every page until the last, one request each', async () => {
     const asked: number[] = [];

@@ -1,0 +1,82 @@
+/**
+ * A document tab (`content-docs://ID/…`) open when the server changes: on the new server the same id is another
+ * document. The tab must never show that document under the old one's name, nor save into it; back on its own
+ * server it is the document again (inside a real VS Code, two sandboxes).
+ */
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import type { Services } from '../../src/services/services';
+import { startSandbox, type Sandbox, type SandboxDocument } from '../sandbox/server';
+import { closeAll, configure, SaveErrors, services, sleep, until, useSandbox } from './reliabilityKit';
+
+describe('account tabs: a document tab across a change of server', function () {
+  this.timeout(60_000);
+  let a: Sandbox;
+  let b: Sandbox;
+  let s: Services;
+  const ID = 4343;
+
+  const text = (uri: vscode.Uri) => Promise.resolve(vscode.workspace.fs.readFile(uri)).then((bytes) => new TextDecoder().decode(bytes));
+
+  before(async () => {
+    a = await startSandbox({ rateLimit: 0, storeDelayMs: 0 });
+    b = await startSandbox({ rateLimit: 0, storeDelayMs: 0 });
+    const at = new Date(Date.now() + 86_400_000);
+    const doc = (name: string, result: string): SandboxDocument => ({ id: ID, name, templateId: 1, result, words: 2, favorite: false, createdAt: at, updatedAt: at });
+    a.documents.set(ID, doc('Letter to A', 'A text'));
+    b.documents.set(ID, doc('Invoice of B', 'B text'));
+    s = await services();
+    await closeAll();
+  });
+
+  after(async () => {
+    await closeAll();
+    await useSandbox(s, a);
+    await a?.close();
+    await b?.close();
+  });
+
+  it('a clean tab: on the other server its URI is not found (never the other document\'s text); back on its own server it reads again', async () => {
+    await useSandbox(s, a);
+    const editor = await vscode.commands.executeCommand<vscode.TextEditor>('contentDocs.documentOpenBeside', ID);
+    const uri = editor.document.uri;
+    assert.strictEqual(editor.document.getText(), 'A text');
+    await configure('documents.baseUrl', b.docsUrl);
+    await assert.rejects(text(uri), (e: Error) => /belongs to the account used before/.test(e.message), 'the old tab\'s URI is not the other server\'s document');
+    await sleep(800);
+    assert.notStrictEqual(editor.document.getText(), 'B text', 'the editor never shows the other document under this name');
+    // The new server's document of that id opens under its own name.
+    const other = await vscode.commands.executeCommand<vscode.TextEditor>('contentDocs.documentOpenBeside', ID);
+    assert.strictEqual(other.document.getText(), 'B text');
+    assert.notStrictEqual(other.document.uri.toString(), uri.toString());
+    await closeAll();
+    await configure('documents.baseUrl', a.docsUrl);
+    assert.strictEqual(await text(uri), 'A text', 'on its own server the URI is the document again');
+  });
+
+  it('a tab with unsaved text: saving on the other server never writes into its document of the same id, and the text stays', async () => {
+    await useSandbox(s, a);
+    const saveErrors = new SaveErrors(s);
+    try {
+      const editor = await vscode.commands.executeCommand<vscode.TextEditor>('contentDocs.documentOpenBeside', ID);
+      const typed = 'A text, edited before the switch.';
+      await editor.edit((e) => e.replace(new vscode.Range(editor.document.positionAt(0), editor.document.positionAt(editor.document.getText().length)), typed));
+      await configure('documents.baseUrl', b.docsUrl);
+      b.resetRequests();
+      for (let i = 0; i < 2; i++) {
+        assert.strictEqual(await editor.document.save(), false, `save ${i + 1} does not go through`);
+      }
+      assert.strictEqual(b.documents.get(ID)!.result, 'B text', 'nothing written into the other server\'s document');
+      assert.strictEqual(b.requests.filter((r) => r.method === 'PATCH').length, 0);
+      assert.strictEqual(editor.document.getText(), typed, 'the text is intact');
+      assert.strictEqual(editor.document.isDirty, true);
+      assert.match(saveErrors.last()?.message ?? '', /belongs to the account used before/, JSON.stringify(saveErrors.errors));
+      // Back on its own server, the save goes where it belongs.
+      await configure('documents.baseUrl', a.docsUrl);
+      await until('the save on its own server', async () => (await editor.document.save()) || undefined);
+      assert.strictEqual(a.documents.get(ID)!.result, typed);
+    } finally {
+      saveErrors.dispose();
+    }
+  });
+});
