@@ -92,9 +92,9 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
    * tab of the account used before is this account's document of that id only once read here under its name.
    */
   documentIdOf(uri: vscode.Uri): number | undefined {
-    const id = documentIdOf(uri, this.index);
-    const segs = segments(uri);
-    return id !== undefined && segs.length === 2 && this.records.fromPreviousAccount(id, nameFromFileName(segs[1])) ? undefined : id;
+    const [id, segs] = [documentIdOf(uri, this.index), segments(uri)];
+    const tab = id !== undefined && segs.length === 2 && documentIdFromUri(uri) === id;
+    return tab && this.records.fromPreviousAccount(id, nameFromFileName(segs[1])) ? undefined : id;
   }
 
   /** Records a document fetched elsewhere (a command that just read or created it), so the next stat reuses it. */
