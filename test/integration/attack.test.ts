@@ -7,15 +7,11 @@
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
+import { CMD } from '../../src/constants';
 import type { Services } from '../../src/services/services';
 import type { DocumentNode } from '../../src/model/nodes';
 import { startSandbox, type Sandbox, type SandboxDocument } from '../sandbox/server';
 import { accountUriOf, closeAll, configure, MessageCapture, services, sleep, until, useSandbox } from './reliabilityKit';
-
-const CMD = {
-  insert: 'contentDocs.documentInsertAtCursor',
-  replace: 'contentDocs.documentReplaceSelection',
-} as const;
 
 let s: Services;
 const messages = new MessageCapture();
@@ -82,7 +78,7 @@ describe('attack: Insert at Cursor / Replace Selection take the text the server 
     doc.updatedAt = new Date(doc.updatedAt.getTime() + 5_000);
     const editor = await untitled('Here: ');
     editor.selection = new vscode.Selection(0, 6, 0, 6);
-    assert.strictEqual(await vscode.commands.executeCommand(CMD.insert, row), true);
+    assert.strictEqual(await vscode.commands.executeCommand(CMD.documentInsertAtCursor, row), true);
     assert.strictEqual(editor.document.getText(), 'Here: <p>New text from the web UI.</p>');
   });
 
@@ -92,7 +88,7 @@ describe('attack: Insert at Cursor / Replace Selection take the text the server 
     const original = 'Keep me. Replace me.';
     const editor = await untitled(original);
     editor.selection = new vscode.Selection(0, 9, 0, 20);
-    assert.strictEqual(await vscode.commands.executeCommand(CMD.replace, row), false);
+    assert.strictEqual(await vscode.commands.executeCommand(CMD.documentReplaceSelection, row), false);
     assert.strictEqual(editor.document.getText(), original, 'the text of a deleted document is not put in');
     const said = await messages.waitFor('the error', (m) => m.level === 'error');
     assert.match(said.message, new RegExp(`document ${doc.id}`));
@@ -112,7 +108,7 @@ describe('attack: Insert at Cursor / Replace Selection take the text the server 
     assert.strictEqual(vscode.window.visibleTextEditors.length, 3);
     // The account-folder editor is active, its URI the argument; the content-docs://ID editor is the same
     // document: the untitled editor is the only target.
-    assert.strictEqual(await vscode.commands.executeCommand(CMD.insert, accountUri), true);
+    assert.strictEqual(await vscode.commands.executeCommand(CMD.documentInsertAtCursor, accountUri), true);
     assert.strictEqual(target.document.getText(), 'T:Self text.');
     assert.strictEqual(accountEditor.document.getText(), 'Self text.', 'the document itself is unchanged');
     assert.strictEqual(idEditor.document.getText(), 'Self text.');

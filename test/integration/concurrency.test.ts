@@ -16,6 +16,7 @@
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
+import { CMD } from '../../src/constants';
 import type { Services } from '../../src/services/services';
 import { startSandbox, type RequestRecord, type Sandbox, type SandboxDocument } from '../sandbox/server';
 import {
@@ -44,17 +45,6 @@ const PAGE_SIZE = 10;
 const PAGED_TEMPLATE_ID = 4;
 /** Big groups: documents for the other cases are taken elsewhere, so their rows are on the first page. */
 const BIG_TEMPLATES = new Set([1, 4, 9]);
-
-const CMD = {
-  open: 'contentDocs.documentOpen',
-  rename: 'contentDocs.documentRename',
-  favorite: 'contentDocs.documentFavorite',
-  unfavorite: 'contentDocs.documentUnfavorite',
-  refresh: 'contentDocs.documentsRefresh',
-  loadMore: 'contentDocs.documentsLoadMore',
-  signIn: 'contentDocs.signIn',
-  signOut: 'contentDocs.signOut',
-} as const;
 
 /** The cases of this suite (the final count checks that every one ran). */
 const CASES = 10;
@@ -123,7 +113,7 @@ async function loadAllRows(group: AnyNode): Promise<AnyNode[]> {
     if (error) throw new Error(`the group shows an error row: ${labelOf(s.documentsTree.getTreeItem(error as never))}`);
     const more = children.find((n) => n.kind === 'loadMore');
     if (!more) return children.filter((n) => n.kind === 'document');
-    await vscode.commands.executeCommand(CMD.loadMore, more);
+    await vscode.commands.executeCommand(CMD.documentsLoadMore, more);
   }
   throw new Error('the group never ended (100 pages)');
 }
@@ -207,7 +197,7 @@ describe('reliability: concurrency', function () {
   beforeEach(async () => {
     sandbox.setLatency(0);
     await signedInAgain();
-    await vscode.commands.executeCommand(CMD.refresh);
+    await vscode.commands.executeCommand(CMD.documentsRefresh);
     sandbox.setLatency(LATENCY_MS);
   });
 
@@ -320,7 +310,7 @@ describe('reliability: concurrency', function () {
 
       prompter.answer = (q) => (q.kind === 'input' && q.title === 'Rename Document' ? newName : undefined);
       const from = sandbox.requests.length;
-      const renaming = vscode.commands.executeCommand(CMD.rename, row);
+      const renaming = vscode.commands.executeCommand(CMD.documentRename, row);
       const renamePatch = await onWire('the rename', (r) => r.method === 'PATCH' && r.path === docPath(d.id) && r.body?.name === newName, from);
       const saving = editor.document.save();
       assert.strictEqual(renamePatch.status, 0, 'the save started while the rename was still unanswered');
@@ -355,7 +345,7 @@ describe('reliability: concurrency', function () {
     await childrenOf(fav); // the Favorites group is expanded (its first page is shown)
     const t = Date.now();
     const from = sandbox.requests.length;
-    const runs = sequence.map((on) => vscode.commands.executeCommand(on ? CMD.favorite : CMD.unfavorite, row));
+    const runs = sequence.map((on) => vscode.commands.executeCommand(on ? CMD.documentFavorite : CMD.documentUnfavorite, row));
     await Promise.all(runs);
     await quiet(from);
     // Let the tree's batched change events go out.
@@ -419,13 +409,13 @@ describe('reliability: concurrency', function () {
       assert.ok(more, 'a "Load more…" row is shown');
       const t = Date.now();
       const from = sandbox.requests.length;
-      const loading = vscode.commands.executeCommand(CMD.loadMore, more);
+      const loading = vscode.commands.executeCommand(CMD.documentsLoadMore, more);
       await onWire(
         'the second page',
         (r) => r.path === '/api/v1/documents' && r.query.template_id === String(PAGED_TEMPLATE_ID) && r.query.page === '2',
         from,
       );
-      await vscode.commands.executeCommand(CMD.refresh);
+      await vscode.commands.executeCommand(CMD.documentsRefresh);
       await loading;
       await assertGroupMatchesServer(group, PAGED_TEMPLATE_ID, t);
     });
@@ -435,16 +425,16 @@ describe('reliability: concurrency', function () {
     await concurrencyCase('load more on a stale row during refresh', async () => {
       const group = s.documentsTree.templateGroup(PAGED_TEMPLATE_ID) as unknown as AnyNode;
       await childrenOf(group);
-      await vscode.commands.executeCommand(CMD.loadMore, (await childrenOf(group)).find((n) => n.kind === 'loadMore'));
+      await vscode.commands.executeCommand(CMD.documentsLoadMore, (await childrenOf(group)).find((n) => n.kind === 'loadMore'));
       const stale = (await childrenOf(group)).find((n) => n.kind === 'loadMore');
       assert.ok(stale, 'a "Load more…" row is shown after two pages');
       const t = Date.now();
       const from = sandbox.requests.length;
-      await vscode.commands.executeCommand(CMD.refresh);
+      await vscode.commands.executeCommand(CMD.documentsRefresh);
       // The view reads the group again (the refresh's change event) while the user clicks the old row.
       const viewReading = childrenOf(group);
       await onWire('the group reloading', (r) => r.path === '/api/v1/documents' && r.query.template_id === String(PAGED_TEMPLATE_ID), from);
-      const clicked = vscode.commands.executeCommand(CMD.loadMore, stale);
+      const clicked = vscode.commands.executeCommand(CMD.documentsLoadMore, stale);
       await Promise.all([viewReading, clicked]);
       await assertGroupMatchesServer(group, PAGED_TEMPLATE_ID, t);
     });

@@ -5,79 +5,21 @@
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import type { TestApi } from '../../src/extension';
 import type { Services } from '../../src/services/services';
-import type { Prompter } from '../../src/ui/prompter';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { press, screenshot } from './harness';
-
-const EXTENSION_ID = 'content-docs.content-docs';
-const SCHEME = 'content-docs';
+import { RecordingPrompter, SCHEME, services, sleep, until, useSandbox } from './reliabilityKit';
 
 let sandbox: Sandbox;
 let s: Services;
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((r) => setTimeout(r, ms));
-}
-
-async function until<T>(what: string, probe: () => T | undefined | false, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = probe();
-    if (v !== undefined && v !== false) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
-
-interface Asked {
-  kind: 'input' | 'pick';
-  title: string;
-  value?: string;
-  prompt?: string;
-  items?: string[];
-}
-
-/** Answers New Document's questions from a script keyed by the question's step, recording what was asked. */
-class ScriptedPrompter implements Prompter {
-  asked: Asked[] = [];
-  constructor(private readonly answer: (q: Asked, nth: number) => string | undefined) {}
-  async confirm(): Promise<boolean> {
-    return false;
-  }
-  async input(o: vscode.InputBoxOptions): Promise<string | undefined> {
-    const q: Asked = { kind: 'input', title: o.title ?? '', value: o.value, prompt: o.prompt };
-    this.asked.push(q);
-    const a = this.answer(q, this.asked.filter((x) => x.title === q.title).length);
-    if (a !== undefined && o.validateInput) {
-      const problem = await o.validateInput(a);
-      if (problem) throw new Error(`the answer ${JSON.stringify(a)} to "${q.title}" is invalid: ${JSON.stringify(problem)}`);
-    }
-    return a;
-  }
-  async pick<T extends vscode.QuickPickItem>(items: readonly T[], o: vscode.QuickPickOptions): Promise<T | undefined> {
-    const q: Asked = { kind: 'pick', title: o.title ?? '', items: items.map((i) => i.label) };
-    this.asked.push(q);
-    const label = this.answer(q, this.asked.filter((x) => x.title === q.title).length);
-    return label === undefined ? undefined : items.find((i) => i.label === label);
-  }
-}
-
-async function configure(key: string, value: unknown): Promise<void> {
-  await vscode.workspace.getConfiguration('contentDocs').update(key, value, vscode.ConfigurationTarget.Global);
-}
 
 describe('New Document… and Go to Document…', function () {
   this.timeout(60_000);
 
   before(async () => {
     sandbox = await startSandbox({ rateLimit: 0, storeDelayMs: 0 });
-    const api = (await vscode.extensions.getExtension(EXTENSION_ID)!.activate()) as TestApi;
-    s = api.services;
-    await configure('documents.baseUrl', sandbox.docsUrl);
-    await configure('projects.baseUrl', sandbox.seoUrl);
-    await s.credentials.setKey(sandbox.key);
+    s = await services();
+    await useSandbox(s, sandbox);
   });
 
   after(async () => {
@@ -86,13 +28,14 @@ describe('New Document… and Go to Document…', function () {
   });
 
   it('creates a document end to end; a 422 shows the server message and asks again with the input kept', async () => {
-    const prompter = new ScriptedPrompter((q, nth) => {
+    const prompter = new RecordingPrompter();
+    prompter.answer = (q, _items, nth) => {
       if (q.title.startsWith('New Document (1/4)')) return nth === 1 ? '__quota__' : 'Launch plan from the test';
       if (q.title.includes('Template')) return 'Blog post';
       if (q.title.includes('Prompt')) return 'A launch plan for a small product';
       if (q.title.includes('Creativity')) return 'Creative';
       return undefined;
-    });
+    };
     s.prompter.current = prompter;
     const createdEvents: number[] = [];
     const sub = s.documents.onDidCreate((d) => createdEvents.push(d.id));
@@ -117,6 +60,7 @@ describe('New Document… and Go to Document…', function () {
     const again = prompter.asked[4];
     assert.strictEqual(again.value, '__quota__', 'the name is prefilled with what the user typed');
     assert.match(again.prompt ?? '', /too many documents/, "the server's message is shown");
+    assert.deepStrictEqual(prompter.validationProblems, [], 'every answer passed the input validation');
 
     const stores = sandbox.requests.filter((r) => r.route === 'documents.store');
     assert.deepStrictEqual(stores.map((r) => r.status), [422, 201]);
@@ -137,7 +81,9 @@ describe('New Document… and Go to Document…', function () {
   });
 
   it('New Document: cancelling any question creates nothing', async () => {
-    s.prompter.current = new ScriptedPrompter((q) => (q.title.startsWith('New Document (1/4)') ? 'Never created' : undefined));
+    const prompter = new RecordingPrompter();
+    prompter.answer = (q) => (q.title.startsWith('New Document (1/4)') ? 'Never created' : undefined);
+    s.prompter.current = prompter;
     sandbox.resetRequests();
     await vscode.commands.executeCommand('contentDocs.documentNew');
     assert.strictEqual(sandbox.requests.filter((r) => r.route === 'documents.store').length, 0);

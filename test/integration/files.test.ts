@@ -6,14 +6,12 @@
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import type { TestApi } from '../../src/extension';
+import { CMD } from '../../src/constants';
 import type { Services } from '../../src/services/services';
 import type { Prompter } from '../../src/ui/prompter';
 import { startSandbox, type Fault, type Sandbox, type SandboxDocument } from '../sandbox/server';
 import { click, screenshot } from './harness';
-import { configure, EXTENSION_ID, SCHEME, sleep, until } from './reliabilityKit';
-
-const CMD_OPEN = 'contentDocs.documentOpen';
+import { configure, RecordingPrompter, SCHEME, services, sleep, until } from './reliabilityKit';
 
 let sandbox: Sandbox;
 let s: Services;
@@ -37,7 +35,7 @@ function freshDocument(predicate: (d: SandboxDocument) => boolean = () => true):
 }
 
 async function open(id: number): Promise<vscode.TextEditor> {
-  await vscode.commands.executeCommand(CMD_OPEN, { id });
+  await vscode.commands.executeCommand(CMD.documentOpen, { id });
   return until('the document editor', () => {
     const e = vscode.window.activeTextEditor;
     return e && e.document.uri.scheme === SCHEME && e.document.uri.authority === String(id) ? e : undefined;
@@ -69,31 +67,15 @@ async function closeAll(): Promise<void> {
   await vscode.commands.executeCommand('notifications.hideList');
 }
 
-/** Answers every question: confirm() with the queued answers (true when none are left). */
-class TestPrompter implements Prompter {
-  confirms: boolean[] = [];
-  asked: string[] = [];
-  async confirm(message: string): Promise<boolean> {
-    this.asked.push(message);
-    return this.confirms.length ? this.confirms.shift()! : true;
-  }
-  async input(): Promise<string | undefined> {
-    return undefined;
-  }
-  async pick<T extends vscode.QuickPickItem>(): Promise<T | undefined> {
-    return undefined;
-  }
-}
-
 describe('documents as files (content-docs: file system)', function () {
   this.timeout(60_000);
-  const prompter = new TestPrompter();
+  // Confirmations come from the queue each test fills (one nobody queued is declined).
+  const prompter = new RecordingPrompter();
   let previousPrompter: Prompter | undefined;
 
   before(async () => {
     sandbox = await startSandbox({ rateLimit: 0, storeDelayMs: 0 });
-    const api = (await vscode.extensions.getExtension(EXTENSION_ID)!.activate()) as TestApi;
-    s = api.services;
+    s = await services();
     await configure('documents.baseUrl', sandbox.docsUrl);
     await configure('projects.baseUrl', sandbox.seoUrl);
     await configure('files.language', undefined);
@@ -398,7 +380,8 @@ describe('documents as files (content-docs: file system)', function () {
     prompter.asked = [];
     await assert.rejects(Promise.resolve(vscode.workspace.fs.delete(uri)));
     assert.ok(sandbox.documents.has(d.id), 'kept when not confirmed');
-    assert.match(prompter.asked[0] ?? '', new RegExp(`Delete "${d.name}"`));
+    assert.strictEqual(prompter.asked[0]?.kind, 'confirm', 'the deletion is confirmed first');
+    assert.match(prompter.asked[0].message ?? '', new RegExp(`Delete "${d.name}"`));
 
     prompter.confirms = [true];
     await vscode.workspace.fs.delete(uri);

@@ -24,12 +24,13 @@
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
+import { CMD } from '../../src/constants';
 import type { Services } from '../../src/services/services';
 import type { DocNode, DocumentNode } from '../../src/model/nodes';
 import type { Prompter } from '../../src/ui/prompter';
 import { mulberry32 } from '../sandbox/seed';
 import { startSandbox, type Sandbox, type SandboxDocument } from '../sandbox/server';
-import { MessageCapture, SCHEME, services, sleep, useSandbox } from './reliabilityKit';
+import { MessageCapture, RecordingPrompter, SCHEME, services, sleep, useSandbox } from './reliabilityKit';
 
 // --- Settings of the run ---------------------------------------------------------------------------------
 
@@ -48,15 +49,6 @@ const TEMPLATES: ReadonlyArray<{ id: number; folder: string }> = [
   { id: 1, folder: 'Freestyle' },
   { id: 33, folder: 'Tweet' },
 ];
-
-const CMD = {
-  open: 'contentDocs.documentOpen',
-  rename: 'contentDocs.documentRename',
-  favorite: 'contentDocs.documentFavorite',
-  unfavorite: 'contentDocs.documentUnfavorite',
-  del: 'contentDocs.documentDelete',
-  refresh: 'contentDocs.documentsRefresh',
-} as const;
 
 // --- A seeded PRNG ------------------------------------------------------------------------------------------
 
@@ -186,25 +178,7 @@ const messages = new MessageCapture();
 const summary = { steps: 0, seeds: [] as number[], failures: [] as string[] };
 
 /** Answers the extension's questions: confirmations and inputs from queues (an unscripted confirmation is declined). */
-class ModelPrompter implements Prompter {
-  confirms: boolean[] = [];
-  inputs: string[] = [];
-  async confirm(): Promise<boolean> {
-    return this.confirms.shift() ?? false;
-  }
-  async input(o: vscode.InputBoxOptions): Promise<string | undefined> {
-    const a = this.inputs.shift();
-    if (a !== undefined && o.validateInput) {
-      const problem = await o.validateInput(a);
-      if (problem) return undefined;
-    }
-    return a;
-  }
-  async pick<T extends vscode.QuickPickItem>(): Promise<T | undefined> {
-    return undefined;
-  }
-}
-const prompter = new ModelPrompter();
+const prompter = new RecordingPrompter();
 let saveWatch: vscode.Disposable | undefined;
 let deleteWatch: vscode.Disposable | undefined;
 let lastForget = 0;
@@ -363,7 +337,7 @@ class Run {
     const form = this.rng.chance(0.5) ? 'account' : 'single';
     if (form === 'single') {
       const before = vscode.window.activeTextEditor?.document.uri.toString();
-      await vscode.commands.executeCommand(CMD.open, { id });
+      await vscode.commands.executeCommand(CMD.documentOpen, { id });
       const uri = vscode.window.activeTextEditor?.document.uri;
       if (!uri || uri.scheme !== SCHEME) return this.log(`open ${this.docLabel(id)} (command): no editor`);
       const existing = this.editors.find((e) => e.uri.toString() === uri.toString());
@@ -609,7 +583,7 @@ class Run {
     const name = others.length && this.rng.chance(0.4) ? this.docs.get(this.rng.pick(others))!.name.trim() || 'Dup' : this.rng.pick(USER_NAMES);
     const node = await this.treeNode(id);
     prompter.inputs = [name];
-    await vscode.commands.executeCommand(CMD.rename, node ?? { id });
+    await vscode.commands.executeCommand(CMD.documentRename, node ?? { id });
     prompter.inputs = [];
     const actual = sandbox.documents.get(id);
     const renamed = !!target && actual?.name === name.trim() && target.name !== actual.name;
@@ -642,7 +616,7 @@ class Run {
     if (id === undefined) return this.log('delete (view): no document');
     const node = await this.treeNode(id);
     prompter.confirms = [true];
-    await vscode.commands.executeCommand(CMD.del, node ?? { id });
+    await vscode.commands.executeCommand(CMD.documentDelete, node ?? { id });
     prompter.confirms = [];
     this.log(`delete (command${node ? ', from the view' : ''}) ${this.docLabel(id)}`);
     if (sandbox.documents.has(id)) throw new Violation('delete', `Delete Document on #${id} left it on the server`);
@@ -691,7 +665,7 @@ class Run {
     if (id === undefined) return this.log('favorite: no document');
     const d = this.docs.get(id)!;
     const want = !d.favorite;
-    await vscode.commands.executeCommand(want ? CMD.favorite : CMD.unfavorite, { id });
+    await vscode.commands.executeCommand(want ? CMD.documentFavorite : CMD.documentUnfavorite, { id });
     this.log(`${want ? 'favorite' : 'unfavorite'} ${this.docLabel(id)}`);
     if (sandbox.documents.get(id)?.favorite !== want) throw new Violation('favorite', `#${id} is ${want ? 'not ' : ''}a favorite after ${want ? 'Add to' : 'Remove from'} Favorites`);
     d.favorite = want;
@@ -727,7 +701,7 @@ class Run {
   /** Refresh Documents, then waits for the account folder's new listing and checks invariants 3 and 4 against the server. */
   async refresh(prefix = ''): Promise<void> {
     const t0 = Date.now();
-    await vscode.commands.executeCommand(CMD.refresh);
+    await vscode.commands.executeCommand(CMD.documentsRefresh);
     this.log(`${prefix}refresh`);
     // The tree lists again when asked; the account folder lists again 500 ms after a refresh (pages of 100 by id,
     // oldest first: the Other templates group also reads pages of 100 across templates, in the view's order).

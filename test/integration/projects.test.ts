@@ -6,54 +6,28 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as vscode from 'vscode';
-import type { TestApi } from '../../src/extension';
+import { CMD } from '../../src/constants';
 import type { Services } from '../../src/services/services';
 import type { ProjectItemNode, ProjectNode } from '../../src/model/nodes';
 import type { ProjectsTreeProvider } from '../../src/tree/projectsTree';
 import type { Prompter } from '../../src/ui/prompter';
 import { collate, startSandbox, type RequestRecord, type Sandbox } from '../sandbox/server';
 import { screenshot } from './harness';
-import { configure, EXTENSION_ID, labelText, sleep } from './reliabilityKit';
+import { configure, labelText, MessageCapture, RecordingPrompter, services, sleep } from './reliabilityKit';
 
 const PAGE = 10;
-const CMD = {
-  refresh: 'contentDocs.projectsRefresh',
-  search: 'contentDocs.projectsSearch',
-  clearSearch: 'contentDocs.projectsClearSearch',
-  sort: 'contentDocs.projectsSort',
-  loadMore: 'contentDocs.projectsLoadMore',
-  del: 'contentDocs.projectDelete',
-  retry: 'contentDocs.retry',
-} as const;
 
 let sandbox: Sandbox;
 let s: Services;
 let tree: ProjectsTreeProvider;
 
-class ScriptedPrompter implements Prompter {
-  inputs: Array<string | undefined> = [];
-  picks: Array<(items: readonly vscode.QuickPickItem[]) => vscode.QuickPickItem | undefined> = [];
-  confirms: boolean[] = [];
-  asked: string[] = [];
-  async confirm(message: string, detail: string, confirmLabel: string): Promise<boolean> {
-    this.asked.push(`${message}\n${detail}\n[${confirmLabel}]`);
-    return this.confirms.shift() ?? false;
-  }
-  async input(o: vscode.InputBoxOptions): Promise<string | undefined> {
-    this.asked.push(`${o.title}\n${o.prompt}\n${o.value ?? ''}`);
-    return this.inputs.shift();
-  }
-  async pick<T extends vscode.QuickPickItem>(items: readonly T[]): Promise<T | undefined> {
-    this.asked.push(items.map((i) => i.label).join('\n'));
-    const f = this.picks.shift();
-    return f ? (f(items) as T | undefined) : undefined;
-  }
-}
-const prompter = new ScriptedPrompter();
+const prompter = new RecordingPrompter();
+const messages = new MessageCapture();
 
-const warnings: string[] = [];
-let originalWarning: unknown;
-let originalInfo: unknown;
+/** The warnings and information messages the product showed since the last reset (dismissed at once). */
+function warnings(): string[] {
+  return messages.shown.filter((m) => m.level !== 'error').map((m) => m.message);
+}
 
 function projectLists(): RequestRecord[] {
   return sandbox.requests.filter((r) => r.route === 'projects.list');
@@ -82,7 +56,7 @@ async function rows(): Promise<ProjectItemNode[]> {
 async function loadAll(): Promise<ProjectItemNode[]> {
   for (let i = 0; i < 50; i++) {
     if (!(await children()).some((n) => n.kind === 'loadMore')) break;
-    await vscode.commands.executeCommand(CMD.loadMore);
+    await vscode.commands.executeCommand(CMD.projectsLoadMore);
   }
   return rows();
 }
@@ -96,11 +70,8 @@ async function reset(): Promise<void> {
   await tree.model.setSearch(undefined);
   await tree.model.setSort('created_at', 'desc');
   tree.model.refresh();
-  prompter.inputs = [];
-  prompter.picks = [];
-  prompter.confirms = [];
-  prompter.asked = [];
-  warnings.length = 0;
+  prompter.reset();
+  messages.clear();
   await vscode.commands.executeCommand('workbench.action.closeSidebar');
   await sleep(20);
   sandbox.resetRequests();
@@ -112,8 +83,7 @@ describe('sidebar: the Projects view', function () {
 
   before(async () => {
     sandbox = await startSandbox({ rateLimit: 0, storeDelayMs: 0 });
-    const api = (await vscode.extensions.getExtension(EXTENSION_ID)!.activate()) as TestApi;
-    s = api.services;
+    s = await services();
     tree = s.projectsTree;
     await configure('documents.baseUrl', sandbox.docsUrl);
     await configure('projects.baseUrl', sandbox.seoUrl);
@@ -121,23 +91,11 @@ describe('sidebar: the Projects view', function () {
     await s.credentials.setKey(sandbox.key);
     previousPrompter = s.prompter.current;
     s.prompter.current = prompter;
-    const w = vscode.window as unknown as Record<string, unknown>;
-    originalWarning = w.showWarningMessage;
-    originalInfo = w.showInformationMessage;
-    w.showWarningMessage = (m: string) => {
-      warnings.push(m);
-      return Promise.resolve(undefined);
-    };
-    w.showInformationMessage = (m: string) => {
-      warnings.push(m);
-      return Promise.resolve(undefined);
-    };
+    assert.ok(messages.install().patched, 'the messages the extension shows can be observed in this host');
   });
 
   after(async () => {
-    const w = vscode.window as unknown as Record<string, unknown>;
-    w.showWarningMessage = originalWarning;
-    w.showInformationMessage = originalInfo;
+    messages.dispose();
     if (previousPrompter) s.prompter.current = previousPrompter;
     await tree.model.setSearch(undefined);
     await tree.model.setSort('created_at', 'desc');
@@ -175,7 +133,7 @@ describe('sidebar: the Projects view', function () {
     const total = projects().length;
     const more = (await children()).at(-1)!;
     assert.strictEqual(item(more).description, `${PAGE} of ${total}`);
-    await vscode.commands.executeCommand(CMD.loadMore);
+    await vscode.commands.executeCommand(CMD.projectsLoadMore);
     assert.deepStrictEqual(projectLists().map((r) => r.query.page), ['2']);
     const all = await loadAll();
     assert.strictEqual(all.length, total);
@@ -185,7 +143,7 @@ describe('sidebar: the Projects view', function () {
 
   it('Search…: one request (search_by=project), a header with Clear; wildcards match literally; Clear shows everything again', async () => {
     prompter.inputs = ['cafe'];
-    await vscode.commands.executeCommand(CMD.search);
+    await vscode.commands.executeCommand(CMD.projectsSearch);
     assert.strictEqual(projectLists().length, 1);
     assert.strictEqual(projectLists()[0].query.search, 'cafe');
     assert.strictEqual(projectLists()[0].query.search_by, 'project');
@@ -197,18 +155,18 @@ describe('sidebar: the Projects view', function () {
     assert.deepStrictEqual((await rows()).map((n) => n.project.project), ['Café Ünïcode']);
 
     prompter.inputs = ['%'];
-    await vscode.commands.executeCommand(CMD.search);
+    await vscode.commands.executeCommand(CMD.projectsSearch);
     const want = projects().filter((p) => p.name.includes('%')).map((p) => p.name).sort();
     assert.deepStrictEqual((await rows()).map((n) => n.project.project).sort(), want);
-    assert.strictEqual(prompter.asked.at(-1)!.split('\n').at(-1), 'cafe', 'prefilled with the current search');
+    assert.strictEqual(prompter.asked.at(-1)!.value, 'cafe', 'prefilled with the current search');
 
     prompter.inputs = ['nothing is called this'];
-    await vscode.commands.executeCommand(CMD.search);
+    await vscode.commands.executeCommand(CMD.projectsSearch);
     const none = await children();
     assert.deepStrictEqual(none.map((n) => n.kind), ['searchResults', 'empty']);
     assert.strictEqual(item(none[1]).label, 'No projects match');
 
-    await vscode.commands.executeCommand(CMD.clearSearch);
+    await vscode.commands.executeCommand(CMD.projectsClearSearch);
     assert.strictEqual(tree.model.search, undefined);
     assert.strictEqual((await children())[0].kind, 'project');
     assert.strictEqual((s.context.globalState.get('contentDocs.projectsView') as { search?: string }).search, undefined);
@@ -224,7 +182,7 @@ describe('sidebar: the Projects view', function () {
       if (i === 0) await tree.model.setSort('project', 'asc');
       sandbox.resetRequests();
       prompter.picks = [(items) => items[i]];
-      await vscode.commands.executeCommand(CMD.sort);
+      await vscode.commands.executeCommand(CMD.projectsSort);
       const list = await rows();
       assert.strictEqual(projectLists().length, 1);
       assert.deepStrictEqual([projectLists()[0].query.sort_by, projectLists()[0].query.sort], [sortBy, dir]);
@@ -252,13 +210,14 @@ describe('sidebar: the Projects view', function () {
       sandbox.resetRequests();
 
       prompter.confirms = [false];
-      assert.strictEqual(await vscode.commands.executeCommand(CMD.del, row), false);
+      assert.strictEqual(await vscode.commands.executeCommand(CMD.projectDelete, row), false);
       assert.strictEqual(sandbox.requests.length, 0, 'declined: nothing sent');
-      assert.ok(prompter.asked[0].includes(`"${name}"`), prompter.asked[0]);
-      assert.match(prompter.asked[0], reports === 1 ? /its 1 report/ : new RegExp(`all ${reports} of its reports`));
+      assert.strictEqual(prompter.asked[0].kind, 'confirm');
+      assert.ok(prompter.asked[0].message!.includes(`"${name}"`), prompter.asked[0].message);
+      assert.match(prompter.asked[0].message!, reports === 1 ? /its 1 report/ : new RegExp(`all ${reports} of its reports`));
 
       prompter.confirms = [true];
-      assert.strictEqual(await vscode.commands.executeCommand(CMD.del, row), true);
+      assert.strictEqual(await vscode.commands.executeCommand(CMD.projectDelete, row), true);
       assert.deepStrictEqual(
         sandbox.requests.map((r) => [r.method, r.path, r.status]),
         [['DELETE', `/api/v1/projects/${encodeURIComponent(name)}`, 200]],
@@ -276,13 +235,13 @@ describe('sidebar: the Projects view', function () {
     assert.strictEqual(item(row).contextValue, 'project:unaddressable');
     sandbox.resetRequests();
     prompter.confirms = [true];
-    assert.strictEqual(await vscode.commands.executeCommand(CMD.del, row), false);
-    assert.strictEqual(await vscode.commands.executeCommand(CMD.del, 'a/b testing'), false);
-    assert.strictEqual(await vscode.commands.executeCommand(CMD.del, { project: { project: 'a/b testing' } }), false);
+    assert.strictEqual(await vscode.commands.executeCommand(CMD.projectDelete, row), false);
+    assert.strictEqual(await vscode.commands.executeCommand(CMD.projectDelete, 'a/b testing'), false);
+    assert.strictEqual(await vscode.commands.executeCommand(CMD.projectDelete, { project: { project: 'a/b testing' } }), false);
     assert.strictEqual(sandbox.requests.length, 0, 'no request');
     assert.strictEqual(prompter.asked.length, 0, 'nothing to confirm');
-    assert.strictEqual(warnings.length, 3);
-    assert.match(warnings[0], /"a\/b testing" can't be deleted from VS Code.*"\/"/);
+    assert.strictEqual(warnings().length, 3, warnings().join(' | '));
+    assert.match(warnings()[0], /"a\/b testing" can't be deleted from VS Code.*"\/"/);
     assert.ok(sandbox.reports.some((r) => r.project === 'a/b testing'));
   });
 
@@ -292,15 +251,15 @@ describe('sidebar: the Projects view', function () {
     assert.ok(all.some((n) => n.project.project === name));
     sandbox.resetRequests();
     prompter.confirms = [false];
-    await vscode.commands.executeCommand(CMD.del, { project: name });
+    await vscode.commands.executeCommand(CMD.projectDelete, { project: name });
     assert.strictEqual(prompter.asked.length, 1);
     assert.strictEqual(sandbox.requests.length, 0);
     for (let i = sandbox.reports.length - 1; i >= 0; i--) if (sandbox.reports[i].project === name) sandbox.reports.splice(i, 1);
     prompter.confirms = [true];
-    await vscode.commands.executeCommand(CMD.del, name);
+    await vscode.commands.executeCommand(CMD.projectDelete, name);
     assert.deepStrictEqual(sandbox.requests.map((r) => r.status), [404]);
     assert.ok(!(await rows()).some((n) => n.project.project === name));
-    assert.ok(warnings.some((w) => /no longer exists/.test(w)));
+    assert.ok(warnings().some((w) => /no longer exists/.test(w)));
   });
 
   it('errors: an error item with the reason and Retry; a 401 leads to Set API Key', async () => {

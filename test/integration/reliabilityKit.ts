@@ -1,5 +1,6 @@
 /**
- * Shared helpers of the reliability and security suites (faults, badInput, concurrency, security).
+ * The integration suites' shared test kit (first written for the reliability and security suites: faults,
+ * badInput, concurrency, security).
  * They run inside the real extension host against the sandbox over real HTTP, and observe the product
  * from the outside as far as the host allows: what it shows (error messages, tree items, the error a
  * save fails with), what it logs, and what reaches the server.
@@ -109,15 +110,32 @@ export interface Question {
   password?: boolean;
 }
 
+/** Every readable part of a question (title, message, prompt, prefilled value, items), one per line. */
+export function questionText(q: Question): string {
+  return [q.title, q.message, q.prompt, q.value, ...(q.items ?? [])].filter((x) => x !== undefined && x !== '').join('\n');
+}
+
+/** A queued answer to a Quick Pick: the label to choose, a function choosing among the items, or undefined (Escape). */
+export type PickAnswer = string | undefined | ((items: readonly vscode.QuickPickItem[]) => vscode.QuickPickItem | undefined);
+
 /**
  * Answers the extension's questions. Confirmations are DECLINED unless an answer is queued (a test
- * that forgets to queue one can never delete anything by accident); input and pick answers come from
- * `answer`, else undefined (cancel). Every question is recorded.
+ * that forgets to queue one can never delete anything by accident); input and pick answers come first
+ * from the `inputs` and `picks` queues (consumed in order), then from `answer`, else undefined (cancel).
+ * Every question is recorded.
  */
 export class RecordingPrompter implements Prompter {
   asked: Question[] = [];
   confirms: boolean[] = [];
-  answer: (q: Question, items?: readonly vscode.QuickPickItem[]) => string | undefined = () => undefined;
+  /** Answers to the next input boxes, in order (undefined = Escape). When the queue is empty, `answer` decides. */
+  inputs: Array<string | undefined> = [];
+  /** Answers to the next Quick Picks, in order. When the queue is empty, `answer` decides. */
+  picks: PickAnswer[] = [];
+  /**
+   * Answers an input (the text) or a pick (the label) no queue answered. `nth` counts the questions with
+   * this title asked so far, this one included (1 the first time: a question asked again gets 2).
+   */
+  answer: (q: Question, items?: readonly vscode.QuickPickItem[], nth?: number) => string | undefined = () => undefined;
   /** Runs validateInput on typed answers and records the problems it reports. */
   validationProblems: string[] = [];
 
@@ -129,7 +147,7 @@ export class RecordingPrompter implements Prompter {
   async input(o: vscode.InputBoxOptions): Promise<string | undefined> {
     const q: Question = { kind: 'input', title: o.title ?? '', prompt: o.prompt, value: o.value, password: o.password };
     this.asked.push(q);
-    const a = this.answer(q);
+    const a = this.inputs.length ? this.inputs.shift() : this.answer(q, undefined, this.nth(q));
     if (a !== undefined && o.validateInput) {
       const problem = await o.validateInput(a);
       const text = typeof problem === 'string' ? problem : problem?.message;
@@ -145,13 +163,24 @@ export class RecordingPrompter implements Prompter {
   async pick<T extends vscode.QuickPickItem>(items: readonly T[], o: vscode.QuickPickOptions): Promise<T | undefined> {
     const q: Question = { kind: 'pick', title: o.title ?? '', prompt: o.placeHolder, items: items.map((i) => i.label) };
     this.asked.push(q);
-    const label = this.answer(q, items);
+    if (this.picks.length) {
+      const queued = this.picks.shift();
+      if (typeof queued === 'function') return queued(items) as T | undefined;
+      return queued === undefined ? undefined : items.find((i) => i.label === queued);
+    }
+    const label = this.answer(q, items, this.nth(q));
     return label === undefined ? undefined : items.find((i) => i.label === label);
+  }
+
+  private nth(q: Question): number {
+    return this.asked.filter((x) => x.title === q.title).length;
   }
 
   reset(): void {
     this.asked = [];
     this.confirms = [];
+    this.inputs = [];
+    this.picks = [];
     this.validationProblems = [];
     this.answer = () => undefined;
   }

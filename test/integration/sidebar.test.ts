@@ -8,36 +8,16 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as vscode from 'vscode';
-import type { TestApi } from '../../src/extension';
+import { CMD } from '../../src/constants';
 import type { Services } from '../../src/services/services';
 import { DocumentsTreeProvider } from '../../src/tree/documentsTree';
 import type { DocNode, DocumentNode, GroupNode, TemplateGroupNode } from '../../src/model/nodes';
 import type { Prompter } from '../../src/ui/prompter';
 import { collate, startSandbox, type RequestRecord, type Sandbox, type SandboxDocument } from '../sandbox/server';
 import { screenshot } from './harness';
-import { configure, EXTENSION_ID, labelText, SCHEME, sleep, until } from './reliabilityKit';
+import { configure, labelText, MessageCapture, questionText, RecordingPrompter, SCHEME, services, sleep, until } from './reliabilityKit';
 
 const PAGE = 10;
-const CMD = {
-  signIn: 'contentDocs.signIn',
-  signOut: 'contentDocs.signOut',
-  refresh: 'contentDocs.documentsRefresh',
-  search: 'contentDocs.documentsSearch',
-  clearSearch: 'contentDocs.documentsClearSearch',
-  sort: 'contentDocs.documentsSort',
-  favoritesOnly: 'contentDocs.documentsFavoritesOnly',
-  showAll: 'contentDocs.documentsShowAll',
-  hideEmpty: 'contentDocs.documentsHideEmpty',
-  showEmpty: 'contentDocs.documentsShowEmpty',
-  loadMore: 'contentDocs.documentsLoadMore',
-  open: 'contentDocs.documentOpen',
-  rename: 'contentDocs.documentRename',
-  favorite: 'contentDocs.documentFavorite',
-  unfavorite: 'contentDocs.documentUnfavorite',
-  copy: 'contentDocs.documentCopyResult',
-  del: 'contentDocs.documentDelete',
-  retry: 'contentDocs.retry',
-} as const;
 
 let sandbox: Sandbox;
 let s: Services;
@@ -45,73 +25,11 @@ let tree: DocumentsTreeProvider;
 
 // --- The scripted user ---------------------------------------------------------------------------------
 
-type Asked = { kind: 'confirm' | 'input' | 'pick'; text: string; value?: string; password?: boolean };
+/** Answers the extension's questions from its queues; a confirmation nobody scripted is declined. */
+const prompter = new RecordingPrompter();
 
-/** Answers the extension's questions from queues; a confirmation nobody scripted is declined. */
-class ScriptedPrompter implements Prompter {
-  inputs: Array<string | undefined> = [];
-  picks: Array<(items: readonly vscode.QuickPickItem[]) => vscode.QuickPickItem | undefined> = [];
-  confirms: boolean[] = [];
-  asked: Asked[] = [];
-  problems: string[] = [];
-
-  async confirm(message: string, detail: string, confirmLabel: string): Promise<boolean> {
-    this.asked.push({ kind: 'confirm', text: `${message}\n${detail}\n[${confirmLabel}]` });
-    return this.confirms.shift() ?? false;
-  }
-  async input(o: vscode.InputBoxOptions): Promise<string | undefined> {
-    this.asked.push({ kind: 'input', text: `${o.title ?? ''}\n${o.prompt ?? ''}`, value: o.value, password: o.password });
-    const a = this.inputs.shift();
-    if (a !== undefined && o.validateInput) {
-      const problem = await o.validateInput(a);
-      const text = typeof problem === 'string' ? problem : problem?.message;
-      if (text) {
-        // A real input box keeps asking; the user gives up with Escape.
-        this.problems.push(text);
-        return undefined;
-      }
-    }
-    return a;
-  }
-  async pick<T extends vscode.QuickPickItem>(items: readonly T[], o: vscode.QuickPickOptions): Promise<T | undefined> {
-    this.asked.push({ kind: 'pick', text: `${o.title ?? ''}\n${items.map((i) => i.label).join('\n')}` });
-    const f = this.picks.shift();
-    return f ? (f(items) as T | undefined) : undefined;
-  }
-  reset(): void {
-    this.inputs = [];
-    this.picks = [];
-    this.confirms = [];
-    this.asked = [];
-    this.problems = [];
-  }
-}
-
-const prompter = new ScriptedPrompter();
-
-/** Captures the non-modal messages the product shows (and dismisses them). */
-class Messages {
-  shown: Array<{ level: string; text: string }> = [];
-  private originals: Array<[string, unknown]> = [];
-  install(): void {
-    const w = vscode.window as unknown as Record<string, unknown>;
-    for (const [fn, level] of [['showErrorMessage', 'error'], ['showWarningMessage', 'warning'], ['showInformationMessage', 'info']] as const) {
-      const original = w[fn];
-      this.originals.push([fn, original]);
-      w[fn] = (text: string, ...rest: unknown[]) => {
-        const modal = rest.some((r) => !!r && typeof r === 'object' && (r as { modal?: boolean }).modal);
-        this.shown.push({ level: modal ? `${level}:modal` : level, text });
-        return Promise.resolve(undefined);
-      };
-    }
-  }
-  uninstall(): void {
-    const w = vscode.window as unknown as Record<string, unknown>;
-    for (const [fn, original] of this.originals) w[fn] = original;
-    this.originals = [];
-  }
-}
-const messages = new Messages();
+/** Captures the messages the product shows through vscode.window (and dismisses them). */
+const messages = new MessageCapture();
 
 // --- Reading the sandbox and the tree ----------------------------------------------------------------
 
@@ -176,7 +94,7 @@ async function loadAll(g: GroupNode): Promise<DocumentNode[]> {
   for (let i = 0; i < 100; i++) {
     const more = (await children(g)).find((n) => n.kind === 'loadMore');
     if (!more) break;
-    await vscode.commands.executeCommand(CMD.loadMore, more);
+    await vscode.commands.executeCommand(CMD.documentsLoadMore, more);
   }
   return docNodes(g);
 }
@@ -211,7 +129,7 @@ async function resetView(): Promise<void> {
   await configure('documents.hideEmptyTemplates', undefined);
   tree.model.refresh();
   prompter.reset();
-  messages.shown = [];
+  messages.clear();
   await sleep(20);
   sandbox.resetRequests();
 }
@@ -225,8 +143,7 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
 
   before(async () => {
     sandbox = await startSandbox({ rateLimit: 0, storeDelayMs: 0 });
-    const api = (await vscode.extensions.getExtension(EXTENSION_ID)!.activate()) as TestApi;
-    s = api.services;
+    s = await services();
     tree = s.documentsTree;
     previousInterval = tree.model.countIntervalMs;
     tree.model.countIntervalMs = 0;
@@ -236,12 +153,12 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
     await configure('documents.defaultSort', undefined);
     previousPrompter = s.prompter.current;
     s.prompter.current = prompter;
-    messages.install();
+    assert.ok(messages.install().patched, 'the messages the extension shows can be observed in this host');
     await vscode.commands.executeCommand('workbench.action.closeSidebar');
   });
 
   after(async () => {
-    messages.uninstall();
+    messages.dispose();
     if (previousPrompter) s.prompter.current = previousPrompter;
     tree.model.countIntervalMs = previousInterval;
     tree.model.setSearch(undefined);
@@ -266,7 +183,7 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
         [['account', 401, false]],
       );
       assert.strictEqual(await s.credentials.getKey(), undefined, 'nothing stored');
-      assert.ok(messages.shown.some((m) => m.level === 'error' && /did not accept this API key/i.test(m.text)), JSON.stringify(messages.shown));
+      assert.ok(messages.shown.some((m) => m.level === 'error' && /did not accept this API key/i.test(m.message)), JSON.stringify(messages.shown));
       assert.deepStrictEqual(await children(), [], 'signed out: the view is empty (the welcome view shows)');
     });
 
@@ -359,7 +276,7 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       assert.strictEqual(item.id, `doc:t4:${src.id}`);
       assert.strictEqual(item.contextValue, src.favorite ? 'document:favorite' : 'document');
       assert.strictEqual(icon(d), src.favorite ? 'star-full' : 'markdown');
-      assert.strictEqual(item.command?.command, CMD.open);
+      assert.strictEqual(item.command?.command, CMD.documentOpen);
       assert.deepStrictEqual(item.command?.arguments, [{ id: src.id }]);
       const resolved = tree.resolveTreeItem(item, d);
       const tip = resolved.tooltip as vscode.MarkdownString;
@@ -382,8 +299,8 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       const more = (await children(article)).find((n) => n.kind === 'loadMore')!;
       const total = allDocs().filter((d) => d.templateId === 4).length;
       assert.strictEqual(describe_(more), `${PAGE} of ${total}`);
-      assert.strictEqual(tree.getTreeItem(more).command?.command, CMD.loadMore);
-      await vscode.commands.executeCommand(CMD.loadMore, more);
+      assert.strictEqual(tree.getTreeItem(more).command?.command, CMD.documentsLoadMore);
+      await vscode.commands.executeCommand(CMD.documentsLoadMore, more);
       assert.deepStrictEqual(lists().map((r) => [r.query.template_id, r.query.page]), [['4', '2']]);
       measured.loadMore = lists().length;
       assert.strictEqual((await docNodes(article)).length, 2 * PAGE);
@@ -398,7 +315,7 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       const custom = allDocs().find((d) => d.templateId === 60)!;
       prompter.picks = [(items) => items[0]];
       prompter.inputs = [custom.name];
-      await vscode.commands.executeCommand(CMD.search);
+      await vscode.commands.executeCommand(CMD.documentsSearch);
       const g = tree.templateGroup(60);
       assert.ok(g, 'a group for template 60');
       assert.strictEqual(g.name, 'Custom: Landing page');
@@ -447,7 +364,7 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
     it('Search by name: asks how, then what; one request; results in their own group, cleared with one click', async () => {
       prompter.picks = [(items) => items.find((i) => /name/i.test(i.label))];
       prompter.inputs = ['café'];
-      await vscode.commands.executeCommand(CMD.search);
+      await vscode.commands.executeCommand(CMD.documentsSearch);
       assert.deepStrictEqual(prompter.asked.map((a) => a.kind), ['pick', 'input']);
       assert.strictEqual(lists().length, 1);
       measured.search = lists().length;
@@ -467,7 +384,7 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       assert.strictEqual(lists().length, 1, 'showing the results costs nothing more');
       assert.deepStrictEqual((s.context.globalState.get('contentDocs.documentsView') as { search?: unknown }).search, { text: 'café', by: 'name' });
 
-      await vscode.commands.executeCommand(CMD.clearSearch);
+      await vscode.commands.executeCommand(CMD.documentsClearSearch);
       assert.ok(!(await children()).some((n) => n.kind === 'searchResults'));
       assert.strictEqual(tree.model.search, undefined);
       assert.strictEqual(lists().length, 1, 'clearing costs nothing');
@@ -476,7 +393,7 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
     it('Search in the text: search_by=result, accent-insensitive; a search with no match says so', async () => {
       prompter.picks = [(items) => items.find((i) => /text/i.test(i.label))];
       prompter.inputs = ['DELICIEUX'];
-      await vscode.commands.executeCommand(CMD.search);
+      await vscode.commands.executeCommand(CMD.documentsSearch);
       assert.strictEqual(lists().length, 1);
       assert.strictEqual(lists()[0].query.search_by, 'result');
       const g = tree.searchGroup!;
@@ -487,7 +404,7 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
 
       prompter.picks = [(items) => items[0]];
       prompter.inputs = ['no document has this name zzqx'];
-      await vscode.commands.executeCommand(CMD.search);
+      await vscode.commands.executeCommand(CMD.documentsSearch);
       const kids = await children(tree.searchGroup);
       assert.strictEqual(kids.length, 1);
       assert.strictEqual(kids[0].kind, 'empty');
@@ -511,7 +428,7 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
             return items[['newest', 'oldest', 'nameAsc', 'nameDesc'].indexOf(sort)];
           },
         ];
-        await vscode.commands.executeCommand(CMD.sort);
+        await vscode.commands.executeCommand(CMD.documentsSort);
         assert.strictEqual(labels.length, 4);
         assert.strictEqual(tree.model.sort, sort);
         assert.strictEqual(lists().length, 0, 'a sort reads nothing by itself');
@@ -525,7 +442,7 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
     }
 
     it('Favorites only: a title-bar toggle; every group lists favorites (favorite=1); the Favorites group steps aside', async () => {
-      await vscode.commands.executeCommand(CMD.favoritesOnly);
+      await vscode.commands.executeCommand(CMD.documentsFavoritesOnly);
       assert.strictEqual(tree.model.favoritesOnly, true);
       const root = await children();
       assert.ok(!root.some((n) => n.kind === 'favorites'));
@@ -534,7 +451,7 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       assert.deepStrictEqual(docs.map((d) => d.doc.id), expected((d) => d.templateId === 1 && d.favorite, 'newest'));
       assert.ok(lists().every((r) => r.query.favorite === '1' && r.query.template_id === '1'));
       assert.strictEqual(describe_(freestyle), String(docs.length));
-      await vscode.commands.executeCommand(CMD.showAll);
+      await vscode.commands.executeCommand(CMD.documentsShowAll);
       assert.strictEqual(tree.model.favoritesOnly, false);
       assert.ok((await children()).some((n) => n.kind === 'favorites'));
       await children(freestyle);
@@ -561,7 +478,7 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       for (const d of allDocs()) if (d.templateId === emptyId) sandbox.documents.delete(d.id);
       sandbox.setLatency(15);
       try {
-        await vscode.commands.executeCommand(CMD.hideEmpty);
+        await vscode.commands.executeCommand(CMD.documentsHideEmpty);
         assert.strictEqual(tree.model.hideEmpty, true);
         await children();
         await until('counting to start', () => tree.message !== undefined || lists().length > 0);
@@ -587,11 +504,11 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
         // Refresh starts over and stops a count under way.
         sandbox.setLatency(60);
         sandbox.resetRequests();
-        await vscode.commands.executeCommand(CMD.refresh);
+        await vscode.commands.executeCommand(CMD.documentsRefresh);
         await children();
         await until('a count request', () => lists().length > 0);
         assert.match(tree.message ?? '', /Counting/);
-        await vscode.commands.executeCommand(CMD.showEmpty);
+        await vscode.commands.executeCommand(CMD.documentsShowEmpty);
         await sleep(150);
         const n = lists().length;
         await sleep(200);
@@ -622,18 +539,18 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       const row = (await docNodes(article)).find((n) => n.doc.id === d.id)!;
 
       prompter.inputs = ['   '];
-      await vscode.commands.executeCommand(CMD.rename, row);
+      await vscode.commands.executeCommand(CMD.documentRename, row);
       prompter.inputs = ['x'.repeat(129)];
-      await vscode.commands.executeCommand(CMD.rename, row);
-      assert.strictEqual(prompter.problems.length, 2, prompter.problems.join(' | '));
-      assert.match(prompter.problems[1], /128/);
+      await vscode.commands.executeCommand(CMD.documentRename, row);
+      assert.strictEqual(prompter.validationProblems.length, 2, prompter.validationProblems.join(' | '));
+      assert.match(prompter.validationProblems[1], /128/);
       assert.strictEqual(sandbox.requests.length, 0, 'refused before sending');
 
       await sleep(20); // let the change events of the loads above go out first
       const changes: unknown[] = [];
       const sub = tree.onDidChangeTreeData((e) => changes.push(e));
       prompter.inputs = ['Renamed from the sidebar'];
-      await vscode.commands.executeCommand(CMD.rename, row);
+      await vscode.commands.executeCommand(CMD.documentRename, row);
       await sleep(30);
       sub.dispose();
       assert.strictEqual(prompter.asked.at(-1)?.value, oldName, 'prefilled with the current name');
@@ -659,7 +576,7 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       const row = (await docNodes(blog)).find((n) => n.doc.id === d.id)!;
       assert.strictEqual(tree.getTreeItem(row).contextValue, 'document');
 
-      await vscode.commands.executeCommand(CMD.favorite, row);
+      await vscode.commands.executeCommand(CMD.documentFavorite, row);
       assert.deepStrictEqual(sandbox.requests.map((r) => [r.method, r.body]), [['PATCH', { favorite: '1' }]]);
       measured.favorite = sandbox.requests.length;
       assert.strictEqual(sandbox.documents.get(d.id)!.favorite, true);
@@ -669,7 +586,7 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       assert.deepStrictEqual(favIds, expected((x) => x.favorite, 'newest'), 'the Favorites group follows, in order');
       assert.strictEqual(describe_(fav), String(favCount + 1));
 
-      await vscode.commands.executeCommand(CMD.unfavorite, row);
+      await vscode.commands.executeCommand(CMD.documentUnfavorite, row);
       assert.strictEqual(sandbox.requests.length, 2);
       assert.strictEqual(sandbox.documents.get(d.id)!.favorite, false);
       assert.strictEqual(icon(row), 'markdown');
@@ -680,17 +597,17 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
 
     it('from the active content-docs editor (no argument): favorite, rename and copy act on that document', async () => {
       const d = plainDocument((x) => !x.favorite);
-      await vscode.commands.executeCommand(CMD.open, { id: d.id });
+      await vscode.commands.executeCommand(CMD.documentOpen, { id: d.id });
       await until('the editor', () => vscode.window.activeTextEditor?.document.uri.scheme === SCHEME && vscode.window.activeTextEditor.document.uri.authority === String(d.id));
       sandbox.resetRequests();
-      await vscode.commands.executeCommand(CMD.favorite);
+      await vscode.commands.executeCommand(CMD.documentFavorite);
       // (The editor may re-read its file meanwhile: only writes are this command's.)
       const writes = () => sandbox.requests.filter((r) => r.method !== 'GET').map((r) => [r.method, r.path]);
       assert.deepStrictEqual(writes(), [['PATCH', `/api/v1/documents/${d.id}`]]);
       assert.strictEqual(sandbox.documents.get(d.id)!.favorite, true);
-      await vscode.commands.executeCommand(CMD.unfavorite, vscode.window.activeTextEditor!.document.uri);
+      await vscode.commands.executeCommand(CMD.documentUnfavorite, vscode.window.activeTextEditor!.document.uri);
       assert.strictEqual(sandbox.documents.get(d.id)!.favorite, false);
-      const copied = await vscode.commands.executeCommand(CMD.copy);
+      const copied = await vscode.commands.executeCommand(CMD.documentCopyResult);
       assert.strictEqual(copied, d.result);
       assert.strictEqual(await vscode.env.clipboard.readText(), d.result);
     });
@@ -700,7 +617,7 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       const row = (await loadAll(group(1))).find((n) => n.doc.id === d.id)!;
       sandbox.resetRequests();
       await vscode.env.clipboard.writeText('');
-      await vscode.commands.executeCommand(CMD.copy, row);
+      await vscode.commands.executeCommand(CMD.documentCopyResult, row);
       assert.strictEqual(await vscode.env.clipboard.readText(), d.result);
       assert.strictEqual(sandbox.requests.length, 0);
     });
@@ -718,15 +635,15 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       sandbox.resetRequests();
 
       prompter.confirms = [false];
-      assert.strictEqual(await vscode.commands.executeCommand(CMD.del, row), false);
+      assert.strictEqual(await vscode.commands.executeCommand(CMD.documentDelete, row), false);
       assert.strictEqual(prompter.asked.length, 1);
-      assert.match(prompter.asked[0].text, new RegExp(`Delete "${d.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"\\?`));
-      assert.match(prompter.asked[0].text, /cannot be undone/);
+      assert.match(questionText(prompter.asked[0]), new RegExp(`Delete "${d.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}"\\?`));
+      assert.match(questionText(prompter.asked[0]), /cannot be undone/);
       assert.strictEqual(sandbox.requests.length, 0);
       assert.ok(sandbox.documents.has(d.id));
 
       prompter.confirms = [true];
-      assert.strictEqual(await vscode.commands.executeCommand(CMD.del, row), true);
+      assert.strictEqual(await vscode.commands.executeCommand(CMD.documentDelete, row), true);
       assert.deepStrictEqual(sandbox.requests.map((r) => [r.method, r.path, r.status]), [['DELETE', `/api/v1/documents/${d.id}`, 200]]);
       assert.ok(!sandbox.documents.has(d.id));
       assert.ok(!(await docNodes(article)).some((n) => n.doc.id === d.id), 'the row is gone');
@@ -741,15 +658,15 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       sandbox.resetRequests();
       prompter.confirms = [false];
       const crafted = { kind: 'document', id: d.id, doc: { id: d.id, name: 'Harmless draft' } };
-      assert.strictEqual(await vscode.commands.executeCommand(CMD.del, crafted), false);
+      assert.strictEqual(await vscode.commands.executeCommand(CMD.documentDelete, crafted), false);
       assert.strictEqual(prompter.asked.length, 1, 'the confirmation was asked');
-      assert.ok(prompter.asked[0].text.includes(`"${d.name}"`), prompter.asked[0].text);
-      assert.ok(!prompter.asked[0].text.includes('Harmless'), 'the name comes from the server, not the argument');
+      assert.ok(questionText(prompter.asked[0]).includes(`"${d.name}"`), questionText(prompter.asked[0]));
+      assert.ok(!questionText(prompter.asked[0]).includes('Harmless'), 'the name comes from the server, not the argument');
       assert.ok(sandbox.documents.has(d.id));
       assert.ok(sandbox.requests.every((r) => r.method === 'GET'), 'nothing but a read');
       for (const arg of [d.id, String(d.id), vscode.Uri.parse(`${SCHEME}://${d.id}/x/y.md`)]) {
         prompter.confirms = [false];
-        await vscode.commands.executeCommand(CMD.del, arg);
+        await vscode.commands.executeCommand(CMD.documentDelete, arg);
       }
       assert.strictEqual(prompter.asked.length, 4);
       assert.ok(sandbox.documents.has(d.id));
@@ -798,7 +715,7 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
 
       sandbox.setFault('documents.list', { kind: 'status500', count: 1 });
       const more = (await children(g)).find((n) => n.kind === 'loadMore')!;
-      await vscode.commands.executeCommand(CMD.loadMore, more);
+      await vscode.commands.executeCommand(CMD.documentsLoadMore, more);
       const kids = await children(g);
       assert.strictEqual(kids.filter((n) => n.kind === 'document').length, PAGE, 'the loaded rows stay');
       const err2 = kids[kids.length - 1];

@@ -8,6 +8,7 @@
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
+import { CMD } from '../../src/constants';
 import type { Services } from '../../src/services/services';
 import { compact } from '../../src/status/usageFormat';
 import type { DocumentsTreeProvider } from '../../src/tree/documentsTree';
@@ -15,14 +16,6 @@ import type { DocumentNode, GroupNode } from '../../src/model/nodes';
 import { collate, startSandbox, type Sandbox, type SandboxDocument } from '../sandbox/server';
 import { screenshot } from './harness';
 import { closeAll, configure, MessageCapture, RecordingPrompter, services, sleep, until, useSandbox } from './reliabilityKit';
-
-const CMD = {
-  documentNew: 'contentDocs.documentNew',
-  usageShow: 'contentDocs.usageShow',
-  insert: 'contentDocs.documentInsertAtCursor',
-  replace: 'contentDocs.documentReplaceSelection',
-  openBeside: 'contentDocs.documentOpenBeside',
-} as const;
 
 /** Longer than the account service's coalescing pause and a local round trip: nothing more comes after it. */
 const SETTLE_MS = 1200;
@@ -380,7 +373,7 @@ describe('usage: Insert at Cursor, Replace Selection and Open Beside on a docume
     const editor = await untitled(original);
     editor.selections = [new vscode.Selection(0, 5, 0, 5), new vscode.Selection(1, 0, 1, 6)];
     sandbox.resetRequests();
-    const done = await vscode.commands.executeCommand(CMD.insert, row);
+    const done = await vscode.commands.executeCommand(CMD.documentInsertAtCursor, row);
     assert.strictEqual(done, true);
     // A cursor is the active end of a selection: the text goes there, the selected text stays.
     assert.strictEqual(editor.document.getText(), 'First<p>Inserted paragraph.</p> line\nSecond<p>Inserted paragraph.</p> line\n');
@@ -395,7 +388,7 @@ describe('usage: Insert at Cursor, Replace Selection and Open Beside on a docume
     const original = 'Keep this. Replace me. Keep that. Me too.';
     const editor = await untitled(original);
     editor.selections = [new vscode.Selection(0, 11, 0, 22), new vscode.Selection(0, 34, 0, 41)];
-    const done = await vscode.commands.executeCommand(CMD.replace, row);
+    const done = await vscode.commands.executeCommand(CMD.documentReplaceSelection, row);
     assert.strictEqual(done, true);
     assert.strictEqual(editor.document.getText(), 'Keep this. <p>Inserted paragraph.</p> Keep that. <p>Inserted paragraph.</p>');
     await vscode.commands.executeCommand('undo');
@@ -405,30 +398,30 @@ describe('usage: Insert at Cursor, Replace Selection and Open Beside on a docume
   it('from the palette in the document\'s own editor: into the editor beside it; with no other editor: says so and changes nothing', async () => {
     const editor = await untitled('Target: ');
     editor.selection = new vscode.Selection(0, 8, 0, 8);
-    const own = await vscode.commands.executeCommand<vscode.TextEditor>(CMD.openBeside, await rowOf(doc.id));
+    const own = await vscode.commands.executeCommand<vscode.TextEditor>(CMD.documentOpenBeside, await rowOf(doc.id));
     assert.ok(own);
     assert.strictEqual(vscode.window.activeTextEditor?.document.uri.authority, String(doc.id), 'the document is the active editor');
-    assert.strictEqual(await vscode.commands.executeCommand(CMD.insert), true);
+    assert.strictEqual(await vscode.commands.executeCommand(CMD.documentInsertAtCursor), true);
     assert.strictEqual(editor.document.getText(), 'Target: <p>Inserted paragraph.</p>');
 
     await closeEditors();
-    await vscode.commands.executeCommand(CMD.openBeside, await rowOf(doc.id));
+    await vscode.commands.executeCommand(CMD.documentOpenBeside, await rowOf(doc.id));
     const before = vscode.window.activeTextEditor.document.getText();
     messages.clear();
-    assert.strictEqual(await vscode.commands.executeCommand(CMD.replace), false);
+    assert.strictEqual(await vscode.commands.executeCommand(CMD.documentReplaceSelection), false);
     const said = await messages.waitFor('the message', (m) => m.level === 'warning');
     assert.match(said.message, /There is no editor to replace a selection in/);
     assert.strictEqual(vscode.window.activeTextEditor.document.getText(), before);
 
     await closeEditors();
     messages.clear();
-    assert.strictEqual(await vscode.commands.executeCommand(CMD.insert, await rowOf(doc.id)), false);
+    assert.strictEqual(await vscode.commands.executeCommand(CMD.documentInsertAtCursor, await rowOf(doc.id)), false);
     assert.match((await messages.waitFor('the message', (m) => m.level === 'warning')).message, /There is no editor to insert into/);
   });
 
   it('Open Beside: the document opens in the column beside the active editor', async () => {
     await untitled('Writing here');
-    const editor = await vscode.commands.executeCommand<vscode.TextEditor>(CMD.openBeside, await rowOf(doc.id));
+    const editor = await vscode.commands.executeCommand<vscode.TextEditor>(CMD.documentOpenBeside, await rowOf(doc.id));
     assert.ok(editor);
     assert.strictEqual(editor.document.uri.scheme, 'content-docs');
     assert.strictEqual(editor.document.uri.authority, String(doc.id));
