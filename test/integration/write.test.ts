@@ -13,7 +13,7 @@ import type { WriteResult } from '../../src/write/commands';
 import type { RequestRecord, Sandbox } from '../sandbox/server';
 import { click, press, screenshot } from './harness';
 import { closedPort, configure, type MessageCapture, ProgressControl, type RecordingPrompter, sleep, until } from './reliabilityKit';
-import { cleanUp, proposalTabs, runWriting, selectLines, settleRequests, startWriteSuite, untitled, workspaceFile } from './writeKit';
+import { eachWriteTest, endWriteSuite, POST, proposalTabs, runWriting, selectLines, startWriteSuite, untitled, workspaceFile, type WriteSuite } from './writeKit';
 
 const ACTIONS = [
   { command: 'contentDocs.selectionRewrite', label: 'Rewrite', templateId: 14, placement: 'replace' },
@@ -23,26 +23,11 @@ const ACTIONS = [
   { command: 'contentDocs.selectionMetaDescription', label: 'Meta description', templateId: 20, placement: 'below' },
 ] as const;
 
-const POST = [
-  '# Launch notes', // line 1
-  '',
-  'We ship the new editor on Monday.', // line 3
-  'It replaces the old one.',
-  '',
-  '## What changes', // line 6
-  '',
-  '- Faster saves',
-  '- A new toolbar',
-  '- Offline drafts', // line 10
-  '',
-  'Thanks for reading.', // line 12
-  '',
-].join('\n');
-
 let sandbox: Sandbox;
 let s: Services;
 let prompter: RecordingPrompter;
 let messages: MessageCapture;
+let suite: WriteSuite;
 
 function stores(): RequestRecord[] {
   return sandbox.requests.filter((r) => r.route === 'documents.store');
@@ -76,7 +61,8 @@ describe('write: AI writing on the active editor (selection commands, proposal, 
   this.timeout(60_000);
 
   before(async () => {
-    ({ sandbox, s, prompter, messages } = await startWriteSuite());
+    suite = await startWriteSuite();
+    ({ sandbox, s, prompter, messages } = suite);
     // The account prefers Creative: Generate from Selection preselects it; the one-step actions use the setting (0.5).
     sandbox.setAccount({ defaultCreativity: 0.75 });
     // No language chosen yet: the account's default_language applies (read once, when first needed).
@@ -84,26 +70,8 @@ describe('write: AI writing on the active editor (selection commands, proposal, 
     await s.context.globalState.update(STATE.writeRecentTemplates, undefined);
   });
 
-  beforeEach(async () => {
-    prompter.reset();
-    messages.clear();
-    sandbox.clearFaults();
-    sandbox.setLatency(0);
-    sandbox.setModelAnswer(undefined);
-    // What the previous test set off (a plan-usage read after its generation) is over and not counted here.
-    await settleRequests(sandbox, 150);
-  });
-
-  afterEach(async () => {
-    messages.dismissAll();
-    await cleanUp();
-  });
-
-  after(async () => {
-    messages?.dispose();
-    await cleanUp();
-    await sandbox?.close();
-  });
+  eachWriteTest(() => suite);
+  after(() => endWriteSuite(suite));
 
   it('each one-step action shows its proposal as a diff; one store each and at most one account read each (the defaults once a session, then the plan usage after each generation)', async () => {
     const editor = await workspaceFile('post.md', POST);

@@ -12,12 +12,13 @@ import type { Proposal } from '../../src/write/preview';
 import type { WriteResult } from '../../src/write/commands';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { accountUriOf, type MessageCapture, openDocument, type RecordingPrompter, SaveErrors, sleep, until, useSandbox } from './reliabilityKit';
-import { cleanUp, proposalTabs, runWriting, selectLines, settleRequests, startWriteSuite, untitled, workspaceFile } from './writeKit';
+import { cleanUp, eachWriteTest, endWriteSuite, proposalTabs, runWriting, selectLines, startWriteSuite, untitled, workspaceFile, type WriteSuite } from './writeKit';
 
 let sandbox: Sandbox;
 let s: Services;
 let prompter: RecordingPrompter;
 let messages: MessageCapture;
+let suite: WriteSuite;
 
 function storesOnWire(): number {
   return sandbox.requests.filter((r) => r.method === 'POST' && r.path === '/api/v1/documents').length;
@@ -35,33 +36,14 @@ describe('write adversary: proposals never land on the wrong text, and nothing m
   this.timeout(60_000);
 
   before(async () => {
-    ({ sandbox, s, prompter, messages } = await startWriteSuite());
+    suite = await startWriteSuite();
+    ({ sandbox, s, prompter, messages } = suite);
     // A remembered language and tone: no account read gets in the way of the timings below.
     await s.context.globalState.update(STATE.writeStyle, { language: 'en', tone: 'Professional' });
   });
 
-  beforeEach(async () => {
-    prompter.reset();
-    messages.clear();
-    messages.autoDismiss = true;
-    sandbox.clearFaults();
-    sandbox.setLatency(0);
-    sandbox.setModelAnswer(undefined);
-    // What the previous test set off (a plan-usage read after its generation) is over and not counted here.
-    await settleRequests(sandbox, 150);
-  });
-
-  afterEach(async () => {
-    messages.dismissAll();
-    await cleanUp();
-  });
-
-  after(async () => {
-    messages?.dispose();
-    await cleanUp();
-    await s?.context.globalState.update(STATE.writeStyle, undefined);
-    await sandbox?.close();
-  });
+  eachWriteTest(() => suite, { autoDismiss: true });
+  after(() => endWriteSuite(suite));
 
   it('a line inserted above the selection during generation: Accept applies where the selected text now is', async () => {
     const text = 'Intro line.\n\nThe selected sentence.\n\nOutro line.\n';

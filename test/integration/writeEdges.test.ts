@@ -11,28 +11,13 @@ import type { Services } from '../../src/services/services';
 import type { WriteResult } from '../../src/write/commands';
 import type { Sandbox } from '../sandbox/server';
 import { type MessageCapture, ProgressControl, type RecordingPrompter, sleep, until } from './reliabilityKit';
-import { cleanUp, PROPOSAL, proposalTabs, runWriting, selectLines, settleRequests, startWriteSuite, untitled, workspaceFile } from './writeKit';
-
-const POST = [
-  '# Launch notes', // line 1
-  '',
-  'We ship the new editor on Monday.', // line 3
-  'It replaces the old one.',
-  '',
-  '## What changes', // line 6
-  '',
-  '- Faster saves',
-  '- A new toolbar',
-  '- Offline drafts', // line 10
-  '',
-  'Thanks for reading.', // line 12
-  '',
-].join('\n');
+import { cleanUp, eachWriteTest, endWriteSuite, POST, PROPOSAL, proposalTabs, runWriting, selectLines, startWriteSuite, untitled, workspaceFile, type WriteSuite } from './writeKit';
 
 let sandbox: Sandbox;
 let s: Services;
 let prompter: RecordingPrompter;
 let messages: MessageCapture;
+let suite: WriteSuite;
 
 function stores() {
   return sandbox.requests.filter((r) => r.method === 'POST' && r.path === '/api/v1/documents');
@@ -54,33 +39,14 @@ describe('write edges: several cursors, 422 field messages, empty or HTML result
   this.timeout(60_000);
 
   before(async () => {
-    ({ sandbox, s, prompter, messages } = await startWriteSuite());
+    suite = await startWriteSuite();
+    ({ sandbox, s, prompter, messages } = suite);
     // A remembered language and tone: no account read gets in the way.
     await s.context.globalState.update(STATE.writeStyle, { language: 'en', tone: 'Professional' });
   });
 
-  beforeEach(async () => {
-    prompter.reset();
-    messages.clear();
-    messages.autoDismiss = true;
-    sandbox.clearFaults();
-    sandbox.setLatency(0);
-    sandbox.setModelAnswer(undefined);
-    await settleRequests(sandbox, 150);
-  });
-
-  afterEach(async () => {
-    messages.dismissAll();
-    await cleanUp();
-  });
-
-  after(async () => {
-    messages?.dispose();
-    await cleanUp();
-    await s?.context.globalState.update(STATE.writeStyle, undefined);
-    sandbox?.setModelAnswer(undefined);
-    await sandbox?.close();
-  });
+  eachWriteTest(() => suite, { autoDismiss: true });
+  after(() => endWriteSuite(suite));
 
   // --- Several cursors -----------------------------------------------------------------------------------
 

@@ -1,17 +1,35 @@
 /**
- * Shared helpers of the writing-action suites (write, write adversary): the sandbox and the extension set up
+ * Shared helpers of the writing-action suites (write, write adversary, write edges, attack2): the sandbox and the extension set up
  * for them, the files and editors a writing command works on, and running a command with its confirmation
  * answered.
  */
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as vscode from 'vscode';
+import { STATE } from '../../src/constants';
 import type { Services } from '../../src/services/services';
 import type { WriteResult } from '../../src/write/commands';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { MessageCapture, RecordingPrompter, services, sleep, useSandbox } from './reliabilityKit';
 
 export const PROPOSAL = 'content-docs-proposal';
+
+/** A Markdown post with headings, paragraphs and a list (line numbers as the suites select them). */
+export const POST = [
+  '# Launch notes', // line 1
+  '',
+  'We ship the new editor on Monday.', // line 3
+  'It replaces the old one.',
+  '',
+  '## What changes', // line 6
+  '',
+  '- Faster saves',
+  '- A new toolbar',
+  '- Offline drafts', // line 10
+  '',
+  'Thanks for reading.', // line 12
+  '',
+].join('\n');
 
 export interface WriteSuite {
   sandbox: Sandbox;
@@ -35,6 +53,38 @@ export async function startWriteSuite(): Promise<WriteSuite> {
   // left them open): those lists arrive late. Each write suite starts from a quiet sandbox with an empty record.
   await settleRequests(sandbox);
   return { sandbox, s, prompter, messages };
+}
+
+/**
+ * The hooks around each test of a write suite: a fresh prompter and message record, no faults, no latency, the
+ * model's own answers, and a quiet sandbox before; editors and proposals closed after. `autoDismiss`, when given,
+ * sets how the test's notifications are answered.
+ */
+export function eachWriteTest(suite: () => WriteSuite, options: { autoDismiss?: boolean } = {}): void {
+  beforeEach(async () => {
+    const { prompter, messages, sandbox } = suite();
+    prompter.reset();
+    messages.clear();
+    if (options.autoDismiss !== undefined) messages.autoDismiss = options.autoDismiss;
+    sandbox.clearFaults();
+    sandbox.setLatency(0);
+    sandbox.setModelAnswer(undefined);
+    // What the previous test set off (a plan-usage read after its generation) is over and not counted here.
+    await settleRequests(sandbox, 150);
+  });
+  afterEach(async () => {
+    suite().messages.dismissAll();
+    await cleanUp();
+  });
+}
+
+/** Ends a write suite: messages no longer captured, editors closed, the remembered writing style and the model's answer reset, its sandbox closed. */
+export async function endWriteSuite(suite: WriteSuite | undefined): Promise<void> {
+  suite?.messages.dispose();
+  await cleanUp();
+  await suite?.s.context.globalState.update(STATE.writeStyle, undefined);
+  suite?.sandbox.setModelAnswer(undefined);
+  await suite?.sandbox.close();
 }
 
 /**
