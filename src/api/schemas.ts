@@ -208,6 +208,7 @@ function build() {
 
 export type Schemas = ReturnType<typeof build>;
 let built: Schemas | undefined;
+let prepared: boolean | undefined;
 
 /** The response schemas, built on first use. */
 export function schemas(): Schemas {
@@ -220,13 +221,15 @@ export function schemas(): Schemas {
  * finds them ready. True when every sample parsed (each field's parser ran).
  */
 export function prepareSchemas(): boolean {
+  // Once a process: every client (a key check's too) calls this in its first wait.
+  if (prepared !== undefined) return prepared;
   const s = schemas();
   const at = '2024-01-01T00:00:00.000000Z';
-  return [
+  return (prepared = [
     s.documentList.safeParse({ data: [{ id: 1, name: '', template: { id: 1, name: '' }, result: '', words: 0, favorite: false, created_at: at, updated_at: at }], meta: { total: 1 } }),
     s.projectList.safeParse({ data: [{ project: '', reports: 0, result: 0, created_at: at }], meta: { total: 1 } }),
     s.accountInfo.safeParse({ data: {} }),
-  ].every((r) => r.success);
+  ].every((r) => r.success));
 }
 
 export type ContentDocument = z.output<Schemas['documentOne']>;
