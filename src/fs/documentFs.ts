@@ -57,6 +57,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
   private readonly records = new DocumentRecords<vscode.Uri>();
   private prompter: Prompter = new VsCodePrompter();
   private reloadTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly sameAccount = (generation: number) => this.documents.isCurrent(generation);
 
   constructor(
     readonly documents: DocumentService,
@@ -93,8 +94,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
    */
   documentIdOf(uri: vscode.Uri): number | undefined {
     const [id, segs] = [documentIdOf(uri, this.index), segments(uri)];
-    const tab = id !== undefined && segs.length === 2 && documentIdFromUri(uri) === id;
-    return tab && this.records.fromPreviousAccount(id, nameFromFileName(segs[1])) ? undefined : id;
+    return id !== undefined && documentIdFromUri(uri) === id && this.records.fromPreviousAccount(id, nameFromFileName(segs[1] ?? '')) ? undefined : id;
   }
 
   /** Records a document fetched elsewhere (a command that just read or created it), so the next stat reuses it. */
@@ -132,7 +132,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     this.records.track(target.id, uri);
     this.records.statStarted(target.id);
     const v = await this.current(target.id, 'stat', `Couldn't open "${this.label(target.id, uri)}"`);
-    checkAccount(uri, target.id, this.records, this.documents.get(target.id)?.name);
+    await checkAccount(uri, target.id, this.records, this.documents.get(target.id)?.name, this.sameAccount);
     this.records.statOk(target.id);
     this.confirmUri(target.id, uri);
     return { type: vscode.FileType.File, ctime: v.ctime, mtime: v.mtime, size: v.size };
@@ -143,7 +143,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     if (target.kind !== 'file') throw vscode.FileSystemError.FileIsADirectory(uri);
     this.records.track(target.id, uri);
     const v = await this.current(target.id, 'read', `Couldn't open "${this.label(target.id, uri)}"`);
-    checkAccount(uri, target.id, this.records, this.documents.get(target.id)?.name);
+    await checkAccount(uri, target.id, this.records, this.documents.get(target.id)?.name, this.sameAccount);
     this.confirmUri(target.id, uri);
     return v.bytes;
   }
@@ -194,7 +194,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
       }
     }
 
-    checkAccount(uri, id, this.records, this.documents.get(id)?.name);
+    await checkAccount(uri, id, this.records, this.documents.get(id)?.name, this.sameAccount);
     this.records.setWriting(id, true);
     let saved: ContentDocument;
     try {
@@ -365,7 +365,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     if (account) {
       // The versions stay: the next read of an id is compared with what VS Code was last told of it, so an
       // editor's "newer on disk" check holds across the switch (and a changed text reloads clean editors).
-      this.records.forgetReads();
+      this.records.forgetReads(this.documents.generation - 1);
       // The account folder lists again only if someone looks at it (its root changed). A path an editor shows
       // never comes to mean a document of the new account (editors hear of it below and find it gone).
       const shown = vscode.workspace.textDocuments.filter((d) => isAccountUri(d.uri)).map((d) => segments(d.uri).join('/'));

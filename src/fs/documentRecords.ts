@@ -48,10 +48,11 @@ export class DocumentRecords<U extends { toString(): string }> {
   readonly versions = new VersionTracker();
   readonly #records = new Map<number, DocumentRecord<U>>();
   /**
-   * Per document: the names it had in an account used before (the key or server changed since). A URI under such a
-   * name may mean another document of the same id now, until a read here finds the document under that name.
+   * Per document: the names it had in an account used before (the key or server changed since), each with that
+   * account's generation (see DocumentService.generation). A URI under such a name may mean another document of the
+   * same id now, until a read here finds the document under that name, or finds it is the same account.
    */
-  readonly #previousAccount = new Map<number, Set<string>>();
+  readonly #previousAccount = new Map<number, Map<string, number>>();
 
   #record(id: number): DocumentRecord<U> {
     let r = this.#records.get(id);
@@ -153,6 +154,11 @@ export class DocumentRecords<U extends { toString(): string }> {
     return this.#previousAccount.get(id)?.has(name) === true;
   }
 
+  /** The generation of the account in which the document had that name (undefined: not a previous account's name). */
+  previousGeneration(id: number, name: string): number | undefined {
+    return this.#previousAccount.get(id)?.get(name);
+  }
+
   /** The document was read in the account used now under this name: a URI with it means this document. */
   confirmAccount(id: number, name: string): void {
     const names = this.#previousAccount.get(id);
@@ -161,12 +167,16 @@ export class DocumentRecords<U extends { toString(): string }> {
   }
 
   /**
-   * Another account: what was read of the documents goes (reads, stats, the names they were read under).
+   * Another account: what was read of the documents goes (reads, stats, the names they were read under; those of
+   * documents VS Code had a URI for are kept as the previous account's, `generation`: that account's).
    * The URIs and versions stay: the next read of an id is compared with what VS Code was last told of it.
    */
-  forgetReads(): void {
+  forgetReads(generation = -1): void {
     for (const [id, r] of this.#records) {
-      if (r.uris.size && r.names.size) this.#previousAccount.set(id, new Set([...(this.#previousAccount.get(id) ?? []), ...r.names]));
+      if (!r.uris.size || !r.names.size) continue;
+      const names = this.#previousAccount.get(id) ?? new Map<string, number>();
+      for (const n of r.names) if (!names.has(n)) names.set(n, generation);
+      this.#previousAccount.set(id, names);
     }
     for (const r of this.#records.values()) {
       r.lastRead = undefined;

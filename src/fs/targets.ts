@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { SCHEME } from '../constants';
 import { PREVIOUS_ACCOUNT, type AccountIndex } from './accountIndex';
+import type { DocumentRecords } from './documentRecords';
 import { ACCOUNT_AUTHORITY, documentIdFromUri, isAccountUri, nameFromFileName, safeSegment, segments } from './uris';
 
 /** What a `content-docs:` URI stands for. */
@@ -126,18 +127,22 @@ export function documentUris(id: number, known: readonly vscode.Uri[], index: Ac
  * editor never shows or saves into it under the other's name. (Account paths have their own marker, see
  * AccountIndex.unload.) Called after the read that tells, with the name the document has now.
  */
-export function checkAccount(
+export async function checkAccount(
   uri: vscode.Uri,
   id: number,
-  records: { fromPreviousAccount(id: number, name: string): boolean; confirmAccount(id: number, name: string): void },
+  records: Pick<DocumentRecords<vscode.Uri>, 'fromPreviousAccount' | 'previousGeneration' | 'confirmAccount'>,
   name: string | undefined,
-): void {
+  sameAccount: (generation: number) => Promise<boolean>,
+): Promise<void> {
   const segs = segments(uri);
   if (documentIdFromUri(uri) === undefined || segs.length !== 2) return;
   const uriName = nameFromFileName(segs[1]);
   if (!records.fromPreviousAccount(id, uriName)) return;
-  // Unknown (forgotten again since the read): not confirmed either.
-  if (name === undefined || safeSegment(name) !== uriName) throw previousAccount(uriName);
+  // Unknown (forgotten again since the read): not confirmed either. Another name here is another document, unless
+  // it is the same account (signed out and in again with the same key) and the document was renamed meanwhile.
+  const generation = records.previousGeneration(id, uriName);
+  const same = name !== undefined && (safeSegment(name) === uriName || (generation !== undefined && (await sameAccount(generation))));
+  if (!same) throw previousAccount(uriName);
   records.confirmAccount(id, uriName);
 }
 

@@ -79,4 +79,22 @@ describe('account tabs: a document tab across a change of server', function () {
       saveErrors.dispose();
     }
   });
+
+  it('signed out and in again with the same key while someone renamed the document: the tab is still its document (the same account)', async () => {
+    await useSandbox(s, a);
+    await closeAll();
+    const editor = await vscode.commands.executeCommand<vscode.TextEditor>('contentDocs.documentOpenBeside', ID);
+    const uri = editor.document.uri;
+    const doc = a.documents.get(ID)!;
+    try {
+      await s.credentials.clearKey();
+      doc.name = 'Letter, renamed elsewhere';
+      doc.updatedAt = new Date(doc.updatedAt.getTime() + 1000); // as the server stamps a rename
+      await s.credentials.setKey(a.key);
+      assert.strictEqual(await text(uri), doc.result, 'the tab reads its document');
+      assert.strictEqual(s.fs.documentIdOf(uri), ID, 'and stands for it again');
+    } finally {
+      doc.name = 'Letter to A';
+    }
+  });
 });

@@ -112,6 +112,18 @@ describe('DocumentRecords across a change of account', () => {
     assert.equal(r.fromPreviousAccount(1, 'Letter'), false, 'found under that name here: the same document');
   });
 
+  it('each suspect name keeps the generation of the account it was read in (the first one, across several changes)', () => {
+    const r = new DocumentRecords<{ toString(): string }>();
+    r.observe(doc(1, 'a', 'Letter'), false, T);
+    r.track(1, uri('u'));
+    r.forgetReads(4);
+    r.observe(doc(1, 'b', 'Invoice'), false, T);
+    r.forgetReads(5);
+    assert.equal(r.previousGeneration(1, 'Letter'), 4);
+    assert.equal(r.previousGeneration(1, 'Invoice'), 5);
+    assert.equal(r.previousGeneration(1, 'Other'), undefined);
+  });
+
   it('a second change keeps what the first left unconfirmed; forget drops it', () => {
     const r = new DocumentRecords<{ toString(): string }>();
     r.observe(doc(1, 'a', 'Letter'), false, T);
