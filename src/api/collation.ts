@@ -39,6 +39,21 @@ export function compareNames(a: string, b: string): number {
   return base().compare(x, y);
 }
 
+/**
+ * The server's name order where the client can prove it, else undefined: both names plain (letters, digits,
+ * spaces, hyphens: lower-cased code-unit order is `utf8mb4_unicode_ci` there, checked against MariaDB) and
+ * not equal under the collation (the server has no tie-break: equal names come back in no set order).
+ * A row whose place this cannot decide is left for the server's next read of that page.
+ */
+export function serverOrder(a: string, b: string): number | undefined {
+  const x = unpadded(a);
+  const y = unpadded(b);
+  if (!PLAIN.test(x) || !PLAIN.test(y)) return undefined;
+  const l = x.toLowerCase();
+  const r = y.toLowerCase();
+  return l < r ? -1 : l > r ? 1 : undefined;
+}
+
 /** Whether two names are the same name to the server: equal ignoring case, accents and trailing spaces (`Café ` = `cafe`). */
 export function sameName(a: string, b: string): boolean {
   return compareNames(a, b) === 0;
