@@ -10,9 +10,9 @@ export const WARN_AT = 0.9;
 export type UsageLevel = 'normal' | 'warning';
 type Counter = keyof UsageFigures;
 
-/** A limit that is a real cap (a positive number; `-1` is unlimited, a missing one unknown). */
+/** A limit that is a real cap (a number from 0: `0` allows none; `-1` is unlimited, a missing one unknown). */
 function cap(limit: number | undefined): number | undefined {
-  return limit !== undefined && limit > 0 ? limit : undefined;
+  return limit !== undefined && limit >= 0 ? limit : undefined;
 }
 
 /** `950`, `1k`, `12.3k`, `50k`, `100k`, `1.5M`: one decimal below 100 of a unit, none above; truncated, never rounded up (999,999 → `999k`). */
@@ -27,11 +27,15 @@ export function compact(n: number): string {
   return `${sign}${String(shown)}${unit}`;
 }
 
-/** The share of the monthly limit used (0…), or undefined when the count or a real limit is missing. */
+/**
+ * The share of the monthly limit used (0…), or undefined when the count or a real limit is missing. A limit of
+ * 0 is all used: the server refuses every store.
+ */
 export function share(info: AccountInfo, counter: Counter): number | undefined {
   const used = info.month[counter];
   const limit = cap(info.limits[counter]);
-  return used === undefined || limit === undefined ? undefined : used / limit;
+  if (used === undefined || limit === undefined) return undefined;
+  return limit === 0 ? 1 : used / limit;
 }
 
 /** Whole per cent, truncated (89.99 % reads 89 %, so the warning never shows beside a figure under 90). */
@@ -77,6 +81,7 @@ export function figureLine(info: AccountInfo, counter: Counter): string | undefi
   if (limit === -1) return `${n} (unlimited)`;
   const c = cap(limit);
   if (c === undefined) return n;
+  if (c === 0) return `${n} (none allowed by the plan)`;
   return `${n} of ${c.toLocaleString('en-US')} (${percent(used / c)})`;
 }
 

@@ -51,7 +51,8 @@ describe('plan usage: formatting (vscode-free)', () => {
   it('share and percent: of a real limit only; percent truncates (89.99 % is 89 %)', () => {
     assert.equal(share(info({ words: 45_000 }, { words: 50_000 }), 'words'), 0.9);
     assert.equal(share(info({ words: 45_000 }, { words: -1 }), 'words'), undefined);
-    assert.equal(share(info({ words: 45_000 }, { words: 0 }), 'words'), undefined);
+    assert.equal(share(info({ words: 45_000 }, { words: 0 }), 'words'), 1, 'a limit of 0 is all used');
+    assert.equal(share(info({ words: 0 }, { words: 0 }), 'words'), 1, 'also before anything counts');
     assert.equal(share(info({}, { words: 50_000 }), 'words'), undefined);
     assert.equal(percent(0.8999), '89 %');
     assert.equal(percent(0.9), '90 %');
@@ -68,6 +69,18 @@ describe('plan usage: formatting (vscode-free)', () => {
     assert.equal(usageLevel(info({ words: 10, documents: 8 }, { words: 50_000, documents: 10 })), 'normal');
     assert.equal(usageLevel(info({ words: 9_999_999, documents: 9_999 }, { words: -1, documents: -1 })), 'normal');
     assert.equal(usageLevel(info({}, {})), 'normal');
+  });
+
+  it('a limit of 0 (the plan allows none) reads as none allowed, never like an unlimited plan (-1), and warns', () => {
+    const none = info({ words: 0, documents: 0 }, { words: 0, documents: 0 });
+    const unlimited = info({ words: 0, documents: 0 }, { words: -1, documents: -1 });
+    assert.notEqual(statusText(none), statusText(unlimited));
+    assert.equal(statusText(none), '$(sparkle) 0 / 0 words');
+    assert.equal(usageLevel(none), 'warning', 'every store is refused: the status bar warns');
+    assert.equal(usageLevel(unlimited), 'normal');
+    assert.match(tooltipText(none), /^Words: 0 \(none allowed by the plan\)$/m);
+    assert.match(tooltipText(unlimited), /^Words: 0 \(unlimited\)$/m);
+    assert.deepEqual(usageRows(info({ images: 2 }, { images: 0 })), [{ label: 'Images this month', description: '2 (none allowed by the plan)' }]);
   });
 
   it('tooltip: words and documents this month against the plan, and the plan name', () => {
