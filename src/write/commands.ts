@@ -533,23 +533,29 @@ class Writer implements vscode.Disposable {
     const kind = errorKind(e);
     const retry = () => this.resend(job);
     if (isApiError(e) && kind === 'validation' && e.status === 422 && e.fields && 'name' in e.fields) {
-      // The name we send is always valid: a 422 on `name` is the plan's quota (texts are translated: never read them).
+      // A 422 on `name` is the plan's quota when the account's counters say a limit is reached; otherwise the name
+      // itself was refused (an administrator's banned keyword). Texts are translated: never read them.
       const facts = await this.accountFacts(this.accountReads === job.readsBefore);
-      // Every message the server gave, the quota's first (a server with other rules may refuse other fields too).
+      // Every message the server gave, those on the name first (a server with other rules may refuse other fields too).
       const said = [...e.fields.name, ...Object.entries(e.fields).flatMap(([field, list]) => (field === 'name' ? [] : list))].join(' ');
+      const quoted = said.trim() ? ` ${vscode.l10n.t('The server said: "{0}"', said)}` : '';
+      const tail = `${quoted} ${vscode.l10n.t('No document was created.')} ${unchanged}`;
+      const which = [reached(facts?.words) ? vscode.l10n.t('words') : undefined, reached(facts?.documents) ? vscode.l10n.t('documents') : undefined].filter(Boolean);
+      if (!which.length && (facts?.words || facts?.documents)) {
+        void showError(this.s.log, `${vscode.l10n.t("{0}: the server refused the document's name \"{1}\".", action, job.name)}${tail}`, e);
+        return;
+      }
       const usage = [
         facts?.words ? vscode.l10n.t('{0} of {1} words', formatCount(facts.words.used), facts.words.limit === -1 ? vscode.l10n.t('unlimited') : formatCount(facts.words.limit)) : undefined,
         facts?.documents
           ? vscode.l10n.t('{0} of {1} documents', formatCount(facts.documents.used), facts.documents.limit === -1 ? vscode.l10n.t('unlimited') : formatCount(facts.documents.limit))
           : undefined,
       ].filter(Boolean);
-      const which = [reached(facts?.words) ? vscode.l10n.t('words') : undefined, reached(facts?.documents) ? vscode.l10n.t('documents') : undefined].filter(Boolean);
       const head = which.length
         ? vscode.l10n.t("{0}: your plan's monthly {1} limit is reached", action, which.join(vscode.l10n.t(' and ')))
-        : vscode.l10n.t("{0}: a monthly limit of your plan is reached", action);
+        : vscode.l10n.t("{0}: the server refused the document (a monthly limit of your plan, or its name)", action);
       const used = usage.length ? vscode.l10n.t(' (used this month: {0})', usage.join(', ')) : '';
-      const quoted = said.trim() ? ` ${vscode.l10n.t('The server said: "{0}"', said)}` : '';
-      void showError(this.s.log, `${head}${used}.${quoted} ${vscode.l10n.t('No document was created.')} ${unchanged}`, e);
+      void showError(this.s.log, `${head}${used}.${tail}`, e);
       return;
     }
     if (kind === 'server' && isApiError(e) && e.status === 500) {

@@ -30,7 +30,7 @@ describe('New Document… and Go to Document…', function () {
   it('creates a document end to end; a 422 shows the server message and asks again with the input kept', async () => {
     const prompter = new RecordingPrompter();
     prompter.answer = (q, _items, nth) => {
-      if (q.title.startsWith('New Document (1/4)')) return nth === 1 ? '__quota__' : 'Launch plan from the test';
+      if (q.title.startsWith('New Document (1/4)')) return nth === 1 ? 'Launch bannedword plan' : 'Launch plan from the test';
       if (q.title.includes('Template')) return 'Blog post';
       if (q.title.includes('Prompt')) return 'A launch plan for a small product';
       if (q.title.includes('Creativity')) return 'Creative';
@@ -58,8 +58,8 @@ describe('New Document… and Go to Document…', function () {
     assert.strictEqual(prompter.asked[3].items![0], 'Original');
     assert.deepStrictEqual([...prompter.asked[3].items!].sort(), ['Creative', 'Deterministic', 'Imaginative', 'Original', 'Repetitive']);
     const again = prompter.asked[4];
-    assert.strictEqual(again.value, '__quota__', 'the name is prefilled with what the user typed');
-    assert.match(again.prompt ?? '', /too many documents/, "the server's message is shown");
+    assert.strictEqual(again.value, 'Launch bannedword plan', 'the name is prefilled with what the user typed');
+    assert.match(again.prompt ?? '', /keyword that is banned/, "the server's message is shown");
     assert.deepStrictEqual(prompter.validationProblems, [], 'every answer passed the input validation');
 
     const stores = sandbox.requests.filter((r) => r.route === 'documents.store');

@@ -181,8 +181,8 @@ describe('usage: plan usage in the status bar', function () {
   it('no account read when a create fails (422) or creates nothing', async () => {
     const before = s.usage.state.text;
     sandbox.resetRequests();
-    // The quota name is refused; asked again, the user gives up.
-    prompter.answer = (q, items) => (q.title.startsWith('New Document (1/') && q.value === '__quota__' ? undefined : answers('__quota__')(q, items));
+    // A name with a banned keyword is refused; asked again, the user gives up.
+    prompter.answer = (q, items) => (q.title.startsWith('New Document (1/') && q.value === 'A bannedword' ? undefined : answers('A bannedword')(q, items));
     await vscode.commands.executeCommand(CMD.documentNew);
     assert.deepStrictEqual(stores().map((r) => r.status), [422]);
     sandbox.setFault('documents.store', { kind: 'status500', count: 1 });

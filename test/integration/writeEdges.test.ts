@@ -127,6 +127,25 @@ describe('write edges: several cursors, 422 field messages, empty or HTML result
     assert.strictEqual(editor.document.getText(), POST);
   });
 
+  it("a 422 on name that is no quota (an administrator's banned keyword in the name) says the name was refused, not that a limit is reached", async () => {
+    const editor = await workspaceFile('launch-secret.md', POST);
+    selectLines(editor, 3, 4);
+    const banned = sandbox.bannedWords;
+    sandbox.bannedWords = ['secret'];
+    try {
+      assert.strictEqual(await run('contentDocs.selectionRewrite'), undefined);
+      const error = await messages.waitFor('the refusal', (m) => m.level === 'error');
+      assert.doesNotMatch(error.message, /limit/i, error.message);
+      assert.match(error.message, /^Couldn't rewrite the text: the server refused the document's name "Rewrite · launch-secret\.md[^"]*"\. The server said: "The name contains a keyword that is banned\." No document was created\. Your text is unchanged\.$/);
+    } finally {
+      sandbox.bannedWords = banned;
+    }
+    assert.deepStrictEqual(sandbox.requests.filter((r) => r.route === 'documents.store').map((r) => r.status).slice(-1), [422]);
+    assert.strictEqual(editor.document.getText(), POST);
+    assert.strictEqual(editor.document.isDirty, false);
+    assert.strictEqual(proposalTabs().length, 0);
+  });
+
   // --- Results with nothing to propose -----------------------------------------------------------------------
 
   for (const [what, answer] of [

@@ -127,6 +127,8 @@ export interface SandboxOptions {
   account?: AccountSettings;
   /** Simulate the known bug: deleting a project also deletes one unrelated report (default false). */
   projectDeleteBug?: boolean;
+  /** The administrator's banned keywords: a store whose name contains one (any case) is refused, 422 on `name` (default: "bannedword"). */
+  bannedWords?: string[];
   /** Receives one line per answered request (never the Authorization header or api_token). Default: silent. */
   log?: (line: string) => void;
 }
@@ -229,8 +231,10 @@ export const DEFAULT_SEO_PLAN: AccountState['seoPlan'] = {
 /** The 422 texts of the store's quota gates (on `name`). */
 export const WORDS_LIMIT_MESSAGE = 'You have reached the words limit.';
 export const DOCUMENTS_LIMIT_MESSAGE = 'You created too many documents.';
-/** A store with this name answers as if the documents quota were reached (a shortcut for tests). */
-export const QUOTA_NAME = '__quota__';
+/** The 422 text on `name` of a store whose name contains one of the administrator's banned keywords. */
+export const BANNED_NAME_MESSAGE = 'The name contains a keyword that is banned.';
+/** The sandbox's banned keyword unless `bannedWords` says otherwise. */
+export const BANNED_WORD = 'bannedword';
 
 export interface Sandbox {
   readonly docsUrl: string;
@@ -253,6 +257,8 @@ export interface Sandbox {
   setCors(mode: CorsMode): void;
   /** Plan limits and usage counters; what is left out is kept. */
   setAccount(settings: AccountSettings): void;
+  /** The administrator's banned keywords (see SandboxOptions.bannedWords). */
+  bannedWords: string[];
   readonly account: AccountState;
   /** The prompt the "model" saw on the last store that reached it (white space runs collapsed). */
   readonly lastModelPrompt: string | undefined;
@@ -515,6 +521,8 @@ class SandboxImpl implements Sandbox {
   private latencyMs: number;
   private storeDelayMs: number;
   private readonly projectDeleteBug: boolean;
+  /** See SandboxOptions.bannedWords. */
+  bannedWords: string[];
   private projectsDoubleCount: boolean;
   private cors: CorsMode;
   private readonly controlCors: boolean;
@@ -539,6 +547,7 @@ class SandboxImpl implements Sandbox {
     this.latencyMs = Math.max(0, options.latencyMs ?? 0);
     this.storeDelayMs = Math.max(0, options.storeDelayMs ?? 300);
     this.projectDeleteBug = options.projectDeleteBug ?? false;
+    this.bannedWords = [...(options.bannedWords ?? [BANNED_WORD])];
     this.projectsDoubleCount = options.projectsDoubleCount ?? false;
     this.cors = corsMode(options.cors ?? true);
     this.controlCors = options.controlCors ?? false;
@@ -1326,13 +1335,16 @@ class SandboxImpl implements Sandbox {
     if (name === null || name === undefined) add('name', 'The name field is required.');
     else if (typeof name !== 'string') add('name', 'The name must be a string.');
     else if (codePoints(name) > 128) add('name', 'The name must not be greater than 128 characters.');
-    // The plan's quota gates are rules on `name` (-1 = unlimited), after its other rules.
+    // The administrator's banned keywords, then the plan's quota gates: rules on `name` (-1 = unlimited), after its other rules.
+    if (typeof name === 'string' && !errors.name && this.bannedWords.some((w) => w && name.toLowerCase().includes(w.toLowerCase()))) {
+      add('name', BANNED_NAME_MESSAGE);
+    }
     if (typeof name === 'string' && !errors.name) {
       const { features } = this.accountState.plan;
       const { counters } = this.accountState;
       const reached = (count: number, limit: number) => limit !== -1 && count >= limit;
       if (reached(counters.words_month_count, features.words)) add('name', WORDS_LIMIT_MESSAGE);
-      if (reached(counters.documents_month_count, features.documents) || name === QUOTA_NAME) add('name', DOCUMENTS_LIMIT_MESSAGE);
+      if (reached(counters.documents_month_count, features.documents)) add('name', DOCUMENTS_LIMIT_MESSAGE);
     }
 
     const prompt = input.prompt;

@@ -1035,11 +1035,11 @@ describe('API client (src/api) against the sandbox', function () {
       assert.equal(err.fieldSummary, 'name: You have reached the words limit.');
       assert.doesNotMatch(err.message, /\[object |undefined/);
 
-      const quota = await apiError(() => api.storeDocument({ name: '__quota__', prompt: 'p', creativity: 0.5 }));
-      assert.equal(quota.kind, 'validation');
-      assert.equal(quota.status, 422);
-      assert.deepEqual(Object.keys(quota.fields ?? {}), ['name']);
-      assert.match(quota.fields!.name[0], /too many documents/);
+      const banned = await apiError(() => api.storeDocument({ name: 'A bannedword plan', prompt: 'p', creativity: 0.5 }));
+      assert.equal(banned.kind, 'validation');
+      assert.equal(banned.status, 422);
+      assert.deepEqual(Object.keys(banned.fields ?? {}), ['name']);
+      assert.match(banned.fields!.name[0], /keyword that is banned/);
       assert.equal(reqs().length, 2);
     });
 

@@ -8,6 +8,8 @@ import * as path from 'node:path';
 import {
   DEFAULT_KEY,
   DEFAULT_PLAN,
+  BANNED_NAME_MESSAGE,
+  BANNED_WORD,
   DOCUMENTS_LIMIT_MESSAGE,
   startSandbox,
   WORDS_LIMIT_MESSAGE,
@@ -1054,11 +1056,11 @@ describe('sandbox server (CONTRACT.md)', function () {
       assert.equal((await docs('/documents', { method: 'POST', form: f })).status, 201);
     });
 
-    it('store: the quota shortcut name and the control route POST /__sandbox/account', async () => {
+    it("store: a name with one of the administrator's banned keywords (any case) is a 422 on name; the control route POST /__sandbox/account", async () => {
       const size = sb.documents.size;
-      const r = await docs('/documents', { method: 'POST', form: { name: '__quota__', prompt: 'p', creativity: '0.5' } });
+      const r = await docs('/documents', { method: 'POST', form: { name: `My ${BANNED_WORD.toUpperCase()} plan`, prompt: 'p', creativity: '0.5' } });
       assert.equal(r.status, 422);
-      assert.deepEqual(r.json.message, { name: [DOCUMENTS_LIMIT_MESSAGE] });
+      assert.deepEqual(r.json.message, { name: [BANNED_NAME_MESSAGE] });
       assert.equal(sb.documents.size, size);
       const c = await call(`${sb.seoUrl}/__sandbox/account`, {
         method: 'POST',
