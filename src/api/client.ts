@@ -209,6 +209,28 @@ class Pacer {
     this.starts.push(now);
     if (this.remaining !== undefined) this.remaining--;
   }
+
+  /** After a 429 whose wait could not be read (a browser): until then the next request waits. */
+  private heldUntil = 0;
+  /** Such 429s reported in a row, with no other answer between: each one doubles the wait. */
+  private limitedInARow = 0;
+
+  /** A 429 that could not say how long to wait was reported: hold the next requests back 2, 4, 8, then 10 s. */
+  holdAfterRateLimit(maxWaitSeconds: number, now = Date.now()): void {
+    this.limitedInARow++;
+    this.heldUntil = now + rateLimitBackoffSeconds(this.limitedInARow, Math.max(1, maxWaitSeconds)) * 1000;
+  }
+
+  /** An answer that is no 429: the server takes requests again. */
+  answered(): void {
+    this.limitedInARow = 0;
+    this.heldUntil = 0;
+  }
+
+  /** How long to wait before the next request may start: the count's pacing, or a hold after a 429. */
+  wait(now = Date.now()): number {
+    return Math.max(this.delay(now), this.heldUntil - now);
+  }
 }
 
 type RawResponse = TransportResponse;
@@ -217,6 +239,8 @@ export class HttpClient {
   private readonly transport: Transport;
   private readonly ownsTransport: boolean;
   private readonly pacers: Record<Service, Pacer>;
+  /** Whether answers' rate-limit headers can be read (not in a browser: the servers expose none to CORS). */
+  private readonly headersReadable: boolean;
   private readonly inflight = new Map<string, Promise<unknown>>();
   private paceQueue: Record<Service, Promise<void>> = { documents: Promise.resolve(), projects: Promise.resolve() };
   private readonly stopWaiting: () => void;
@@ -226,6 +250,7 @@ export class HttpClient {
     this.ownsTransport = !options.transport;
     this.transport = options.transport ?? defaultTransport(options.dispatcher);
     const readable = options.rateLimitHeadersReadable ?? this.transport.rateLimitHeadersReadable;
+    this.headersReadable = readable;
     // Unread counts: 60 a minute, and the projects server may count each request twice (its throttle applied twice).
     this.pacers = readable
       ? { documents: new Pacer(Number.POSITIVE_INFINITY), projects: new Pacer(Number.POSITIVE_INFINITY) }
@@ -294,7 +319,13 @@ export class HttpClient {
           (rateWait !== undefined && rateWait <= maxWait && (err.retryAfter !== undefined || rateWait > 0)) ||
           (err.kind === 'server' && [502, 503, 504].includes(err.status ?? 0)) ||
           err.kind === 'network';
-        if (!retryable || attempt > retries) throw err;
+        if (!retryable || attempt > retries) {
+          // The caller hears of it now; the next requests (the caller's or any other) must not follow at once.
+          if (err.kind === 'rateLimited' && err.retryAfter === undefined && !this.headersReadable) {
+            this.pacers[spec.service].holdAfterRateLimit(maxWait);
+          }
+          throw err;
+        }
         const wait =
           rateWait !== undefined ? rateWait * 1000 : Math.min(2000, 250 * 2 ** (attempt - 1)) + Math.floor(Math.random() * 100);
         this.log('warn', `[api] ${spec.method} ${spec.path} ${err.status ?? err.kind}: retrying in ${wait} ms (attempt ${attempt + 1} of ${retries + 1})`);
@@ -312,7 +343,7 @@ export class HttpClient {
     try {
       await prev;
       const pacer = this.pacers[service];
-      const wait = pacer.delay();
+      const wait = pacer.wait();
       if (wait > 0) {
         this.log('info', `[api] pacing ${service} requests: waiting ${wait} ms to stay under the rate limit`);
         await sleep(wait, signal);
@@ -386,6 +417,7 @@ export class HttpClient {
     const maxBodyBytes = this.options.maxBodyBytes ?? 8 * 1024 * 1024;
     const res = await this.transport.send({ url, method, headers, body, signal, maxBodyBytes });
     this.pacers[service].observe(res.headers);
+    if (res.status !== 429) this.pacers[service].answered();
     return res;
   }
 
@@ -460,7 +492,13 @@ export class HttpClient {
       case 429: {
         const retryAfter = retryAfterSeconds(raw.headers);
         if (retryAfter === undefined) {
-          return fail('rateLimited', 'Too many requests (HTTP 429), and the server did not say how long to wait: try again in a minute.', { status });
+          return fail(
+            'rateLimited',
+            this.headersReadable
+              ? 'Too many requests (HTTP 429), and the server did not say how long to wait: try again in a minute.'
+              : 'Too many requests (HTTP 429). The browser does not let Content Docs read how long the server asked to wait: try again in a minute.',
+            { status },
+          );
         }
         return fail('rateLimited', `Too many requests (HTTP 429): try again in ${retryAfter} second${retryAfter === 1 ? '' : 's'}.`, {
           status,

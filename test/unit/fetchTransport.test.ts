@@ -140,9 +140,37 @@ describe('fetch transport (the browser build\'s HTTP) against the sandbox', func
     assert.equal(err.kind, 'rateLimited');
     assert.equal(err.status, 429);
     assert.equal(err.retryAfter, undefined);
-    assert.match(err.message, /HTTP 429.*did not say how long/);
+    assert.match(err.message, /HTTP 429.*The browser does not let Content Docs read how long/);
     assert.deepEqual(run.delays, [2000]);
     assert.equal(sb.preflights.length, sb.requests.length, 'preflights are answered even when the limit is used up');
+  });
+
+  it('after a 429 it cannot read, says the browser hides the wait, and holds the next requests back (2, 4, 8, 10 s) instead of sending them into more 429s', async () => {
+    sb.setRateLimit(1, 'documents');
+    const api = client({ retries: 0 });
+    await api.listDocuments();
+    const first = await withFastClientSleeps(() => api.listDocuments({ page: 2 }));
+    const err = await apiError(() => first.outcome);
+    assert.equal(err.kind, 'rateLimited');
+    assert.match(err.message, /HTTP 429/);
+    assert.match(err.message, /browser/, err.message);
+    assert.doesNotMatch(err.message, /did not say how long/, 'the server may well have said it: the browser hides the header');
+    const sent = sb.requests.length;
+    // The next request waits before it goes out; a second 429 in a row doubles the wait.
+    const second = await withFastClientSleeps(() => api.listDocuments({ page: 3 }));
+    await apiError(() => second.outcome);
+    assert.ok(second.delays.some((d) => d > 1900), `held back about 2 s before sending: ${JSON.stringify(second.delays)}`);
+    assert.equal(sb.requests.length, sent + 1);
+    const third = await withFastClientSleeps(() => api.listDocuments({ page: 4 }));
+    await apiError(() => third.outcome);
+    assert.ok(third.delays.some((d) => d > 3900), `then about 4 s: ${JSON.stringify(third.delays)}`);
+    // An answer that is no 429 ends the holding back.
+    sb.setRateLimit(0);
+    const fourth = await withFastClientSleeps(() => api.listDocuments({ page: 5 }));
+    await fourth.outcome;
+    const fifth = await withFastClientSleeps(() => api.listDocuments({ page: 6 }));
+    await fifth.outcome;
+    assert.deepEqual(fifth.delays.filter((d) => d >= 1000), [], 'no wait once the server answers again');
   });
 
   it('paces by its own count (60 a minute): the rate-limit headers it cannot read do not switch pacing off', async () => {
