@@ -84,7 +84,7 @@ export interface Proposal {
   readonly version: number;
   /** What takes the range's place on Accept. */
   readonly replacement: string;
-  /** The whole proposed file (the range replaced in the text as it was sent). */
+  /** The whole proposed file as sent (the range replaced in the text then): shown when the file is not open, or its range was lost. */
   readonly proposedText: string;
   /** The document created in the account: its id and name. */
   readonly documentId: number;
@@ -114,7 +114,31 @@ export class ProposalPreview implements vscode.Disposable {
     private readonly log: Logger,
     content: ProposalContent,
   ) {
-    this.disposables.push(content.attach((uri) => this.proposals.get(uri.toString())?.proposedText));
+    this.disposables.push(
+      content.attach((uri) => {
+        const p = this.proposals.get(uri.toString());
+        return p && this.proposedNow(p);
+      }),
+      // The diff shows what Accept would make of the file now: it follows edits made anywhere in it.
+      vscode.workspace.onDidChangeTextDocument((e) => {
+        const key = e.document.uri.toString();
+        for (const p of this.proposals.values()) if (p.target.toString() === key) content.refresh(p.uri);
+      }),
+    );
+  }
+
+  /** The file as Accept would leave it: its text now with the range replaced; the text as sent when it has no place now. */
+  private proposedNow(p: Proposal): string {
+    const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === p.target.toString());
+    const range = doc && p.place.current(doc, p.original);
+    if (!doc || !range) return p.proposedText;
+    const text = doc.getText();
+    return text.slice(0, doc.offsetAt(range.start)) + this.inFileEol(doc, p.replacement) + text.slice(doc.offsetAt(range.end));
+  }
+
+  /** The replacement in the file's own line ends. */
+  private inFileEol(doc: vscode.TextDocument, replacement: string): string {
+    return replacement.replace(/\r?\n/g, doc.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n');
   }
 
   get(uri: vscode.Uri | undefined): Proposal | undefined {
@@ -166,7 +190,7 @@ export class ProposalPreview implements vscode.Disposable {
       return 'changed';
     }
     // The file's own line ends: the selection below then covers exactly what was inserted.
-    const replacement = p.replacement.replace(/\r?\n/g, doc.eol === vscode.EndOfLine.CRLF ? '\r\n' : '\n');
+    const replacement = this.inFileEol(doc, p.replacement);
     const edit = new vscode.WorkspaceEdit();
     edit.replace(p.target, range, replacement);
     if (!(await vscode.workspace.applyEdit(edit))) {

@@ -11,6 +11,9 @@ import { PROPOSAL_SCHEME } from '../constants';
 export class ProposalContent implements vscode.TextDocumentContentProvider, vscode.Disposable {
   private source: ((uri: vscode.Uri) => string | undefined) | undefined;
   private readonly registration: vscode.Disposable;
+  private readonly changed = new vscode.EventEmitter<vscode.Uri>();
+  /** VS Code asks for the text again (its file changed: the proposal follows the edits). */
+  readonly onDidChange = this.changed.event;
 
   /** `gone`: the explanation for a proposal this window does not hold (in the commands bundle, loaded only then). */
   constructor(private readonly gone: (uri: vscode.Uri) => string) {
@@ -25,11 +28,17 @@ export class ProposalContent implements vscode.TextDocumentContentProvider, vsco
     });
   }
 
+  /** The proposal's text changed: VS Code reads it again (later, once every listener of the edit has run). */
+  refresh(uri: vscode.Uri): void {
+    this.changed.fire(uri);
+  }
+
   provideTextDocumentContent(uri: vscode.Uri): string {
     return this.source?.(uri) ?? this.gone(uri);
   }
 
   dispose(): void {
     this.registration.dispose();
+    this.changed.dispose();
   }
 }

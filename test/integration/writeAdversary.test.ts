@@ -60,6 +60,31 @@ describe('write adversary: proposals never land on the wrong text, and nothing m
     assert.strictEqual(editor.document.getText(), edited.replace('The selected sentence.', result.proposal.replacement));
   });
 
+  it("the proposal's side of the diff is what Accept would make of the file now: text typed elsewhere during generation and after stays in it", async () => {
+    const text = 'Intro line.\n\nThe selected sentence.\n\nOutro line.\n';
+    const editor = await workspaceFile('follow-edits.md', text);
+    selectLines(editor, 3, 3);
+    sandbox.setLatency(1_500);
+    const pending = run('contentDocs.selectionRewrite');
+    await until('the store on the wire', () => storesOnWire() > 0 || undefined);
+    assert.ok(await editor.edit((b) => b.insert(new vscode.Position(0, 0), '# A title typed meanwhile\n\n')));
+    const result = await pending;
+    assert.ok(result?.proposal);
+    const proposed = () => vscode.workspace.textDocuments.find((d) => d.uri.toString() === result.proposal!.uri.toString())?.getText();
+    const wouldMake = () => editor.document.getText().replace('The selected sentence.', result.proposal!.replacement);
+    await until('the proposal to show the title typed during generation', () => proposed() === wouldMake() || undefined, 5_000).catch(() => undefined);
+    assert.strictEqual(proposed(), wouldMake(), 'the diff does not show the typed title as removed');
+    // Typing after the diff opened: the proposal follows.
+    const after = new vscode.WorkspaceEdit();
+    after.insert(editor.document.uri, editor.document.positionAt(editor.document.getText().length), 'A line typed after.\n');
+    assert.ok(await vscode.workspace.applyEdit(after));
+    await until('the proposal to follow the edit', () => proposed() === wouldMake() || undefined, 5_000).catch(() => undefined);
+    assert.strictEqual(proposed(), wouldMake());
+    const shown = proposed();
+    assert.strictEqual(await accept(result.proposal), true);
+    assert.strictEqual(editor.document.getText(), shown, 'Accept made what the diff showed');
+  });
+
   it('a line deleted above during generation leaves the same text at the old place: Accept replaces the selected one, not that', async () => {
     // Lines 2 and 3 read the same; the user selects line 2, then deletes line 1 while the service writes: the old
     // range now holds what was line 3.
