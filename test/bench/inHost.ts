@@ -830,7 +830,16 @@ async function userActions(ctx: Ctx): Promise<void> {
 
     const doc = editor.document;
     const text = `Benchmark edit ${i + 1}.\n\n${doc.getText()}`.slice(0, 20_000);
-    await editor.edit((b) => b.replace(new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), text));
+    // An edit can be refused (VS Code's copy of the document moved on meanwhile, e.g. a reload from the file
+    // system): then there is nothing to save and save() answers false without a call. Edit until it is dirty.
+    for (let attempt = 1; !doc.isDirty; attempt++) {
+      const shown = vscode.window.visibleTextEditors.find((e) => e.document === doc) ?? (await vscode.window.showTextDocument(doc));
+      const applied = await shown.edit((b) => b.replace(new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), text));
+      if (!applied || !doc.isDirty) log(`edit ${attempt} of document ${id} ${applied ? 'applied but left it clean' : 'was refused'} (version ${doc.version})`);
+      if (doc.isDirty) break;
+      if (attempt >= 5) throw new Error(`document ${id}: five edits were refused`);
+      await sleep(100);
+    }
     await ctl.resetRequests();
     e0 = Date.now();
     t0 = now();
