@@ -4,7 +4,7 @@
  * save into another document — after a delete, after a rename onto its name, after a reload.
  */
 import assert from 'node:assert/strict';
-import { AccountIndex, listAccount, type IndexedDocument } from '../../src/fs/accountIndex';
+import { AccountIndex, listAccount, type AccountListing, type IndexedDocument } from '../../src/fs/accountIndex';
 
 const ARTICLE = { id: 4, name: 'Article' };
 const CUSTOM = { id: 60, name: 'My template' };
@@ -13,9 +13,14 @@ function doc(id: number, name: string, template: IndexedDocument['template'] = A
   return { id, name, template };
 }
 
+/** GET /documents/{id} on a server holding `server`: the record, or null (404). */
+function readFrom(server: readonly IndexedDocument[]): (id: number) => Promise<IndexedDocument | null> {
+  return async (id) => server.find((d) => d.id === id) ?? null;
+}
+
 async function indexOf(docs: IndexedDocument[]): Promise<{ index: AccountIndex; server: IndexedDocument[] }> {
   const server = [...docs];
-  const index = new AccountIndex(async () => [...server], '.md');
+  const index = new AccountIndex(async () => ({ docs: [...server], unsure: [] }), '.md', readFrom(server));
   await index.ensure();
   return { index, server };
 }
@@ -55,12 +60,13 @@ describe('AccountIndex (the account folder)', () => {
     let listings = 0;
     const index = new AccountIndex(
       () =>
-        new Promise<IndexedDocument[]>((resolve) => {
+        new Promise<AccountListing>((resolve) => {
           listings++;
           const snapshot = [...server]; // what the server holds when the request arrives
-          calls.push(() => resolve(snapshot));
+          calls.push(() => resolve({ docs: snapshot, unsure: [] }));
         }),
       '.md',
+      readFrom(server),
     );
     const first = index.ensure();
     calls.shift()!();
@@ -197,6 +203,8 @@ describe('AccountIndex: the listing walked page by page while the account change
     const index = server.index();
     await index.ensure();
     assertHoldsEveryLive(index, server);
+    assert.equal(server.pagesRead, 2, 'a list that holds still is walked once');
+    server.pagesRead = 0;
     server.deleteAfterFirstPage(10); // document 101 moves onto page 1, which was read already
     const diff = await index.reload();
     assert.deepEqual(diff.goneIds, [10], 'only the deleted document is reported gone (and so marked deleted)');
@@ -204,6 +212,8 @@ describe('AccountIndex: the listing walked page by page while the account change
     assert.equal(index.resolve('Article', 'Doc 101.md'), 101);
     assert.equal(index.isGone(10), true);
     assertHoldsEveryLive(index, server);
+    assert.equal(server.pagesRead, 4, 'the walk whose total changed is walked again, once');
+    assert.deepEqual(server.reads, [10], 'one read, for the document the listing lacks');
   });
 
   it('the first listing with a delete between its page reads still holds every live document', async () => {
