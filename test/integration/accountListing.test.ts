@@ -10,7 +10,7 @@ import type { Services } from '../../src/services/services';
 import type { Prompter } from '../../src/ui/prompter';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { accountUri, freshListing, putDocument, startAccountSuite } from './accountKit';
-import { ACCOUNT_ROOT, closeAll, labelText, readView, replaceAll, SaveErrors, until } from './reliabilityKit';
+import { ACCOUNT_ROOT, closeAll, labelText, readView, replaceAll, SaveErrors, until, useSandbox } from './reliabilityKit';
 
 let sandbox: Sandbox;
 let s: Services;
@@ -26,6 +26,19 @@ const PAGE_ONE = FIRST + 9;
 const TWEET = 33;
 const VIDEO_DESCRIPTION = 36;
 
+/** A sandbox holding documents FIRST…FIRST+COUNT-1 (PAGE_TWO, named `pageTwo`, alone in its template; the others Tweets). */
+async function seededSandbox(pageTwo: string): Promise<Sandbox> {
+  const box = await startSandbox({ rateLimit: 0, storeDelayMs: 0, seed: 'empty' });
+  for (let id = FIRST; id < FIRST + COUNT; id++) {
+    putDocument(box, id, id === PAGE_TWO ? pageTwo : `Doc ${id}`, id === PAGE_TWO ? VIDEO_DESCRIPTION : TWEET);
+  }
+  return box;
+}
+
+async function filesIn(folder: string): Promise<string[]> {
+  return (await vscode.workspace.fs.readDirectory(vscode.Uri.joinPath(ACCOUNT_ROOT, folder))).map(([f]) => f);
+}
+
 /** The names of the documents the Documents view shows in a template's group. */
 async function groupNames(templateId: number): Promise<string[]> {
   const group = s.documentsTree.templateGroup(templateId);
@@ -38,7 +51,7 @@ async function groupNames(templateId: number): Promise<string[]> {
  * Deletes `id` on the server right after the next account-listing page 1 is answered (before page 2 is asked for).
  * `quiet(ms)`: that happened, and no request was answered for `ms` since (the listing and what follows it are done).
  */
-function deleteBetweenPageReads(id: number): { quiet: (ms: number) => boolean; dispose: () => void } {
+function deleteBetweenPageReads(box: Sandbox, id: number): { quiet: (ms: number) => boolean; dispose: () => void } {
   let fired = false;
   let last = Date.now();
   const sub = s.api.onDidExchange((e) => {
@@ -47,7 +60,7 @@ function deleteBetweenPageReads(id: number): { quiet: (ms: number) => boolean; d
     const q = new URLSearchParams(e.path.slice(e.path.indexOf('?') + 1));
     if (q.get('sort_by') !== 'id' || q.get('per_page') !== '100' || (q.get('page') ?? '1') !== '1' || q.has('template_id') || q.has('search')) return;
     fired = true;
-    sandbox.documents.delete(id);
+    box.documents.delete(id);
   });
   return { quiet: (ms) => fired && Date.now() - last > ms, dispose: () => sub.dispose() };
 }
@@ -56,10 +69,7 @@ describe('Account folder listing: a document a page walk skipped is never taken 
   this.timeout(90_000);
 
   before(async () => {
-    sandbox = await startSandbox({ rateLimit: 0, storeDelayMs: 0, seed: 'empty' });
-    for (let id = FIRST; id < FIRST + COUNT; id++) {
-      putDocument(sandbox, id, id === PAGE_TWO ? 'Page two' : `Doc ${id}`, id === PAGE_TWO ? VIDEO_DESCRIPTION : TWEET);
-    }
+    sandbox = await seededSandbox('Page two');
     ({ s, previousPrompter } = await startAccountSuite(sandbox));
   });
 
@@ -77,7 +87,7 @@ describe('Account folder listing: a document a page walk skipped is never taken 
     assert.strictEqual(editor.document.getText(), `Text of Page two (${PAGE_TWO})`);
     await replaceAll(editor, 'Unsaved words for the page-2 document');
 
-    const hook = deleteBetweenPageReads(PAGE_ONE);
+    const hook = deleteBetweenPageReads(sandbox, PAGE_ONE);
     try {
       await vscode.commands.executeCommand('contentDocs.documentsRefresh');
       // The view lists the group again before the account listing (500 ms after the refresh) lands.
@@ -90,8 +100,7 @@ describe('Account folder listing: a document a page walk skipped is never taken 
     assert.ok(!sandbox.documents.has(PAGE_ONE), 'the page-1 document was deleted on the server');
     assert.ok(sandbox.documents.has(PAGE_TWO), 'the page-2 document is live on the server');
     assert.deepStrictEqual(await groupNames(VIDEO_DESCRIPTION), ['Page two'], 'the Documents view still shows the live document');
-    const files = (await vscode.workspace.fs.readDirectory(vscode.Uri.joinPath(ACCOUNT_ROOT, 'Video description'))).map(([f]) => f);
-    assert.deepStrictEqual(files, ['Page two.md'], 'the account folder still lists it');
+    assert.deepStrictEqual(await filesIn('Video description'), ['Page two.md'], 'the account folder still lists it');
 
     const errors = new SaveErrors(s);
     try {
@@ -102,8 +111,30 @@ describe('Account folder listing: a document a page walk skipped is never taken 
     assert.strictEqual(sandbox.documents.get(PAGE_TWO)!.result, 'Unsaved words for the page-2 document', 'the text reached its document');
     assert.strictEqual(editor.document.isDirty, false);
 
-    const tweets = (await vscode.workspace.fs.readDirectory(vscode.Uri.joinPath(ACCOUNT_ROOT, 'Tweet'))).map(([f]) => f);
+    const tweets = await filesIn('Tweet');
     assert.ok(!tweets.includes(`Doc ${PAGE_ONE}.md`), 'the document deleted on the server (404 when asked for) left the account folder');
     assert.strictEqual(tweets.length, COUNT - 2, 'every other document is listed');
+  });
+
+  it('the first listing of an account, with a delete on page 1 between its page reads, lists every live document', async () => {
+    await closeAll();
+    // Another name: the path the editor above showed stays the previous account's while VS Code keeps its model.
+    const other = await seededSandbox('Second page');
+    const hook = deleteBetweenPageReads(other, PAGE_ONE);
+    try {
+      await useSandbox(s, other); // another server: the account folder lists again when next looked at
+      const folders = (await vscode.workspace.fs.readDirectory(ACCOUNT_ROOT)).map(([f]) => f);
+      await until('the account listing to walk past the delete and settle', () => hook.quiet(1_000), 20_000);
+      assert.ok(!other.documents.has(PAGE_ONE), 'the page-1 document was deleted on the server during the listing');
+      assert.deepStrictEqual(folders.sort(), ['Tweet', 'Video description'], 'both templates have a folder');
+      assert.deepStrictEqual(await filesIn('Video description'), ['Second page.md'], 'the document the first walk skipped is listed');
+      const tweets = await filesIn('Tweet');
+      assert.ok(!tweets.includes(`Doc ${PAGE_ONE}.md`), 'the deleted document is not listed');
+      assert.strictEqual(tweets.length, COUNT - 2, 'every other document is listed');
+    } finally {
+      hook.dispose();
+      await useSandbox(s, sandbox);
+      await other.close();
+    }
   });
 });
