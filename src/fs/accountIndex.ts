@@ -12,11 +12,25 @@ export interface IndexDiff {
   removedFolders: string[];
   addedFiles: string[];
   removedFiles: string[];
-  /** Documents listed before and not now (after a reload: gone from the server, as far as this listing shows). */
+  /** Documents listed before and not now: deleted here, or the server answered 404 for them (never a listing's word alone). */
   goneIds: number[];
 }
 
 const EMPTY_DIFF: IndexDiff = { addedFolders: [], removedFolders: [], addedFiles: [], removedFiles: [], goneIds: [] };
+
+/** One listing of the account (see {@link listAccount}). */
+export interface AccountListing {
+  /** What the last walk of the pages listed. */
+  docs: IndexedDocument[];
+  /** Listed by an earlier walk and not by the last: deleted since, or skipped by the last walk (asked for by id). */
+  unsure: IndexedDocument[];
+}
+
+/**
+ * Asks the server for one document (`GET /documents/{id}`): its record, or null when the server answered 404.
+ * Any other failure throws (the answer is unknown).
+ */
+export type ReadDocument = (id: number) => Promise<IndexedDocument | null>;
 
 function templateKey(doc: DocumentLike): string {
   return doc.template ? `t${doc.template.id}` : 'none';
@@ -35,6 +49,10 @@ function templateKey(doc: DocumentLike): string {
  * account): an editor shows a path, and whatever it saves there must reach the document it showed.
  * So a rebuild never hands a path to another document — not when its document is renamed away, not
  * when it is deleted (the path then resolves to the deleted id, which the file system reports as gone).
+ *
+ * A document is gone only when it was deleted here or the server answered 404 for it. The listing is paged by
+ * offset: a delete on a page already read moves the next page one row on, so a live document can be in no page.
+ * A document the index had and a new listing lacks is therefore asked for by id before it is let go.
  * The one exception is {@link claim}: the user renaming a file onto a path whose document no longer
  * uses it, with no editor showing that path.
  */
@@ -55,10 +73,14 @@ export class AccountIndex {
   /** Bumped by unload(): a listing started before it belongs to another account and is dropped. */
   private generation = 0;
 
-  /** `loadAll(current)`: the whole listing; `current()` turns false once it is no longer wanted. */
+  /**
+   * `loadAll(current)`: the whole listing; `current()` turns false once it is no longer wanted. `read`: one document
+   * by id, asked for each document a listing lacks (one at a time: they are paced like every request).
+   */
   constructor(
-    private readonly loadAll: (current: () => boolean) => Promise<IndexedDocument[]>,
+    private readonly loadAll: (current: () => boolean) => Promise<AccountListing>,
     private ext: string,
+    private readonly read: ReadDocument,
   ) {}
 
   get loaded(): boolean {
@@ -108,17 +130,37 @@ export class AccountIndex {
     return this.diff(before);
   }
 
-  /** One walk of the listing, with the changes heard while it was on the wire laid over it. */
+  /**
+   * One listing, with the documents it lacks confirmed by id and the changes heard while it was on the wire laid
+   * over it.
+   */
   private async load(): Promise<void> {
     const generation = this.generation;
     const current = () => generation === this.generation;
+    const changed = () => new Error('The account changed while its documents were being listed.');
     const heard = new Map<number, IndexedDocument | null>();
     this.heard = heard;
     try {
-      const docs = await this.loadAll(current);
-      if (!current()) throw new Error('The account changed while its documents were being listed.');
+      const listing = await this.loadAll(current);
+      if (!current()) throw changed();
+      const docs = new Map<number, IndexedDocument>(listing.docs.map((d) => [d.id, pick(d)]));
+      // Absence from a page walk is no evidence of a delete: only the server's 404 for the id is.
+      const missing = new Map<number, IndexedDocument>();
+      for (const d of [...this.docs.values(), ...listing.unsure]) if (!docs.has(d.id)) missing.set(d.id, d);
+      for (const [id, d] of missing) {
+        if (heard.has(id)) continue; // deleted or changed here meanwhile: laid over below
+        let kept: IndexedDocument | undefined = d;
+        try {
+          const found = await this.read(id);
+          kept = found ? pick(found) : undefined;
+        } catch {
+          // No answer: the document stays as it was (the next reload asks again).
+        }
+        if (!current()) throw changed();
+        if (kept) docs.set(id, kept);
+      }
       this.docs.clear();
-      for (const d of docs) this.docs.set(d.id, { id: d.id, name: d.name, template: d.template });
+      for (const [id, d] of docs) this.docs.set(id, d);
       for (const [id, d] of heard) {
         if (d) this.docs.set(id, d);
         else this.docs.delete(id);
@@ -162,12 +204,12 @@ export class AccountIndex {
   }
 
   upsert(doc: IndexedDocument): IndexDiff {
-    this.heard?.set(doc.id, { id: doc.id, name: doc.name, template: doc.template });
+    this.heard?.set(doc.id, pick(doc));
     if (!this.isLoaded) return EMPTY_DIFF;
     const prev = this.docs.get(doc.id);
     if (prev && prev.name === doc.name && templateKey(prev) === templateKey(doc) && prev.template?.name === doc.template?.name) return EMPTY_DIFF;
     const before = this.snapshot();
-    this.docs.set(doc.id, { id: doc.id, name: doc.name, template: doc.template });
+    this.docs.set(doc.id, pick(doc));
     this.rebuild();
     return this.diff(before);
   }
@@ -203,7 +245,7 @@ export class AccountIndex {
     return this.aliases.get(`${folder}/${file}`) ?? this.folders.get(folder)?.get(file);
   }
 
-  /** A document the loaded listing no longer has (deleted here, or gone from the server at the last reload). */
+  /** A document the loaded listing no longer has (deleted here, or the server answered 404 for it). */
   isGone(id: number): boolean {
     return this.isLoaded && !this.docs.has(id);
   }
@@ -301,20 +343,48 @@ function nameOf(file: string, ext: string): string {
   return file.endsWith(ext) ? file.slice(0, -ext.length) : file;
 }
 
+function pick(d: IndexedDocument): IndexedDocument {
+  return { id: d.id, name: d.name, template: d.template };
+}
+
+/** How many times the listing is walked when its pages show that the list moved during a walk. */
+export const LISTING_WALKS = 3;
+
 /**
  * The whole account listing, page by page (one request each). `current` says whether the account is still the one
  * the listing started for: another account's pages are not this account's documents.
+ *
+ * Pages are chosen by offset, so a delete or create elsewhere during a walk shifts the later pages: a row can be
+ * skipped or repeated. A walk whose pages disagree on the total, repeat a row, or add up to another count than
+ * the total, saw the list move: it is walked again (at most {@link LISTING_WALKS} times). What an earlier walk
+ * listed and the last did not comes back as `unsure` (the caller asks for it by id).
  */
 export async function listAccount(
-  page: (n: number) => Promise<{ items: readonly IndexedDocument[]; hasMore: boolean }>,
+  page: (n: number) => Promise<{ items: readonly IndexedDocument[]; hasMore: boolean; total?: number }>,
   current: () => boolean,
-): Promise<IndexedDocument[]> {
-  const out: IndexedDocument[] = [];
-  for (let n = 1; n <= 10_000; n++) {
-    const p = await page(n);
-    if (!current()) throw new Error('The account changed while its documents were being listed.');
-    for (const d of p.items) out.push({ id: d.id, name: d.name, template: d.template });
-    if (!p.hasMore) break;
+): Promise<AccountListing> {
+  const earlier = new Map<number, IndexedDocument>();
+  let docs = new Map<number, IndexedDocument>();
+  for (let walk = 1; ; walk++) {
+    for (const d of docs.values()) earlier.set(d.id, d);
+    docs = new Map();
+    let moved = false;
+    let total: number | undefined;
+    for (let n = 1; n <= 10_000; n++) {
+      const p = await page(n);
+      if (!current()) throw new Error('The account changed while its documents were being listed.');
+      for (const d of p.items) {
+        if (docs.has(d.id)) moved = true;
+        docs.set(d.id, pick(d));
+      }
+      if (p.total !== undefined) {
+        if (total !== undefined && p.total !== total) moved = true;
+        total = p.total;
+      }
+      if (!p.hasMore) break;
+    }
+    if (total !== undefined && docs.size !== total) moved = true;
+    if (!moved || walk >= LISTING_WALKS) break;
   }
-  return out;
+  return { docs: [...docs.values()], unsure: [...earlier.values()].filter((d) => !docs.has(d.id)) };
 }

@@ -6,7 +6,7 @@ import type { DocumentService } from '../services/documentService';
 import { VsCodePrompter, type Prompter } from '../ui/prompter';
 import * as config from '../util/config';
 import { Disposable } from '../util/disposable';
-import { describeError } from '../util/errors';
+import { describeError, errorKind } from '../util/errors';
 import type { Logger } from '../util/log';
 import { ActiveFavoriteContext } from './activeFavoriteContext';
 import { AccountIndex, listAccount } from './accountIndex';
@@ -65,11 +65,24 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
   ) {
     super();
     // The account listing walks pages of 100 (the largest the server allows), remembered by the document service.
-    this.index = new AccountIndex(async (current) => {
-      const all = await listAccount((page) => documents.list({ perPage: 100, sortBy: 'id', sort: 'asc', page }, undefined, { announce: true }), current);
-      log.info(`[fs] account listing: ${all.length} documents`);
-      return all;
-    }, fileExtension());
+    // A document it lacks is read by id: only a 404 lets it go (a page walk can skip a live document).
+    this.index = new AccountIndex(
+      async (current) => {
+        const listing = await listAccount((page) => documents.list({ perPage: 100, sortBy: 'id', sort: 'asc', page }, undefined, { announce: true }), current);
+        log.info(`[fs] account listing: ${listing.docs.length} documents`);
+        return listing;
+      },
+      fileExtension(),
+      (id) =>
+        documents.fetch(id).then(
+          (doc) => doc,
+          (e: unknown) => {
+            if (errorKind(e) === 'notFound') return null;
+            log.warn(`[fs] ${describeError(`Couldn't check whether document ${id} still exists (it stays in the account folder)`, e)}`);
+            throw e;
+          },
+        ),
+    );
     this._register(documents.onDidChange(({ doc, previous }) => this.onServiceChange(doc, previous)));
     this._register(documents.onDidDelete((d) => this.onServiceDelete(d.id)));
     this._register(documents.onDidCreate((doc) => this.onServiceCreate(doc)));
@@ -388,8 +401,8 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
       this.index.reload().then(
         (d) => {
           this.events.indexDiff(d);
-          // A document the new listing no longer has was deleted elsewhere: the views and editors hear of it too,
-          // so the folder and the Documents view never disagree about it.
+          // A document the server answered 404 for was deleted elsewhere: the views and editors hear of it too, so
+          // the folder and the Documents view never disagree about it. (Absence from the listing alone is not that.)
           for (const id of d.goneIds) this.documents.markDeleted(id);
         },
         (e: unknown) => this.log.warn(`[fs] ${describeError("Couldn't list the documents of the account again", e)}`),

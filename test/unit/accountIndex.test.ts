@@ -4,7 +4,7 @@
  * save into another document — after a delete, after a rename onto its name, after a reload.
  */
 import assert from 'node:assert/strict';
-import { AccountIndex, type IndexedDocument } from '../../src/fs/accountIndex';
+import { AccountIndex, listAccount, type AccountListing, type IndexedDocument } from '../../src/fs/accountIndex';
 
 const ARTICLE = { id: 4, name: 'Article' };
 const CUSTOM = { id: 60, name: 'My template' };
@@ -13,9 +13,14 @@ function doc(id: number, name: string, template: IndexedDocument['template'] = A
   return { id, name, template };
 }
 
+/** GET /documents/{id} on a server holding `server`: the record, or null (404). */
+function readFrom(server: readonly IndexedDocument[]): (id: number) => Promise<IndexedDocument | null> {
+  return async (id) => server.find((d) => d.id === id) ?? null;
+}
+
 async function indexOf(docs: IndexedDocument[]): Promise<{ index: AccountIndex; server: IndexedDocument[] }> {
   const server = [...docs];
-  const index = new AccountIndex(async () => [...server], '.md');
+  const index = new AccountIndex(async () => ({ docs: [...server], unsure: [] }), '.md', readFrom(server));
   await index.ensure();
   return { index, server };
 }
@@ -55,12 +60,13 @@ describe('AccountIndex (the account folder)', () => {
     let listings = 0;
     const index = new AccountIndex(
       () =>
-        new Promise<IndexedDocument[]>((resolve) => {
+        new Promise<AccountListing>((resolve) => {
           listings++;
           const snapshot = [...server]; // what the server holds when the request arrives
-          calls.push(() => resolve(snapshot));
+          calls.push(() => resolve({ docs: snapshot, unsure: [] }));
         }),
       '.md',
+      readFrom(server),
     );
     const first = index.ensure();
     calls.shift()!();
@@ -133,5 +139,142 @@ describe('AccountIndex (the account folder)', () => {
     index.remove(61);
     index.unload();
     assert.equal(index.resolve('Article', 'Dup.md'), undefined);
+  });
+});
+
+/**
+ * A server's account listing as the real one pages it: `sort_by=id`, 100 a page, chosen by offset. A document
+ * deleted on a page already read moves every later row one place up, so the next page starts one row later.
+ */
+class PagedServer {
+  readonly docs = new Map<number, IndexedDocument>();
+  /** Runs after page `n` of a walk was answered, before the next request (someone else changing the account). */
+  afterPage: (n: number) => void = () => undefined;
+  pagesRead = 0;
+  readonly reads: number[] = [];
+  /** A read that fails as a network error would (the server's answer unknown). */
+  readFails = false;
+
+  constructor(count: number) {
+    for (let id = 1; id <= count; id++) this.docs.set(id, doc(id, `Doc ${id}`));
+  }
+
+  page = async (n: number): Promise<{ items: IndexedDocument[]; hasMore: boolean; total: number }> => {
+    await Promise.resolve();
+    const all = [...this.docs.values()].sort((a, b) => a.id - b.id);
+    const items = all.slice((n - 1) * 100, n * 100);
+    this.pagesRead++;
+    const answer = { items, hasMore: n * 100 < all.length, total: all.length };
+    this.afterPage(n);
+    return answer;
+  };
+
+  /** GET /documents/{id}: the record, or null for a 404. */
+  read = async (id: number): Promise<IndexedDocument | null> => {
+    await Promise.resolve();
+    this.reads.push(id);
+    if (this.readFails) throw new Error('connect ECONNREFUSED 127.0.0.1');
+    return this.docs.get(id) ?? null;
+  };
+
+  index(): AccountIndex {
+    return new AccountIndex((current) => listAccount(this.page, current), '.md', this.read);
+  }
+
+  /** Deletes `id` once, right after page 1 of the next walk was read. */
+  deleteAfterFirstPage(id: number): void {
+    let done = false;
+    this.afterPage = (n) => {
+      if (n !== 1 || done) return;
+      done = true;
+      this.docs.delete(id);
+    };
+  }
+}
+
+function assertHoldsEveryLive(index: AccountIndex, server: PagedServer): void {
+  const missing = [...server.docs.keys()].filter((id) => index.get(id) === undefined || index.isGone(id) || index.pathOf(id) === undefined);
+  assert.deepEqual(missing, [], 'every document the server has is in the account folder');
+}
+
+describe('AccountIndex: the listing walked page by page while the account changes', () => {
+  it('a delete on an already-read page during a reload: only that document is reported gone, never the one the next page skipped', async () => {
+    const server = new PagedServer(150);
+    const index = server.index();
+    await index.ensure();
+    assertHoldsEveryLive(index, server);
+    assert.equal(server.pagesRead, 2, 'a list that holds still is walked once');
+    server.pagesRead = 0;
+    server.deleteAfterFirstPage(10); // document 101 moves onto page 1, which was read already
+    const diff = await index.reload();
+    assert.deepEqual(diff.goneIds, [10], 'only the deleted document is reported gone (and so marked deleted)');
+    assert.equal(index.isGone(101), false, 'the document the walk skipped is not gone');
+    assert.equal(index.resolve('Article', 'Doc 101.md'), 101);
+    assert.equal(index.isGone(10), true);
+    assertHoldsEveryLive(index, server);
+    assert.equal(server.pagesRead, 4, 'the walk whose total changed is walked again, once');
+    assert.deepEqual(server.reads, [10], 'one read, for the document the listing lacks');
+  });
+
+  it('the first listing with a delete between its page reads still holds every live document', async () => {
+    const server = new PagedServer(150);
+    server.deleteAfterFirstPage(10);
+    const index = server.index();
+    await index.ensure();
+    assertHoldsEveryLive(index, server);
+    assert.equal(index.get(10), undefined, 'the deleted document is not listed');
+  });
+
+  it('a list that moves on every walk: what the last walk missed is asked for by id; a 200 keeps it with the server’s record', async () => {
+    const server = new PagedServer(150);
+    const index = server.index();
+    await index.ensure();
+    // Someone deletes one document of page 1 after every page 1 read (the list never holds still).
+    let next = 1;
+    server.afterPage = (n) => {
+      if (n === 1) server.docs.delete(next++);
+    };
+    server.docs.set(120, doc(120, 'Renamed elsewhere'));
+    const diff = await index.reload();
+    // The document deleted after the last walk read its page is listed until the next reload: stale, not lost.
+    assert.deepEqual(
+      diff.goneIds.sort((a, b) => a - b),
+      [...Array(next - 2).keys()].map((i) => i + 1),
+      'the documents deleted before the last walk are reported gone, and no other',
+    );
+    assertHoldsEveryLive(index, server);
+    assert.ok(server.reads.length > 0 && server.reads.length <= 2 * (next - 1) + 2, `reads only for documents the walk missed: ${server.reads.join(', ')}`);
+    assert.equal(index.get(120)?.name, 'Renamed elsewhere');
+  });
+
+  it('a document missing from the listing whose read fails (network) is kept; the next reload that reads 404 lets it go', async () => {
+    const server = new PagedServer(150);
+    const index = server.index();
+    await index.ensure();
+    server.docs.delete(10);
+    server.readFails = true;
+    const kept = await index.reload();
+    assert.deepEqual(kept.goneIds, [], 'an unanswered read is no evidence');
+    assert.equal(index.isGone(10), false);
+    assert.deepEqual(server.reads, [10], 'only the document the listing lacks is read');
+    server.readFails = false;
+    const gone = await index.reload();
+    assert.deepEqual(gone.goneIds, [10]);
+    assert.equal(index.isGone(10), true);
+  });
+
+  it('a document deleted in this window during a reload is not read again', async () => {
+    const server = new PagedServer(150);
+    const index = server.index();
+    await index.ensure();
+    server.afterPage = (n) => {
+      if (n !== 1) return;
+      server.docs.delete(20);
+      index.remove(20); // the service's delete event, heard while the walk is on the wire
+    };
+    const diff = await index.reload();
+    assert.deepEqual(diff.goneIds, [20]);
+    assert.deepEqual(server.reads, []);
+    assertHoldsEveryLive(index, server);
   });
 });

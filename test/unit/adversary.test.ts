@@ -15,7 +15,11 @@ function doc(id: number, name: string): IndexedDocument {
 async function slowIndex(docs: IndexedDocument[]) {
   let release: ((docs: IndexedDocument[]) => void) | undefined;
   let slow = false;
-  const index = new AccountIndex(() => (slow ? new Promise<IndexedDocument[]>((r) => (release = r)) : Promise.resolve([...docs])), '.md');
+  const index = new AccountIndex(
+    async () => ({ docs: slow ? await new Promise<IndexedDocument[]>((r) => (release = r)) : [...docs], unsure: [] }),
+    '.md',
+    async (id) => docs.find((d) => d.id === id) ?? null,
+  );
   await index.ensure();
   slow = true;
   return {

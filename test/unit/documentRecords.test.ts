@@ -146,7 +146,7 @@ describe('listAccount (the account folder\'s listing)', () => {
       return { items: [{ id: n, name: `D${n}`, template: undefined }], hasMore: n < 3 };
     }, () => true);
     assert.deepEqual(asked, [1, 2, 3]);
-    assert.deepEqual(all.map((d) => d.id), [1, 2, 3]);
+    assert.deepEqual(all.docs.map((d) => d.id), [1, 2, 3]);
   });
 
   it('fails when the account changed during the walk (its pages are not this account\'s documents)', async () => {
