@@ -329,6 +329,18 @@ function tieOrder(a: number, b: number, perPage: number): number {
   return hashString(`${perPage}:${a}`) - hashString(`${perPage}:${b}`) || a - b;
 }
 
+/**
+ * The order of a documents list as the server gives it: by id, or by name with ties in the order of `tieOrder`
+ * for that page size. Exported so tests can say where the server puts a row.
+ */
+export function documentOrder(sortBy: 'id' | 'name', sort: 'asc' | 'desc', perPage: number): (a: SandboxDocument, b: SandboxDocument) => number {
+  const dir = sort === 'asc' ? 1 : -1;
+  if (sortBy === 'id') return (a, b) => dir * (a.id - b.id);
+  const keys = new Map<string, number[]>();
+  const key = (name: string) => keys.get(name) ?? keys.set(name, collationKey(name)).get(name) ?? [];
+  return (a, b) => dir * compareKeys(key(a.name), key(b.name)) || tieOrder(a.id, b.id, perPage);
+}
+
 /** The page size a list request gets (an invalid `per_page` falls back to 10). */
 function pageSize(q: Record<string, string>): number {
   return PER_PAGE.has(q.per_page ?? '') ? Number(q.per_page) : 10;
@@ -1278,7 +1290,6 @@ class SandboxImpl implements Sandbox {
     const search = listSearch(q.search);
     const searchBy = q.search_by === 'result' ? 'result' : 'name';
     const sortBy = q.sort_by === 'name' ? 'name' : 'id';
-    const dir = q.sort === 'asc' ? 1 : -1;
     let docs = [...this.documents.values()];
     if (search !== null) {
       const like = likeMatcher(`%${search}%`);
@@ -1296,13 +1307,7 @@ class SandboxImpl implements Sandbox {
       const want = q.favorite === '1';
       docs = docs.filter((d) => d.favorite === want);
     }
-    if (sortBy === 'name') {
-      const perPage = pageSize(q);
-      const keys = new Map(docs.map((d) => [d.id, collationKey(d.name)]));
-      docs.sort((a, b) => dir * compareKeys(keys.get(a.id) ?? [], keys.get(b.id) ?? []) || tieOrder(a.id, b.id, perPage));
-    } else {
-      docs.sort((a, b) => dir * (a.id - b.id));
-    }
+    docs.sort(documentOrder(sortBy, q.sort === 'asc' ? 'asc' : 'desc', pageSize(q)));
     this.sendJson(ctx, 200, this.paginate(ctx, docs, (d) => this.record(d)));
   }
 

@@ -869,6 +869,20 @@ describe('sandbox server (CONTRACT.md)', function () {
       assert.equal(untitled.data.length, 3);
     });
 
+    it('search is LIKE under the collation: character by character, case- and accent-insensitive, punctuation literal', async () => {
+      sb.reseed('empty');
+      const ids = await storeAll(['Straße', 'STRASSE', 'Café crème', 'Cafe\u0301 decomposed', 'Launch - plan', '🚀 Launch']);
+      const found = async (term: string) =>
+        ((await list(`search=${encodeURIComponent(term)}`)).data as Array<{ id: number }>).map((d) => d.id).sort((a, b) => a - b);
+      assert.deepEqual(await found('Strasse'), [ids[1]], '`Strasse` does not find `Straße` (they sort as equal, LIKE does not expand ß)');
+      assert.deepEqual(await found('straße'), [ids[0]]);
+      assert.deepEqual(await found('CAFE'), [ids[2], ids[3]]);
+      assert.deepEqual(await found('café c'), [ids[2]], 'the combining accent is a character of its own for LIKE');
+      assert.deepEqual(await found('-'), [ids[4]], 'a hyphen is an ordinary character');
+      assert.deepEqual(await found('🚀'), [ids[5]]);
+      assert.deepEqual(await found('😀'), [], 'characters outside the BMP match only themselves');
+    });
+
     it('invalid sort_by / sort fall back to id / desc silently', async () => {
       const a = await list('sort_by=words&sort=sideways');
       const b = await list('');
