@@ -104,6 +104,11 @@ export async function startMariaDb(options: { timeoutMs?: number } = {}): Promis
   const child = spawn(server, args, { stdio: 'ignore' });
   let spawnError: Error | undefined;
   child.on('error', (e) => (spawnError = e));
+  // A test run that ends without stop() (a crash, a killed runner) does not leave this server behind.
+  const orphan = () => {
+    if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) process.kill(child.pid, 'SIGKILL');
+  };
+  process.once('exit', orphan);
 
   const errorTail = () => {
     try {
@@ -121,6 +126,7 @@ export async function startMariaDb(options: { timeoutMs?: number } = {}): Promis
     return lines.map((line) => line.split('\t').map(unescapeBatch));
   };
   const stop = async () => {
+    process.removeListener('exit', orphan);
     if (child.exitCode === null && child.signalCode === null && child.pid !== undefined) {
       process.kill(child.pid, 'SIGTERM');
       if (!(await exited(child, 15_000))) {
