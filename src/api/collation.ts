@@ -1,9 +1,10 @@
 /**
- * Name order as the servers sort it (`sort_by=name`, `sort_by=project`): MySQL's `utf8mb4_unicode_ci`.
- * That collation is case- and accent-insensitive, sorts punctuation and symbols (`_ - ( { ~ <` …) before
- * digits and digits before letters, compares digits one by one (`10` before `2`), and pads with spaces,
- * so trailing spaces do not count. ICU's root order at base strength is a close stand-in; plain code-unit
- * order (`<`, `localeCompare` without options) is not. Callers add their own tiebreak (the server's is the id).
+ * Name order as the servers sort it (`sort_by=name`, `sort_by=project`): MariaDB's `utf8mb4_unicode_ci` (UCA 4.0.0,
+ * PAD SPACE). Case- and accent-insensitive, punctuation and symbols before digits, digits one by one (`10` before
+ * `2`) before letters, trailing spaces ignored; but `æ ø ł ð đ þ` are letters of their own, characters newer than
+ * Unicode 4.0 and every emoji sort after all letters, and equal names come back in no set order (no tie-break).
+ * `serverOrder` and `sameName` answer only where they provably agree with the server (test/unit/nameOrder.test.ts
+ * checks them against MariaDB); `compareNames` is ICU's root order, a display order close to the server's, not it.
  */
 
 let collator: Intl.Collator | undefined;
@@ -27,7 +28,7 @@ function unpadded(s: string): string {
  */
 const PLAIN = /^[A-Za-z0-9 -]*$/;
 
-/** Negative, zero or positive, as `a` sorts before, equal to or after `b` under `utf8mb4_unicode_ci`. */
+/** Negative, zero or positive: a local display order, the server's for plain names and close to it for others. */
 export function compareNames(a: string, b: string): number {
   const x = unpadded(a);
   const y = unpadded(b);
@@ -54,9 +55,17 @@ export function serverOrder(a: string, b: string): number | undefined {
   return l < r ? -1 : l > r ? 1 : undefined;
 }
 
-/** Whether two names are the same name to the server: equal ignoring case, accents and trailing spaces (`Café ` = `cafe`). */
-export function sameName(a: string, b: string): boolean {
-  return compareNames(a, b) === 0;
+/**
+ * Whether two names are the same name to the server (equal under the collation: `Café ` = `cafe`) where the client
+ * can prove it, else undefined: true for the same text up to trailing spaces, true or false for two plain names
+ * (equal ignoring case). Accents, other letters and symbols are the collation's to decide (`ß` = `ss`, `ø` ≠ `o`).
+ */
+export function sameName(a: string, b: string): boolean | undefined {
+  const x = unpadded(a);
+  const y = unpadded(b);
+  if (x === y) return true;
+  if (!PLAIN.test(x) || !PLAIN.test(y)) return undefined;
+  return x.toLowerCase() === y.toLowerCase();
 }
 
 /** Case- and accent-free form of a text, as the collation compares letters (NFD, marks dropped, lower case). */

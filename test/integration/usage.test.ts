@@ -13,7 +13,7 @@ import type { Services } from '../../src/services/services';
 import { compact } from '../../src/status/usageFormat';
 import type { DocumentsTreeProvider } from '../../src/tree/documentsTree';
 import type { DocumentNode, GroupNode } from '../../src/model/nodes';
-import { collate, startSandbox, type Sandbox, type SandboxDocument } from '../sandbox/server';
+import { documentOrder, startSandbox, type Sandbox, type SandboxDocument } from '../sandbox/server';
 import { screenshot } from './harness';
 import { closeAll, configure, MessageCapture, RecordingPrompter, services, sleep, until, useSandbox } from './reliabilityKit';
 
@@ -451,11 +451,11 @@ describe('usage: the Documents view follows a creation without a list request', 
 
   const ids = (nodes: readonly unknown[]) => nodes.filter((n): n is DocumentNode => (n as DocumentNode).kind === 'document').map((n) => n.doc.id);
 
-  /** The ids the server lists for a filter and sort, in its order. */
+  /** The ids the server lists for a filter and sort, in its order (ties as it orders them for the default page size, 50). */
   function serverOrder(filter: (d: SandboxDocument) => boolean, sort: 'newest' | 'nameAsc'): number[] {
     return [...sandbox.documents.values()]
       .filter(filter)
-      .sort((a, b) => (sort === 'nameAsc' ? collate(a.name, b.name) || a.id - b.id : b.id - a.id))
+      .sort(sort === 'nameAsc' ? documentOrder('name', 'asc', 50) : documentOrder('id', 'desc', 50))
       .map((d) => d.id);
   }
 

@@ -50,7 +50,10 @@ import {
   type SandboxReport,
   type SeedSpec,
 } from './seed';
+import { collate, collationKey, compareKeys, likeMatcher } from './collation';
 import { findTemplate } from './templates';
+
+export { collate, collationKey, compareKeys, likeMatcher };
 
 export type { SandboxDocument, SandboxReport, SeedSpec } from './seed';
 
@@ -306,35 +309,9 @@ export function isoMicro(d: Date): string {
   return new Date(Math.floor(d.getTime() / 1000) * 1000).toISOString().replace(/\.\d{3}Z$/, '.000000Z');
 }
 
-/** Case- and accent-insensitive form of a text (the database collation's view of it). */
+/** A case- and accent-free form of a text (a key for varying data; the collation itself is in collation.ts). */
 export function fold(s: string): string {
   return s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
-}
-
-/**
- * A SQL `LIKE '%search%'` as a RegExp over folded text: `%` any run, `_` any one character,
- * a backslash makes the next character literal.
- */
-export function likeRegExp(search: string): RegExp {
-  const chars = Array.from(fold(search));
-  let src = '';
-  for (let i = 0; i < chars.length; i++) {
-    const c = chars[i];
-    if (c === '\\' && i + 1 < chars.length) {
-      src += escapeRe(chars[++i]);
-    } else if (c === '%') {
-      src += '.*';
-    } else if (c === '_') {
-      src += '.';
-    } else {
-      src += escapeRe(c);
-    }
-  }
-  return new RegExp(src, 'su');
-}
-
-function escapeRe(c: string): string {
-  return c.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
 }
 
 function codePoints(s: string): number {
@@ -344,14 +321,29 @@ function codePoints(s: string): number {
 }
 
 /**
- * The name order and equality of MySQL's utf8mb4_unicode_ci (PAD SPACE: trailing spaces do not count),
- * with the stand-in CONTRACT.md names: `Intl.Collator('en', { sensitivity: 'base' })`. Case- and
- * accent-insensitive; punctuation and symbols before digits, digits before letters.
+ * Where names tie under the collation, the order the server gives them: none it guarantees (`ORDER BY name` has no
+ * tie-break; seen: ascending id under `sort=desc`, and two page sizes disagreeing). Here a shuffle seeded by the
+ * page size: the same for every page of one walk, different for another page size, never simply by id.
  */
-const COLLATOR = new Intl.Collator('en', { sensitivity: 'base' });
+function tieOrder(a: number, b: number, perPage: number): number {
+  return hashString(`${perPage}:${a}`) - hashString(`${perPage}:${b}`) || a - b;
+}
 
-export function collate(a: string, b: string): number {
-  return COLLATOR.compare(a.replace(/ +$/, ''), b.replace(/ +$/, ''));
+/**
+ * The order of a documents list as the server gives it: by id, or by name with ties in the order of `tieOrder`
+ * for that page size. Exported so tests can say where the server puts a row.
+ */
+export function documentOrder(sortBy: 'id' | 'name', sort: 'asc' | 'desc', perPage: number): (a: SandboxDocument, b: SandboxDocument) => number {
+  const dir = sort === 'asc' ? 1 : -1;
+  if (sortBy === 'id') return (a, b) => dir * (a.id - b.id);
+  const keys = new Map<string, number[]>();
+  const key = (name: string) => keys.get(name) ?? keys.set(name, collationKey(name)).get(name) ?? [];
+  return (a, b) => dir * compareKeys(key(a.name), key(b.name)) || tieOrder(a.id, b.id, perPage);
+}
+
+/** The page size a list request gets (an invalid `per_page` falls back to 10). */
+function pageSize(q: Record<string, string>): number {
+  return PER_PAGE.has(q.per_page ?? '') ? Number(q.per_page) : 10;
 }
 
 /** Laravel's TrimStrings: leading/trailing Unicode white space, U+FEFF and U+200B included (PCRE \s with /u). */
@@ -1298,13 +1290,12 @@ class SandboxImpl implements Sandbox {
     const search = listSearch(q.search);
     const searchBy = q.search_by === 'result' ? 'result' : 'name';
     const sortBy = q.sort_by === 'name' ? 'name' : 'id';
-    const dir = q.sort === 'asc' ? 1 : -1;
     let docs = [...this.documents.values()];
     if (search !== null) {
-      const re = likeRegExp(search);
+      const like = likeMatcher(`%${search}%`);
       docs = docs.filter((d) => {
         const text = searchBy === 'name' ? d.name : d.result;
-        return text !== null && re.test(fold(text));
+        return text !== null && like(text);
       });
     }
     const templateId = (q.template_id ?? '').trim();
@@ -1316,7 +1307,7 @@ class SandboxImpl implements Sandbox {
       const want = q.favorite === '1';
       docs = docs.filter((d) => d.favorite === want);
     }
-    docs.sort((a, b) => dir * ((sortBy === 'name' ? collate(a.name, b.name) : 0) || a.id - b.id));
+    docs.sort(documentOrder(sortBy, q.sort === 'asc' ? 'asc' : 'desc', pageSize(q)));
     this.sendJson(ctx, 200, this.paginate(ctx, docs, (d) => this.record(d)));
   }
 
@@ -1504,8 +1495,8 @@ class SandboxImpl implements Sandbox {
     const dir = q.sort === 'asc' ? 1 : -1;
     let list = this.projects();
     if (search !== null) {
-      const re = likeRegExp(search);
-      list = list.filter((p) => re.test(fold(p.project)));
+      const like = likeMatcher(`%${search}%`);
+      list = list.filter((p) => like(p.project));
     }
     list.sort((a, b) => {
       const byDate = a.createdAt.getTime() - b.createdAt.getTime();
@@ -1544,7 +1535,7 @@ class SandboxImpl implements Sandbox {
   /** Laravel's paginated resource collection, with `status` added. */
   private paginate<T>(ctx: Ctx, all: T[], toJson: (item: T) => unknown): Record<string, unknown> {
     const q = ctx.query;
-    const perPage = PER_PAGE.has(q.per_page ?? '') ? Number(q.per_page) : 10;
+    const perPage = pageSize(q);
     const pageRaw = (q.page ?? '').trim();
     const page = /^\d+$/.test(pageRaw) && Number(pageRaw) >= 1 ? Number(pageRaw) : 1;
     const total = all.length;

@@ -4,7 +4,7 @@
  * with ICU 78.2 and Node 24.21 with ICU 78.3).
  */
 import assert from 'node:assert/strict';
-import { compareNames, sameName } from '../../src/api/collation';
+import { compareNames, sameName, serverOrder } from '../../src/api/collation';
 import { TEMPLATES } from '../../src/api/templates';
 
 /** Sorts with compareNames and the id tiebreak callers add (here the input position stands for the id). */
@@ -51,13 +51,25 @@ describe('compareNames / sameName (utf8mb4_unicode_ci order)', () => {
     assert.ok(compareNames('apple', 'Äpfel') > 0, 'p after f, whatever the accent on A');
   });
 
-  it('sameName: what the projects server treats as one project', () => {
-    assert.equal(sameName('Café ', 'cafe'), true);
+  it('serverOrder: the order of two different plain names, and no answer for equal names or any other name', () => {
+    assert.ok((serverOrder('Banana', 'apple') ?? 0) > 0);
+    assert.ok((serverOrder('10 things', '2 things') ?? 0) < 0);
+    assert.ok((serverOrder('a b', 'a-b') ?? 0) < 0);
+    assert.equal(serverOrder('Apple ', 'apple'), undefined, 'equal names: the server has no tie-break');
+    assert.equal(serverOrder('Äpfel', 'apple'), undefined);
+    assert.equal(serverOrder('🚀 Launch plan', 'Launch plan'), undefined);
+  });
+
+  it('sameName: what the projects server treats as one project, where the client can prove it', () => {
+    assert.equal(sameName('Café ', 'Café'), true, 'the same text up to trailing spaces');
     assert.equal(sameName('ACME launch', 'acme LAUNCH  '), true);
-    assert.equal(sameName('Äpfel', 'apfel'), true);
     assert.equal(sameName('Acme', 'Acme 2'), false);
     assert.equal(sameName('Acme', 'Acne'), false);
-    assert.equal(sameName('cafe\t', 'cafe'), false, 'only trailing spaces are padding, not tabs');
+    assert.equal(sameName('cafe\t', 'cafe'), undefined, 'a tab is not padding; only the collation knows how it weighs');
+    // Accents and other letters are the collation's to decide (`Äpfel` = `apfel`, but `æ` ≠ `ae`): no answer.
+    assert.equal(sameName('Äpfel', 'apfel'), undefined);
+    assert.equal(sameName('æ', 'ae'), undefined);
+    assert.equal(sameName('Café ', 'cafe'), undefined);
   });
 
   it('names of letters, digits, spaces and hyphens (compared without a collator) sort exactly as the collation sorts them, also against other names', () => {
