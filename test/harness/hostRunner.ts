@@ -194,7 +194,9 @@ async function main(): Promise<number> {
     else q.set('ew', 'true');
     q.set('payload', JSON.stringify(payload));
     const tPage = Date.now();
-    await page.goto(`${cs.url}?${q.toString()}`);
+    // Only the navigation itself is awaited: on a busy machine the workbench may take longer than playwright's
+    // 30 s to load, and the watchdog below gives the startup its own allowance.
+    await page.goto(`${cs.url}?${q.toString()}`, { waitUntil: 'commit', timeout: INTEGRATION_LIMITS.startupMs });
 
     let hung!: (reason: string) => void;
     const timeout = new Promise<string>(r => (hung = r));

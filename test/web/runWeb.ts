@@ -214,8 +214,9 @@ async function main(): Promise<number> {
       ['skipReleaseNotes', 'true'],
     ];
     const q = new URLSearchParams({ folder: ws, payload: JSON.stringify(payload) });
-    await page.goto(`${cs.url}?${q.toString()}`);
     const tPage = Date.now();
+    // Only the navigation itself is awaited: the watchdog below gives the workbench's startup its allowance.
+    await page.goto(`${cs.url}?${q.toString()}`, { waitUntil: 'commit', timeout: WEB_LIMITS.startupMs });
     let timer: NodeJS.Timeout | undefined;
     const hung = new Promise<string>((r) => {
       timer = setInterval(() => {
