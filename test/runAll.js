@@ -83,7 +83,7 @@ function runChildTier(name, script, args = [], options = {}) {
     let killTimer;
     const watch = setInterval(() => {
       const fixedMs = options.fixedMs ?? (options.limits ? undefined : BACKSTOP_MS);
-      const reason = hungReason(readProgress(results), startedAt, Date.now(), options.limits, fixedMs);
+      const reason = hungReason(readProgress(results), startedAt, Date.now(), options.limits || BACKSTOP_LIMITS, fixedMs);
       if (reason === undefined) return;
       clearInterval(watch);
       timedOut = true;
@@ -108,6 +108,8 @@ function runChildTier(name, script, args = [], options = {}) {
 
 /** The backstop of a tier sized by nothing here (package and e2e stop themselves after 3 minutes, web after its budget). */
 const BACKSTOP_MS = 15 * 60_000;
+/** With BACKSTOP_MS only the grace counts: the time a tier may take to end after its last test. */
+const BACKSTOP_LIMITS = { startupMs: BACKSTOP_MS, perTestMs: 0, slackMs: 0, graceMs: 120_000, defaultTestMs: BACKSTOP_MS };
 
 /**
  * The integration tier's backstop: hostRunner's own limits plus two minutes everywhere (so hostRunner, which stops

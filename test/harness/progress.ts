@@ -171,9 +171,10 @@ export function runBudgetMs(total: number, limits: Limits): number {
  * `fixedMs`: a fixed limit for the whole run instead of the budget (HARNESS_TIMEOUT).
  */
 export function hungReason(p: Progress | undefined, startedAt: number, now: number, limits: Limits, fixedMs?: number): string | undefined {
-  if (p?.finished) return undefined;
-  const elapsed = now - startedAt;
   const s = (ms: number) => `${Math.round(ms / 1000)} s`;
+  // Over: the process has the grace to end (the extension host and the workbench shut down).
+  if (p?.finished) return now - p.updated > limits.graceMs ? `the run did not end within ${s(limits.graceMs)} after its last test` : undefined;
+  const elapsed = now - startedAt;
   if (fixedMs !== undefined) return elapsed > fixedMs ? `the run took longer than its fixed limit of ${s(fixedMs)}` : undefined;
   if (p?.total === undefined) {
     return elapsed > limits.startupMs ? `no test started within ${s(limits.startupMs)}` : undefined;

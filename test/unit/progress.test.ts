@@ -85,7 +85,8 @@ describe('progress: a run keeps its counts and names the test that hung', () => 
     const busy = { ...base, total: 4, running: { title: 'last', limitMs: 60_000, since: 9_000 }, updated: 9_000 };
     assert.strictEqual(hungReason(busy, t0, 10_000, FAST), undefined);
     assert.match(hungReason(busy, t0, 10_001, FAST) ?? '', /budget of 10 s \(4 tests\)/);
-    assert.strictEqual(hungReason({ ...busy, finished: true }, t0, 99_000, FAST), undefined, 'a finished run never hangs');
+    assert.strictEqual(hungReason({ ...busy, finished: true }, t0, 9_300, FAST), undefined, 'a finished run has the grace to end');
+    assert.match(hungReason({ ...busy, finished: true }, t0, 9_301, FAST) ?? '', /did not end within 0 s after its last test/);
     assert.match(hungReason(busy, t0, 3_001, FAST, 3_000) ?? '', /fixed limit of 3 s/);
     // The integration tier: 402 tests may take 402 x 2 s + 5 minutes once started, not a fixed 600 s.
     assert.strictEqual(runBudgetMs(402, INTEGRATION_LIMITS), 1_104_000);
@@ -180,6 +181,8 @@ describe('runAll: a child tier that hangs or dies keeps its counts', function ()
   let dir: string;
   beforeEach(() => (dir = tmpDir()));
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+  /** Node may take a while to start on a busy machine: the fake tier's startup gets 10 s, its hung test 300 ms past its limit. */
+  const LIMITS: Limits = { ...FAST, startupMs: 10_000 };
 
   /** A fake tier: two tests pass, one fails, then `then` (a test that never ends, or a crash). */
   function fakeTier(then: string): string {
@@ -202,7 +205,7 @@ ${then}
     const t0 = Date.now();
     const r = await runChildTier('fake', fakeTier('setInterval(() => {}, 1000);'), [], {
       results: path.join(dir, 'fake-results.json'),
-      limits: FAST,
+      limits: LIMITS,
       everyMs: 50,
       killAfterMs: 2_000,
     });
@@ -213,7 +216,7 @@ ${then}
   it('a tier that ignores SIGTERM is killed; the counts are kept all the same', async () => {
     const r = await runChildTier('fake', fakeTier("process.on('SIGTERM', () => {}); setInterval(() => {}, 1000);"), [], {
       results: path.join(dir, 'fake-results.json'),
-      limits: FAST,
+      limits: LIMITS,
       everyMs: 50,
       killAfterMs: 300,
     });
@@ -221,14 +224,14 @@ ${then}
   });
 
   it('a tier that dies in a test reports its counts so far and the test it died in, with its exit code', async () => {
-    const r = await runChildTier('fake', fakeTier('process.exit(7);'), [], { results: path.join(dir, 'fake-results.json'), limits: FAST, everyMs: 50 });
+    const r = await runChildTier('fake', fakeTier('process.exit(7);'), [], { results: path.join(dir, 'fake-results.json'), limits: LIMITS, everyMs: 50 });
     assert.deepStrictEqual(r, { passed: 2, failed: 2, failures: ['tier three', 'stopped (exit code 7) in: tier hangs here'] });
   });
 
   it('a tier that finishes reports its own counts', async () => {
     const r = await runChildTier('fake', fakeTier("w.pass('tier hangs here'); w.finish(); process.exitCode = 1;"), [], {
       results: path.join(dir, 'fake-results.json'),
-      limits: FAST,
+      limits: LIMITS,
       everyMs: 50,
     });
     assert.deepStrictEqual(r, { passed: 3, failed: 1, failures: ['tier three'] });
