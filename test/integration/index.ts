@@ -50,6 +50,8 @@ export function run(): Promise<void> {
         else resolve();
       });
       track(runner, progress);
+      // Said at once as well as in mocha's summary: a run stopped by its watchdog never reaches the summary.
+      runner.on('fail', (test, err: Error | undefined) => console.error(`  ✗ ${test.fullTitle()}: ${String(err?.message ?? err).split('\n')[0]}`));
     } catch (e) {
       // A test file failed to load (syntax error, missing module...).
       progress.fail(`loading the integration tests: ${(e as Error)?.message ?? e}`);
