@@ -48,35 +48,80 @@ function runMochaTier(files, options = {}) {
   });
 }
 
-/** A node script as a child process (stdio inherited) that writes {passed, failed, failures} to a results file. */
-function runChildTier(name, script, args = []) {
-  const results = path.join(REPO, '.test-runs', `${name}-results.json`);
+/** test/harness/progress.ts as built by pretest (loaded when a child tier runs: lint and unit need no build of it). */
+function progressLib() {
+  return require(path.join(OUT, 'harness', 'progress.js'));
+}
+
+/**
+ * A node script as a child process (stdio inherited, its own process group) that writes {passed, failed, failures}
+ * to a results file, after every test when it can (test/harness/progress.ts). A child that dies or hangs keeps the
+ * counts it wrote, plus one failure naming the test that was running. The tiers have their own watchdogs, which
+ * stop what they started; this one is the backstop behind them (options.limits: sized from the tier's progress,
+ * options.fixedMs: a fixed limit), and stops the whole process group.
+ */
+function runChildTier(name, script, args = [], options = {}) {
+  const { hungReason, readProgress, finalResults } = progressLib();
+  const results = options.results || path.join(REPO, '.test-runs', `${name}-results.json`);
   fs.mkdirSync(path.dirname(results), { recursive: true });
   fs.rmSync(results, { force: true });
   return new Promise(resolve => {
+    const startedAt = Date.now();
     const child = spawn(process.execPath, [script, ...args], {
       cwd: REPO,
       stdio: 'inherit',
+      detached: true, // its own process group: a hung tier is stopped with everything it started
       env: { ...process.env, CONTENT_DOCS_TEST_RESULTS: results },
     });
-    const forward = sig => child.kill(sig);
+    const signalGroup = sig => {
+      try { process.kill(-child.pid, sig); } catch { try { child.kill(sig); } catch { /* gone */ } }
+    };
+    const forward = sig => signalGroup(sig);
     process.on('SIGINT', forward);
     process.on('SIGTERM', forward);
+    let timedOut = false;
+    let killTimer;
+    const watch = setInterval(() => {
+      const fixedMs = options.fixedMs ?? (options.limits ? undefined : BACKSTOP_MS);
+      const reason = hungReason(readProgress(results), startedAt, Date.now(), options.limits || BACKSTOP_LIMITS, fixedMs);
+      if (reason === undefined) return;
+      clearInterval(watch);
+      timedOut = true;
+      console.error(`[${name}] TIMEOUT: ${reason}; stopping the tier`);
+      signalGroup('SIGTERM');
+      killTimer = setTimeout(() => signalGroup('SIGKILL'), options.killAfterMs ?? 20_000);
+    }, options.everyMs ?? 5_000);
+    let done = false;
     const finish = code => {
+      if (done) return;
+      done = true;
+      clearInterval(watch);
+      clearTimeout(killTimer);
       process.removeListener('SIGINT', forward);
       process.removeListener('SIGTERM', forward);
-      let r;
-      try { r = JSON.parse(fs.readFileSync(results, 'utf8')); } catch { r = undefined; }
-      if (!r || typeof r.passed !== 'number' || typeof r.failed !== 'number') {
-        return resolve({ passed: 0, failed: 1, failures: [`${name}: the harness failed before reporting results (exit code ${code})`] });
-      }
-      const out = { passed: r.passed, failed: r.failed, failures: Array.isArray(r.failures) ? r.failures : [] };
-      if (code !== 0 && out.failed === 0) { out.failed = 1; out.failures.push(`${name}: exited with code ${code} after all tests passed`); }
-      resolve(out);
+      resolve(finalResults(name, readProgress(results), { code, timedOut }));
     };
     child.on('error', e => { console.error(e); finish(-1); });
     child.on('exit', (code, signal) => finish(code ?? signal));
   });
+}
+
+/** The backstop of a tier sized by nothing here (package and e2e stop themselves after 3 minutes, web after its budget). */
+const BACKSTOP_MS = 15 * 60_000;
+/** With BACKSTOP_MS only the grace counts: the time a tier may take to end after its last test. */
+const BACKSTOP_LIMITS = { startupMs: BACKSTOP_MS, perTestMs: 0, slackMs: 0, graceMs: 120_000, defaultTestMs: BACKSTOP_MS };
+
+/**
+ * The integration tier's backstop: hostRunner's own limits plus two minutes everywhere (so hostRunner, which stops
+ * code-server and chromium itself, is the one that acts), or HARNESS_TIMEOUT plus five minutes when that is set.
+ */
+function integrationBackstop() {
+  const l = progressLib().INTEGRATION_LIMITS;
+  const fixed = Number(process.env.HARNESS_TIMEOUT);
+  return {
+    limits: { ...l, startupMs: l.startupMs + 120_000, graceMs: l.graceMs + 120_000, slackMs: l.slackMs + 120_000 },
+    ...(fixed > 0 ? { fixedMs: (fixed + 300) * 1000 } : {}),
+  };
 }
 
 /** ESLint over src/ and test/ as `npm run lint` (type-aware; zero problems allowed, warnings included): one check that passes or fails. */
@@ -95,7 +140,7 @@ function runLintTier() {
 const TIERS = [
   { name: 'lint', run: runLintTier },
   { name: 'unit', run: () => runMochaTier(findFiles(path.join(OUT, 'unit'), '.test.js')) },
-  { name: 'integration', run: () => runChildTier('integration', path.join(OUT, 'harness', 'runIntegration.js')) },
+  { name: 'integration', run: () => runChildTier('integration', path.join(OUT, 'harness', 'runIntegration.js'), [], integrationBackstop()) },
   // The .vsix built by `npm run package`, installed into code-server and used from its workbench.
   { name: 'package', run: () => runChildTier('package', path.join(OUT, 'package', 'runPackage.js')) },
   // The extension driven through the workbench UI (clicks, keys, menus, dialog) against the sandbox.
@@ -130,7 +175,11 @@ async function main() {
   return totals.failed > 0 ? 1 : 0;
 }
 
-main().then(
-  code => process.exit(code),
-  e => { console.error(e); console.log('0 passed, 1 failed'); process.exit(1); },
-);
+module.exports = { runChildTier };
+
+if (require.main === module) {
+  main().then(
+    code => process.exit(code),
+    e => { console.error(e); console.log('0 passed, 1 failed'); process.exit(1); },
+  );
+}

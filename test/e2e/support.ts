@@ -5,7 +5,8 @@
  *
  *  - Steps          a tiny sequential runner: each step is one test, gets a numbered screenshot
  *                   (NN-name.png, NN-name-FAILED.png on failure), and the counts go to the results file
- *                   runAll.js reads ($CONTENT_DOCS_TEST_RESULTS).
+ *                   runAll.js reads ($CONTENT_DOCS_TEST_RESULTS), after every step (test/harness/progress.ts):
+ *                   a tier stopped by its watchdog keeps them and names the step that was running.
  *  - startWorkbench sandbox + code-server (extension linked from the repo, or whatever an earlier step
  *                   installed into the extensions dir) + chromium on the workbench with a folder open.
  *  - Ui             the few workbench gestures the tiers need, with aria/role selectors and waits.
@@ -26,6 +27,7 @@ import {
   repoRoot,
   startCodeServer,
 } from '../harness/lib';
+import { ProgressWriter } from '../harness/progress';
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -66,14 +68,19 @@ export class Steps {
   private n = 0;
   private page: Page | undefined;
   private broken: string | undefined;
-  readonly passed: string[] = [];
-  readonly failures: string[] = [];
   private readonly t0 = Date.now();
+  /** The counts and the step running now, in the results file after every change. */
+  private readonly progress: ProgressWriter;
 
   constructor(readonly options: StepsOptions) {
     this.screenshotDir = path.resolve(options.screenshotDir);
     removeDir(this.screenshotDir);
     fs.mkdirSync(this.screenshotDir, { recursive: true });
+    this.progress = new ProgressWriter(path.resolve(process.env.CONTENT_DOCS_TEST_RESULTS || path.join(repoRoot(), '.test-runs', `${options.tier}-results.json`)));
+  }
+
+  get failures(): readonly string[] {
+    return this.progress.progress.failures;
   }
 
   /** The page screenshots are taken of (set once the browser is up). */
@@ -91,21 +98,22 @@ export class Steps {
     const no = String(++this.n).padStart(2, '0');
     const title = `${this.options.tier}: ${name}`;
     if (this.broken) {
-      this.failures.push(`${title} (not run: "${this.broken}" failed)`);
+      this.progress.fail(`${title} (not run: "${this.broken}" failed)`);
       console.log(`  - ${no} ${name} (not run)`);
       return false;
     }
     const t = Date.now();
     const shot = async (suffix: string) => this.screenshot(`${no}-${slug}-${suffix}`);
+    this.progress.startTest(title);
     try {
       await fn(shot);
       await this.screenshot(`${no}-${slug}`);
-      this.passed.push(title);
+      this.progress.pass(title);
       console.log(`  ✓ ${no} ${name} (${((Date.now() - t) / 1000).toFixed(1)} s)`);
       return true;
     } catch (e) {
       await this.screenshot(`${no}-${slug}-FAILED`);
-      this.failures.push(`${title}: ${(e as Error).message?.split('\n')[0] ?? e}`);
+      this.progress.fail(`${title}: ${(e as Error).message?.split('\n')[0] ?? e}`);
       this.broken = name;
       console.log(`  ✗ ${no} ${name} (${((Date.now() - t) / 1000).toFixed(1)} s)\n      ${String((e as Error).stack ?? e).split('\n').slice(0, 6).join('\n      ')}`);
       return false;
@@ -114,13 +122,20 @@ export class Steps {
 
   /** A failure outside any step (setup, teardown). */
   fail(what: string, e: unknown): void {
-    this.failures.push(`${this.options.tier}: ${what}: ${(e as Error)?.message?.split('\n')[0] ?? e}`);
+    this.progress.fail(`${this.options.tier}: ${what}: ${(e as Error)?.message?.split('\n')[0] ?? e}`);
     this.broken ??= what;
     console.log(`  ✗ ${what}\n      ${String((e as Error)?.stack ?? e).split('\n').slice(0, 6).join('\n      ')}`);
   }
 
   get ok(): boolean {
     return this.failures.length === 0;
+  }
+
+  /** The watchdog stopped the tier: one failure that names the step that was running (or the last one that ended). */
+  timedOut(why: string): void {
+    const p = this.progress.progress;
+    this.progress.fail(p.running ? `timed out in: ${p.running.title}` : `${this.options.tier}: timed out (${why})${p.last ? ` after: ${p.last}` : ''}`);
+    this.broken ??= why;
   }
 
   /** `<screenshotDir>/<name>.png` of the page (or of `clip`). */
@@ -137,14 +152,10 @@ export class Steps {
     }
   }
 
-  /** Writes {passed, failed, failures} where runAll.js reads it, prints the tier's summary line. */
+  /** Marks the results runAll.js reads as final, prints the tier's summary line. */
   report(): void {
-    const results = path.resolve(process.env.CONTENT_DOCS_TEST_RESULTS || path.join(repoRoot(), '.test-runs', `${this.options.tier}-results.json`));
-    fs.mkdirSync(path.dirname(results), { recursive: true });
-    const body = { passed: this.passed.length, failed: this.failures.length, failures: this.failures };
-    const tmp = `${results}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, JSON.stringify(body, null, 2));
-    fs.renameSync(tmp, results);
+    this.progress.finish();
+    const body = this.progress.progress;
     console.log(`[${this.options.tier}] ${body.passed} passed, ${body.failed} failed; ${((Date.now() - this.t0) / 1000).toFixed(1)} s; screenshots in ${this.screenshotDir}`);
   }
 }
@@ -161,7 +172,7 @@ export function installGuards(steps: Steps, limitMs: number, cleanup: () => Prom
     console.log(`[${steps.options.tier}] ${why}: stopping what the tier started`);
     await Promise.race([cleanup().catch(() => undefined), sleep(20_000)]);
     if (code !== 130) {
-      steps.fail(why, new Error(why));
+      steps.timedOut(why);
       steps.report();
     }
     process.exit(code);

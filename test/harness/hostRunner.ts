@@ -9,8 +9,12 @@
  *
  * Other flags (--no-sandbox, --disable-updates, --skip-welcome, --user-data-dir=…, --extensions-dir=…)
  * are accepted and ignored: the profile is always throwaway.
- * Exit code: the tests' exit code (0 passed, 1 failed), 2 harness error, 3 timeout (HARNESS_TIMEOUT
- * seconds, default 600), 130 interrupted.
+ * Exit code: the tests' exit code (0 passed, 1 failed), 2 harness error, 3 timeout, 130 interrupted.
+ * Watchdog: sized from the suite through the results file the tests rewrite after every test
+ * (CONTENT_DOCS_TEST_RESULTS, test/harness/progress.ts): a test may run its own mocha timeout plus a grace, the
+ * whole run a budget per test times the number of tests. HARNESS_TIMEOUT (or --timeout) seconds is a fixed limit
+ * for the whole run instead (the only one when there is no results file).
+ * After a timeout the results file still holds the counts so far and the test that was running.
  * The environment given to this process reaches the extension host; it also gets
  * CONTENT_DOCS_HARNESS_BRIDGE=1 so test helpers know the UI bridge below is listening.
  * HARNESS_VERBOSE=1 shows the filtered workbench noise and browser console.
@@ -30,6 +34,7 @@ import * as path from 'path';
 import * as util from 'util';
 import type { Page } from 'playwright-core';
 import { CodeServer, Chromium, HarnessNotInstalledError, launchChromium, readHarnessEnv, startCodeServer } from './lib';
+import { INTEGRATION_LIMITS, readProgress, watchProgress } from './progress';
 
 /** Workbench/extension-host lines that are pure noise in an offline run (shown with HARNESS_VERBOSE=1). */
 const NOISE: readonly RegExp[] = [
@@ -46,7 +51,8 @@ interface Args {
   dev: string[];
   tests?: string;
   folder?: string;
-  timeoutSec: number;
+  /** A fixed limit for the whole run (HARNESS_TIMEOUT, --timeout); otherwise the watchdog is sized from the suite. */
+  timeoutSec?: number;
 }
 
 const VALUE_FLAGS = new Set(['extensionDevelopmentPath', 'extensionTestsPath', 'timeout', 'folder',
@@ -54,7 +60,7 @@ const VALUE_FLAGS = new Set(['extensionDevelopmentPath', 'extensionTestsPath', '
 
 export function parseArgs(argv: readonly string[]): Args {
   const envTimeout = Number(process.env.HARNESS_TIMEOUT);
-  const o: Args = { dev: [], timeoutSec: envTimeout > 0 ? envTimeout : 600 };
+  const o: Args = { dev: [], ...(envTimeout > 0 ? { timeoutSec: envTimeout } : {}) };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (!a.startsWith('--')) { o.folder = a; continue; }
@@ -188,17 +194,31 @@ async function main(): Promise<number> {
     else q.set('ew', 'true');
     q.set('payload', JSON.stringify(payload));
     const tPage = Date.now();
-    await page.goto(`${cs.url}?${q.toString()}`);
+    // Only the navigation itself is awaited: on a busy machine the workbench may take longer than playwright's
+    // 30 s to load, and the watchdog below gives the startup its own allowance.
+    await page.goto(`${cs.url}?${q.toString()}`, { waitUntil: 'commit', timeout: INTEGRATION_LIMITS.startupMs });
 
-    let timer: NodeJS.Timeout | undefined;
-    const timeout = new Promise<'timeout'>(r => { timer = setTimeout(() => r('timeout'), o.timeoutSec * 1000); });
+    let hung!: (reason: string) => void;
+    const timeout = new Promise<string>(r => (hung = r));
+    const fixedMs = o.timeoutSec !== undefined ? o.timeoutSec * 1000 : undefined;
+    const resultsFile = process.env.CONTENT_DOCS_TEST_RESULTS;
+    let stopWatch: () => void;
+    if (resultsFile) {
+      stopWatch = watchProgress(resultsFile, INTEGRATION_LIMITS, hung, { fixedMs, startedAt: tPage });
+    } else {
+      // No results file to follow: the fixed limit, or the startup allowance plus the slack.
+      const limitMs = fixedMs ?? INTEGRATION_LIMITS.startupMs + INTEGRATION_LIMITS.slackMs;
+      const t = setTimeout(() => hung(`the run took longer than ${limitMs / 1000} s`), limitMs);
+      stopWatch = () => clearTimeout(t);
+    }
     const result = await Promise.race([exited, timeout]);
-    clearTimeout(timer);
+    stopWatch();
     await bridgeQueue;
-    if (result === 'timeout') {
+    if (typeof result === 'string') {
       const shot = path.join(cs.runDir, 'timeout.png');
       await page.screenshot({ path: shot }).catch(() => undefined);
-      console.error(`[harness] TIMEOUT after ${o.timeoutSec} s waiting for the tests to finish (screenshot: ${shot})`);
+      const running = resultsFile ? readProgress(resultsFile)?.running : undefined;
+      console.error(`[harness] TIMEOUT: ${result}${running ? `; running: ${running.title}` : ''} (screenshot: ${shot})`);
       exitCode = 3;
     } else {
       exitCode = Number.isInteger(result) ? result : 1;

@@ -7,8 +7,9 @@
  *
  * Env:
  *   CONTENT_DOCS_GREP           mocha grep (the argument wins)
- *   CONTENT_DOCS_TEST_RESULTS   where the suite writes {"passed":n,"failed":m,"failures":[titles]}
- *                               (default <repo>/.test-runs/integration-results.json)
+ *   CONTENT_DOCS_TEST_RESULTS   where the suite writes {"passed":n,"failed":m,"failures":[titles]}, after every
+ *                               test (default <repo>/.test-runs/integration-results.json); a run that timed out
+ *                               or crashed keeps its counts plus one failure naming the test that was running
  *   CONTENT_DOCS_SCREENSHOTS    where screenshot(name) writes PNGs (default <repo>/test-screenshots)
  *   HARNESS_TIMEOUT, HARNESS_VERBOSE   see hostRunner.ts
  * Exit code: 0 all passed, non-zero otherwise.
@@ -17,6 +18,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { runTests } from '@vscode/test-electron';
 import { createRunDir, HarnessNotInstalledError, readHarnessEnv, removeDir, repoRoot } from './lib';
+import { finalizeResultsFile } from './progress';
 
 function grepFromArgs(argv: readonly string[]): string | undefined {
   for (let i = 0; i < argv.length; i++) {
@@ -81,19 +83,13 @@ async function main(): Promise<number> {
   }
   if (code === 0) removeDir(ws);
 
-  let summary = 'no results file (the suite did not finish)';
-  if (fs.existsSync(results)) {
-    try {
-      const r = JSON.parse(fs.readFileSync(results, 'utf8')) as { passed: number; failed: number; failures: string[] };
-      summary = `${r.passed} passed, ${r.failed} failed`;
-      if (r.failed > 0 && code === 0) code = 1;
-    } catch (e) {
-      summary = `unreadable results file ${results}: ${(e as Error).message}`;
-      if (code === 0) code = 1;
-    }
-  } else if (code === 0) {
-    code = 1;
-  }
+  // The counts so far (the suite writes them after every test), final now: a timeout or a crash adds one failure
+  // that names the test that was running.
+  const r = finalizeResultsFile('integration', results, { code, timedOut: code === 3 });
+  let summary = `${r.passed} passed, ${r.failed} failed`;
+  if (r.notRun) summary += ` (${r.notRun} not run)`;
+  for (const f of code !== 0 ? r.failures.slice(-1) : []) summary += `; last failure: ${f}`;
+  if (r.failed > 0 && code === 0) code = 1;
   const why = code === 2 ? ' (harness error)' : code === 3 ? ' (timeout)' : '';
   console.error(`[integration] ${summary}; exit code ${code}${why}; ${((Date.now() - t0) / 1000).toFixed(1)} s; screenshots in ${screenshots}`);
   return code;

@@ -1,14 +1,20 @@
 /**
  * Mocha entry point loaded by the extension host (`--extensionTestsPath`). Runs every
  * `*.test.js` under out/test/integration (BDD: describe/it), spec reporter, 60 s per test.
- * Env: CONTENT_DOCS_GREP (mocha grep), CONTENT_DOCS_TEST_RESULTS (file that receives
- * {"passed":n,"failed":m,"failures":[full titles]}).
+ * Env: CONTENT_DOCS_GREP (mocha grep), CONTENT_DOCS_TEST_RESULTS (file that receives the progress after
+ * every test and hook: {"passed","failed","failures":[full titles],"total","running","finished"}, see
+ * test/harness/progress.ts; the runner's watchdog reads it, and a run that hangs keeps its counts).
  */
 import * as fs from 'fs';
 import * as path from 'path';
 import Mocha from 'mocha';
+import { ProgressWriter } from '../harness/progress';
 
-function findTests(dir: string): string[] {
+/**
+ * The test files in the order they run: sorted by path, so activation.test.js comes first (it checks that nothing
+ * of Content Docs ran before it, in a fresh window).
+ */
+export function findTests(dir: string): string[] {
   const out: string[] = [];
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
@@ -18,13 +24,14 @@ function findTests(dir: string): string[] {
   return out.sort();
 }
 
-interface Results { passed: number; failed: number; failures: string[] }
-
-function writeResults(r: Results): void {
-  const file = process.env.CONTENT_DOCS_TEST_RESULTS;
-  if (!file) return;
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, JSON.stringify(r, null, 2) + '\n');
+/** Follows a mocha run into `progress`: what runs now, the counts, the total once known, the end. */
+export function track(runner: Mocha.Runner, progress: ProgressWriter): void {
+  progress.setTotal(runner.total);
+  runner.on('test', (test) => progress.startTest(test.fullTitle(), test.timeout()));
+  runner.on('hook', (hook) => progress.startHook(hook.fullTitle(), hook.timeout()));
+  runner.on('hook end', () => progress.endHook());
+  runner.on('pass', (test) => progress.pass(test.fullTitle()));
+  runner.on('fail', (test) => progress.fail(test.fullTitle()));
 }
 
 export function run(): Promise<void> {
@@ -33,24 +40,22 @@ export function run(): Promise<void> {
   if (grep) mocha.grep(grep);
   for (const file of findTests(__dirname)) mocha.addFile(file);
 
-  const results: Results = { passed: 0, failed: 0, failures: [] };
+  const progress = new ProgressWriter(process.env.CONTENT_DOCS_TEST_RESULTS);
+  const results = progress.progress;
   return new Promise<void>((resolve, reject) => {
     try {
-      const runner = mocha.run(failures => {
-        writeResults(results);
+      const runner = mocha.run((failures) => {
+        progress.finish();
         if (failures > 0 || results.failed > 0) reject(new Error(`${Math.max(failures, results.failed)} integration test(s) failed.`));
         else resolve();
       });
-      runner.on('pass', () => { results.passed++; });
-      runner.on('fail', test => {
-        results.failed++;
-        results.failures.push(test.fullTitle());
-      });
+      track(runner, progress);
+      // Said at once as well as in mocha's summary: a run stopped by its watchdog never reaches the summary.
+      runner.on('fail', (test, err: Error | undefined) => console.error(`  ✗ ${test.fullTitle()}: ${String(err?.message ?? err).split('\n')[0]}`));
     } catch (e) {
       // A test file failed to load (syntax error, missing module...).
-      results.failed++;
-      results.failures.push(`loading the integration tests: ${(e as Error)?.message ?? e}`);
-      writeResults(results);
+      progress.fail(`loading the integration tests: ${(e as Error)?.message ?? e}`);
+      progress.finish();
       reject(e instanceof Error ? e : new Error(String(e)));
     }
   });

@@ -178,22 +178,27 @@ describe('write adversary: proposals never land on the wrong text, and nothing m
     assert.strictEqual(active?.document.getText(active.selection), inserted, 'the selection shows what was inserted');
   });
 
-  it('the API key or server changes while the service writes: the new document does not join the other account', async () => {
+  it('the API key or server changes while the service writes: the new document does not join the other account, and nothing is proposed', async () => {
     const other = await startSandbox({ rateLimit: 0, storeDelayMs: 0 });
+    // The store stays on the wire until the switch is done, however long the switch takes.
+    const release = sandbox.hold('documents.store');
     try {
       const text = 'A paragraph written for the first account.\n';
       const editor = await workspaceFile('switch.md', text);
       selectLines(editor, 1, 1);
-      sandbox.setLatency(2_000);
       const pending = run('contentDocs.selectionRewrite');
       await until('the store on the wire', () => storesOnWire() > 0 || undefined);
       await useSandbox(s, other);
       const group = s.documentsTree.templateGroup(14);
       assert.ok(group);
       await s.documentsTree.load(group);
+      release();
       const result = await pending;
       const created = [...sandbox.documents.values()].find((d) => d.name === 'Rewrite · switch.md:1');
       assert.ok(created, 'the first account got its document');
+      assert.strictEqual(result, undefined, 'no proposal: the answer belongs to the account used before');
+      const said = await until('the message about the previous account', () => messages.shown.find((m) => m.level === 'error' && /previous account/.test(m.message)));
+      assert.match(said.message, /changed while the service was writing/);
       await sleep(200);
       const rows = await s.documentsTree.getChildren(group);
       assert.ok(
@@ -202,11 +207,29 @@ describe('write adversary: proposals never land on the wrong text, and nothing m
       );
       assert.notStrictEqual(s.documents.get(created.id)?.name, created.name, 'nor remembered as one of its documents');
       assert.strictEqual(editor.document.getText(), text, 'nothing changed in the editor');
-      if (result?.proposal) {
-        // Accept is a local edit: still only where the selection was.
-        await accept(result.proposal);
-        assert.strictEqual(editor.document.getText(), result.proposal.replacement);
-      }
+      assert.deepStrictEqual(proposalTabs(), [], 'no proposal is shown');
+    } finally {
+      release();
+      await useSandbox(s, sandbox);
+      await other.close();
+    }
+  });
+
+  it('the API key or server changes while a proposal is shown: Accept is a local edit, only where the selection was', async () => {
+    const other = await startSandbox({ rateLimit: 0, storeDelayMs: 0 });
+    try {
+      const text = 'A paragraph written for the first account.\nA line after it.\n';
+      const editor = await workspaceFile('switch-after.md', text);
+      selectLines(editor, 1, 1);
+      const result = await run('contentDocs.selectionRewrite');
+      assert.ok(result?.proposal, 'the answer came while the account was the same: a proposal');
+      await useSandbox(s, other);
+      assert.strictEqual(await accept(result.proposal), true);
+      assert.strictEqual(editor.document.getText(), text.replace('A paragraph written for the first account.', result.proposal.replacement));
+      assert.ok(
+        !other.requests.some((r) => r.route === 'documents.update' || r.route === 'documents.store'),
+        'nothing was sent to the other account',
+      );
     } finally {
       await useSandbox(s, sandbox);
       await other.close();

@@ -251,6 +251,11 @@ export interface Sandbox {
   setFault(route: RouteName, fault: Fault | undefined): void;
   clearFaults(): void;
   setLatency(ms: number): void;
+  /**
+   * Answers on `route` wait (after authentication, before faults and the handler) until the returned function is
+   * called: a request stays on the wire for exactly as long as a test needs, whatever the machine's speed.
+   */
+  hold(route: RouteName): () => void;
   /** `server` omitted: both servers. 0 = throttling off (no X-RateLimit-* headers). */
   setRateLimit(perMinute: number, server?: 'documents' | 'projects'): void;
   resetRateLimit(): void;
@@ -512,6 +517,9 @@ class SandboxImpl implements Sandbox {
   private readonly host: string;
   private latencyMs: number;
   private storeDelayMs: number;
+  /** See hold(): the routes whose answers wait, and what lets them go (all of it on close). */
+  private readonly holds = new Map<RouteName, Promise<void>>();
+  private readonly releases = new Set<() => void>();
   private readonly projectDeleteBug: boolean;
   /** See SandboxOptions.bannedWords. */
   bannedWords: string[];
@@ -621,6 +629,18 @@ class SandboxImpl implements Sandbox {
     this.latencyMs = Math.max(0, Number(ms) || 0);
   }
 
+  hold(route: RouteName): () => void {
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    this.holds.set(route, held);
+    this.releases.add(release);
+    return () => {
+      if (this.holds.get(route) === held) this.holds.delete(route);
+      this.releases.delete(release);
+      release();
+    };
+  }
+
   setRateLimit(perMinute: number, server?: ServerName): void {
     const n = Math.max(0, Math.floor(Number(perMinute) || 0));
     if (server === undefined || server === 'documents') this.limiters.documents.perMinute = n;
@@ -720,6 +740,8 @@ class SandboxImpl implements Sandbox {
     this.closed = true;
     for (const t of this.timers) clearTimeout(t);
     this.timers.clear();
+    for (const release of this.releases) release();
+    this.releases.clear();
     this.closing = (async () => {
       const done = this.servers.map(
         (s) => new Promise<void>((resolve) => (s.listening ? s.close(() => resolve()) : resolve())),
@@ -982,6 +1004,13 @@ class SandboxImpl implements Sandbox {
     if (!planApi) {
       this.sendJson(ctx, 403, { message: "You don't have access to this feature.", status: 403 });
       return;
+    }
+
+    // A test's hold on the route (see hold()).
+    const held = this.holds.get(match.route);
+    if (held) {
+      await held;
+      if (this.closed) return;
     }
 
     // 9. fault

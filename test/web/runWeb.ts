@@ -9,14 +9,18 @@
  *   node out/test/web/runWeb.js [--grep=PATTERN]
  *
  * Env: CONTENT_DOCS_GREP, CONTENT_DOCS_TEST_RESULTS (default <repo>/.test-runs/web-results.json),
- *      CONTENT_DOCS_SCREENSHOTS (default <repo>/test-screenshots), HARNESS_TIMEOUT (s, default 180), HARNESS_VERBOSE.
+ *      CONTENT_DOCS_SCREENSHOTS (default <repo>/test-screenshots), HARNESS_VERBOSE, HARNESS_TIMEOUT (s: a fixed limit for
+ *      the whole run; without it the watchdog is sized from the suites, see WEB_LIMITS).
+ * The results file is rewritten after every test (test/harness/progress.ts): a run that times out keeps its counts
+ * plus one failure naming the test that was running.
  * Exit code: 0 all passed, 1 a test failed, 2 harness error, 3 timeout.
  *
  * Bridge (the worker cannot reach the browser page): a console line `[[web:<verb> <arg> <ack path>]]` is run here
  * and answered with a JSON file at the ack path, which the worker reads through vscode.workspace.fs:
  *   screenshot <abs .png>             a PNG of the workbench (also copied to the screenshots folder)
  *   running-extensions <display name> the text of that extension's row in *Running Extensions*
- * and `[[web:results {"passed","failed","failures"}]]` carries mocha's counts.
+ * and `[[web:progress {"event","title","limitMs","total"}]]` each test's start and end, `[[web:results {"passed","failed","failures"}]]`
+ * mocha's final counts.
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -25,17 +29,30 @@ import * as esbuild from 'esbuild';
 import type { Page } from 'playwright-core';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { createRunDir, harnessEnvOrReport, launchChromium, removeDir, repoRoot, startCodeServer, type Chromium, type CodeServer } from './../harness/lib';
+import { finalResults, hungReason, ProgressWriter, type Limits, type Results } from '../harness/progress';
 
 const EXTENSION_ID = 'content-docs.content-docs';
 const BRIDGE = /\[\[web:(screenshot|running-extensions) (\S+) (\S+)\]\]/;
 const RESULTS = /\[\[web:results (\{.*\})\]\]/;
+const PROGRESS = /\[\[web:progress (\{.*\})\]\]/;
+/** About 10 tests, mocha's 30 s each; a run takes about 40 s on a quiet machine. */
+const WEB_LIMITS: Limits = { startupMs: 120_000, perTestMs: 10_000, slackMs: 120_000, graceMs: 30_000, defaultTestMs: 120_000 };
 const NOISE: readonly RegExp[] = [
   /open-vsx\.org/, /^Resolv(ing|ed) connection token/, /^Creating a socket/, /^\[reconnection-grace-time\]/, /^\[Service Worker\]/,
   /^\[AgentHost/, /^\[AccountPolicyGate\]/, /^\[ChatModelSelection\]/, /^Canceled: Canceled/, /^\[driver\] /,
   /^Updating additional builtin extensions cache/, /ENOTFOUND/,
 ];
 
-interface Results { passed: number; failed: number; failures: string[] }
+/** Applies one `[[web:progress …]]` event to the results file's progress. */
+function applyProgress(progress: ProgressWriter, e: { event?: string; title?: string; limitMs?: number; total?: number }): void {
+  const title = e.title ?? '';
+  if (e.event === 'total' && typeof e.total === 'number') progress.setTotal(e.total);
+  else if (e.event === 'test') progress.startTest(title, e.limitMs);
+  else if (e.event === 'hook') progress.startHook(title, e.limitMs);
+  else if (e.event === 'hook end') progress.endHook();
+  else if (e.event === 'pass') progress.pass(title);
+  else if (e.event === 'fail') progress.fail(title);
+}
 
 function grepFromArgs(argv: readonly string[]): string | undefined {
   for (let i = 0; i < argv.length; i++) {
@@ -87,10 +104,11 @@ async function main(): Promise<number> {
   const shots = path.resolve(process.env.CONTENT_DOCS_SCREENSHOTS || path.join(repo, 'test-screenshots'));
   fs.mkdirSync(path.dirname(resultsFile), { recursive: true });
   fs.rmSync(resultsFile, { force: true });
+  const progress = new ProgressWriter(resultsFile);
   fs.mkdirSync(shots, { recursive: true });
   const grep = grepFromArgs(process.argv.slice(2));
   const verbose = !!process.env.HARNESS_VERBOSE;
-  const timeoutSec = Number(process.env.HARNESS_TIMEOUT) > 0 ? Number(process.env.HARNESS_TIMEOUT) : 180;
+  const fixedMs = Number(process.env.HARNESS_TIMEOUT) > 0 ? Number(process.env.HARNESS_TIMEOUT) * 1000 : undefined;
 
   // The suites, bundled for the browser: only 'vscode' resolves in the worker.
   const testsEntry = path.join(repo, 'out', 'web-tests', 'index.js');
@@ -150,6 +168,11 @@ async function main(): Promise<number> {
     await page.exposeFunction('codeAutomationExit', (c: unknown) => resolveExit(Number(c)));
     await page.exposeFunction('codeAutomationLog', (type: string, args: unknown) => {
       const text = Array.isArray(args) ? util.format(...(args as unknown[])) : String(args);
+      const e = PROGRESS.exec(text);
+      if (e) {
+        try { applyProgress(progress, JSON.parse(e[1]) as Parameters<typeof applyProgress>[1]); } catch { /* the final counts still come */ }
+        return;
+      }
       const r = RESULTS.exec(text);
       if (r) {
         try { results = JSON.parse(r[1]) as Results; } catch { /* reported as missing below */ }
@@ -191,14 +214,23 @@ async function main(): Promise<number> {
       ['skipReleaseNotes', 'true'],
     ];
     const q = new URLSearchParams({ folder: ws, payload: JSON.stringify(payload) });
-    await page.goto(`${cs.url}?${q.toString()}`);
+    const tPage = Date.now();
+    // Only the navigation itself is awaited: the watchdog below gives the workbench's startup its allowance.
+    await page.goto(`${cs.url}?${q.toString()}`, { waitUntil: 'commit', timeout: WEB_LIMITS.startupMs });
     let timer: NodeJS.Timeout | undefined;
-    const outcome = await Promise.race([exited, new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), timeoutSec * 1000)))]);
-    clearTimeout(timer);
+    const hung = new Promise<string>((r) => {
+      timer = setInterval(() => {
+        const reason = hungReason(progress.progress, tPage, Date.now(), WEB_LIMITS, fixedMs);
+        if (reason !== undefined) r(reason);
+      }, 1_000);
+    });
+    const outcome = await Promise.race([exited, hung]);
+    clearInterval(timer);
     await bridgeQueue;
-    if (outcome === 'timeout') {
+    if (typeof outcome === 'string') {
       await page.screenshot({ path: path.join(runDir, 'timeout.png') }).catch(() => undefined);
-      console.error(`[web] TIMEOUT after ${timeoutSec} s (screenshot: ${path.join(runDir, 'timeout.png')})`);
+      const running = progress.progress.running;
+      console.error(`[web] TIMEOUT: ${outcome}${running ? `; running: ${running.title}` : ''} (screenshot: ${path.join(runDir, 'timeout.png')})`);
       code = 3;
     } else {
       code = outcome === 0 ? 0 : 1;
@@ -209,13 +241,13 @@ async function main(): Promise<number> {
   }
   await stop();
 
-  const r: Results = results ?? { passed: 0, failed: 1, failures: ['web: the suites did not report results'] };
-  if (code !== 0 && r.failed === 0) {
-    r.failed = 1;
-    r.failures.push(`web: ended with exit code ${code}`);
-  }
+  // The final counts when the suites sent them; otherwise the counts so far and the test that was running.
+  const r: Results = results
+    ? finalResults('web', { ...progress.progress, ...results, finished: true }, { code })
+    : finalResults('web', progress.progress, { code, timedOut: code === 3 });
   if (r.failed > 0 && code === 0) code = 1;
-  fs.writeFileSync(resultsFile, JSON.stringify(r, null, 2) + '\n');
+  progress.finish();
+  fs.writeFileSync(resultsFile, JSON.stringify({ ...r, finished: true }, null, 2) + '\n');
   if (code === 0) removeDir(runDir);
   else console.error(`[web] run folder kept: ${runDir}`);
   console.error(`[web] ${r.passed} passed, ${r.failed} failed; exit code ${code}; ${((Date.now() - t0) / 1000).toFixed(1)} s`);
