@@ -10,10 +10,10 @@ import * as path from 'path';
 import Mocha from 'mocha';
 import { ProgressWriter } from '../harness/progress';
 
-/**
- * The test files in the order they run: sorted by path, so activation.test.js comes first (it checks that nothing
- * of Content Docs ran before it, in a fresh window).
- */
+/** The suites that run before all others, by declaration: activation checks that nothing of Content Docs ran before it, in a fresh window. */
+export const FIRST = ['activation.test.js'];
+
+/** The test files in the order they run: {@link FIRST}, then the rest sorted by path. */
 export function findTests(dir: string): string[] {
   const out: string[] = [];
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
@@ -21,7 +21,11 @@ export function findTests(dir: string): string[] {
     if (entry.isDirectory()) out.push(...findTests(full));
     else if (entry.isFile() && entry.name.endsWith('.test.js')) out.push(full);
   }
-  return out.sort();
+  const rank = (f: string) => {
+    const i = FIRST.indexOf(path.relative(dir, f));
+    return i < 0 ? FIRST.length : i;
+  };
+  return out.sort((a, b) => rank(a) - rank(b) || (a < b ? -1 : a > b ? 1 : 0));
 }
 
 /** Follows a mocha run into `progress`: what runs now, the counts, the total once known, the end. */
