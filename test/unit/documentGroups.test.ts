@@ -250,7 +250,7 @@ describe('Documents view groups: counts, Hide Empty, template names, the account
       for (let i = 0; i < 130; i++) put(sb, ++id, `A ${i}`, 4, { favorite: i < 7 });
       for (let i = 0; i < 40; i++) put(sb, ++id, `B ${i}`, 9);
       put(sb, ++id, 'Mine', 77, { templateName: 'My Template' });
-      put(sb, ++id, 'Gone', null);
+      put(sb, id + 1, 'Gone', null);
       env = setup(sb, { visible: true });
       await env.model.rootChildren();
       await env.model.countingDone;
