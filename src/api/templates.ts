@@ -18,10 +18,13 @@ const NAMES = [
 
 export const TEMPLATES: readonly Template[] = NAMES.map((name, i) => ({ id: i + 1, name }));
 
-/** The template's display name: the table's, else the server's, else a neutral fallback. */
+/**
+ * The template's display name: the server's (its word can differ from the table's by server version), else the
+ * table's, else a neutral fallback.
+ */
 export function templateName(id: number | undefined, serverName?: string): string {
-  if (id !== undefined && id >= 1 && id <= TEMPLATES.length) return TEMPLATES[id - 1].name;
   if (serverName && serverName.trim()) return serverName.trim();
+  if (id !== undefined && id >= 1 && id <= TEMPLATES.length) return TEMPLATES[id - 1].name;
   return id === undefined ? 'No template' : `Template ${id}`;
 }
 

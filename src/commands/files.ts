@@ -122,7 +122,8 @@ async function askDraft(
     const current = draft.templateId ?? DEFAULT_TEMPLATE_ID;
     type TemplateItem = vscode.QuickPickItem & { id: number };
     const items: TemplateItem[] = TEMPLATES.map((t) => ({
-      label: t.name,
+      // As the Documents view names it: the server's word once a document showed it.
+      label: s.documentsTree.templateGroup(t.id)?.name ?? t.name,
       description: t.id === current ? (t.id === DEFAULT_TEMPLATE_ID ? 'default' : 'your choice') : t.id === DEFAULT_TEMPLATE_ID ? 'default' : undefined,
       id: t.id,
     }));

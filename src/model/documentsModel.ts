@@ -24,6 +24,8 @@ import { PagedList } from './pagedList';
 
 /** The page size of the background count requests (only `meta.total` is needed). */
 const COUNT_PAGE_SIZE = 10;
+/** The page size of the walk of All Documents that counts a small account (the largest the server allows). */
+const WALK_PAGE_SIZE = 100;
 /** Other templates: pages of the whole list read per expand or Load more, at most, to find some rows. */
 const OTHER_SCAN_PAGES = 3;
 /** Other templates: the page size of that reading (the largest the server allows). */
@@ -69,6 +71,10 @@ export interface DocumentsModelHost {
   pageSize(): PageSize;
   defaultSort(): DocumentSortSetting;
   hideEmpty(): boolean;
+  /** Whether the groups' counts are wanted without Hide Empty Templates (the view is on screen). */
+  countsWanted?(): boolean;
+  /** The documents server's address (what the saved template names were learned from). */
+  server?(): string | undefined;
   /** Keeps the view state (and shows what it implies); the model does not wait for it unless it must. */
   persist(state: DocumentsViewState): Promise<void>;
   /** Runs a load the user is waiting for (the view shows its progress bar). */
@@ -126,6 +132,13 @@ export class DocumentsModel implements Disposable {
   #countRun: Promise<void> | undefined;
   /** Pause between two background count requests (leaves the rate limit to the user). Tests set 0. */
   countIntervalMs = 2000;
+  /**
+   * An account of at most this many pages of {@link WALK_PAGE_SIZE} is counted from one walk of All Documents
+   * (a few requests) instead of one request per group (more than 50).
+   */
+  countWalkMaxPages = 5;
+  /** Bumped by every document created, changed or deleted: a walk that saw one is not a count. */
+  #events = 0;
 
   readonly #documents: DocumentSource;
   readonly #host: DocumentsModelHost;
@@ -138,16 +151,26 @@ export class DocumentsModel implements Disposable {
     this.#documents = documents;
     this.#host = host;
     this.#viewState = readState(savedState);
+    // Template names learned from another server (changed while no window was open) are another account's.
+    const server = host.server?.();
+    if (server !== undefined && this.#viewState.templatesServer !== undefined && this.#viewState.templatesServer !== server) {
+      this.#viewState = { ...this.#viewState, customTemplates: undefined, templateNames: undefined, templatesServer: undefined };
+    }
     this.#groupNodes.set('favorites', { kind: 'favorites', key: 'favorites' });
-    for (const t of TEMPLATES) this.#addTemplateGroup(t.id, t.name, false);
+    const named = new Map(this.#viewState.templateNames ?? []);
+    for (const t of TEMPLATES) this.#addTemplateGroup(t.id, named.get(t.id) ?? t.name, false);
     for (const [id, name] of this.#viewState.customTemplates ?? []) this.#addTemplateGroup(id, name, true);
     if (this.#viewState.search) this.#searchNode = { kind: 'searchResults', key: 'search', search: this.#viewState.search };
 
     this.#subscriptions.push(
-      host.onDidChangeSignIn((signedIn) => this.#reset(signedIn ? 'signed in' : 'signed out', !signedIn)),
+      // Signed out, or another key: what was learned of the account (its template names) goes with it.
+      host.onDidChangeSignIn((signedIn) => this.#reset(signedIn ? 'another key' : 'signed out', true)),
       documents.onDidChange(({ doc, previous }) => this.#onDocumentChanged(doc, previous)),
       documents.onDidDelete((d) => this.#onDocumentDeleted(d)),
       documents.onDidCreate((doc) => this.#onDocumentCreated(doc)),
+      documents.onDidChange(() => this.#events++),
+      documents.onDidDelete(() => this.#events++),
+      documents.onDidCreate(() => this.#events++),
     );
   }
 
@@ -184,6 +207,15 @@ export class DocumentsModel implements Disposable {
     return this.#host.hideEmpty();
   }
 
+  get #countsWanted(): boolean {
+    return this.#hideEmpty || this.#host.countsWanted?.() === true;
+  }
+
+  /** The view came on screen (or left it): its counts are wanted now, so the root is read again and counting starts. */
+  visibilityChanged(): void {
+    if (this.#countsWanted && this.#countState === 'idle') this.#fire(undefined);
+  }
+
   get counting(): Counting {
     return { state: this.#countState, done: this.#countProgress.done, of: this.#countProgress.of, error: this.#countError };
   }
@@ -192,7 +224,7 @@ export class DocumentsModel implements Disposable {
     if (sort === this.sort && this.#viewState.sort) return;
     this.#viewState = { ...this.#viewState, sort };
     await this.#saveState();
-    this.#clearLists();
+    this.#clearLists(true);
   }
 
   async setFavoritesOnly(on: boolean): Promise<void> {
@@ -202,7 +234,7 @@ export class DocumentsModel implements Disposable {
     // Every template count means something else now.
     this.#stopCounting();
     this.#counts.clear();
-    this.#clearLists();
+    this.#clearLists(false);
     this.#countState = 'idle';
     this.#_onDidChangeCounting.fire();
   }
@@ -226,23 +258,23 @@ export class DocumentsModel implements Disposable {
 
   // --- Settings that changed ----------------------------------------------------------------------
 
-  /** The server changed: nothing loaded or counted holds. */
+  /** The server changed: nothing loaded, counted or named holds (it is another account). */
   serverChanged(): void {
-    this.#reset('server changed', false);
+    this.#reset('server changed', true);
   }
 
   pageSizeChanged(): void {
-    this.#clearLists();
+    this.#clearLists(true);
   }
 
   defaultSortChanged(): void {
-    if (!this.#viewState.sort) this.#clearLists();
+    if (!this.#viewState.sort) this.#clearLists(true);
   }
 
   hideEmptyChanged(): void {
-    if (!this.#hideEmpty) {
+    if (!this.#countsWanted) {
       this.#stopCounting();
-      this.#countState = 'idle';
+      if (this.#countState !== 'done') this.#countState = 'idle';
     }
     this.#_onDidChangeCounting.fire();
     this.#fire(undefined);
@@ -250,17 +282,16 @@ export class DocumentsModel implements Disposable {
 
   // --- Groups -------------------------------------------------------------------------------------
 
-  /** The view's top level (nothing when signed out); with Hide Empty, starts counting and leaves out groups counted empty. */
+  /**
+   * The view's top level (nothing when signed out). Starts counting when the counts are wanted (Hide Empty, or the
+   * view on screen); with Hide Empty, leaves out the templates counted empty (never a group not counted yet, nor
+   * All Documents, Favorites or Search results).
+   */
   async rootChildren(): Promise<GroupNode[]> {
     if (!(await this.#host.hasKey())) return [];
     const hide = this.#hideEmpty;
-    if (hide && this.#countState === 'idle') this.#startCounting();
-    const shown = (g: GroupNode) => {
-      if (!hide) return true;
-      const n = this.countOf(g.key);
-      // Other templates cannot be counted with one request: shown until its count is known.
-      return n === undefined ? this.#countState === 'failed' || g.kind === 'other' : n !== 0;
-    };
+    if (this.#countState === 'idle' && this.#countsWanted) this.#startCounting();
+    const shown = (g: GroupNode) => !hide || !(g.kind === 'template' || g.kind === 'other') || this.#count(g.key) !== 0;
     const out: GroupNode[] = [];
     if (this.#searchNode) out.push(this.#searchNode);
     if (shown(this.#allNode)) out.push(this.#allNode);
@@ -614,12 +645,12 @@ export class DocumentsModel implements Disposable {
   }
 
   /** Documents a page brought (remembered by the service): custom templates noted, other rows of changed documents redrawn. */
-  #seen({ items, changed }: { items: readonly ContentDocument[]; changed: readonly ContentDocument[] }, from: GroupNode): void {
+  #seen({ items, changed }: { items: readonly ContentDocument[]; changed: readonly ContentDocument[] }, from: GroupNode | undefined): void {
     let root = false;
     for (const d of items) root = this.#noteTemplate(d) || root;
     for (const d of changed) {
       for (const [key, list] of this.#lists) {
-        if (key === from.key) continue;
+        if (key === from?.key) continue;
         const node = list.find(d.id);
         if (node) {
           node.doc = d;
@@ -630,17 +661,37 @@ export class DocumentsModel implements Disposable {
     if (root) this.#fire(undefined);
   }
 
-  /** A template id the table does not know becomes a group, named by the server (and remembered). */
+  /**
+   * A template id the table does not know becomes a group, named by the server; a table template the server names
+   * otherwise (its version's word) takes that name. Both are remembered for this account. Returns whether the root changed.
+   */
   #noteTemplate(doc: ContentDocument): boolean {
     const t = doc.template;
-    if (!t || isKnownTemplate(t.id) || this.#groupNodes.has(`t${t.id}`)) return false;
+    if (!t) return false;
+    const group = this.#groupNodes.get(`t${t.id}`);
+    if (isKnownTemplate(t.id)) {
+      const name = t.name?.trim();
+      if (!name || group?.kind !== 'template' || group.name === name) return false;
+      group.name = name;
+      const names = (this.#viewState.templateNames ?? []).filter(([id]) => id !== t.id);
+      this.#remember({ templateNames: [...names, [t.id, name]] });
+      return true;
+    }
+    if (group) return false;
     const name = templateName(t.id, t.name);
     this.#addTemplateGroup(t.id, name, true);
     if (!this.#counts.has(`t${t.id}`)) this.#counts.set(`t${t.id}`, 'some');
+    // Counting that is over counts the new group when the root is next shown.
+    if (this.#countState === 'done') this.#countState = 'idle';
     const custom = (this.#viewState.customTemplates ?? []).filter(([id]) => id !== t.id);
-    this.#viewState = { ...this.#viewState, customTemplates: [...custom, [t.id, name]] };
-    void this.#saveState();
+    this.#remember({ customTemplates: [...custom, [t.id, name]] });
     return true;
+  }
+
+  /** Keeps what was learned of the account's templates, with the server it was learned from. */
+  #remember(learned: Pick<DocumentsViewState, 'customTemplates' | 'templateNames'>): void {
+    this.#viewState = { ...this.#viewState, ...learned, templatesServer: this.#host.server?.() };
+    void this.#saveState();
   }
 
   #addTemplateGroup(id: number, name: string, custom: boolean): void {
@@ -672,49 +723,121 @@ export class DocumentsModel implements Disposable {
     this.#countRun = run;
   }
 
+  /** The groups counting is for whose count is not exact yet (Other templates follows from the others). */
+  #uncounted(skip: ReadonlySet<string>): GroupNode[] {
+    const groups: GroupNode[] = [this.#allNode, ...(this.#favoritesOnly ? [] : [this.favoritesGroup]), ...this.templateGroups()];
+    return groups.filter((g) => !skip.has(g.key) && typeof this.#count(g.key) !== 'number');
+  }
+
   /**
-   * Counts each group whose count is unknown: one small request at a time (never a burst), paced by
-   * {@link countIntervalMs} on top of the client's own rate-limit pacing, stopped by Refresh,
-   * sign-out or turning the option off.
+   * Counts each group whose count is not known: a small account from one walk of All Documents, else one small
+   * request per group. One request at a time (never a burst), paced by {@link countIntervalMs} on top of the
+   * client's own rate-limit pacing; groups found meanwhile (a custom template) are counted too. Stopped by
+   * Refresh, sign-out or the counts no longer wanted.
    */
   async #countAll(signal: AbortSignal): Promise<void> {
-    // Other templates is not counted by a request: its count follows from the others (see otherCount).
-    const groups: GroupNode[] = [this.#allNode, ...(this.#favoritesOnly ? [] : [this.favoritesGroup]), ...this.templateGroups()];
-    const todo = groups.filter((g) => this.#count(g.key) === undefined);
-    this.#countProgress = { done: 0, of: todo.length };
-    this.#_onDidChangeCounting.fire();
-    let asked = false;
-    for (const g of todo) {
-      if (signal.aborted) return;
-      const list = this.#lists.get(g.key);
-      if (list?.inFlight) await list.inFlight;
-      if (this.#count(g.key) === undefined) {
-        if (asked) await abortableSleep(this.countIntervalMs, signal);
+    // Asked this run (a count without a total is not asked again).
+    const asked = new Set<string>();
+    let requests = 0;
+    const pace = async () => {
+      if (requests++ > 0) await abortableSleep(this.countIntervalMs, signal);
+    };
+    const progress = () => {
+      const left = this.#uncounted(asked).length;
+      this.#countProgress = { done: asked.size, of: asked.size + left };
+      this.#_onDidChangeCounting.fire();
+    };
+    try {
+      progress();
+      if (this.#uncounted(asked).length > this.countWalkMaxPages) {
+        await this.#countByWalk(signal, pace);
         if (signal.aborted) return;
-        asked = true;
-        try {
+        progress();
+      }
+      for (;;) {
+        const g = this.#uncounted(asked)[0];
+        if (!g || signal.aborted) break;
+        asked.add(g.key);
+        const list = this.#lists.get(g.key);
+        if (list?.inFlight) await list.inFlight;
+        if (this.#count(g.key) === undefined || this.#count(g.key) === 'some') {
+          await pace();
+          if (signal.aborted) return;
           const { sortBy: _sb, sort: _s, ...query } = this.#queryFor(g);
           const p = await this.#documents.list({ ...query, perPage: COUNT_PAGE_SIZE, page: 1 }, signal);
           if (signal.aborted) return;
           const n: Count = p.total ?? (p.hasMore ? 'some' : p.items.length);
-          if (this.#count(g.key) === undefined) this.#counts.set(g.key, n);
-          if (n !== 0) this.#fire(undefined);
-        } catch (e) {
-          if (signal.aborted || errorKind(e) === 'cancelled') return;
-          this.#countState = 'failed';
-          this.#countError = e;
-          this.#host.log.warn(`[documents] counting stopped: ${reason(e)}`);
-          this.#_onDidChangeCounting.fire();
-          this.#fire(undefined);
-          return;
+          const now = this.#count(g.key);
+          if (now === undefined || now === 'some') this.#counts.set(g.key, n);
+          this.#fire(n === 0 ? undefined : g);
         }
+        progress();
       }
-      this.#countProgress = { done: this.#countProgress.done + 1, of: todo.length };
+    } catch (e) {
+      if (signal.aborted || errorKind(e) === 'cancelled') return;
+      this.#countState = 'failed';
+      this.#countError = e;
+      this.#host.log.warn(`[documents] counting stopped: ${reason(e)}`);
       this.#_onDidChangeCounting.fire();
+      this.#fire(undefined);
+      return;
     }
+    if (signal.aborted) return;
     this.#countState = 'done';
     this.#_onDidChangeCounting.fire();
     this.#fire(undefined);
+  }
+
+  /**
+   * Counts every group from one walk of All Documents by id, {@link WALK_PAGE_SIZE} a page, when its first page
+   * says the account has at most {@link countWalkMaxPages} pages (else only All Documents is counted, from that
+   * page). Documents are told apart by id; a walk that saw the list move (its total changed, the ids seen are not
+   * the total, or a document was created, changed or deleted meanwhile) counts nothing and is walked again, once.
+   */
+  async #countByWalk(signal: AbortSignal, pace: () => Promise<void>): Promise<void> {
+    const { sortBy: _sb, sort: _s, ...filter } = this.#queryFor(this.#allNode);
+    const query = { ...filter, sortBy: 'id', sort: 'asc', perPage: WALK_PAGE_SIZE } as const;
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const events = this.#events;
+      await pace();
+      if (signal.aborted) return;
+      const first = await this.#documents.list({ ...query, page: 1 }, signal);
+      if (signal.aborted) return;
+      this.#seen(first, undefined);
+      const total = first.total;
+      if (total === undefined) return;
+      if (total > this.countWalkMaxPages * WALK_PAGE_SIZE) {
+        if (typeof this.#count('all') !== 'number') this.#counts.set('all', total);
+        this.#fire(this.#allNode);
+        return;
+      }
+      const seen = new Map<number, ContentDocument>();
+      for (const d of first.items) seen.set(d.id, d);
+      let moved = false;
+      let hasMore = first.hasMore;
+      for (let page = 2; hasMore && page <= this.countWalkMaxPages + 1; page++) {
+        await pace();
+        if (signal.aborted) return;
+        const p = await this.#documents.list({ ...query, page }, signal);
+        if (signal.aborted) return;
+        this.#seen(p, undefined);
+        if (p.total !== total) moved = true;
+        for (const d of p.items) seen.set(d.id, d);
+        hasMore = p.hasMore;
+      }
+      if (moved || hasMore || seen.size !== total || this.#events !== events) continue;
+      const perTemplate = new Map<number, number>();
+      let favorites = 0;
+      for (const d of seen.values()) {
+        if (d.favorite) favorites++;
+        if (d.template) perTemplate.set(d.template.id, (perTemplate.get(d.template.id) ?? 0) + 1);
+      }
+      this.#counts.set('all', total);
+      if (!this.#favoritesOnly) this.#counts.set('favorites', favorites);
+      for (const g of this.templateGroups()) this.#counts.set(g.key, perTemplate.get(g.templateId) ?? 0);
+      this.#fire(undefined);
+      return;
+    }
   }
 
   // --- Plumbing ------------------------------------------------------------------------------------
@@ -724,8 +847,14 @@ export class DocumentsModel implements Disposable {
     return this.#host.persist(this.#viewState);
   }
 
-  /** Drops loaded pages (counts stay: a sort does not change them). */
-  #clearLists(): void {
+  /** Drops loaded pages; `keepCounts` (a sort, a page size): the counts they gave stay, as none changed. */
+  #clearLists(keepCounts: boolean): void {
+    if (keepCounts) {
+      for (const key of this.#lists.keys()) {
+        const n = key === 'search' ? undefined : this.#count(key);
+        if (n !== undefined) this.#counts.set(key, n);
+      }
+    }
     this.#generation.abort();
     this.#generation = new AbortController();
     this.#lists.clear();
@@ -738,7 +867,7 @@ export class DocumentsModel implements Disposable {
     this.#stopCounting();
   }
 
-  /** Drops what is loaded and counted; `forgetAccount` (signed out): the custom templates of that account too. */
+  /** Drops what is loaded and counted; `forgetAccount` (signed out, another key or server): that account's template names too. */
   #reset(why: string, forgetAccount: boolean): void {
     this.#host.log.debug(`[documents] reset (${why})`);
     this.#abortAll();
@@ -747,9 +876,13 @@ export class DocumentsModel implements Disposable {
     this.#counts.clear();
     this.#countState = 'idle';
     this.#countError = undefined;
-    if (forgetAccount && this.#viewState.customTemplates?.length) {
-      for (const [id] of this.#viewState.customTemplates) this.#groupNodes.delete(`t${id}`);
-      this.#viewState = { ...this.#viewState, customTemplates: undefined };
+    if (forgetAccount && (this.#viewState.customTemplates?.length || this.#viewState.templateNames?.length)) {
+      for (const [id] of this.#viewState.customTemplates ?? []) this.#groupNodes.delete(`t${id}`);
+      for (const [id] of this.#viewState.templateNames ?? []) {
+        const g = this.templateGroup(id);
+        if (g) g.name = templateName(id);
+      }
+      this.#viewState = { ...this.#viewState, customTemplates: undefined, templateNames: undefined, templatesServer: undefined };
       void this.#host.persist(this.#viewState);
     }
     this.#_onDidChangeCounting.fire();
@@ -790,5 +923,15 @@ export function readState(raw: unknown): DocumentsViewState {
     }
     if (list.length) out.customTemplates = list;
   }
+  if (Array.isArray(r.templateNames)) {
+    const list: Array<[number, string]> = [];
+    for (const e of r.templateNames as unknown[]) {
+      if (!Array.isArray(e)) continue;
+      const [id, name] = e as unknown[];
+      if (typeof id === 'number' && isKnownTemplate(id) && typeof name === 'string' && name.trim()) list.push([id, name.trim()]);
+    }
+    if (list.length) out.templateNames = list;
+  }
+  if (typeof r.templatesServer === 'string') out.templatesServer = r.templatesServer;
   return out;
 }

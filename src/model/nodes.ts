@@ -20,7 +20,8 @@ export interface TemplateGroupNode {
   /** Cache key and id part: `t<templateId>`. */
   readonly key: string;
   readonly templateId: number;
-  readonly name: string;
+  /** The server's name once a document showed it, else the table's (changed in place). */
+  name: string;
   /** A template id the local table does not know (named by the server). */
   readonly custom: boolean;
 }
@@ -87,6 +88,10 @@ export interface DocumentsViewState {
   search?: DocumentSearch;
   /** Template ids above the table's, as the server named them: shown as groups. */
   customTemplates?: Array<[number, string]>;
+  /** The table's templates the server names otherwise (its version's word). */
+  templateNames?: Array<[number, string]>;
+  /** The documents server the templates above were learned from (another server: another account's). */
+  templatesServer?: string;
 }
 
 // --- Projects view ---------------------------------------------------------------------------------

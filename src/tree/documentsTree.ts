@@ -58,6 +58,9 @@ export class DocumentsTreeProvider extends PagedTreeBase<DocNode> {
           pageSize: config.documentsPageSize,
           defaultSort: config.defaultDocumentSort,
           hideEmpty: config.hideEmptyTemplates,
+          // On screen, the groups show their counts: they are read in the background.
+          countsWanted: () => this.treeView?.visible === true,
+          server: config.documentsBaseUrl,
           persist: (s) => Promise.all([state.update(STATE.documentsView, s), this.#updateContext()]).then(() => undefined),
           progress: (p) => this.withProgress(p),
           log,
@@ -83,6 +86,11 @@ export class DocumentsTreeProvider extends PagedTreeBase<DocNode> {
       }),
     );
     void this.#updateContext();
+  }
+
+  override attach(view: vscode.TreeView<DocNode>): vscode.TreeView<DocNode> {
+    this._register(view.onDidChangeVisibility(() => this.model.visibilityChanged()));
+    return super.attach(view);
   }
 
   // --- Asked of the view by the commands that create documents and by tests ------------------------
@@ -208,8 +216,8 @@ export class DocumentsTreeProvider extends PagedTreeBase<DocNode> {
     item.id = `doc:${node.parent.key}:${d.id}`;
     const updated = parseDate(d.updated_at) ?? parseDate(d.created_at);
     item.description = updated ? `${words(d.words)} · ${vscode.l10n.t('updated {0}', fromNow(updated))}` : words(d.words);
-    // Where the group does not say the template, the row does.
-    if (node.parent.kind === 'other' || node.parent.kind === 'all') item.description = `${templateLabel(d)} · ${item.description}`;
+    // Where the group does not say the template, the row does (many documents share a name).
+    if (node.parent.kind !== 'template') item.description = `${this.#templateLabel(d)} · ${item.description}`;
     item.iconPath = new vscode.ThemeIcon(d.favorite ? 'star-full' : this.#fileIcon);
     item.contextValue = d.favorite ? 'document:favorite' : 'document';
     item.command = { command: CMD.documentOpen, title: vscode.l10n.t('Open'), arguments: [{ id: d.id }] };
@@ -247,6 +255,12 @@ export class DocumentsTreeProvider extends PagedTreeBase<DocNode> {
     return this.emptyRow(`empty:${g?.key ?? 'root'}`, label);
   }
 
+  /** The document's template as its group is named (the server's word once seen). */
+  #templateLabel(d: ContentDocument): string {
+    if (!d.template) return vscode.l10n.t('deleted template');
+    return templateName(d.template.id, d.template.name || this.model.templateGroup(d.template.id)?.name);
+  }
+
   // --- What the view says under its title ----------------------------------------------------------
 
   protected override viewMessage(): string | undefined {
@@ -277,9 +291,6 @@ function countingMessage(c: Counting): string | undefined {
   return undefined;
 }
 
-function templateLabel(d: ContentDocument): string {
-  return d.template ? templateName(d.template.id, d.template.name) : vscode.l10n.t('deleted template');
-}
 
 function documentTooltip(d: ContentDocument): vscode.MarkdownString {
   const created = parseDate(d.created_at);

@@ -301,8 +301,9 @@ class Writer implements vscode.Disposable {
     // 1. The template: the 52 and the custom ones the Documents view has seen; the last used first, then by name.
     type TemplateItem = vscode.QuickPickItem & { id: number; name: string };
     const recent = this.s.context.globalState.get<unknown[]>(STATE.writeRecentTemplates, []).filter((v): v is number => typeof v === 'number');
+    // Named as the view names them: the server's word once a document showed it; custom ones of this account only.
     const all = new Map<number, { name: string; custom: boolean }>(TEMPLATES.map((x) => [x.id, { name: x.name, custom: false }]));
-    for (const g of this.s.documentsTree.templateGroups()) if (g.custom && !all.has(g.templateId)) all.set(g.templateId, { name: g.name, custom: true });
+    for (const g of this.s.documentsTree.templateGroups()) all.set(g.templateId, { name: g.name, custom: g.custom });
     const items: TemplateItem[] = [...all].map(([id, x]) => ({
       label: x.name,
       description: recent.includes(id) ? vscode.l10n.t('recently used') : x.custom ? vscode.l10n.t('custom template') : undefined,

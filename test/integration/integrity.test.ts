@@ -235,6 +235,8 @@ describe('Integrity: a save never writes another document, every document is rea
     await sleep(400);
     const shot = await screenshot('documents-other-templates');
     assert.ok(fs.statSync(shot).size > 10 * 1024, 'the screenshot was written');
+    // Off screen again: a shown Documents view reads its counts in the background.
+    await vscode.commands.executeCommand('workbench.action.closeSidebar');
   });
 
   it('what the account folder’s listing learns (a document deleted or renamed elsewhere) the Documents view learns too', async () => {
