@@ -117,17 +117,24 @@ describe('PagedList (one tree parent’s pages)', () => {
     const l = new PagedList<Item>(srv.fetch, (i) => i.id, 2, new AbortController().signal);
     await l.ensure();
     const newestFirst = (a: Item, b: Item) => b.id - a.id;
+    // Each placed item is one the server has too (the caller moves the total).
+    srv.ids.splice(1, 0, 8);
     assert.equal(l.place({ id: 8 }, newestFirst), true);
+    l.adjustTotal(+1);
     assert.deepEqual(ids(l), [9, 8, 7]);
+    srv.ids.push(1);
     assert.equal(l.place({ id: 1 }, newestFirst), false, 'beyond the loaded range while more pages exist');
+    l.adjustTotal(+1);
     assert.deepEqual(ids(l), [9, 8, 7]);
     await l.next();
     await l.next();
     assert.equal(l.hasMore, false);
-    assert.equal(l.place({ id: 1 }, newestFirst), true, 'at the end once the whole list is loaded');
-    assert.deepEqual(ids(l), [9, 8, 7, 5, 3, 1]);
-    l.adjustTotal(+2);
-    assert.equal(l.total, 6);
+    assert.deepEqual(ids(l), [9, 8, 7, 5, 3, 1], 'the later page brought it');
+    srv.ids.push(0);
+    assert.equal(l.place({ id: 0 }, newestFirst), true, 'at the end once the whole list is loaded');
+    assert.deepEqual(ids(l), [9, 8, 7, 5, 3, 1, 0]);
+    l.adjustTotal(+1);
+    assert.equal(l.total, 7);
     l.adjustTotal(-10);
     assert.equal(l.total, 0, 'never below zero');
   });
