@@ -48,10 +48,13 @@ export class PagedList<T> {
   #clean = true;
   /** Keys of the rows this walk found on the server (before `keep`), and of rows placed here since. */
   #listed = new Set<Key>();
+  /** The order in which this walk listed each row (a row listed again takes its later place); rows placed here have none. */
+  #seq = new Map<Key, number>();
+  #nextSeq = 0;
   /** Rows this walk added to the list. */
   #added = 0;
-  /** The last kept key of each page read in this walk (null: none before it): where a page's new rows go. */
-  #lastOf = new Map<number, Key | null>();
+  /** Walks in a row that ended clean, added nothing and did not add up, with no change made here since. */
+  #fruitless = 0;
 
   readonly #fetchPage: (page: number, signal: AbortSignal) => Promise<Page<T>>;
   readonly #keyOf: (item: T) => Key;
@@ -142,16 +145,24 @@ export class PagedList<T> {
       // A walk starts: what it lists is checked against the total at its end.
       this.#clean = true;
       this.#listed.clear();
-      this.#lastOf.clear();
+      this.#seq.clear();
+      this.#nextSeq = 0;
       this.#added = 0;
-    } else if (this.#serverTotal !== undefined && p.total !== undefined && p.total !== this.#serverTotal) {
-      // Someone else created or deleted since the last read: the offsets moved by an amount not known here.
-      this.#clean = false;
     }
+    // Someone else created or deleted since the last read: the offsets moved by an amount not known here.
+    const movedElsewhere = page > 1 && this.#serverTotal !== undefined && p.total !== undefined && p.total !== this.#serverTotal;
+    if (movedElsewhere) this.#clean = false;
+    // How many rows already listed can show up again on this page: on a page read again, or after someone
+    // else's changes, any number; else as many as rows placed here since the last read pushed down.
+    const repeats = movedElsewhere || page <= this.#page ? Infinity : Math.max(0, this.#shift);
     this.#shift = 0;
-    for (const item of p.items) this.#listed.add(this.#keyOf(item));
     const kept = this.#keep ? p.items.filter(this.#keep) : p.items;
-    const added = this.#merge(page, kept);
+    const added = this.#merge(kept, repeats);
+    for (const item of p.items) {
+      const key = this.#keyOf(item);
+      this.#listed.add(key);
+      this.#seq.set(key, this.#nextSeq++);
+    }
     this.#added += added;
     if (p.perPage && p.perPage > 0) this.#perPage = p.perPage;
     this.#serverTotal = p.total;
@@ -159,17 +170,16 @@ export class PagedList<T> {
     this.loaded = true;
     if (p.hasMore) {
       this.hasMore = true;
-    } else if (this.#clean && (p.total === undefined || this.#listed.size === p.total)) {
-      // A trusted walk: the server lists exactly these rows. Rows shown that it did not list are gone from it.
-      this.items = this.items.filter((i) => this.#listed.has(this.#keyOf(i)));
+    } else if (this.#clean && (p.total === undefined || this.#listed.size === p.total) && this.#trust()) {
       this.hasMore = false;
-    } else if (this.#clean && this.#added === 0) {
-      // Read twice alike and still not adding up (rows equal under the server's order can fall between two
-      // pages): nothing more can be learnt by reading again.
+    } else if (this.#clean && this.#added === 0 && ++this.#fruitless >= 2) {
+      // Two walks alike, nothing changed here between them, and still not adding up (rows equal under the
+      // server's order can fall between two pages): nothing more can be learnt by reading again.
       this.hasMore = false;
     } else {
       this.#restart();
     }
+    if (this.#added > 0 || !this.#clean) this.#fruitless = 0;
     if (this.#keep) this.total = this.hasMore ? undefined : this.items.length;
     else this.total = p.total ?? (this.hasMore ? undefined : this.items.length);
     return added;
@@ -178,12 +188,15 @@ export class PagedList<T> {
   /**
    * Puts a page's kept rows in the list. A new row goes where `order` proves its place among the rows shown;
    * else after the row before it in the page, or right before the first row of the page already shown, or
-   * (none shown) after the last row of the page before. A row shown earlier than the page now lists it,
-   * after another row of the page, moves there (renamed elsewhere, or equal names ordered otherwise this time).
+   * (none shown) after the rows this walk listed. A row shown earlier than the page now lists it moves
+   * there (renamed elsewhere, or equal names ordered otherwise this time): after the row before it in the page,
+   * or to where the page begins, unless it is one of the last `repeats` rows before that (pushed onto this page
+   * by rows added before it: then the page's rows before it go before it).
    */
-  #merge(page: number, kept: T[]): number {
-    const prev = page === 1 ? null : this.#lastOf.get(page - 1);
-    const start = prev === null ? 0 : prev === undefined ? undefined : this.indexOf(prev) + 1 || undefined;
+  #merge(kept: T[], repeats: number): number {
+    // The page continues the rows this walk has listed: it begins after the last of them shown (page 1: at the top).
+    let start = this.items.length;
+    while (start > 0 && !this.#listed.has(this.#keyOf(this.items[start - 1]))) start--;
     let pos: number | undefined;
     let added = 0;
     let waiting: T[] = [];
@@ -199,7 +212,11 @@ export class PagedList<T> {
     for (const item of kept) {
       const j = this.indexOf(this.#keyOf(item));
       if (j >= 0) {
-        if (pos === undefined || j >= pos) {
+        if (pos === undefined && j < start - repeats) {
+          const [shown] = this.items.splice(j, 1);
+          this.items.splice(start - 1, 0, shown);
+          pos = before(start - 1) + 1;
+        } else if (pos === undefined || j >= pos) {
           pos = before(j) + 1;
         } else {
           const [shown] = this.items.splice(j, 1);
@@ -207,7 +224,7 @@ export class PagedList<T> {
         }
         continue;
       }
-      const slot = this.#slot(item, true);
+      const slot = this.#slot(item, true, this.#order, this.items, pos ?? start);
       if (slot !== undefined) {
         this.items.splice(slot, 0, item);
         added++;
@@ -219,9 +236,7 @@ export class PagedList<T> {
         waiting.push(item);
       }
     }
-    if (waiting.length) before(start ?? this.items.length);
-    const last = kept.length ? this.#keyOf(kept[kept.length - 1]) : page === 1 ? null : (this.#lastOf.get(page - 1) ?? null);
-    this.#lastOf.set(page, last);
+    if (waiting.length) before(start);
     return added;
   }
 
@@ -229,16 +244,38 @@ export class PagedList<T> {
    * Where `order` proves an item goes among the rows shown: between two neighbours it orders it against, or at
    * the top; after the last row only when `atEnd` (the page being merged lists it, or the list is complete).
    */
-  #slot(item: T, atEnd: boolean, order = this.#order): number | undefined {
+  #slot(item: T, atEnd: boolean, order = this.#order, rows = this.items, first?: number): number | undefined {
     if (!order) return undefined;
     const precedes = (a: T, b: T) => (order(a, b) ?? 0) < 0;
-    const n = this.items.length;
-    for (let i = 0; i <= n; i++) {
-      if (i > 0 && !precedes(this.items[i - 1], item)) continue;
-      if (i < n ? !precedes(item, this.items[i]) : !atEnd) continue;
-      return i;
-    }
+    const n = rows.length;
+    const fits = (i: number) => (i === 0 || precedes(rows[i - 1], item)) && (i < n ? precedes(item, rows[i]) : atEnd);
+    // Where the page goes on is where a new row usually belongs: tried first, before every place in turn.
+    if (first !== undefined && first <= n && fits(first)) return first;
+    for (let i = 0; i <= n; i++) if (fits(i)) return i;
     return undefined;
+  }
+
+  /**
+   * A clean walk that adds up: the server lists exactly the rows it listed, in that order, and the rows placed
+   * here since it listed their neighbours, where `order` proves. Rows shown that it did not list are gone from
+   * it. False (nothing changed) when a row placed here cannot be placed again among the rows as listed.
+   */
+  #trust(): boolean {
+    const listed: T[] = [];
+    const placed: T[] = [];
+    for (const row of this.items) {
+      const key = this.#keyOf(row);
+      if (!this.#listed.has(key)) continue;
+      (this.#seq.has(key) ? listed : placed).push(row);
+    }
+    listed.sort((a, b) => this.#seq.get(this.#keyOf(a))! - this.#seq.get(this.#keyOf(b))!);
+    for (const row of placed) {
+      const i = this.#slot(row, true, this.#order, listed);
+      if (i === undefined) return false;
+      listed.splice(i, 0, row);
+    }
+    this.items = listed;
+    return true;
   }
 
   /** The next read starts a walk from page 1 (the rows shown stay until a trusted walk says otherwise). */
@@ -263,12 +300,15 @@ export class PagedList<T> {
     if (i < 0) return undefined;
     const [removed] = this.items.splice(i, 1);
     this.#listed.delete(key);
+    this.#seq.delete(key);
     this.#shift--;
+    this.#fruitless = 0;
     return removed;
   }
 
   /** Moves the total by `delta` when it is known. */
   adjustTotal(delta: number): void {
+    this.#fruitless = 0;
     if (this.total !== undefined) this.total = Math.max(0, this.total + delta);
     if (this.#serverTotal !== undefined) this.#serverTotal = Math.max(0, this.#serverTotal + delta);
   }
@@ -278,6 +318,7 @@ export class PagedList<T> {
    * list only): the server's total moves, and a delete may slide later rows up.
    */
   serverRowsChanged(delta: 1 | -1, key: Key): void {
+    this.#fruitless = 0;
     if (this.#serverTotal !== undefined) this.#serverTotal = Math.max(0, this.#serverTotal + delta);
     if (delta > 0) this.#listed.add(key);
     else if (this.#listed.delete(key)) this.#shift--;
@@ -291,12 +332,14 @@ export class PagedList<T> {
    */
   place(item: T, compare = this.#order): boolean {
     const i = this.#slot(item, !this.hasMore, compare);
+    this.#fruitless = 0;
     if (i === undefined) {
       if (this.loaded && !this.hasMore) this.#restart();
       return false;
     }
     this.items.splice(i, 0, item);
     this.#listed.add(this.#keyOf(item));
+    this.#seq.delete(this.#keyOf(item));
     this.#shift++;
     return true;
   }

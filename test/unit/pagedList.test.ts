@@ -114,9 +114,9 @@ describe('PagedList (one tree parent’s pages)', () => {
 
   it('place: an item goes where the order puts it, or waits for a later page when it would come after the loaded rows', async () => {
     const srv = server([9, 7, 5, 3], 2);
-    const l = new PagedList<Item>(srv.fetch, (i) => i.id, 2, new AbortController().signal);
-    await l.ensure();
     const newestFirst = (a: Item, b: Item) => b.id - a.id;
+    const l = new PagedList<Item>(srv.fetch, (i) => i.id, 2, new AbortController().signal, { order: newestFirst });
+    await l.ensure();
     // Each placed item is one the server has too (the caller moves the total).
     srv.ids.splice(1, 0, 8);
     assert.equal(l.place({ id: 8 }, newestFirst), true);
