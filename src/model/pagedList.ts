@@ -212,13 +212,13 @@ export class PagedList<T> {
     for (const item of kept) {
       const j = this.indexOf(this.#keyOf(item));
       if (j >= 0) {
-        if (pos === undefined && j < start - repeats) {
+        if (pos === undefined && j < start - repeats && this.#movable(j, start - 1)) {
           const [shown] = this.items.splice(j, 1);
           this.items.splice(start - 1, 0, shown);
           pos = before(start - 1) + 1;
         } else if (pos === undefined || j >= pos) {
           pos = before(j) + 1;
-        } else {
+        } else if (this.#movable(j, pos - 1)) {
           const [shown] = this.items.splice(j, 1);
           this.items.splice(pos - 1, 0, shown);
         }
@@ -230,6 +230,7 @@ export class PagedList<T> {
         added++;
         pos = before(slot) + 1;
       } else if (pos !== undefined) {
+        pos = this.#consistent(item, pos);
         this.items.splice(pos++, 0, item);
         added++;
       } else {
@@ -238,6 +239,48 @@ export class PagedList<T> {
     }
     if (waiting.length) before(start);
     return added;
+  }
+
+  /**
+   * Whether the row at `from` can move to `to` (its index once moved) without passing a row that `order` says
+   * it comes after, or before (a page's place is no proof where equal names were ordered otherwise this time).
+   */
+  #movable(from: number, to: number): boolean {
+    const order = this.#order;
+    if (!order) return true;
+    const row = this.items[from];
+    for (let i = from + 1; i <= to; i++) if ((order(row, this.items[i]) ?? 0) < 0) return false;
+    for (let i = to; i < from; i++) if ((order(this.items[i], row) ?? 0) < 0) return false;
+    return true;
+  }
+
+  /**
+   * The index nearest `at` where a new row contradicts no order `order` knows: the nearest row before it that
+   * `order` orders against it comes before it, and the nearest after it comes after it.
+   */
+  #consistent(item: T, at: number): number {
+    const order = this.#order;
+    if (!order) return at;
+    const rows = this.items;
+    const ok = (i: number): boolean => {
+      for (let k = i - 1; k >= 0; k--) {
+        const o = order(rows[k], item);
+        if (o !== undefined) {
+          if (o >= 0) return false;
+          break;
+        }
+      }
+      for (let k = i; k < rows.length; k++) {
+        const o = order(item, rows[k]);
+        if (o !== undefined) return o < 0;
+      }
+      return true;
+    };
+    for (let d = 0; d <= rows.length; d++) {
+      if (at + d <= rows.length && ok(at + d)) return at + d;
+      if (at - d >= 0 && ok(at - d)) return at - d;
+    }
+    return at;
   }
 
   /**
