@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ContentDocument } from '../api/index';
-import { charLength, LIMITS, serverTrim, type DocumentSearchField } from '../api/validate';
+import { charLength, isBlank, LIMITS, serverTrim, type DocumentSearchField } from '../api/validate';
 import { CMD, CONFIG } from '../constants';
 import type { Services } from '../services/services';
 import type { DocNode } from '../model/nodes';
@@ -206,9 +206,9 @@ export async function searchDocuments(s: Services): Promise<DocNode[] | undefine
         ? vscode.l10n.t('Part of a document name (case and accents do not matter)')
         : vscode.l10n.t('A word or phrase from the text (case and accents do not matter)'),
     value: current?.text,
-    validateInput: (v) => (v.trim() ? undefined : vscode.l10n.t('Type something to search for.')),
+    validateInput: (v) => (isBlank(v) ? vscode.l10n.t('Type something to search for.') : undefined),
   });
-  if (text === undefined || !text.trim()) return undefined;
+  if (text === undefined || isBlank(text)) return undefined;
   const group = tree.model.setSearch({ text, by: picked.by });
   if (!group) return undefined;
   const children = await tree.load(group);

@@ -1,7 +1,7 @@
 import type { ContentDocument, DocumentListQuery, Page } from '../api/index';
-import { compareNames, searchFinds } from '../api/collation';
+import { compareNames, searchFinds, serverOrder } from '../api/collation';
 import { isKnownTemplate, TEMPLATES, templateName } from '../api/templates';
-import type { DocumentSortField, SortOrder } from '../api/validate';
+import { isBlank, serverTrim, type DocumentSortField, type SortOrder } from '../api/validate';
 import type { DocumentSortSetting, PageSize } from '../util/config';
 import { errorKind, reason } from '../util/errors';
 import { Emitter, type Disposable, type Event } from './emitter';
@@ -26,7 +26,7 @@ import { PagedList } from './pagedList';
 const COUNT_PAGE_SIZE = 10;
 /** The page size of the walk of All Documents that counts a small account (the largest the server allows). */
 const WALK_PAGE_SIZE = 100;
-/** Other templates: pages of the whole list read per expand or Load more, at most, to find some rows. */
+/** Other templates: pages of the whole list read per expand or Load more, at most, while they bring no row. */
 const OTHER_SCAN_PAGES = 3;
 /** Other templates: the page size of that reading (the largest the server allows). */
 const OTHER_SCAN_PAGE_SIZE = 100;
@@ -241,8 +241,9 @@ export class DocumentsModel implements Disposable {
 
   /** Sets (or clears, with undefined) the search; the Search results group loads when shown. */
   setSearch(search: DocumentSearch | undefined): SearchGroupNode | undefined {
-    const text = search?.text.trim();
-    const next = text ? { text, by: search!.by } : undefined;
+    // Trimmed as the server trims: a search of only U+200B or U+FEFF is no search (the client would drop it and list everything).
+    const text = search && serverTrim(search.text);
+    const next = text ? { text, by: search.by } : undefined;
     this.#viewState = { ...this.#viewState, search: next };
     this.#lists.delete('search');
     this.#searchNode = next ? { kind: 'searchResults', key: 'search', search: next } : undefined;
@@ -376,38 +377,26 @@ export class DocumentsModel implements Disposable {
     let list = this.#lists.get(g.key);
     if (!list) {
       const perPage = this.#host.pageSize();
-      const fetch = g.kind === 'other' ? this.#otherScanner(g) : (page: number, sig: AbortSignal) => this.#fetchPage(g, page, perPage, sig);
-      list = new PagedList<DocumentNode>(fetch, (n) => n.doc.id, perPage, this.#generation.signal);
+      list =
+        g.kind === 'other'
+          ? // The whole list in the view's order, a page of 100 at a time, keeping the documents whose template is not in the table.
+            new PagedList<DocumentNode>((page, sig) => this.#fetchPage(g, page, OTHER_SCAN_PAGE_SIZE, sig), (n) => n.doc.id, OTHER_SCAN_PAGE_SIZE, this.#generation.signal, {
+              keep: (n) => isOtherTemplate(n.doc),
+              maxReads: OTHER_SCAN_PAGES,
+              order: this.#compare,
+            })
+          : new PagedList<DocumentNode>((page, sig) => this.#fetchPage(g, page, perPage, sig), (n) => n.doc.id, perPage, this.#generation.signal, {
+              order: this.#compare,
+            });
       this.#lists.set(g.key, list);
     }
     return list;
   }
 
-  async #fetchPage(g: GroupNode, page: number, perPage: PageSize, signal: AbortSignal): Promise<Page<DocumentNode>> {
+  async #fetchPage(g: GroupNode, page: number, perPage: PageSize | typeof OTHER_SCAN_PAGE_SIZE, signal: AbortSignal): Promise<Page<DocumentNode>> {
     const p = await this.#documents.list({ ...this.#queryFor(g), perPage, page }, signal);
-    this.#seen(p, g);
+    this.#seen(p);
     return { ...p, items: p.items.map((doc) => ({ kind: 'document', parent: g, doc })) };
-  }
-
-  /**
-   * Other templates: the whole list in the view's order, read a page of 100 at a time from where the last
-   * reading stopped, keeping the documents whose template is not in the table. One expand or Load more reads
-   * up to {@link OTHER_SCAN_PAGES} pages, stopping as soon as it has rows to show.
-   */
-  #otherScanner(g: OtherGroupNode): (page: number, signal: AbortSignal) => Promise<Page<DocumentNode>> {
-    let read = 0;
-    return async (_page, signal) => {
-      const items: DocumentNode[] = [];
-      let hasMore = true;
-      for (let i = 0; i < OTHER_SCAN_PAGES && hasMore && items.length === 0; i++) {
-        const p = await this.#documents.list({ ...this.#queryFor(g), perPage: OTHER_SCAN_PAGE_SIZE, page: read + 1 }, signal);
-        read++;
-        hasMore = p.hasMore;
-        this.#seen(p, g);
-        for (const doc of p.items) if (isOtherTemplate(doc)) items.push({ kind: 'document', parent: g, doc });
-      }
-      return { items, hasMore, page: read, perPage: undefined, total: undefined, lastPage: undefined };
-    };
   }
 
   /** The list request behind a group, in the view's order. */
@@ -511,26 +500,33 @@ export class DocumentsModel implements Disposable {
   // --- Keeping rows true to the server, without refetching ------------------------------------------
 
   /** Whether a document belongs in a group: true/false, or undefined when only the server can tell (a search on unusual letters). */
-  #matches(g: GroupNode, d: ContentDocument, listed: boolean): boolean | undefined {
+  #matches(g: GroupNode, d: ContentDocument): boolean | undefined {
     if (g.kind === 'template') return d.template?.id === g.templateId && (!this.#favoritesOnly || d.favorite);
     if (g.kind === 'favorites') return d.favorite;
     if (g.kind === 'all') return !this.#favoritesOnly || d.favorite;
     if (g.kind === 'other') return isOtherTemplate(d) && (!this.#favoritesOnly || d.favorite);
     if (this.#favoritesOnly && !d.favorite) return false;
-    return listed ? true : searchFinds(g.search.by === 'name' ? d.name : d.result, g.search.text);
+    const text = g.search.by === 'name' ? d.name : d.result;
+    // A listed row is no evidence: a rename since may have taken it out of the search.
+    return text === null || text === undefined ? false : searchFinds(text, g.search.text);
   }
 
-  #compare = (a: DocumentNode, b: DocumentNode): number => {
-    const byId = a.doc.id - b.doc.id;
+  /**
+   * The server's order of two rows, or undefined where the client cannot prove it: by name, only plain names
+   * that differ under the collation (the server has no tie-break, so equal names come back in any order).
+   */
+  #compare = (a: DocumentNode, b: DocumentNode): number | undefined => {
     switch (this.sort) {
       case 'oldest':
-        return byId;
+        return a.doc.id - b.doc.id;
       case 'nameAsc':
-        return compareNames(a.doc.name, b.doc.name) || byId;
-      case 'nameDesc':
-        return -(compareNames(a.doc.name, b.doc.name) || byId);
+        return serverOrder(a.doc.name, b.doc.name);
+      case 'nameDesc': {
+        const o = serverOrder(a.doc.name, b.doc.name);
+        return o === undefined ? undefined : -o;
+      }
       default:
-        return -byId;
+        return b.doc.id - a.doc.id;
     }
   };
 
@@ -569,16 +565,22 @@ export class DocumentsModel implements Disposable {
     for (const g of this.#groupsFor(doc, previous)) {
       const list = this.#lists.get(g.key);
       const node = list?.find(doc.id);
-      const now = this.#matches(g, doc, node !== undefined);
+      const now = this.#matches(g, doc);
       if (list && node) {
         if (now === false) {
           list.remove(doc.id);
           root = this.#adjustCount(g, -1) || root;
           this.#fire(g);
+        } else if (now === undefined) {
+          // Only the server can tell whether the search still finds it: not claimed. Its next read of the
+          // list shows it again if it does (the count stays the server's until then).
+          list.remove(doc.id);
+          this.#fire(g);
         } else {
           const renamed = previous !== undefined && previous.name !== doc.name;
           node.doc = doc;
           if (renamed && (this.sort === 'nameAsc' || this.sort === 'nameDesc')) {
+            // Placed again only where its place is provable; otherwise Load more reaches it where the server lists it.
             list.remove(doc.id);
             list.place(node, this.#compare);
             this.#fire(g);
@@ -588,7 +590,7 @@ export class DocumentsModel implements Disposable {
         }
         continue;
       }
-      const was = previous ? this.#matches(g, previous, false) : undefined;
+      const was = previous ? this.#matches(g, previous) : undefined;
       if (was === false && now === true) {
         if (list?.loaded) list.place({ kind: 'document', parent: g, doc }, this.#compare);
         root = this.#adjustCount(g, +1) || root;
@@ -600,6 +602,8 @@ export class DocumentsModel implements Disposable {
         const complete = !list.hasMore;
         if (list.place({ kind: 'document', parent: g, doc }, this.#compare)) {
           if (complete || this.sort === 'newest' || this.sort === 'oldest') root = this.#adjustCount(g, +1) || root;
+          this.#fire(g);
+        } else if (complete) {
           this.#fire(g);
         }
       } else if (was === true && now === false) {
@@ -623,9 +627,12 @@ export class DocumentsModel implements Disposable {
       if (list?.remove(d.id)) {
         root = this.#adjustCount(g, -1) || root;
         this.#fire(g);
-      } else if (full && this.#matches(g, full, false) === true) {
+      } else if (full && this.#matches(g, full) === true) {
         root = this.#adjustCount(g, -1) || root;
         this.#fire(g);
+      } else if (full && g.kind === 'other' && this.#inWholeList(full)) {
+        // Other templates pages the whole list: a row it does not keep went from it too.
+        list?.serverRowsChanged(-1, d.id);
       }
     }
     if (root) this.#fire(undefined);
@@ -635,8 +642,11 @@ export class DocumentsModel implements Disposable {
   #onDocumentCreated(doc: ContentDocument): void {
     let root = this.#noteTemplate(doc);
     for (const g of this.#groupsFor(doc)) {
-      if (this.#matches(g, doc, false) !== true) continue;
       const list = this.#lists.get(g.key);
+      if (this.#matches(g, doc) !== true) {
+        if (g.kind === 'other' && this.#inWholeList(doc)) list?.serverRowsChanged(+1, doc.id);
+        continue;
+      }
       if (list?.loaded && !list.find(doc.id)) list.place({ kind: 'document', parent: g, doc }, this.#compare);
       root = this.#adjustCount(g, +1) || root;
       this.#fire(g);
@@ -644,13 +654,18 @@ export class DocumentsModel implements Disposable {
     if (root) this.#fire(undefined);
   }
 
-  /** Documents a page brought (remembered by the service): custom templates noted, other rows of changed documents redrawn. */
-  #seen({ items, changed }: { items: readonly ContentDocument[]; changed: readonly ContentDocument[] }, from: GroupNode | undefined): void {
+  /** Whether the list Other templates pages (All Documents, or its favorites) has the document. */
+  #inWholeList(d: ContentDocument): boolean {
+    return !this.#favoritesOnly || d.favorite;
+  }
+
+  /** Documents a page brought (remembered by the service): custom templates noted, rows of changed documents redrawn. */
+  #seen({ items, changed }: { items: readonly ContentDocument[]; changed: readonly ContentDocument[] }): void {
     let root = false;
     for (const d of items) root = this.#noteTemplate(d) || root;
     for (const d of changed) {
-      for (const [key, list] of this.#lists) {
-        if (key === from?.key) continue;
+      // The page's own group too: a row it already shows keeps its node (merged by id), with the new content.
+      for (const list of this.#lists.values()) {
         const node = list.find(d.id);
         if (node) {
           node.doc = d;
@@ -803,7 +818,7 @@ export class DocumentsModel implements Disposable {
       if (signal.aborted) return;
       const first = await this.#documents.list({ ...query, page: 1 }, signal);
       if (signal.aborted) return;
-      this.#seen(first, undefined);
+      this.#seen(first);
       const total = first.total;
       if (total === undefined) return;
       if (total > this.countWalkMaxPages * WALK_PAGE_SIZE) {
@@ -820,7 +835,7 @@ export class DocumentsModel implements Disposable {
         if (signal.aborted) return;
         const p = await this.#documents.list({ ...query, page }, signal);
         if (signal.aborted) return;
-        this.#seen(p, undefined);
+        this.#seen(p);
         if (p.total !== total) moved = true;
         for (const d of p.items) seen.set(d.id, d);
         hasMore = p.hasMore;
@@ -911,8 +926,8 @@ export function readState(raw: unknown): DocumentsViewState {
   if (typeof r.sort === 'string' && Object.hasOwn(SORT_QUERY, r.sort)) out.sort = r.sort as DocumentSortSetting;
   if (r.favoritesOnly === true) out.favoritesOnly = true;
   const s = r.search as Record<string, unknown> | undefined;
-  if (s && typeof s === 'object' && typeof s.text === 'string' && s.text.trim() && (s.by === 'name' || s.by === 'result')) {
-    out.search = { text: s.text.trim(), by: s.by };
+  if (s && typeof s === 'object' && typeof s.text === 'string' && !isBlank(s.text) && (s.by === 'name' || s.by === 'result')) {
+    out.search = { text: serverTrim(s.text), by: s.by };
   }
   if (Array.isArray(r.customTemplates)) {
     const list: Array<[number, string]> = [];

@@ -1,5 +1,5 @@
 import type { Page, Project, ProjectListQuery } from '../api/index';
-import type { PageSize, ProjectSortField, SortOrder } from '../api/validate';
+import { isBlank, serverTrim, type PageSize, type ProjectSortField, type SortOrder } from '../api/validate';
 import { errorKind, reason } from '../util/errors';
 import { Emitter, type Disposable, type Event } from './emitter';
 import type { EmptyNode, ErrorNode, LoadMoreNode, ProjectItemNode, ProjectNode, ProjectSearchNode, ProjectsViewState } from './nodes';
@@ -80,7 +80,8 @@ export class ProjectsModel implements Disposable {
   }
 
   async setSearch(text: string | undefined): Promise<void> {
-    const t = text?.trim() || undefined;
+    // Trimmed as the server trims: only U+200B or U+FEFF is no search.
+    const t = (text && serverTrim(text)) || undefined;
     this.#viewState = { ...this.#viewState, search: t };
     this.#searchNode = t ? { kind: 'searchResults', text: t } : undefined;
     await this.#host.persist(this.#viewState);
@@ -213,6 +214,6 @@ export function readProjectsState(raw: unknown): ProjectsViewState {
   const r = raw as Record<string, unknown>;
   if (r.sortBy === 'created_at' || r.sortBy === 'project') out.sortBy = r.sortBy;
   if (r.sort === 'asc' || r.sort === 'desc') out.sort = r.sort;
-  if (typeof r.search === 'string' && r.search.trim()) out.search = r.search.trim();
+  if (typeof r.search === 'string' && !isBlank(r.search)) out.search = serverTrim(r.search);
   return out;
 }

@@ -4,10 +4,10 @@
  * created/renamed/favorited/deleted documents, background counting and account switches.
  */
 import assert from 'node:assert/strict';
-import { createApi, type ContentApi } from '../../src/api';
+import { createApi, type ContentApi, type DocumentListQuery } from '../../src/api';
 import { DocumentsModel, readState, type DocumentsModelHost } from '../../src/model/documentsModel';
 import { Emitter } from '../../src/model/emitter';
-import type { DocNode, DocumentNode, DocumentsViewState } from '../../src/model/nodes';
+import type { DocNode, DocumentNode, DocumentsViewState, GroupNode } from '../../src/model/nodes';
 import type { ApiProvider } from '../../src/services/apiProvider';
 import type { Credentials } from '../../src/auth/credentials';
 import { DocumentService } from '../../src/services/documentService';
@@ -68,6 +68,31 @@ function setup(sb: Sandbox, opts: { pageSize?: PageSize; sort?: DocumentSortSett
 const names = (rows: DocNode[]) => rows.filter((r): r is DocumentNode => r.kind === 'document').map((r) => r.doc.name);
 const kinds = (rows: DocNode[]) => rows.map((r) => r.kind);
 const listRequests = (sb: Sandbox) => sb.requests.filter((r) => r.method === 'GET' && r.path === '/api/v1/documents');
+
+/** Every row the server lists for a query, in its order (pages of 100, read while nothing changes). */
+async function serverRows(sb: Sandbox, q: DocumentListQuery): Promise<string[]> {
+  const client = createApi({ documentsUrl: sb.docsUrl, projectsUrl: sb.seoUrl, getKey: () => sb.key, timeoutMs: 5000, retries: 0 });
+  try {
+    const out: string[] = [];
+    for (let page = 1; ; page++) {
+      const p = await client.listDocuments({ ...q, perPage: 100, page });
+      out.push(...p.items.map((d) => d.name));
+      if (!p.hasMore) return out;
+    }
+  } finally {
+    client.dispose();
+  }
+}
+
+/** Load more until the group shows no Load more row (bounded: a group that never completes fails the test). */
+async function loadToTheEnd(model: DocumentsModel, g: GroupNode): Promise<DocNode[]> {
+  for (let i = 0; i < 40; i++) {
+    const rows = await model.children(g);
+    if (rows.at(-1)?.kind !== 'loadMore') return rows;
+    await model.loadMore(g);
+  }
+  assert.fail('the group never reached its end');
+}
 
 describe('DocumentsModel (the Documents view without vscode, against the sandbox)', () => {
   let sb: Sandbox;
@@ -278,5 +303,89 @@ describe('DocumentsModel (the Documents view without vscode, against the sandbox
     });
     assert.deepEqual(readState({ sort: 'sideways', favoritesOnly: 'yes', search: { text: '', by: 'name' } }), {});
     assert.deepEqual(readState(null), {});
+  });
+
+  it('All Documents: Load more after a create elsewhere and a delete here reaches every row, in the server’s order', async () => {
+    for (let i = 1; i <= 30; i++) put(sb, i, `Doc ${String(i).padStart(2, '0')}`, 4);
+    env = setup(sb);
+    const all = env.model.allGroup;
+    await env.model.children(all);
+    await env.model.loadMore(all);
+    put(sb, 31, 'Made elsewhere', 5);
+    await env.service.delete(25);
+    const rows = await loadToTheEnd(env.model, all);
+    assert.deepEqual(names(rows), await serverRows(sb, { sortBy: 'id', sort: 'desc' }));
+    assert.equal(env.model.countOf('all'), 30);
+  });
+
+  it('by name, a row renamed to a name whose place the client cannot prove is not guessed, and Load more brings it where the server lists it', async () => {
+    for (let i = 1; i <= 25; i++) put(sb, i, `Doc ${String(i).padStart(2, '0')}`, 4);
+    env = setup(sb, { sort: 'nameDesc' });
+    const g = env.model.templateGroup(4)!;
+    await env.model.children(g);
+    await env.service.rename(20, '🚀 Launch plan');
+    const shown = names(await env.model.children(g));
+    const server = await serverRows(sb, { templateId: 4, sortBy: 'name', sort: 'desc' });
+    // Whatever is shown is in the server's order.
+    assert.deepEqual(shown, server.filter((n) => shown.includes(n)));
+    const rows = await loadToTheEnd(env.model, g);
+    assert.deepEqual(names(rows), server);
+    assert.equal(env.model.countOf(g.key), 25);
+  });
+
+  it('by name, a renamed row is placed locally only between neighbours whose order is provable', async () => {
+    put(sb, 1, 'Alpha', 4);
+    put(sb, 2, 'Bravo', 4);
+    put(sb, 3, 'Delta', 4);
+    put(sb, 4, 'Echo', 4);
+    env = setup(sb, { sort: 'nameAsc' });
+    const g = env.model.templateGroup(4)!;
+    await env.model.children(g);
+    sb.resetRequests();
+    await env.service.rename(4, 'Charlie');
+    assert.deepEqual(names(await env.model.children(g)), ['Alpha', 'Bravo', 'Charlie', 'Delta'], 'plain names: placed at once');
+    await env.service.rename(4, 'bravo');
+    const rows = await env.model.children(g);
+    assert.deepEqual(names(rows), ['Alpha', 'Bravo', 'Delta'], 'equal to a neighbour under the collation: the server has no tie-break, so it is not placed');
+    assert.equal(rows.at(-1)?.kind, 'loadMore', 'Load more reaches it');
+    assert.equal(env.model.countOf(g.key), 4);
+    const all = await loadToTheEnd(env.model, g);
+    assert.deepEqual(names(all), await serverRows(sb, { templateId: 4, sortBy: 'name', sort: 'asc' }));
+  });
+
+  it('Other templates: a delete on a page already scanned does not make the scan skip a document, nor end early', async () => {
+    // 150 documents, newest first: ids 150…51 on the first page of 100, 50…1 on the second.
+    for (let i = 1; i <= 150; i++) put(sb, i, `Doc ${i}`, 4);
+    put(sb, 140, 'Custom near the top', 77, { templateName: 'Mine' });
+    put(sb, 50, 'Custom at the page edge', 77, { templateName: 'Mine' });
+    env = setup(sb);
+    const other = env.model.otherGroup;
+    assert.deepEqual(names(await env.model.children(other)), ['Custom near the top']);
+    await env.service.delete(145);
+    const rows = await loadToTheEnd(env.model, other);
+    assert.deepEqual(names(rows), ['Custom near the top', 'Custom at the page edge']);
+    assert.equal(env.model.countOf('other'), 2);
+  });
+
+  it('search results: a rename the search no longer finds leaves them, and Load more still shows every match', async () => {
+    for (let i = 1; i <= 15; i++) put(sb, i, `Plan ${String(i).padStart(2, '0')}`, 4);
+    env = setup(sb);
+    const g = env.model.setSearch({ text: 'plan', by: 'name' })!;
+    assert.equal(names(await env.model.children(g)).length, 10);
+    await env.service.rename(15, 'Budget');
+    assert.ok(!names(await env.model.children(g)).includes('Budget'), 'the search does not find it: not a result');
+    const rows = await loadToTheEnd(env.model, g);
+    assert.deepEqual(names(rows), await serverRows(sb, { search: 'plan', searchBy: 'name' }));
+    assert.equal(env.model.countOf('search'), 14);
+  });
+
+  it('a search of only characters the server trims (U+200B, U+FEFF, NEL) is no search, set or restored', () => {
+    env = setup(sb);
+    assert.equal(env.model.setSearch({ text: '\u200b', by: 'name' }), undefined);
+    assert.equal(env.model.search, undefined);
+    assert.equal(env.model.setSearch({ text: ' \ufeff\u0085 ', by: 'result' }), undefined);
+    assert.deepEqual(env.model.setSearch({ text: '\u200bplan\u200b', by: 'name' })?.search, { text: 'plan', by: 'name' });
+    assert.deepEqual(readState({ search: { text: '\u200b', by: 'name' } }), {});
+    assert.deepEqual(readState({ search: { text: '\u200bx\u180e', by: 'name' } }), { search: { text: 'x', by: 'name' } });
   });
 });

@@ -118,6 +118,18 @@ describe('ProjectsModel (the Projects view without vscode, against the sandbox)'
     );
   });
 
+  it('a search of only characters the server trims (U+200B, U+FEFF) is no search, set or restored', async () => {
+    putProject(sb, 'apple', 1, 1);
+    env = setup(sb);
+    await env.model.setSearch('\u200b');
+    assert.equal(env.model.search, undefined);
+    assert.equal(env.model.searchGroup, undefined);
+    await env.model.setSearch('\ufeffapple\u200b');
+    assert.equal(env.model.search, 'apple');
+    assert.deepEqual(readProjectsState({ search: '\u200b' }), {});
+    assert.deepEqual(readProjectsState({ search: '\u200bapple\u0085' }), { search: 'apple' });
+  });
+
   it('a delete removes the row and drops the total without a list request; a project already gone goes too', async () => {
     putProject(sb, 'Keep', 1, 1);
     putProject(sb, 'Drop Me', 3, 2);
