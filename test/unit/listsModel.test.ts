@@ -58,7 +58,7 @@ const STEPS = Number(env.CONTENT_DOCS_LISTS_STEPS) > 0 ? Number(env.CONTENT_DOCS
 const ONLY = numbers(env.CONTENT_DOCS_LISTS_ONLY);
 const SHRINK = env.CONTENT_DOCS_LISTS_SHRINK === '1';
 const VERBOSE = env.CONTENT_DOCS_LISTS_VERBOSE === '1';
-/** Invariants to note (first time each) instead of stopping at: to see what else a sequence finds (e.g. `order,listed`). */
+/** Invariants to note (the first time each, per group) instead of stopping at: to see what else a sequence finds (e.g. `order,listed`). */
 const IGNORE = new Set((env.CONTENT_DOCS_LISTS_IGNORE ?? '').split(',').map((x) => x.trim()).filter(Boolean));
 
 const SORT_PARAMS: Record<DocumentSortSetting, Record<string, string>> = {
@@ -96,7 +96,7 @@ const SEARCHES: ReadonlyArray<{ text: string; by: 'name' | 'result' }> = [
   { text: 'solar', by: 'result' },
 ];
 /** Groups a step may open: All, Favorites, templates with many, few and no documents, a custom one, Other templates, Search results. */
-const GROUPS = ['all', 'favorites', 't4', 't9', 't1', 't33', `t${CUSTOM_TEMPLATE}`, 'other', 'search', 'all', 't4', 'favorites'];
+const GROUPS = ['all', 'favorites', 't4', 't9', 't1', 't33', `t${CUSTOM_TEMPLATE}`, 'other', 'search', 'all', 't4', 'favorites', 'other'];
 
 // --- Steps (data drawn up front, so a sequence can be replayed with some steps left out) ------------------------
 
@@ -157,11 +157,11 @@ function seedServer(sb: Sandbox, seed: number): { documents: number; pageSize: P
     if (t < 0.3) d.templateId = 4;
     else if (t < 0.45) d.templateId = 9;
     else if (t < 0.52) d.templateId = 1;
-    else if (t < 0.56) d.templateId = null;
-    else if (t < 0.6) {
+    else if (t < 0.58) d.templateId = null;
+    else if (t < 0.68) {
       d.templateId = CUSTOM_TEMPLATE;
       d.templateName = 'Custom: Landing page';
-    } else if (t < 0.62) d.templateId = 999; // an id the server has no template for: `"template": []`
+    } else if (t < 0.72) d.templateId = 999; // an id the server has no template for: `"template": []`
     else d.templateId = 1 + rng.int(52);
     if (rng.chance(0.4)) d.name = rng.pick(NAMES);
     d.favorite = rng.chance(0.25);
@@ -215,7 +215,7 @@ interface Oracle {
 
 interface RunResult {
   log: string[];
-  /** Violations of invariants left out (CONTENT_DOCS_LISTS_IGNORE): the first of each. */
+  /** Violations of invariants left out (CONTENT_DOCS_LISTS_IGNORE): the first of each, per group. */
   noted?: Map<string, string>;
   violation?: Violation;
   /** The step (index into the sequence run) that failed. */
@@ -588,7 +588,9 @@ class Run {
   /** A violation of an invariant left out of the run (CONTENT_DOCS_LISTS_IGNORE) is noted once, and the run goes on. */
   soft(e: unknown, step: number): void {
     if (!(e instanceof Violation) || !IGNORE.has(e.invariant)) throw e;
-    if (!this.noted.has(e.invariant)) this.noted.set(e.invariant, `step ${step}: ${e.message}`);
+    // The first of each invariant per group (a message starts with the group's key).
+    const where = `${e.invariant} ${/^[\w-]+/.exec(e.detail)?.[0] ?? ''}`;
+    if (!this.noted.has(where)) this.noted.set(where, `step ${step}: ${e.message}`);
   }
   readonly noted = new Map<string, string>();
 
@@ -728,6 +730,16 @@ function fmtIds(run: Run, ids: number[]): string {
   return `${ids.length}: ${shown.join(', ')}${ids.length > 8 ? ', …' : ''}`;
 }
 
+/** The change made during the step, if it was made. */
+async function during(run: Run): Promise<string> {
+  const fired = run.stepArmed?.fired;
+  return fired ? ` [before page ${run.stepArmed!.nth} was answered: ${await fired.catch(() => 'a change that failed')}]` : '';
+}
+
+async function failedLine(run: Run, step: Step): Promise<string> {
+  return `${step.kind} (failed)${await during(run)}`;
+}
+
 async function runSequence(sb: Sandbox, seed: number, steps: readonly Step[]): Promise<RunResult> {
   const { pageSize } = seedServer(sb, seed);
   const run = new Run(sb, seed, pageSize);
@@ -742,14 +754,16 @@ async function runSequence(sb: Sandbox, seed: number, steps: readonly Step[]): P
         try {
           line = await run.step(step);
         } catch (e) {
+          run.log.push(`${String(step.i).padStart(3)} ${await failedLine(run, step)}`);
           run.soft(e, step.i);
-          line = `${step.kind} (stopped: ${(e as Violation).invariant})`;
+          run.log.pop();
+          line = `${step.kind} (stopped: ${(e as Violation).invariant})${await during(run)}`;
         }
-        run.log.push(`${String(step.i).padStart(3)} ${line}${VERBOSE ? ` (${Date.now() - t0} ms)` : ""}`);
+        run.log.push(`${String(step.i).padStart(3)} ${line}${VERBOSE ? ` (${Date.now() - t0} ms)` : ''}`);
         await run.check(step.i);
       } catch (e) {
         const violation = e instanceof Violation ? e : new Violation('error', e instanceof Error ? (e.stack ?? e.message) : String(e));
-        if (!(e instanceof Violation) || run.log.length <= k) run.log.push(`${String(step.i).padStart(3)} ${step.kind} (failed)`);
+        if (run.log.length <= k) run.log.push(`${String(step.i).padStart(3)} ${await failedLine(run, step)}`);
         return { log: run.log, violation, failedAt: k, requests: sb.requests.length, noted: run.noted };
       }
     }
