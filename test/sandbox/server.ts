@@ -280,8 +280,17 @@ export interface Sandbox {
   setStoreDelay(ms: number): void;
   resetRequests(): void;
   reseed(seed?: SandboxOptions['seed']): void;
+  /**
+   * Runs `hook` (undefined: none) just before an API request is answered, after routing, throttling,
+   * authentication and faults: a test may change the store there, so that the answer is computed after
+   * that change (someone else's edit landing while a client reads a list page by page).
+   */
+  onRequest(hook: RequestHook | undefined): void;
   close(): Promise<void>;
 }
+
+/** See Sandbox.onRequest. */
+export type RequestHook = (request: RequestRecord) => void | Promise<void>;
 
 export const DEFAULT_KEY = 'sandbox-key-0123456789';
 export const ROUTE_NAMES: readonly RouteName[] = [
@@ -540,6 +549,7 @@ class SandboxImpl implements Sandbox {
   private closed = false;
   private closing?: Promise<void>;
   private oversizedCache = new Map<string, Buffer>();
+  private requestHook: RequestHook | undefined;
 
   constructor(private readonly options: SandboxOptions) {
     this.host = loopbackHost(options.host);
@@ -684,6 +694,10 @@ class SandboxImpl implements Sandbox {
     plan(a.seoPlan, settings.seoPlan, 'seoPlan');
     merge(a.counters, settings.counters, 'counters');
     if (settings.defaultCreativity !== undefined) a.defaultCreativity = num(settings.defaultCreativity, 'defaultCreativity');
+  }
+
+  onRequest(hook: RequestHook | undefined): void {
+    this.requestHook = hook;
   }
 
   resetRequests(): void {
@@ -1020,7 +1034,11 @@ class SandboxImpl implements Sandbox {
       return;
     }
 
-    // 10. handler
+    // 10. a test's hook (see Sandbox.onRequest), then the handler
+    if (this.requestHook) {
+      await this.requestHook(record);
+      if (this.closed) return;
+    }
     switch (match.route) {
       case 'account': return this.showAccount(ctx);
       case 'projects.account': return this.showSeoAccount(ctx);
