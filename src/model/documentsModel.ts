@@ -54,7 +54,11 @@ export interface Counting {
 }
 
 /** One page of documents, as `DocumentService.list` gives it: `changed` are documents that differ from what was known. */
-export type DocumentPage = Page<ContentDocument> & { readonly changed: readonly ContentDocument[] };
+export type DocumentPage = Page<ContentDocument> & {
+  readonly changed: readonly ContentDocument[];
+  /** What was known of the changed documents before the page. */
+  readonly previous?: ReadonlyMap<number, ContentDocument>;
+};
 
 /** Where the documents come from and what happens to them (`DocumentService`). */
 export interface DocumentSource {
@@ -395,7 +399,7 @@ export class DocumentsModel implements Disposable {
 
   async #fetchPage(g: GroupNode, page: number, perPage: PageSize | typeof OTHER_SCAN_PAGE_SIZE, signal: AbortSignal): Promise<Page<DocumentNode>> {
     const p = await this.#documents.list({ ...this.#queryFor(g), perPage, page }, signal);
-    this.#seen(p);
+    this.#seen(p, g);
     return { ...p, items: p.items.map((doc) => ({ kind: 'document', parent: g, doc })) };
   }
 
@@ -560,9 +564,11 @@ export class DocumentsModel implements Disposable {
     return this.#hideEmpty && (before === 0) !== (after === 0);
   }
 
-  #onDocumentChanged(doc: ContentDocument, previous: ContentDocument | undefined): void {
+  /** `except`: a group whose page brought the change (that page places the row itself). */
+  #onDocumentChanged(doc: ContentDocument, previous: ContentDocument | undefined, except?: GroupNode): void {
     let root = this.#noteTemplate(doc);
     for (const g of this.#groupsFor(doc, previous)) {
+      if (g === except) continue;
       const list = this.#lists.get(g.key);
       const node = list?.find(doc.id);
       const now = this.#matches(g, doc);
@@ -659,19 +665,21 @@ export class DocumentsModel implements Disposable {
     return !this.#favoritesOnly || d.favorite;
   }
 
-  /** Documents a page brought (remembered by the service): custom templates noted, rows of changed documents redrawn. */
-  #seen({ items, changed }: { items: readonly ContentDocument[]; changed: readonly ContentDocument[] }): void {
+  /**
+   * Documents a page brought (remembered by the service): custom templates noted; a document changed elsewhere
+   * (renamed, favorited, moved to another template) leaves, joins or moves in the other groups as a change made here
+   * would. The page's own group (`from`) keeps the row where its page puts it, with the new content.
+   */
+  #seen(p: DocumentPage, from?: GroupNode): void {
     let root = false;
-    for (const d of items) root = this.#noteTemplate(d) || root;
-    for (const d of changed) {
-      // The page's own group too: a row it already shows keeps its node (merged by id), with the new content.
-      for (const list of this.#lists.values()) {
-        const node = list.find(d.id);
-        if (node) {
-          node.doc = d;
-          this.#fire(node);
-        }
+    for (const d of p.items) root = this.#noteTemplate(d) || root;
+    for (const d of p.changed) {
+      const own = from && this.#lists.get(from.key)?.find(d.id);
+      if (own) {
+        own.doc = d;
+        this.#fire(own);
       }
+      this.#onDocumentChanged(d, p.previous?.get(d.id), from);
     }
     if (root) this.#fire(undefined);
   }

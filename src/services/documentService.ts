@@ -89,13 +89,14 @@ export class DocumentService extends Disposable {
 
   /**
    * One page of a list (one request). Its documents are remembered; `changed` are those that differ from what
-   * was known before (the caller shows the page; other places showing those documents may need redrawing).
+   * was known before, `previous` what was known of them (the caller shows the page; other places showing those
+   * documents may need to move or drop them).
    */
   async list(
     query: DocumentListQuery,
     signal?: AbortSignal,
     { announce = false }: { announce?: boolean } = {},
-  ): Promise<Page<ContentDocument> & { changed: ContentDocument[] }> {
+  ): Promise<Page<ContentDocument> & { changed: ContentDocument[]; previous: ReadonlyMap<number, ContentDocument> }> {
     const account = this.#account;
     const page = await this.#api.get().listDocuments(query, signal);
     // Another key or server since the request left: its documents are not this account's.
@@ -109,7 +110,8 @@ export class DocumentService extends Disposable {
     });
     // `announce`: the caller does not show the page itself (the account folder): everyone else hears of the changes.
     if (announce) for (const d of changed) this.#_onDidChange.fire({ doc: d, previous: before.get(d.id) });
-    return { ...page, changed };
+    const previous = new Map(changed.map((d) => [d.id, before.get(d.id)!]));
+    return { ...page, changed, previous };
   }
 
   /**

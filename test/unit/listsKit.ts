@@ -12,6 +12,7 @@ import { Emitter } from '../../src/model/emitter';
 import type { DocNode, DocumentNode, GroupNode } from '../../src/model/nodes';
 import type { ApiProvider } from '../../src/services/apiProvider';
 import { DocumentService } from '../../src/services/documentService';
+import { errorKind } from '../../src/util/errors';
 import type { DocumentSortSetting, PageSize } from '../../src/util/config';
 import { mulberry32 } from '../sandbox/seed';
 import type { Sandbox } from '../sandbox/server';
@@ -183,10 +184,12 @@ export function clientStack(sb: Sandbox, pageSize: PageSize, sort: DocumentSortS
   const model = new DocumentsModel(service, host, undefined);
   model.countIntervalMs = 0;
 
-  // As src/fs/documentFs.ts: the whole listing in pages of 100 by id, announced to the other listeners.
+  // As src/fs/documentFs.ts: the whole listing in pages of 100 by id, announced to the other listeners; a document
+  // the listing lacks is read by id (a 404 lets it go, any other failure keeps it).
   const index = new AccountIndex(
     (current) => listAccount((page) => service.list({ perPage: 100, sortBy: 'id', sort: 'asc', page }, undefined, { announce: true }), current),
     '.md',
+    (id) => service.fetch(id).then((doc) => doc, (e: unknown) => (errorKind(e) === 'notFound' ? null : Promise.reject(e instanceof Error ? e : new Error(String(e))))),
   );
   const stack: ClientStack = {
     client,

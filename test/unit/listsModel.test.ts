@@ -24,7 +24,8 @@
  *              group on the server since it was first read, its rows are exactly the server's, showing the
  *              server's current fields; if someone else only added documents to it, or only removed some, no
  *              document that has been in the group all along (or that the user brought into it) is missing;
- *   progress   Load more to the end ends within (server's pages + 4) clicks;
+ *   progress   Load more to the end ends within (server's pages + 4) clicks, and (pages / 5 + 2) more when someone
+ *              else changes the list during it (the walk is read again, five pages a click);
  * and for documents and the account folder:
  *   deleted    no document is reported deleted (DocumentService's onDidDelete, e.g. through markDeleted) while
  *              the server has it (GET /documents/{id} answers 200 from the same store); the account folder never
@@ -503,7 +504,10 @@ class Run {
           const t = this.trackers.get(key)!;
           const o = await this.oracle(t);
           const perPage = key === 'other' ? 100 : this.pageSize;
-          const bound = Math.ceil((key === 'other' ? o.basis.length : o.docs.length) / perPage) + 4;
+          const pages = Math.ceil((key === 'other' ? o.basis.length : o.docs.length) / perPage);
+          // A walk the server's list moved under (someone else's change during it) is read once more from page 1,
+          // up to 5 pages a click while they bring nothing new.
+          const bound = pages + 4 + (step.during ? Math.ceil(pages / 5) + 2 : 0);
           let clicks = 0;
           const start = rowsOf(await model.children(g)).rows.length;
           for (;;) {
