@@ -668,14 +668,21 @@ export class DocumentsModel implements Disposable {
   /**
    * Documents a page brought (remembered by the service): custom templates noted; a document changed elsewhere
    * (renamed, favorited, moved to another template) leaves, joins or moves in the other groups as a change made here
-   * would. The page's own group (`from`) keeps the row where its page puts it, with the new content.
+   * would. In the page's own group (`from`) the row takes the new content, and, renamed under a name sort, the place
+   * the page gives it.
    */
   #seen(p: DocumentPage, from?: GroupNode): void {
     let root = false;
     for (const d of p.items) root = this.#noteTemplate(d) || root;
+    const byName = this.sort === 'nameAsc' || this.sort === 'nameDesc';
     for (const d of p.changed) {
-      const own = from && this.#lists.get(from.key)?.find(d.id);
-      if (own) {
+      const list = from && this.#lists.get(from.key);
+      const own = list?.find(d.id);
+      if (own && byName && own.doc.name !== d.name) {
+        // Renamed elsewhere: its row's place is stale; the page being merged puts it where the server lists it now.
+        list!.remove(d.id);
+        this.#fire(from);
+      } else if (own) {
         own.doc = d;
         this.#fire(own);
       }

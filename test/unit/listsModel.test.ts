@@ -24,8 +24,8 @@
  *              group on the server since it was first read, its rows are exactly the server's, showing the
  *              server's current fields; if someone else only added documents to it, or only removed some, no
  *              document that has been in the group all along (or that the user brought into it) is missing;
- *   progress   Load more to the end ends within (server's pages + 4) clicks, and (pages / 5 + 2) more when someone
- *              else changes the list during it (the walk is read again, five pages a click);
+ *   progress   Load more to the end ends within (server's pages + 4) clicks, and (pages / 5 + 2) more for the one
+ *              walk read again when someone else changed the list under it (five pages a click);
  * and for documents and the account folder:
  *   deleted    no document is reported deleted (DocumentService's onDidDelete, e.g. through markDeleted) while
  *              the server has it (GET /documents/{id} answers 200 from the same store); the account folder never
@@ -505,9 +505,9 @@ class Run {
           const o = await this.oracle(t);
           const perPage = key === 'other' ? 100 : this.pageSize;
           const pages = Math.ceil((key === 'other' ? o.basis.length : o.docs.length) / perPage);
-          // A walk the server's list moved under (someone else's change during it) is read once more from page 1,
-          // up to 5 pages a click while they bring nothing new.
-          const bound = pages + 4 + (step.during ? Math.ceil(pages / 5) + 2 : 0);
+          // A walk the server's list moved under (someone else's change during this step or since the list was
+          // last complete) is read once more from page 1, up to 5 pages a click while they bring nothing new.
+          const bound = pages + 4 + Math.ceil(pages / 5) + 2;
           let clicks = 0;
           const start = rowsOf(await model.children(g)).rows.length;
           for (;;) {
