@@ -26,6 +26,7 @@
  *   [[harness:screenshot /abs/path/name.png]]         full-page PNG (folders created); ack: /abs/path/name.png.done
  *   [[harness:click <css selector> /abs/ack.done]]    page.click(selector) (10 s to appear); ack: the last token
  *   [[harness:press <key> /abs/ack.done]]             page.keyboard.press(key), e.g. Escape, Enter, Control+P
+ *   [[harness:type <text> /abs/ack.done]]             page.keyboard.type(text): the keys one right after the other
  *
  * test/integration/harness.ts wraps these as screenshot(name), click(selector) and press(key).
  */
@@ -45,7 +46,7 @@ const NOISE: readonly RegExp[] = [
   /^\[driver\] /,
 ];
 
-const BRIDGE_LINE = /\[\[harness:(screenshot|click|press) (.+)\]\]/;
+const BRIDGE_LINE = /\[\[harness:(screenshot|click|press|type) (.+)\]\]/;
 
 interface Args {
   dev: string[];
@@ -106,6 +107,7 @@ async function runBridgeCommand(page: Page, verb: string, rest: string): Promise
       if (!ack || !path.isAbsolute(ack)) { ack = undefined; throw new Error(`bridge ${verb} needs "<arg> <absolute ack path>": ${rest}`); }
       if (!target) throw new Error(`bridge ${verb} without a selector/key`);
       if (verb === 'click') await page.click(target, { timeout: 10_000 });
+      else if (verb === 'type') await page.keyboard.type(target);
       else await page.keyboard.press(target);
       console.error(`[harness] ${verb} ${target} (${Date.now() - t0} ms)`);
     }

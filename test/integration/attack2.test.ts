@@ -256,13 +256,14 @@ describe('attack2: the writing actions on a read-only editor, after the server c
     assert.strictEqual(editor.document.getText(), `Delta paragraph.\n\n${first.proposal.replacement}\n`);
   });
 
-  it('a 422 on name with an empty list is the quota, said without an empty quotation or a dangling "name:"', async () => {
+  it('a 422 on name with an empty list, no limit reached: the name was refused, said without an empty quotation or a dangling "name:"', async () => {
     const editor = await untitled('Gamma paragraph.\n');
     editor.selection = new vscode.Selection(0, 0, 0, 'Gamma paragraph.'.length);
     a.setFault('documents.store', { kind: 'status422', count: 1, fields: { name: [] } });
     assert.strictEqual(await runWriting(prompter, 'contentDocs.selectionRewrite'), undefined);
     const error = await messages.waitFor('the 422 message', (m) => m.level === 'error');
-    assert.match(error.message, /monthly limit of your plan is reached/);
+    assert.match(error.message, /the server refused the document's name/);
+    assert.doesNotMatch(error.message, /limit/);
     assert.doesNotMatch(error.message, /said: ""/);
     assert.doesNotMatch(error.message, /name: *(\.|$|Your|No)/);
     assert.match(error.message, /No document was created\. Your text is unchanged\.$/);

@@ -6,6 +6,7 @@
  *   [[harness:screenshot /abs/name.png]]            ack: /abs/name.png.done
  *   [[harness:click <css selector> /abs/ack]]       ack: /abs/ack
  *   [[harness:press <key> /abs/ack]]                ack: /abs/ack
+ *   [[harness:type <text> /abs/ack]]                ack: /abs/ack
  *
  * The ack holds {"ok":true} or {"ok":false,"error":"…"}; a failed command rejects here.
  */
@@ -62,6 +63,14 @@ export async function click(selector: string): Promise<void> {
   assertBridge('click()');
   const ack = ackFile();
   await bridge(`click ${selector} ${ack}`, ack);
+}
+
+/** Types a word in the workbench, its keys one right after the other (however busy the machine, unlike press() per key). */
+export async function typeText(text: string): Promise<void> {
+  if (!/^\S+$/.test(text)) throw new Error(`bad text: ${JSON.stringify(text)}`);
+  assertBridge('typeText()');
+  const ack = ackFile();
+  await bridge(`type ${text} ${ack}`, ack);
 }
 
 /** Presses a key in the workbench, e.g. 'Escape', 'Enter', 'Control+P'. */
