@@ -6,6 +6,9 @@
 import assert from 'node:assert/strict';
 import type { Page } from '../../src/api/paging';
 import { compareNames, serverOrder } from '../../src/api/collation';
+import type { ContentDocument, DocumentListQuery } from '../../src/api';
+import { DocumentsModel, type DocumentPage, type DocumentSource } from '../../src/model/documentsModel';
+import { Emitter } from '../../src/model/emitter';
 import { PagedList } from '../../src/model/pagedList';
 
 interface Row {
@@ -84,6 +87,59 @@ describe('Lists attacked: ties, deletes elsewhere, failures mid-walk', () => {
     // Page 1 now reads ‘Fig’ Apple Banana: the server puts Fig before Apple, and so must the rows shown.
     const shown = idsOf(l);
     assert.ok(shown.indexOf(6) < shown.indexOf(1), `page 1 lists 6 before 1, the rows show ${shown.join(',')}`);
+  });
+
+  it('a template count asked while the user creates its first document counts that document (Hide Empty does not hide the group)', async () => {
+    const doc = (id: number, templateId: number): ContentDocument =>
+      ({ id, name: `Doc ${id}`, template: { id: templateId, name: '' }, favorite: false, result: 'x', words: 1, created_at: null, updated_at: null }) as unknown as ContentDocument;
+    const docs: ContentDocument[] = [doc(1, 1), doc(2, 1)];
+    const changed = new Emitter<{ doc: ContentDocument; previous: ContentDocument | undefined }>();
+    const deleted = new Emitter<ContentDocument | { id: number }>();
+    const created = new Emitter<ContentDocument>();
+    const source: DocumentSource = {
+      onDidChange: changed.event,
+      onDidDelete: deleted.event,
+      onDidCreate: created.event,
+      list(q: DocumentListQuery): Promise<DocumentPage> {
+        // The server answers from what it has now...
+        const rows = docs.filter((d) => q.templateId === undefined || d.template?.id === q.templateId);
+        const page: DocumentPage = { items: rows.slice(0, q.perPage ?? 10), page: 1, perPage: q.perPage, total: rows.length, lastPage: 1, hasMore: false, changed: [] };
+        // ...and while that answer is on the wire, the user creates the first document of template 2 here.
+        if (q.templateId === 2) {
+          const d = doc(3, 2);
+          docs.push(d);
+          created.fire(d);
+        }
+        return Promise.resolve(page);
+      },
+    };
+    const model = new DocumentsModel(
+      source,
+      {
+        hasKey: () => Promise.resolve(true),
+        onDidChangeSignIn: new Emitter<boolean>().event,
+        pageSize: () => 10,
+        defaultSort: () => 'newest',
+        hideEmpty: () => true,
+        persist: () => Promise.resolve(),
+        progress: (p) => p,
+        log: { warn: () => undefined, debug: () => undefined },
+      },
+      undefined,
+    );
+    model.countIntervalMs = 0;
+    // One request per group (the walk of All Documents is for small accounts; here it is turned off).
+    model.countWalkMaxPages = 0;
+    try {
+      await model.rootChildren();
+      await model.countingDone;
+      assert.equal(docs.filter((d) => d.template?.id === 2).length, 1, 'the server has one document of template 2');
+      assert.equal(model.count('t2'), 1, `template 2 is counted ${String(model.count('t2'))}: its document created while the count was on the wire is left out`);
+      const shown = (await model.rootChildren()).map((g) => g.key);
+      assert.ok(shown.includes('t2'), 'Hide Empty Templates hides a template that has a document');
+    } finally {
+      model.dispose();
+    }
   });
 });
 
