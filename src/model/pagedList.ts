@@ -209,13 +209,25 @@ export class PagedList<T> {
       waiting = [];
       return at;
     };
-    for (const item of kept) {
+    // Where each row is in the page: a row shown further down than the page goes on, above rows the page lists
+    // after it, moved up on the server (renamed elsewhere); the rows it passes did not move down.
+    const inPage = new Map(kept.map((item, k) => [this.#keyOf(item), k]));
+    const listsLater = (k: number, from: number, to: number): boolean => {
+      for (let i = from; i < to; i++) if ((inPage.get(this.#keyOf(this.items[i])) ?? -1) > k) return true;
+      return false;
+    };
+    for (const [k, item] of kept.entries()) {
       const j = this.indexOf(this.#keyOf(item));
       if (j >= 0) {
         if (pos === undefined && j < start - repeats && this.#movable(j, start - 1)) {
           const [shown] = this.items.splice(j, 1);
           this.items.splice(start - 1, 0, shown);
           pos = before(start - 1) + 1;
+        } else if (j > (pos ?? start) && listsLater(k, pos ?? start, j) && this.#movable(j, pos ?? start)) {
+          const at = pos ?? start;
+          const [shown] = this.items.splice(j, 1);
+          this.items.splice(at, 0, shown);
+          pos = before(at) + 1;
         } else if (pos === undefined || j >= pos) {
           pos = before(j) + 1;
         } else if (this.#movable(j, pos - 1)) {
