@@ -105,7 +105,7 @@ describe('Lists attacked: ties, deletes elsewhere, failures mid-walk', () => {
         const rows = docs.filter((d) => q.templateId === undefined || d.template?.id === q.templateId);
         const page: DocumentPage = { items: rows.slice(0, q.perPage ?? 10), page: 1, perPage: q.perPage, total: rows.length, lastPage: 1, hasMore: false, changed: [] };
         // ...and while that answer is on the wire, the user creates the first document of template 2 here.
-        if (q.templateId === 2) {
+        if (q.templateId === 2 && !docs.some((d) => d.id === 3)) {
           const d = doc(3, 2);
           docs.push(d);
           created.fire(d);
