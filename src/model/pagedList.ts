@@ -48,6 +48,8 @@ export class PagedList<T> {
   #clean = true;
   /** Keys of the rows this walk found on the server (before `keep`), and of rows placed here since. */
   #listed = new Set<Key>();
+  /** The keys the walk before this one had listed (and placed) when it ended. */
+  #listedBefore = new Set<Key>();
   /** The order in which this walk listed each row (a row listed again takes its later place); rows placed here have none. */
   #seq = new Map<Key, number>();
   #nextSeq = 0;
@@ -144,7 +146,8 @@ export class PagedList<T> {
     if (page === 1) {
       // A walk starts: what it lists is checked against the total at its end.
       this.#clean = true;
-      this.#listed.clear();
+      this.#listedBefore = this.#listed;
+      this.#listed = new Set();
       this.#seq.clear();
       this.#nextSeq = 0;
       this.#added = 0;
@@ -174,7 +177,9 @@ export class PagedList<T> {
       this.hasMore = false;
     } else if (this.#clean && this.#added === 0 && ++this.#fruitless >= 2) {
       // Two walks alike, nothing changed here between them, and still not adding up (rows equal under the
-      // server's order can fall between two pages): nothing more can be learnt by reading again.
+      // server's order can fall between two pages): nothing more can be learnt by reading again. A row shown that
+      // neither walk listed is not in the list as the server pages it now (deleted elsewhere since): it goes.
+      this.items = this.items.filter((row) => this.#listed.has(this.#keyOf(row)) || this.#listedBefore.has(this.#keyOf(row)));
       this.hasMore = false;
     } else {
       this.#restart();
