@@ -768,6 +768,8 @@ export class DocumentsModel implements Disposable {
   async #countAll(signal: AbortSignal): Promise<void> {
     // Asked this run (a count without a total is not asked again).
     const asked = new Set<string>();
+    /** Asked again because the list changed while their count was on the wire. */
+    const again = new Set<string>();
     let requests = 0;
     const pace = async () => {
       if (requests++ > 0) await abortableSleep(this.countIntervalMs, signal);
@@ -794,8 +796,19 @@ export class DocumentsModel implements Disposable {
           await pace();
           if (signal.aborted) return;
           const { sortBy: _sb, sort: _s, ...query } = this.#queryFor(g);
+          const events = this.#events;
           const p = await this.#documents.list({ ...query, perPage: COUNT_PAGE_SIZE, page: 1 }, signal);
           if (signal.aborted) return;
+          if (this.#events !== events) {
+            // A document was created, changed or deleted while the answer was on the wire: the answer may predate
+            // it (the change could not move a count not known yet). Asked once more; else left uncounted (shown).
+            if (!again.has(g.key)) {
+              again.add(g.key);
+              asked.delete(g.key);
+            }
+            progress();
+            continue;
+          }
           const n: Count = p.total ?? (p.hasMore ? 'some' : p.items.length);
           const now = this.#count(g.key);
           if (now === undefined || now === 'some') this.#counts.set(g.key, n);

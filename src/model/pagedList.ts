@@ -48,6 +48,8 @@ export class PagedList<T> {
   #clean = true;
   /** Keys of the rows this walk found on the server (before `keep`), and of rows placed here since. */
   #listed = new Set<Key>();
+  /** The keys the walk before this one had listed (and placed) when it ended. */
+  #listedBefore = new Set<Key>();
   /** The order in which this walk listed each row (a row listed again takes its later place); rows placed here have none. */
   #seq = new Map<Key, number>();
   #nextSeq = 0;
@@ -144,7 +146,8 @@ export class PagedList<T> {
     if (page === 1) {
       // A walk starts: what it lists is checked against the total at its end.
       this.#clean = true;
-      this.#listed.clear();
+      this.#listedBefore = this.#listed;
+      this.#listed = new Set();
       this.#seq.clear();
       this.#nextSeq = 0;
       this.#added = 0;
@@ -174,7 +177,9 @@ export class PagedList<T> {
       this.hasMore = false;
     } else if (this.#clean && this.#added === 0 && ++this.#fruitless >= 2) {
       // Two walks alike, nothing changed here between them, and still not adding up (rows equal under the
-      // server's order can fall between two pages): nothing more can be learnt by reading again.
+      // server's order can fall between two pages): nothing more can be learnt by reading again. A row shown that
+      // neither walk listed is not in the list as the server pages it now (deleted elsewhere since): it goes.
+      this.items = this.items.filter((row) => this.#listed.has(this.#keyOf(row)) || this.#listedBefore.has(this.#keyOf(row)));
       this.hasMore = false;
     } else {
       this.#restart();
@@ -209,13 +214,25 @@ export class PagedList<T> {
       waiting = [];
       return at;
     };
-    for (const item of kept) {
+    // Where each row is in the page: a row shown further down than the page goes on, above rows the page lists
+    // after it, moved up on the server (renamed elsewhere); the rows it passes did not move down.
+    const inPage = new Map(kept.map((item, k) => [this.#keyOf(item), k]));
+    const listsLater = (k: number, from: number, to: number): boolean => {
+      for (let i = from; i < to; i++) if ((inPage.get(this.#keyOf(this.items[i])) ?? -1) > k) return true;
+      return false;
+    };
+    for (const [k, item] of kept.entries()) {
       const j = this.indexOf(this.#keyOf(item));
       if (j >= 0) {
         if (pos === undefined && j < start - repeats && this.#movable(j, start - 1)) {
           const [shown] = this.items.splice(j, 1);
           this.items.splice(start - 1, 0, shown);
           pos = before(start - 1) + 1;
+        } else if (j > (pos ?? start) && listsLater(k, pos ?? start, j) && this.#movable(j, pos ?? start)) {
+          const at = pos ?? start;
+          const [shown] = this.items.splice(j, 1);
+          this.items.splice(at, 0, shown);
+          pos = before(at) + 1;
         } else if (pos === undefined || j >= pos) {
           pos = before(j) + 1;
         } else if (this.#movable(j, pos - 1)) {
