@@ -64,6 +64,14 @@ export function defineSuites(): void {
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     });
 
+    /**
+     * No template counting in the background from here on: the Documents view off screen (a shown view counts its
+     * templates) and any counting under way finished, so a test counts only its own requests.
+     */
+    async function quiet(): Promise<void> {
+      await vscode.commands.executeCommand('workbench.action.closeSidebar');
+      await s.documentsTree.model.countingDone;
+    }
     async function tree(node?: DocNode): Promise<DocNode[]> {
       return (await s.documentsTree.getChildren(node)) ?? [];
     }
@@ -152,6 +160,7 @@ export function defineSuites(): void {
     });
 
     it('opens a document in the editor (the content-docs: file system) with the server\'s text', async () => {
+      await quiet();
       const id = await freshDocument();
       await sb.resetRequests();
       const editor = await openDocument(id);
@@ -162,6 +171,7 @@ export function defineSuites(): void {
     });
 
     it('edits and saves: the PATCH lands on that document, UTF-8 intact', async () => {
+      await quiet();
       const id = await freshDocument();
       const editor = await openDocument(id);
       const text = 'Edited in the browser: café, naïve, 😀 — saved through fetch.';
@@ -236,6 +246,7 @@ export function defineSuites(): void {
 
     it('a 429 without readable headers: backed off on the fixed schedule (2 s, not the unreadable Retry-After of 1 s), then listed', async () => {
       const exchanges: Array<{ path: string; status: number | undefined; attempt: number; at: number }> = [];
+      await quiet();
       const sub = s.api.onDidExchange((e) => {
         if (e.path.startsWith('/documents') && e.method === 'GET') exchanges.push({ path: e.path, status: e.status, attempt: e.attempt, at: Date.now() });
       });
