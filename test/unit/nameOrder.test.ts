@@ -9,17 +9,7 @@ import { serverOrder, sameName } from '../../src/api/collation';
 import { TEMPLATES } from '../../src/api/templates';
 import { startMariaDb, sqlString, type MariaDb } from '../kit/mariadb';
 import { collationKey, compareKeys, likeMatcher } from '../sandbox/collation';
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
+import { mulberry32 } from '../sandbox/seed';
 
 const SEED = 18;
 const COUNT = 3000;
