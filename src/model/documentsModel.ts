@@ -169,12 +169,18 @@ export class DocumentsModel implements Disposable {
     this.#subscriptions.push(
       // Signed out, or another key: what was learned of the account (its template names) goes with it.
       host.onDidChangeSignIn((signedIn) => this.#reset(signedIn ? 'another key' : 'signed out', true)),
-      documents.onDidChange(({ doc, previous }) => this.#onDocumentChanged(doc, previous)),
-      documents.onDidDelete((d) => this.#onDocumentDeleted(d)),
-      documents.onDidCreate((doc) => this.#onDocumentCreated(doc)),
-      documents.onDidChange(() => this.#events++),
-      documents.onDidDelete(() => this.#events++),
-      documents.onDidCreate(() => this.#events++),
+      documents.onDidChange(({ doc, previous }) => {
+        this.#events++;
+        this.#onDocumentChanged(doc, previous);
+      }),
+      documents.onDidDelete((d) => {
+        this.#events++;
+        this.#onDocumentDeleted(d);
+      }),
+      documents.onDidCreate((doc) => {
+        this.#events++;
+        this.#onDocumentCreated(doc);
+      }),
     );
   }
 
