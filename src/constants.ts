@@ -5,6 +5,8 @@ export const SCHEME = 'content-docs';
 export const PROPOSAL_SCHEME = 'content-docs-proposal';
 export const CONFIG = 'contentDocs';
 export const SECRET_KEY = 'contentDocs.apiKey';
+/** The accounts' local labels, per documents server and key (digests only; see Credentials.accountLabel). */
+export const SECRET_ACCOUNT_LABELS = 'contentDocs.accountLabels';
 
 export const VIEW = {
   documents: 'contentDocs.documents',

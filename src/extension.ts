@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
 import { SCHEME, VIEW } from './constants';
 import { Credentials } from './auth/credentials';
-import * as config from './util/config';
 import { loadCommandsBundle, registerCommands } from './commands/index';
 import { LazyDocumentFileSystem } from './fs/lazyFs';
 import { ApiProvider } from './services/apiProvider';
@@ -36,16 +35,9 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   const credentials = new Credentials(context.secrets, log);
   // While the session's first request waits for its answer, the formatters its rows will use are made (Intl costs ~10 ms the first time).
   const api = new ApiProvider(credentials, log, prepareFormats);
-  // Who the account is (the documents server and the key), read locally: an answer on the wire while the user signed
-  // out and in again with the same key is still this account's. Kept as a SHA-256 digest, so no copy of the key
-  // stays in memory beyond the client's own.
-  const documents = new DocumentService(api, credentials, async () => {
-    const url = config.documentsBaseUrl();
-    const key = await credentials.getKey().catch(() => undefined);
-    if (!key || !url) return undefined;
-    const digest = await globalThis.crypto.subtle.digest('SHA-256', new TextEncoder().encode(`${url}\n${key}`));
-    return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
-  });
+  // Who the account is: its local label (per documents server and key, see Credentials.accountLabel). An answer on the
+  // wire while the user signed out and in again with the same key is still this account's.
+  const documents = new DocumentService(api, credentials, () => credentials.accountLabel());
   const account = new AccountService(api, credentials, documents, log);
   const usage = new UsageStatus(account, api, credentials);
   const prompter = new SwitchablePrompter();

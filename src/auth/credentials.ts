@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { CTX, SECRET_KEY } from '../constants';
+import { CTX, SECRET_ACCOUNT_LABELS, SECRET_KEY } from '../constants';
+import * as config from '../util/config';
 import { Disposable } from '../util/disposable';
 import type { Logger } from '../util/log';
 
@@ -9,6 +10,10 @@ import type { Logger } from '../util/log';
  */
 export class Credentials extends Disposable {
   private cached: Promise<string | undefined> | undefined;
+  /** The labels as last read (see accountLabel); undefined: read them again. */
+  private labels: Promise<[digest: string, label: string][]> | undefined;
+  /** Label changes are made one at a time (a read, then a store). */
+  private labelQueue: Promise<unknown> = Promise.resolve();
   /** The key as last seen by refreshContext (null: not read yet). */
   private lastSeen: string | undefined | null = null;
   private readonly _onDidChange = this._register(new vscode.EventEmitter<boolean>());
@@ -22,6 +27,7 @@ export class Credentials extends Disposable {
     super();
     this._register(
       secrets.onDidChange((e) => {
+        if (e.key === SECRET_ACCOUNT_LABELS) this.labels = undefined;
         if (e.key !== SECRET_KEY) return;
         this.cached = undefined;
         void this.refreshContext(true);
@@ -71,4 +77,67 @@ export class Credentials extends Disposable {
     return has;
   }
 
+  /**
+   * The account's local label: a lowercase letter and seven letters or digits, made at random the first time a
+   * documents server and key are used together and kept for them in SecretStorage (as a SHA-256 digest of both:
+   * no copy of the key). Every URI of a document carries it, so a tab opened in one account is never read or
+   * saved in another: the same server and key (signed out and in again, a restart) are the same label; another key
+   * or server is another. Undefined when signed out or no server is set. Local, no network.
+   */
+  async accountLabel(documentsUrl = config.documentsBaseUrl()): Promise<string | undefined> {
+    const key = await this.getKey();
+    if (!key || !documentsUrl) return undefined;
+    const digest = await sha256Hex(`${documentsUrl}\n${key}`);
+    const known = (await this.readLabels()).find(([d]) => d === digest);
+    if (known) return known[1];
+    const next = this.labelQueue.then(async () => {
+      this.labels = undefined;
+      const labels = await this.readLabels();
+      const found = labels.find(([d]) => d === digest);
+      if (found) return found[1];
+      const label = newLabel();
+      // The most recent first; old pairs go after a while (an account not used for 50 sign-ins).
+      const kept = [[digest, label] as [string, string], ...labels].slice(0, 50);
+      this.labels = Promise.resolve(kept);
+      await Promise.resolve(this.secrets.store(SECRET_ACCOUNT_LABELS, JSON.stringify(kept))).catch((e: unknown) =>
+        this.log.warn(`[auth] couldn't keep the account's label: ${(e as Error)?.message ?? e}`),
+      );
+      return label;
+    });
+    this.labelQueue = next.catch(() => undefined);
+    return next;
+  }
+
+  private readLabels(): Promise<[string, string][]> {
+    this.labels ??= Promise.resolve(this.secrets.get(SECRET_ACCOUNT_LABELS)).then(
+      (raw) => {
+        try {
+          const parsed: unknown = JSON.parse(raw ?? '[]');
+          return Array.isArray(parsed)
+            ? parsed.filter(
+                (e: unknown): e is [string, string] =>
+                  Array.isArray(e) && typeof e[0] === 'string' && typeof e[1] === 'string' && /^[a-z][a-z0-9]{7}$/.test(e[1]),
+              )
+            : [];
+        } catch {
+          return [];
+        }
+      },
+      () => [],
+    );
+    return this.labels;
+  }
+}
+
+async function sha256Hex(text: string): Promise<string> {
+  const digest = await globalThis.crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** A new account label: a letter, then seven letters or digits (about 41 bits of randomness). */
+function newLabel(): string {
+  const letters = 'abcdefghijklmnopqrstuvwxyz';
+  const chars = letters + '0123456789';
+  const bytes = globalThis.crypto.getRandomValues(new Uint8Array(8));
+  return letters[bytes[0] % 26] + Array.from(bytes.slice(1), (b) => chars[b % 36]).join('');
 }

@@ -3,7 +3,7 @@ import type { ContentDocument } from '../api/index';
 import { TEMPLATES, templateName } from '../api/templates';
 import { charLength, CREATIVITY_LEVELS, LIMITS, nearestCreativity, type Creativity } from '../api/validate';
 import { CMD } from '../constants';
-import { ACCOUNT_FOLDER_NAME, ACCOUNT_ROOT, documentUri, tabUris } from '../fs/uris';
+import { ACCOUNT_FOLDER_NAME, accountRoot, documentUri, tabUris } from '../fs/uris';
 import type { Services } from '../services/services';
 import { describeError, errorKind, isApiError, isCancellation } from '../util/errors';
 import { showError } from '../util/run';
@@ -19,7 +19,7 @@ export function fileCommands(s: Services) {
     [CMD.documentOpen]: (arg: unknown) => openDocument(s, arg),
     [CMD.documentNew]: () => newDocument(s),
     [CMD.documentGoTo]: () => goToDocument(s),
-    [CMD.openAccountFolder]: () => openAccountFolder(),
+    [CMD.openAccountFolder]: () => openAccountFolder(s),
   } satisfies CommandParts;
 }
 
@@ -52,7 +52,7 @@ export async function openDocument(
     return undefined;
   }
   s.fs.remember(doc);
-  const uri = documentUri(doc);
+  const uri = documentUri(doc, s.documents.accountOf(doc));
   await s.fs.reloadIfStale(uri, id);
   return vscode.window.showTextDocument(uri, { preview: options.preview, viewColumn: options.viewColumn });
 }
@@ -268,7 +268,7 @@ async function storeAndOpen(s: Services, d: Draft): Promise<void> {
 async function showNew(s: Services, doc: ContentDocument): Promise<void> {
   s.fs.remember(doc);
   s.log.info(`[new] created document ${doc.id} (${templateName(doc.template?.id, doc.template?.name)})`);
-  await vscode.window.showTextDocument(documentUri(doc), { preview: false });
+  await vscode.window.showTextDocument(documentUri(doc, s.documents.accountOf(doc)), { preview: false });
 }
 
 // --- Go to Document… -----------------------------------------------------------------------------------
@@ -353,11 +353,14 @@ export function goToDocument(s: Services): Promise<vscode.TextEditor | undefined
 
 // --- Open Account as Folder ----------------------------------------------------------------------------
 
-/** Adds `content-docs://account/` as a workspace folder named "Content Docs" (or shows it if it is there). */
-export async function openAccountFolder(): Promise<void> {
+/** Adds `content-docs://<account>/` as a workspace folder named "Content Docs" (or shows it if it is there). */
+export async function openAccountFolder(s: Services): Promise<void> {
+  const account = await s.documents.currentAccount();
+  if (account === undefined) throw new Error('Sign in first: the account folder shows the documents of the account you are signed in to.');
+  const root = accountRoot(account);
   const folders = vscode.workspace.workspaceFolders ?? [];
-  if (!folders.some((f) => f.uri.toString() === ACCOUNT_ROOT.toString())) {
-    const ok = vscode.workspace.updateWorkspaceFolders(folders.length, 0, { uri: ACCOUNT_ROOT, name: ACCOUNT_FOLDER_NAME });
+  if (!folders.some((f) => f.uri.toString() === root.toString())) {
+    const ok = vscode.workspace.updateWorkspaceFolders(folders.length, 0, { uri: root, name: ACCOUNT_FOLDER_NAME });
     if (!ok) throw new Error('VS Code did not accept the folder (another change to the workspace folders may be in progress). Try again.');
   }
   await vscode.commands.executeCommand('workbench.view.explorer');

@@ -3,9 +3,6 @@ import { documentFileName, templateFolderName, type DocumentLike } from './names
 /** What the index keeps of a document: enough to name it. */
 export type IndexedDocument = DocumentLike;
 
-/** What a path that an editor showed under the account used before resolves to: no document of this account. */
-export const PREVIOUS_ACCOUNT = -1;
-
 /** Paths (`<folder>/<file>`) that appeared or went away after a change, for onDidChangeFile. */
 export interface IndexDiff {
   addedFolders: string[];
@@ -173,18 +170,16 @@ export class AccountIndex {
   }
 
   /**
-   * Another account: everything goes, and the listing loads again when next asked for. The paths editors still
-   * show (`shown`) keep meaning a document of the account used before ({@link PREVIOUS_ACCOUNT}): they never
-   * pass to a document of this account that has the same name.
+   * Another account: everything goes, and the listing loads again when next asked for. (The paths editors still
+   * show name the account they belong to: the file system never resolves them in another.)
    */
-  unload(shown: Iterable<string> = []): IndexDiff {
+  unload(): IndexDiff {
     this.generation++;
     this.loading = undefined;
     this.reloading = undefined;
     this.reloadAgain = undefined;
     this.heard = undefined;
     this.aliases.clear();
-    for (const path of shown) this.aliases.set(path, PREVIOUS_ACCOUNT);
     if (!this.isLoaded) return EMPTY_DIFF;
     const before = this.snapshot();
     this.isLoaded = false;

@@ -9,13 +9,14 @@ import { Disposable } from '../util/disposable';
 import { describeError, errorKind } from '../util/errors';
 import type { Logger } from '../util/log';
 import { ActiveFavoriteContext } from './activeFavoriteContext';
-import { AccountIndex, listAccount } from './accountIndex';
+import { AccountIndex, listAccount, type IndexDiff } from './accountIndex';
 import { DocumentRecords, type Use } from './documentRecords';
 import { FileChangeBatcher } from './fileEvents';
 import { refusal, toFileSystemError, unsavableText, unusableName } from './fsErrors';
-import { checkAccount, documentIdOf, documentUris, isShown, resolveTarget, type Target } from './targets';
+import { documentIdOf, documentUris, isAccountRefusal, isShown, resolveTarget, type Target } from './targets';
 import {
-  ACCOUNT_ROOT,
+  accountOfUri,
+  accountRoot,
   documentFileName,
   documentIdFromUri,
   documentNameFromFileName,
@@ -57,7 +58,8 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
   private readonly records = new DocumentRecords<vscode.Uri>();
   private prompter: Prompter = new VsCodePrompter();
   private reloadTimer: ReturnType<typeof setTimeout> | undefined;
-  private readonly sameAccount = (generation: number) => this.documents.isCurrent(generation);
+  /** The account the index was last loaded or unloaded for (its folder's URIs carry this label). */
+  private indexAccount: string | undefined;
 
   constructor(
     readonly documents: DocumentService,
@@ -68,13 +70,14 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     // A document it lacks is read by id: only a 404 lets it go (a page walk can skip a live document).
     this.index = new AccountIndex(
       async (current) => {
+        this.indexAccount = await documents.currentAccount();
         const listing = await listAccount((page) => documents.list({ perPage: 100, sortBy: 'id', sort: 'asc', page }, undefined, { announce: true }), current);
         log.info(`[fs] account listing: ${listing.docs.length} documents`);
         return listing;
       },
       fileExtension(),
       (id) =>
-        documents.fetch(id).then(
+        documents.fetch(id, undefined, this.indexAccount).then(
           (doc) => doc,
           (e: unknown) => {
             if (errorKind(e) === 'notFound') return null;
@@ -89,7 +92,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     this._register(documents.onDidForget((e) => this.onServiceForget(e.account)));
     this._register(
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (config.affects(e, 'files.language')) this.events.indexDiff(this.index.setExtension(fileExtension()));
+        if (config.affects(e, 'files.language')) this.indexDiff(this.index.setExtension(fileExtension()));
       }),
     );
     this._register(new ActiveFavoriteContext((uri) => this.documentIdOf(uri), documents));
@@ -102,12 +105,11 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
   }
 
   /**
-   * The document a `content-docs:` URI stands for, without any request: single-document and account URIs. A document
-   * tab of the account used before is this account's document of that id only once read here under its name.
+   * The document a `content-docs:` URI stands for, without any request: single-document and account URIs of the
+   * account used now (a URI of another account stands for no document here).
    */
   documentIdOf(uri: vscode.Uri): number | undefined {
-    const [id, segs] = [documentIdOf(uri, this.index), segments(uri)];
-    return id !== undefined && documentIdFromUri(uri) === id && this.records.fromPreviousAccount(id, nameFromFileName(segs[1] ?? '')) ? undefined : id;
+    return documentIdOf(uri, this.index, this.documents.accountLabel);
   }
 
   /** Records a document fetched elsewhere (a command that just read or created it), so the next stat reuses it. */
@@ -144,8 +146,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     if (target.kind !== 'file') return DIRECTORY;
     this.records.track(target.id, uri);
     this.records.statStarted(target.id);
-    const v = await this.current(target.id, 'stat', `Couldn't open "${this.label(target.id, uri)}"`);
-    await checkAccount(uri, target.id, this.records, this.documents.get(target.id)?.name, this.sameAccount);
+    const v = await this.current(target.id, 'stat', `Couldn't open "${this.label(target.id, uri)}"`, uri);
     this.records.statOk(target.id);
     this.confirmUri(target.id, uri);
     return { type: vscode.FileType.File, ctime: v.ctime, mtime: v.mtime, size: v.size };
@@ -155,8 +156,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     const target = await this.resolve(uri, 'open');
     if (target.kind !== 'file') throw vscode.FileSystemError.FileIsADirectory(uri);
     this.records.track(target.id, uri);
-    const v = await this.current(target.id, 'read', `Couldn't open "${this.label(target.id, uri)}"`);
-    await checkAccount(uri, target.id, this.records, this.documents.get(target.id)?.name, this.sameAccount);
+    const v = await this.current(target.id, 'read', `Couldn't open "${this.label(target.id, uri)}"`, uri);
     this.confirmUri(target.id, uri);
     return v.bytes;
   }
@@ -169,7 +169,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
       case 'accountFolder':
         return (this.index.files(target.folder) ?? []).map(([f]) => [f, vscode.FileType.File]);
       case 'documentDir': {
-        const doc = this.documents.get(target.id) ?? (await this.fetch(target.id, `Couldn't list "${uri.path}"`));
+        const doc = this.documents.get(target.id) ?? (await this.fetch(target.id, `Couldn't list "${uri.path}"`, uri));
         return target.depth === 0
           ? [[templateFolderName(doc.template), vscode.FileType.Directory]]
           : [[documentFileName(doc.name), vscode.FileType.File]];
@@ -179,7 +179,14 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     }
   }
 
-  createDirectory(): void {
+  /**
+   * Never made here. VS Code asks for the folder of a file it could not find before saving it: a URI of another
+   * account is refused as that (the save then says why), not as a folder that cannot be made.
+   */
+  async createDirectory(uri: vscode.Uri): Promise<void> {
+    await this.resolve(uri, 'write').catch((e: unknown) => {
+      if (isAccountRefusal(e)) throw e;
+    });
     throw vscode.FileSystemError.NoPermissions('Template folders come from the server: they cannot be created here.');
   }
 
@@ -198,7 +205,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     // last read is not recent: a text changed on the server that nobody has seen yet is never overwritten.
     const base = this.records.versions.get(id);
     if (!base || !this.records.statRecent(id)) {
-      const obs = this.accept(await this.fetch(id, action), false);
+      const obs = this.accept(await this.fetch(id, action, uri), false);
       if (!base || obs.textChanged) {
         throw this.refuse(
           `${action}: the document may have changed on the server since you opened it. Save again to compare your text with the server's and choose whether to overwrite it.`,
@@ -207,11 +214,11 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
       }
     }
 
-    await checkAccount(uri, id, this.records, this.documents.get(id)?.name, this.sameAccount);
     this.records.setWriting(id, true);
     let saved: ContentDocument;
     try {
-      saved = await this.documents.saveResult(id, text);
+      // Sent only while the URI's account is the one used now (checked again just before the PATCH leaves).
+      saved = await this.documents.saveResult(id, text, accountOfUri(uri));
     } catch (e) {
       throw this.toFileSystemError(e, action, id);
     } finally {
@@ -241,7 +248,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     );
     if (!confirmed) throw vscode.FileSystemError.NoPermissions(`"${label}" was not deleted: the deletion was not confirmed.`);
     try {
-      await this.documents.delete(id);
+      await this.documents.delete(id, accountOfUri(uri));
     } catch (e) {
       throw this.toFileSystemError(e, `Couldn't delete "${label}"`, id);
     }
@@ -275,7 +282,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
       }
     }
     try {
-      await this.documents.rename(id, name);
+      await this.documents.rename(id, name, accountOfUri(oldUri));
     } catch (e) {
       release();
       throw this.toFileSystemError(e, action, id);
@@ -287,11 +294,11 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
 
   private resolve(uri: vscode.Uri, why: 'open' | 'list' | 'write' | 'delete' | 'rename'): Promise<Target> {
     return resolveTarget(uri, why, {
+      account: () => this.documents.currentAccount(),
       index: this.index,
       ensureIndex: () => this.ensureIndex(),
       names: (id) => this.records.names(id),
       currentName: (id) => this.documents.get(id)?.name,
-      fromPreviousAccount: (id, name) => this.records.fromPreviousAccount(id, name),
     });
   }
 
@@ -310,16 +317,17 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
   }
 
   /** The server's copy: a recent read this call may still use (see DocumentRecords.reuse), else a new GET. */
-  private async current(id: number, use: Use, action: string): Promise<Version> {
+  private async current(id: number, use: Use, action: string, uri: vscode.Uri): Promise<Version> {
     const reused = this.records.reuse(id, use, use === 'stat' && this.hasUnsavedEdits(id));
     if (reused) return reused;
-    const fetched = this.accept(await this.fetch(id, action), false).version;
+    const fetched = this.accept(await this.fetch(id, action, uri), false).version;
     this.records.used(id, use);
     return fetched;
   }
 
-  private fetch(id: number, action: string): Promise<ContentDocument> {
-    return this.documents.fetch(id).catch((e: unknown) => Promise.reject(this.toFileSystemError(e, action, id)));
+  /** GET the document, for `uri`: sent only while the URI's account is the one used now. */
+  private fetch(id: number, action: string, uri: vscode.Uri): Promise<ContentDocument> {
+    return this.documents.fetch(id, undefined, accountOfUri(uri)).catch((e: unknown) => Promise.reject(this.toFileSystemError(e, action, id)));
   }
 
   /** Records a server copy; when it differs from the last one and is not our own save, editors hear of it. */
@@ -346,7 +354,12 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
 
   private fireForDocument(id: number, type: vscode.FileChangeType, except?: vscode.Uri): void {
     const skip = except?.toString();
-    this.events.soon(...documentUris(id, this.records.uris(id), this.index).filter((u) => u.toString() !== skip).map((uri) => ({ type, uri })));
+    this.events.soon(...documentUris(id, this.records.uris(id), this.index, this.indexAccount).filter((u) => u.toString() !== skip).map((uri) => ({ type, uri })));
+  }
+
+  /** What changed in the account folder, told under the account it was listed for. */
+  private indexDiff(diff: IndexDiff): void {
+    if (this.indexAccount) this.events.indexDiff(diff, this.indexAccount);
   }
 
   private onServiceChange(doc: ContentDocument, previous: ContentDocument | undefined): void {
@@ -355,19 +368,19 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     if (!previous || previous.name !== doc.name || previous.template?.id !== doc.template?.id) {
       // Every URI of the document hears of a rename (its editors keep working under the old name).
       if (previous && !obs.statChanged) this.fireForDocument(doc.id, vscode.FileChangeType.Changed);
-      this.events.indexDiff(this.index.upsert(doc));
+      this.indexDiff(this.index.upsert(doc));
     }
   }
 
   private onServiceDelete(id: number): void {
     this.fireForDocument(id, vscode.FileChangeType.Deleted);
-    this.events.indexDiff(this.index.remove(id));
+    this.indexDiff(this.index.remove(id));
     this.records.forget(id);
   }
 
   private onServiceCreate(doc: ContentDocument): void {
     this.accept(doc, true);
-    this.events.indexDiff(this.index.upsert(doc));
+    this.indexDiff(this.index.upsert(doc));
   }
 
   /**
@@ -378,19 +391,18 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     if (account) {
       // The versions stay: the next read of an id is compared with what VS Code was last told of it, so an
       // editor's "newer on disk" check holds across the switch (and a changed text reloads clean editors).
-      this.records.forgetReads(this.documents.generation - 1);
-      // The account folder lists again only if someone looks at it (its root changed). A path an editor shows
-      // never comes to mean a document of the new account (editors hear of it below and find it gone).
-      const shown = vscode.workspace.textDocuments.filter((d) => isAccountUri(d.uri)).map((d) => segments(d.uri).join('/'));
-      const diff = this.index.unload(shown);
-      if (diff.removedFolders.length) {
-        this.events.indexDiff(diff);
-        this.events.soon({ type: vscode.FileChangeType.Changed, uri: ACCOUNT_ROOT });
-      }
+      this.records.forgetReads();
+      // The account folder lists again only if someone looks at it (its root changed). Its paths name the account
+      // they belong to: they never come to mean a document of the new account (editors hear of it below).
+      const before = this.indexAccount;
+      const diff = this.index.unload();
+      this.indexDiff(diff);
+      this.indexAccount = undefined;
+      if (before) this.events.soon({ type: vscode.FileChangeType.Changed, uri: accountRoot(before) });
     }
     for (const uri of tabUris()) {
-      const id = documentIdOf(uri, this.index);
-      if (id === undefined && !isAccountUri(uri)) continue;
+      const id = this.documentIdOf(uri);
+      if (id === undefined && !isAccountUri(uri) && documentIdFromUri(uri) === undefined) continue;
       if (id !== undefined) this.records.dropRead(id);
       this.events.soon({ type: vscode.FileChangeType.Changed, uri });
     }
@@ -400,7 +412,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
       this.reloadTimer = undefined;
       this.index.reload().then(
         (d) => {
-          this.events.indexDiff(d);
+          this.indexDiff(d);
           // A document the server answered 404 for was deleted elsewhere: the views and editors hear of it too, so
           // the folder and the Documents view never disagree about it. (Absence from the listing alone is not that.)
           for (const id of d.goneIds) this.documents.markDeleted(id);

@@ -47,12 +47,6 @@ export class DocumentRecords<U extends { toString(): string }> {
   /** Every text VS Code was told of, per document (mtime and size that move whenever the text changed). */
   readonly versions = new VersionTracker();
   readonly #records = new Map<number, DocumentRecord<U>>();
-  /**
-   * Per document: the names it had in an account used before (the key or server changed since), each with that
-   * account's generation (see DocumentService.generation). A URI under such a name may mean another document of the
-   * same id now, until a read here finds the document under that name, or finds it is the same account.
-   */
-  readonly #previousAccount = new Map<number, Map<string, number>>();
 
   #record(id: number): DocumentRecord<U> {
     let r = this.#records.get(id);
@@ -145,39 +139,15 @@ export class DocumentRecords<U extends { toString(): string }> {
   /** The one place a document is forgotten (it was deleted): its record and its versions. */
   forget(id: number): void {
     this.#records.delete(id);
-    this.#previousAccount.delete(id);
     this.versions.forget(id);
   }
 
-  /** Whether `name` was this document's in an account used before, and no read here has found it under that name since. */
-  fromPreviousAccount(id: number, name: string): boolean {
-    return this.#previousAccount.get(id)?.has(name) === true;
-  }
-
-  /** The generation of the account in which the document had that name (undefined: not a previous account's name). */
-  previousGeneration(id: number, name: string): number | undefined {
-    return this.#previousAccount.get(id)?.get(name);
-  }
-
-  /** The document was read in the account used now under this name: a URI with it means this document. */
-  confirmAccount(id: number, name: string): void {
-    const names = this.#previousAccount.get(id);
-    names?.delete(name);
-    if (names?.size === 0) this.#previousAccount.delete(id);
-  }
-
   /**
-   * Another account: what was read of the documents goes (reads, stats, the names they were read under; those of
-   * documents VS Code had a URI for are kept as the previous account's, `generation`: that account's).
-   * The URIs and versions stay: the next read of an id is compared with what VS Code was last told of it.
+   * Another account: what was read of the documents goes (reads, stats, the names they were read under). The URIs
+   * and versions stay: the next read of an id is compared with what VS Code was last told of it. (A URI names its
+   * account: one of the account used before is refused before any record is consulted.)
    */
-  forgetReads(generation = -1): void {
-    for (const [id, r] of this.#records) {
-      if (!r.uris.size || !r.names.size) continue;
-      const names = this.#previousAccount.get(id) ?? new Map<string, number>();
-      for (const n of r.names) if (!names.has(n)) names.set(n, generation);
-      this.#previousAccount.set(id, names);
-    }
+  forgetReads(): void {
     for (const r of this.#records.values()) {
       r.lastRead = undefined;
       r.statOkAt = undefined;

@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
-import { ACCOUNT_AUTHORITY } from './uris';
-import { SCHEME } from '../constants';
+import { accountPathUri } from './uris';
 import { Disposable } from '../util/disposable';
 import type { IndexDiff } from './accountIndex';
 
@@ -54,9 +53,9 @@ export class FileChangeBatcher extends Disposable {
     });
   }
 
-  /** What changed in the account folder: files and folders gone, then new ones. */
-  indexDiff(d: IndexDiff): void {
-    const uri = (p: string) => vscode.Uri.from({ scheme: SCHEME, authority: ACCOUNT_AUTHORITY, path: `/${p}` });
+  /** What changed in the folder of `account`: files and folders gone, then new ones. */
+  indexDiff(d: IndexDiff, account: string): void {
+    const uri = (p: string) => accountPathUri(account, p);
     this.soon(
       ...d.removedFiles.map((p) => ({ type: vscode.FileChangeType.Deleted, uri: uri(p) })),
       ...d.removedFolders.map((p) => ({ type: vscode.FileChangeType.Deleted, uri: uri(p) })),

@@ -5,7 +5,7 @@ import type { Prompter } from '../ui/prompter';
 import { Disposable } from '../util/disposable';
 import type { Logger } from '../util/log';
 import type { DocumentFileSystem } from './documentFs';
-import { documentIdFromUri } from './uris';
+import { accountOfUri, documentIdFromUri } from './uris';
 
 type FsModule = typeof import('./documentFs');
 
@@ -45,8 +45,10 @@ export class LazyDocumentFileSystem extends Disposable implements vscode.FileSys
 
   /** The document a `content-docs:` URI stands for, without any request (see DocumentFileSystem.documentIdOf). */
   documentIdOf(uri: vscode.Uri): number | undefined {
-    // Before the first use no account listing exists, so only single-document URIs resolve.
-    return this.impl ? this.impl.documentIdOf(uri) : documentIdFromUri(uri);
+    // Before the first use no account listing exists, so only single-document URIs of the account used now resolve.
+    if (this.impl) return this.impl.documentIdOf(uri);
+    const account = this.documents.accountLabel;
+    return account !== undefined && accountOfUri(uri) === account ? documentIdFromUri(uri) : undefined;
   }
 
   remember(doc: ContentDocument): void {
@@ -67,8 +69,8 @@ export class LazyDocumentFileSystem extends Disposable implements vscode.FileSys
   readDirectory(uri: vscode.Uri): Promise<[string, vscode.FileType][]> {
     return this.real.readDirectory(uri);
   }
-  createDirectory(): void {
-    return this.real.createDirectory();
+  createDirectory(uri: vscode.Uri): Promise<void> {
+    return this.real.createDirectory(uri);
   }
   readFile(uri: vscode.Uri): Promise<Uint8Array> {
     return this.real.readFile(uri);

@@ -1,8 +1,7 @@
 import * as vscode from 'vscode';
 import { SCHEME } from '../constants';
-import { PREVIOUS_ACCOUNT, type AccountIndex } from './accountIndex';
-import type { DocumentRecords } from './documentRecords';
-import { ACCOUNT_AUTHORITY, documentIdFromUri, isAccountUri, nameFromFileName, safeSegment, segments } from './uris';
+import type { AccountIndex } from './accountIndex';
+import { accountOfUri, accountPathUri, documentIdFromUri, isAccountUri, isLegacyUri, nameFromFileName, safeSegment, segments } from './uris';
 
 /** What a `content-docs:` URI stands for. */
 export type Target =
@@ -11,8 +10,10 @@ export type Target =
   | { kind: 'documentDir'; id: number; depth: number }
   | { kind: 'file'; id: number };
 
-/** What resolving a URI may consult: the account folder's index, and what is known of each document. */
+/** What resolving a URI may consult: the account used now, the account folder's index, and what is known of each document. */
 export interface TargetContext {
+  /** The label of the account used now (undefined: signed out, or no server set). */
+  account(): Promise<string | undefined>;
   readonly index: AccountIndex;
   /** Loads the account listing when it is not loaded (throws a FileSystemError when it fails). */
   ensureIndex(): Promise<void>;
@@ -20,8 +21,6 @@ export interface TargetContext {
   names(id: number): ReadonlySet<string> | undefined;
   /** The document's current name, when known without a request. */
   currentName(id: number): string | undefined;
-  /** The name was the document's in an account used before, not found here since (see checkAccount). */
-  fromPreviousAccount(id: number, name: string): boolean;
 }
 
 /**
@@ -47,7 +46,8 @@ async function resolve(uri: vscode.Uri, ctx: TargetContext): Promise<Target> {
   if (uri.scheme !== SCHEME) throw vscode.FileSystemError.FileNotFound(uri);
   const segs = segments(uri);
   if (segs.some((s) => s.startsWith('.'))) throw vscode.FileSystemError.FileNotFound(uri); // .vscode, .editorconfig, …
-  if (uri.authority === ACCOUNT_AUTHORITY) {
+  await checkAccount(uri, ctx);
+  if (isAccountUri(uri)) {
     if (segs.length === 0) {
       await ctx.ensureIndex();
       return { kind: 'accountRoot' };
@@ -74,7 +74,7 @@ async function resolve(uri: vscode.Uri, ctx: TargetContext): Promise<Target> {
   const current = ctx.currentName(id);
   const name = nameFromFileName(segs[1]);
   if ((known?.size || current !== undefined) && !known?.has(name) && (current === undefined || safeSegment(current) !== name)) {
-    throw ctx.fromPreviousAccount(id, name) ? previousAccount(name) : vscode.FileSystemError.FileNotFound(uri);
+    throw vscode.FileSystemError.FileNotFound(uri);
   }
   return { kind: 'file', id };
 }
@@ -84,7 +84,6 @@ async function resolve(uri: vscode.Uri, ctx: TargetContext): Promise<Target> {
  * found" — it never falls through to another document that now has the same name.
  */
 function fileTarget(uri: vscode.Uri, id: number, index: AccountIndex): Target {
-  if (id === PREVIOUS_ACCOUNT) throw previousAccount(nameFromFileName(segments(uri)[1] ?? ''));
   if (index.isGone(id)) {
     throw vscode.FileSystemError.FileNotFound(
       `"${nameFromFileName(segments(uri)[1] ?? '')}" was deleted on the server: this file no longer has a document behind it. Your text, if any, is still in the editor.`,
@@ -98,56 +97,71 @@ function fileTarget(uri: vscode.Uri, id: number, index: AccountIndex): Target {
   return { kind: 'file', id };
 }
 
-/** The document a `content-docs:` URI stands for, without any request: single-document and account URIs. */
-export function documentIdOf(uri: vscode.Uri, index: AccountIndex): number | undefined {
-  if (uri.scheme !== SCHEME) return undefined;
+/**
+ * The document a `content-docs:` URI stands for, without any request: single-document and account URIs of the
+ * account used now (`account`, its label). A URI of another account, or of an earlier version, stands for none here.
+ */
+export function documentIdOf(uri: vscode.Uri, index: AccountIndex, account: string | undefined): number | undefined {
+  if (uri.scheme !== SCHEME || account === undefined || accountOfUri(uri) !== account) return undefined;
   const id = documentIdFromUri(uri);
   if (id !== undefined) return id;
-  if (!isAccountUri(uri)) return undefined;
   const segs = segments(uri);
-  const found = segs.length === 2 ? index.resolve(segs[0], segs[1]) : undefined;
-  return found === PREVIOUS_ACCOUNT ? undefined : found;
+  return segs.length === 2 ? index.resolve(segs[0], segs[1]) : undefined;
 }
 
-/** Every URI of a document: those VS Code asked about (`known`), and its account path. */
-export function documentUris(id: number, known: readonly vscode.Uri[], index: AccountIndex): vscode.Uri[] {
+/** Every URI of a document: those VS Code asked about (`known`), and its path in the folder of `account`. */
+export function documentUris(id: number, known: readonly vscode.Uri[], index: AccountIndex, account: string | undefined): vscode.Uri[] {
   const out = new Map<string, vscode.Uri>(known.map((u) => [u.toString(), u]));
   const path = index.pathOf(id);
-  if (path) {
-    const uri = vscode.Uri.from({ scheme: SCHEME, authority: ACCOUNT_AUTHORITY, path: `/${path}` });
+  if (path && account) {
+    const uri = accountPathUri(account, path);
     out.set(uri.toString(), uri);
   }
   return [...out.values()];
 }
 
 /**
- * A document URI (`content-docs://ID/…`) VS Code had before the key or server changed names a document of the
- * previous account. The same id here is the same document only if it has the URI's name here (signing in again
- * with the same key, for one): else it is another document, and the URI means nothing in this account — an
- * editor never shows or saves into it under the other's name. (Account paths have their own marker, see
- * AccountIndex.unload.) Called after the read that tells, with the name the document has now.
+ * A URI names its account: it is served only while that account is the one used now. A tab opened before the key or
+ * server changed, restored after a restart with other settings, or made by an earlier version that named no account,
+ * is refused (VS Code keeps its text in the editor), never read or saved in whatever account is used now. The same
+ * documents server and key again (signed out and in, a restart) are the same account, and its URIs work again.
  */
-export async function checkAccount(
-  uri: vscode.Uri,
-  id: number,
-  records: Pick<DocumentRecords<vscode.Uri>, 'fromPreviousAccount' | 'previousGeneration' | 'confirmAccount'>,
-  name: string | undefined,
-  sameAccount: (generation: number) => Promise<boolean>,
-): Promise<void> {
-  const segs = segments(uri);
-  if (documentIdFromUri(uri) === undefined || segs.length !== 2) return;
-  const uriName = nameFromFileName(segs[1]);
-  if (!records.fromPreviousAccount(id, uriName)) return;
-  // Unknown (forgotten again since the read): not confirmed either. Another name here is another document, unless
-  // it is the same account (signed out and in again with the same key) and the document was renamed meanwhile.
-  const generation = records.previousGeneration(id, uriName);
-  const same = name !== undefined && (safeSegment(name) === uriName || (generation !== undefined && (await sameAccount(generation))));
-  if (!same) throw previousAccount(uriName);
-  records.confirmAccount(id, uriName);
+async function checkAccount(uri: vscode.Uri, ctx: TargetContext): Promise<void> {
+  try {
+    await checkAccountOf(uri, ctx);
+  } catch (e) {
+    refusals.add(e as Error);
+    throw e;
+  }
 }
 
-function previousAccount(name: string): vscode.FileSystemError {
-  return vscode.FileSystemError.FileNotFound(`"${name}" belongs to the account used before the API key or server changed. Your text, if any, is still in the editor.`);
+/** The refusals of {@link checkAccount}: a URI of another account, or of an earlier version. */
+const refusals = new WeakSet<Error>();
+
+/** Whether a resolve failed because the URI is not the account's used now (see checkAccount). */
+export function isAccountRefusal(e: unknown): boolean {
+  return e instanceof Error && refusals.has(e);
+}
+
+async function checkAccountOf(uri: vscode.Uri, ctx: TargetContext): Promise<void> {
+  const name = nameFromFileName(segments(uri).pop() ?? '');
+  const what = name ? `"${name}"` : 'This folder';
+  if (isLegacyUri(uri)) {
+    throw vscode.FileSystemError.FileNotFound(
+      `${what} was opened by an earlier version of Content Docs, which did not record the account: open it again from the Documents view. Your text, if any, is still in the editor.`,
+    );
+  }
+  const account = accountOfUri(uri);
+  if (account === undefined) throw vscode.FileSystemError.FileNotFound(uri);
+  const now = await ctx.account();
+  if (now === undefined) {
+    throw vscode.FileSystemError.Unavailable(`${what} belongs to an account that is not signed in: sign in with its API key and server to open it. Your text, if any, is still in the editor.`);
+  }
+  if (account !== now) {
+    throw vscode.FileSystemError.FileNotFound(
+      `${what} belongs to the account used before the API key or server changed. Your text, if any, is still in the editor.`,
+    );
+  }
 }
 
 /** Whether an editor model (open or kept by VS Code) shows this account path. */

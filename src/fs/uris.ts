@@ -6,19 +6,24 @@ import { documentFileName as fileName, templateFolderName } from './names';
 export { documentNameFromFileName, nameFromFileName, safeSegment, templateFolderName } from './names';
 
 /**
- * The `content-docs:` URIs.
+ * The `content-docs:` URIs. Every one names its account (a local label, see Credentials.accountLabel): a URI is
+ * never bound to whatever account happens to be signed in.
  *
- *   content-docs://<id>/<Template name>/<Document name>.md    one document; the id (authority) is its
- *                                                             identity, the path only reads well in a tab
- *   content-docs://account/                                   the account as a folder: template folders…
- *   content-docs://account/<Template name>/<Document name>.md …holding documents, resolved to ids through
- *                                                             the file system's listing cache
+ *   content-docs://<id>.<account>/<Template name>/<Document name>.md   one document; the authority (its id in
+ *                                                                       that account) is its identity, the path
+ *                                                                       only reads well in a tab
+ *   content-docs://<account>/                                           the account as a folder: template folders…
+ *   content-docs://<account>/<Template name>/<Document name>.md         …holding documents, resolved to ids through
+ *                                                                       the file system's listing cache
  *
- * `.txt` instead of `.md` when `contentDocs.files.language` is `plaintext`.
+ * `.txt` instead of `.md` when `contentDocs.files.language` is `plaintext`. The forms of earlier versions
+ * (`content-docs://<id>/…` and `content-docs://account/…`) named no account: they are refused (see LEGACY_AUTHORITY).
  */
-export const ACCOUNT_AUTHORITY = 'account';
-export const ACCOUNT_ROOT = vscode.Uri.from({ scheme: SCHEME, authority: ACCOUNT_AUTHORITY, path: '/' });
 export const ACCOUNT_FOLDER_NAME = 'Content Docs';
+/** An account label: a lowercase letter, then seven lowercase letters or digits (never an id, never `account`). */
+export const ACCOUNT_LABEL = /^[a-z][a-z0-9]{7}$/;
+/** The authorities of earlier versions: a bare id, or `account`. */
+export const LEGACY_AUTHORITY = /^(?:[1-9]\d{0,15}|account)$/;
 
 export type { DocumentLike } from './names';
 import type { DocumentLike } from './names';
@@ -33,24 +38,49 @@ export function documentFileName(name: string, ext = fileExtension()): string {
   return fileName(name, ext);
 }
 
-/** `content-docs://<id>/<Template name>/<Document name>.md` */
-export function documentUri(doc: DocumentLike): vscode.Uri {
+/** `content-docs://<id>.<account>/<Template name>/<Document name>.md` */
+export function documentUri(doc: DocumentLike, account: string): vscode.Uri {
   return vscode.Uri.from({
     scheme: SCHEME,
-    authority: String(doc.id),
+    authority: `${doc.id}.${account}`,
     path: `/${templateFolderName(doc.template)}/${documentFileName(doc.name)}`,
   });
 }
 
-/** The document id of a single-document URI (its authority); undefined for anything else (account URIs included). */
+/** `content-docs://<account>/`: the account as a folder. */
+export function accountRoot(account: string): vscode.Uri {
+  return vscode.Uri.from({ scheme: SCHEME, authority: account, path: '/' });
+}
+
+/** `content-docs://<account>/<path>`: a template folder or a document's file in the account folder. */
+export function accountPathUri(account: string, path: string): vscode.Uri {
+  return vscode.Uri.from({ scheme: SCHEME, authority: account, path: `/${path}` });
+}
+
+/** The document id of a single-document URI (`<id>.<account>`); undefined for anything else (account folder URIs included). */
 export function documentIdFromUri(uri: vscode.Uri): number | undefined {
-  if (uri.scheme !== SCHEME || !/^[1-9]\d{0,15}$/.test(uri.authority)) return undefined;
-  const id = Number(uri.authority);
+  const m = uri.scheme === SCHEME ? /^([1-9]\d{0,15})\.([a-z][a-z0-9]{7})$/.exec(uri.authority) : null;
+  if (!m) return undefined;
+  const id = Number(m[1]);
   return Number.isSafeInteger(id) ? id : undefined;
 }
 
+/** The account a `content-docs:` URI belongs to (its label); undefined for a URI of an earlier version or a malformed one. */
+export function accountOfUri(uri: vscode.Uri): string | undefined {
+  if (uri.scheme !== SCHEME) return undefined;
+  const label = uri.authority.slice(uri.authority.indexOf('.') + 1);
+  if (!ACCOUNT_LABEL.test(label)) return undefined;
+  return label === uri.authority || documentIdFromUri(uri) !== undefined ? label : undefined;
+}
+
+/** Whether the URI is in an account folder (`content-docs://<account>/…`). */
 export function isAccountUri(uri: vscode.Uri): boolean {
-  return uri.scheme === SCHEME && uri.authority === ACCOUNT_AUTHORITY;
+  return uri.scheme === SCHEME && ACCOUNT_LABEL.test(uri.authority);
+}
+
+/** Whether the URI has a form of an earlier version, which named no account. */
+export function isLegacyUri(uri: vscode.Uri): boolean {
+  return uri.scheme === SCHEME && LEGACY_AUTHORITY.test(uri.authority);
 }
 
 /** The path segments of a URI, without empty ones: `/Blog post/Q3.md` → ['Blog post', 'Q3.md']. */

@@ -20,11 +20,15 @@ export class DocumentService extends Disposable {
   /** Bumped when the key or the server changes. */
   #account = 0;
   /**
-   * Per value of `#account`: who the account was when it began (server address and key, from `#identity`; never
-   * logged). Signing out and in again with the same key on the same server is the same account: what was asked
-   * before still belongs to it.
+   * Per value of `#account`: the account's label (see Credentials.accountLabel; undefined when signed out). Signing
+   * out and in again with the same key on the same server is the same account: what was asked before still belongs
+   * to it. A document's URI carries the label, and a request for a URI is sent only while that label is the account's.
    */
   readonly #identities = new Map<number, Promise<string | undefined>>();
+  /** Per document object this service handed out: the label of the account it was read from (see {@link accountOf}). */
+  readonly #accountOf = new WeakMap<ContentDocument, string>();
+  /** The labels of `#identities` once read (see {@link accountLabel}). */
+  readonly #labels = new Map<number, string | undefined>();
   readonly #identity: (() => Promise<string | undefined>) | undefined;
   /** The credentials said the key was removed (and none set since): signed out. Not a server address removed. */
   #signedOut = false;
@@ -46,14 +50,14 @@ export class DocumentService extends Disposable {
   readonly #api: ApiProvider;
 
   /**
-   * `identity`: the account used now, read locally (e.g. the server address and the key; undefined when signed
-   * out). Without it, any change of key or server makes earlier answers another account's.
+   * `identity`: the label of the account used now, read locally (undefined when signed out). Without it, any change
+   * of key or server makes earlier answers another account's.
    */
   constructor(api: ApiProvider, credentials: Credentials, identity?: () => Promise<string | undefined>) {
     super();
     this.#api = api;
     this.#identity = identity;
-    if (identity) this.#identities.set(0, identity());
+    if (identity) this.#identify(0);
     this._register(
       credentials.onDidChange((signedIn) => {
         this.#signedOut = !signedIn;
@@ -83,6 +87,40 @@ export class DocumentService extends Disposable {
     }
   }
 
+  #identify(generation: number): void {
+    const label = this.#identity!().catch(() => undefined);
+    this.#identities.set(generation, label);
+    void label.then((l) => {
+      if (this.#identities.has(generation)) this.#labels.set(generation, l);
+    });
+  }
+
+  /**
+   * The label of the account used now, once read (local; undefined before that, or when signed out): what the URIs
+   * of the documents this service just returned carry.
+   */
+  get accountLabel(): string | undefined {
+    return this.#labels.get(this.#account);
+  }
+
+  /** The label of the account used now (see {@link accountLabel}), read if it is not yet. */
+  async currentAccount(): Promise<string | undefined> {
+    for (;;) {
+      const now = this.#account;
+      const label = await (this.#identities.get(now) ?? Promise.resolve(undefined));
+      if (now === this.#account) return label;
+    }
+  }
+
+  /**
+   * Whether a request made now under `generation` is for `account` (a URI's label; undefined: whatever account is
+   * used). Else the request is not sent: the same id is another document in another account.
+   */
+  async #isFor(generation: number, account: string | undefined): Promise<boolean> {
+    if (!(await this.isCurrent(generation))) return false;
+    return account === undefined || (await this.#identities.get(generation)) === account;
+  }
+
   get(id: number): ContentDocument | undefined {
     return this.#known.get(id);
   }
@@ -101,6 +139,7 @@ export class DocumentService extends Disposable {
     const page = await this.#api.get().listDocuments(query, signal);
     // Another key or server since the request left: its documents are not this account's.
     if (!(await this.isCurrent(account))) throw this.#elsewhere((who) => `${who.since} while the documents were being listed.`);
+    for (const d of page.items) this.#stamp(d);
     const before = new Map(page.items.map((d) => [d.id, this.#known.get(d.id)]));
     this.remember(page.items);
     // Changed: known before, different now, and taken (a page older than what is known is not).
@@ -131,7 +170,8 @@ export class DocumentService extends Disposable {
     if (account) {
       this.#identities.delete(this.#account - 8);
       this.#account++;
-      if (this.#identity) this.#identities.set(this.#account, this.#identity());
+      this.#labels.delete(this.#account - 8);
+      if (this.#identity) this.#identify(this.#account);
       this.#wantedFavorite.clear();
       // A change for the new account never waits behind one still on the wire to the previous one.
       this.#updates.clear();
@@ -141,17 +181,19 @@ export class DocumentService extends Disposable {
   }
 
   /** GET the document; fires onDidChange when it differs from what was known. */
-  async fetch(id: number, signal?: AbortSignal): Promise<ContentDocument> {
+  async fetch(id: number, signal?: AbortSignal, forAccount?: string): Promise<ContentDocument> {
     const account = this.#account;
+    if (forAccount !== undefined && !(await this.#isFor(account, forAccount))) throw this.#otherAccount();
     const doc = await this.#api.get().showDocument(id, signal);
     // Another key or server since the request left: the same id is another document now.
     if (!(await this.isCurrent(account))) throw this.#elsewhere((who) => `${who.since} while the document was being read.`);
+    this.#stamp(doc);
     this.#accept(doc);
     return doc;
   }
 
-  rename(id: number, name: string): Promise<ContentDocument> {
-    return this.update(id, { name });
+  rename(id: number, name: string, forAccount?: string): Promise<ContentDocument> {
+    return this.update(id, { name }, forAccount);
   }
 
   /**
@@ -172,22 +214,24 @@ export class DocumentService extends Disposable {
     }
   }
 
-  saveResult(id: number, result: string): Promise<ContentDocument> {
-    return this.update(id, { result });
+  saveResult(id: number, result: string, forAccount?: string): Promise<ContentDocument> {
+    return this.update(id, { result }, forAccount);
   }
 
   /**
    * One PATCH; the changes of one document are sent one at a time, in the order they were asked for, so
    * a later change never overtakes an earlier one on the wire (the server keeps the last one it gets).
    */
-  update(id: number, changes: DocumentChanges): Promise<ContentDocument> {
+  update(id: number, changes: DocumentChanges, forAccount?: string): Promise<ContentDocument> {
     const account = this.#account;
     const send = async (): Promise<ContentDocument> => {
+      if (forAccount !== undefined && !(await this.#isFor(account, forAccount))) throw this.#otherAccount();
       // A change queued for one account never goes to another (same id, another document).
       if (!(await this.isCurrent(account))) throw this.#elsewhere((who) => `${who.since} before this change was sent, so nothing was sent.`);
       const doc = await this.#api.get().updateDocument(id, changes);
       // Changed on the server it was sent to; the views now show another account, where this id is another document.
       if (!(await this.isCurrent(account))) throw this.#elsewhere((who) => `${who.since} while this change was being sent: it was made in ${who.account}.`);
+      this.#stamp(doc);
       this.#accept(doc);
       return doc;
     };
@@ -203,8 +247,9 @@ export class DocumentService extends Disposable {
     return run;
   }
 
-  async delete(id: number): Promise<void> {
+  async delete(id: number, forAccount?: string): Promise<void> {
     const account = this.#account;
+    if (forAccount !== undefined && !(await this.#isFor(account, forAccount))) throw this.#otherAccount();
     const before = this.#known.get(id);
     try {
       await this.#api.get().deleteDocument(id);
@@ -224,6 +269,7 @@ export class DocumentService extends Disposable {
     if (!(await this.isCurrent(account))) {
       throw this.#elsewhere((who) => `${who.since} while the service was writing: the document was created in ${who.account} and is not shown here.`);
     }
+    this.#stamp(doc);
     this.#known.set(doc.id, doc);
     this.#_onDidCreate.fire(doc);
     return doc;
@@ -244,6 +290,31 @@ export class DocumentService extends Disposable {
   #elsewhere(say: (who: { since: string; account: string }) => string): Error {
     return new Error(
       say(this.#signedOut ? { since: 'You signed out', account: 'the account you signed out of' } : { since: 'The API key or server changed', account: 'the previous account' }),
+    );
+  }
+
+  /**
+   * The label of the account a document object came from (the label its URI carries): stamped when its answer was
+   * accepted as the account's. Throws when unknown (a document made up elsewhere, or no account identity).
+   */
+  accountOf(doc: ContentDocument): string {
+    const label = this.#accountOf.get(doc);
+    if (label === undefined) throw new Error(`Couldn't tell which account document ${doc.id} belongs to: open it again from the Documents view.`);
+    return label;
+  }
+
+  /** Called right after isCurrent() said the answer is the account's used now: that account's label, synchronously. */
+  #stamp(doc: ContentDocument): void {
+    const label = this.#labels.get(this.#account);
+    if (label !== undefined) this.#accountOf.set(doc, label);
+  }
+
+  /** The refusal of a request for a URI of another account than the one used now: nothing was sent. */
+  #otherAccount(): Error {
+    return new Error(
+      this.#signedOut
+        ? 'You signed out: this document belongs to the account you signed out of, so nothing was sent.'
+        : 'This document belongs to the account used before the API key or server changed, so nothing was sent.',
     );
   }
 

@@ -635,7 +635,7 @@ class Writer implements vscode.Disposable {
   private async openDocument(id: number): Promise<vscode.TextEditor> {
     const doc = this.s.documents.get(id) ?? (await this.s.documents.fetch(id));
     this.s.fs.remember(doc);
-    return vscode.window.showTextDocument(documentUri(doc), { viewColumn: vscode.ViewColumn.Beside, preview: true });
+    return vscode.window.showTextDocument(documentUri(doc, this.s.documents.accountOf(doc)), { viewColumn: vscode.ViewColumn.Beside, preview: true });
   }
 
   private async offerOpen(doc: ContentDocument, account: number, message: string): Promise<void> {

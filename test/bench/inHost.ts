@@ -640,7 +640,7 @@ function traceFs(s: Services, calls: FsCall[]): void {
     const original = fsp[op];
     fsp[op] = function (this: unknown, ...args: unknown[]) {
       const uri = args[0] as vscode.Uri;
-      const call: FsCall = { op, id: uri.authority, start: now(), at: Date.now() };
+      const call: FsCall = { op, id: uri.authority.split('.')[0], start: now(), at: Date.now() };
       calls.push(call);
       const done = () => void (call.end = now());
       const r = original.apply(s.fs, args);
@@ -801,7 +801,7 @@ async function userActions(ctx: Ctx): Promise<void> {
     await vscode.commands.executeCommand('contentDocs.documentOpen', { id });
     const t1 = now();
     const editor = vscode.window.activeTextEditor;
-    if (!editor || editor.document.uri.authority !== String(id)) throw new Error(`document ${id} did not open`);
+    if (!editor || editor.document.uri.authority.split('.')[0] !== String(id)) throw new Error(`document ${id} did not open`);
     const answered = ex.filter((x) => x.end >= t0 && x.path.startsWith('/documents/')).reduce((m, x) => Math.min(m, x.end), t1);
     const showAt = ctx.shows.find((x) => x.at >= t0 && x.id === String(id))?.at ?? answered;
     const fsOwn = ownInside(ctx, fsSpans(ctx.fsCalls, t0, t1), t0, t1);
@@ -1380,7 +1380,7 @@ async function mainRun(): Promise<MainResult> {
   w.showTextDocument = function (this: unknown, ...args: unknown[]) {
     const a = args[0] as { scheme?: string; authority?: string; uri?: { scheme: string; authority: string } };
     const uri = a && 'uri' in a && a.uri ? a.uri : a;
-    if (uri?.scheme === 'content-docs') shows.push({ at: now(), id: uri.authority ?? '' });
+    if (uri?.scheme === 'content-docs') shows.push({ at: now(), id: (uri.authority ?? '').split('.')[0] });
     return originalShow.apply(vscode.window, args);
   };
   const ctx: Ctx = { s, ctl, watch, ex, fsCalls, shows, prompter, messages, logs, r, debounceMs: Number(process.env[ENV.debounceMs]) || 250, base: {} };

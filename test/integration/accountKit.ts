@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { Services } from '../../src/services/services';
 import type { Prompter } from '../../src/ui/prompter';
 import type { Sandbox, SandboxDocument } from '../sandbox/server';
-import { ACCOUNT_ROOT, RecordingPrompter, services, sleep, useSandbox } from './reliabilityKit';
+import { accountNow, accountRoot, RecordingPrompter, services, sleep, useSandbox } from './reliabilityKit';
 
 /** The creation and last change of the documents these suites put in. */
 export const AT = new Date('2026-06-01T10:00:00Z');
@@ -18,16 +18,16 @@ export function putDocument(box: Sandbox, id: number, name: string, templateId: 
   return d;
 }
 
-/** `content-docs://account/<folder>/<file>` */
+/** `content-docs://<account>/<folder>/<file>`, in the account signed in now. */
 export function accountUri(folder: string, file: string): vscode.Uri {
-  return vscode.Uri.joinPath(ACCOUNT_ROOT, folder, file);
+  return vscode.Uri.from({ scheme: 'content-docs', authority: accountNow(), path: `/${folder}/${file}` });
 }
 
 /** Starts over with a fresh account folder listing (the documents just put in the sandbox included). */
 export async function freshListing(): Promise<void> {
   await vscode.commands.executeCommand('contentDocs.documentsRefresh');
   await sleep(700); // the account listing reloads 500 ms after a refresh
-  await vscode.workspace.fs.readDirectory(ACCOUNT_ROOT);
+  await vscode.workspace.fs.readDirectory((await accountRoot()));
 }
 
 export interface AccountSuite {

@@ -10,7 +10,7 @@ import type { Services } from '../../src/services/services';
 import type { Prompter } from '../../src/ui/prompter';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { accountUri, freshListing, putDocument, startAccountSuite } from './accountKit';
-import { ACCOUNT_ROOT, closeAll, labelText, readView, replaceAll, SaveErrors, until, useSandbox } from './reliabilityKit';
+import { accountRoot, closeAll, labelText, readView, replaceAll, SaveErrors, until, useSandbox } from './reliabilityKit';
 
 let sandbox: Sandbox;
 let s: Services;
@@ -36,7 +36,7 @@ async function seededSandbox(pageTwo: string): Promise<Sandbox> {
 }
 
 async function filesIn(folder: string): Promise<string[]> {
-  return (await vscode.workspace.fs.readDirectory(vscode.Uri.joinPath(ACCOUNT_ROOT, folder))).map(([f]) => f);
+  return (await vscode.workspace.fs.readDirectory(vscode.Uri.joinPath((await accountRoot()), folder))).map(([f]) => f);
 }
 
 /** The names of the documents the Documents view shows in a template's group. */
@@ -123,7 +123,7 @@ describe('Account folder listing: a document a page walk skipped is never taken 
     const hook = deleteBetweenPageReads(other, PAGE_ONE);
     try {
       await useSandbox(s, other); // another server: the account folder lists again when next looked at
-      const folders = (await vscode.workspace.fs.readDirectory(ACCOUNT_ROOT)).map(([f]) => f);
+      const folders = (await vscode.workspace.fs.readDirectory((await accountRoot()))).map(([f]) => f);
       await until('the account listing to walk past the delete and settle', () => hook.quiet(1_000), 20_000);
       assert.ok(!other.documents.has(PAGE_ONE), 'the page-1 document was deleted on the server during the listing');
       assert.deepStrictEqual(folders.sort(), ['Tweet', 'Video description'], 'both templates have a folder');

@@ -9,7 +9,7 @@ import type { Services } from '../../src/services/services';
 import type { Prompter } from '../../src/ui/prompter';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { accountUri, freshListing, putDocument as put, startAccountSuite } from './accountKit';
-import { ACCOUNT_ROOT as ROOT, closeAll, configure, type RecordingPrompter, replaceAll, SaveErrors, sleep, useSandbox } from './reliabilityKit';
+import { accountRoot, closeAll, configure, type RecordingPrompter, replaceAll, SaveErrors, sleep, useSandbox } from './reliabilityKit';
 
 const LONG_AGO = new Date('2020-01-01T00:00:00Z');
 
@@ -20,7 +20,7 @@ let prompter: RecordingPrompter;
 let previousPrompter: Prompter | undefined;
 
 async function listed(folder: string): Promise<string[]> {
-  return (await vscode.workspace.fs.readDirectory(vscode.Uri.joinPath(ROOT, folder))).map(([n]) => n);
+  return (await vscode.workspace.fs.readDirectory(vscode.Uri.joinPath((await accountRoot()), folder))).map(([n]) => n);
 }
 
 describe('adversary: account paths across account switches and renames', function () {

@@ -103,7 +103,7 @@ describe('attack: Insert at Cursor / Replace Selection take the text the server 
     const target = await untitled('T:');
     target.selection = new vscode.Selection(0, 2, 0, 2);
     const idEditor = await vscode.commands.executeCommand<vscode.TextEditor>('contentDocs.documentOpenBeside', doc.id);
-    assert.strictEqual(idEditor.document.uri.authority, String(doc.id));
+    assert.strictEqual(idEditor.document.uri.authority.split('.')[0], String(doc.id));
     const accountEditor = await vscode.window.showTextDocument(accountUri, { viewColumn: vscode.ViewColumn.Three, preview: false });
     assert.strictEqual(vscode.window.visibleTextEditors.length, 3);
     // The account-folder editor is active, its URI the argument; the content-docs://ID editor is the same

@@ -31,10 +31,9 @@ import * as vscode from 'vscode';
 import type { Services } from '../../src/services/services';
 import { startSandbox, type FaultKind, type RouteName, type Sandbox, type SandboxDocument } from '../sandbox/server';
 import {
-  ACCOUNT_ROOT,
+  accountRoot,
   accountUriOf,
   closeAll,
-  closedPort,
   configure,
   DocumentPool,
   editorAt,
@@ -66,7 +65,7 @@ const TIMEOUT_SECONDS = 5;
 
 interface FaultSpec {
   name: string;
-  /** The sandbox fault; undefined for a refused connection (the base URL points at a closed port). */
+  /** The sandbox fault; undefined for a refused connection (the server is down: it stops listening on its address). */
   kind?: FaultKind;
   retryAfter?: number;
   /** What the message must say about the cause. */
@@ -102,20 +101,18 @@ let logs: LogCapture;
 let exchanges: ExchangeCounter;
 let saveErrors: SaveErrors;
 let fsErrors: FsErrors;
-let refusedUrl: string;
-
-/** Puts the fault in place for `route` (or points the route's server at a closed port). */
+/** Puts the fault in place for `route` (or takes the route's server down: its connections are refused). */
 async function applyFault(f: FaultSpec, route: RouteName): Promise<void> {
   if (f.kind) {
     sandbox.setFault(route, { kind: f.kind, retryAfter: f.retryAfter });
     return;
   }
-  await configure(route.startsWith('projects') ? 'projects.baseUrl' : 'documents.baseUrl', refusedUrl);
+  await sandbox.setListening(route.startsWith('projects') ? 'projects' : 'documents', false);
 }
 
 async function clearFault(f: FaultSpec, route: RouteName): Promise<void> {
   sandbox.clearFaults();
-  if (!f.kind) await configure(route.startsWith('projects') ? 'projects.baseUrl' : 'documents.baseUrl', route.startsWith('projects') ? sandbox.seoUrl : sandbox.docsUrl);
+  if (!f.kind) await sandbox.setListening(route.startsWith('projects') ? 'projects' : 'documents', true);
 }
 
 /** The error message shown since `t` that matches `action`. */
@@ -171,16 +168,6 @@ async function rejection(what: string, p: Thenable<unknown>): Promise<Error & { 
     return e as Error & { code?: string };
   }
   throw new Error(`${what} succeeded under the fault`);
-}
-
-/**
- * What a failure over an account-folder URI names as the action. A refused connection is made by pointing
- * the documents server setting at a closed port, and a server change is an account switch: the account
- * folder's paths are then resolved again by listing the (new) server's account, so that listing is what
- * fails, and its message says so. Every other fault leaves the server alone, and the read or save itself fails.
- */
-function accountAction(f: FaultSpec, action: RegExp): RegExp {
-  return f.kind ? action : /Couldn't list the documents of the account/;
 }
 
 /** The GETs of the account folder's listing (page by page, by id; the views' lists carry a template, favorite or search filter). */
@@ -300,30 +287,11 @@ async function saveUnderFault(
   }
   assert.ok(err, 'the save failed with an error VS Code shows');
   const saveAction = new RegExp(`Couldn't save "${d.name}"`);
-  assertNamesCause(err.message, form === 'account' ? accountAction(f, saveAction) : saveAction, f);
+  assertNamesCause(err.message, saveAction, f);
   assert.strictEqual(err.code, expectedFsCode(f), `the save fails with ${expectedFsCode(f)}: ${JSON.stringify(err.message)}`);
   // Refused: the pre-save check cannot reach the server, so nothing is sent at all.
   assert.strictEqual(exchanges.count('PATCH', `/documents/${d.id}`), f.kind ? 1 : 0, 'a save is never retried');
   await clear();
-  if (form === 'account' && !f.kind) {
-    // "Refused" is made by pointing the extension at another server and back: to the extension that is an
-    // account switch, and a path shown under the account before never passes to a document of the next one.
-    // The old tab's save says so and keeps the text; the user opens the document again and saves there.
-    const n1 = saveErrors.errors.length;
-    assert.strictEqual(await editor.document.save(), false, 'the old tab does not save into whatever the path means now');
-    assert.match(saveErrors.errors.slice(n1).pop()?.message ?? fsErrors.since(t).pop()?.message ?? '', /account used before/);
-    assert.strictEqual(editor.document.getText(), text, 'the text is intact');
-    await vscode.commands.executeCommand('workbench.action.files.revert');
-    await vscode.commands.executeCommand('contentDocs.documentOpen', { id: d.id });
-    const again = await until('the document opened again', () => {
-      const e = vscode.window.activeTextEditor;
-      return e && e.document.uri.authority === String(d.id) ? e : undefined;
-    });
-    await replaceAll(again, text);
-    assert.strictEqual(await again.document.save(), true, 'saving again works');
-    assert.strictEqual(sandbox.documents.get(d.id)!.result, text.trim());
-    return;
-  }
   assert.strictEqual(await editor.document.save(), true, 'saving again works');
   assert.strictEqual(editor.document.isDirty, false);
   assert.strictEqual(sandbox.documents.get(d.id)!.result, text.trim());
@@ -358,10 +326,10 @@ const OPERATIONS: Operation[] = [
     async run(f, fault, clear) {
       // The account folder not listed yet, as after an account switch: nothing cached to fall back on.
       s.documents.forgetAll(true);
-      const folder = vscode.Uri.joinPath(ACCOUNT_ROOT, LIST_FOLDER);
+      const folder = vscode.Uri.joinPath((await accountRoot()), LIST_FOLDER);
       await fault();
       const t = Date.now();
-      for (const uri of [ACCOUNT_ROOT, folder]) {
+      for (const uri of [(await accountRoot()), folder]) {
         exchanges.reset();
         const e = await rejection(`listing ${uri.toString()}`, vscode.workspace.fs.readDirectory(uri));
         assert.ok(e instanceof vscode.FileSystemError, `listing ${uri.toString()} fails with a FileSystemError, not ${e?.name}`);
@@ -372,7 +340,7 @@ const OPERATIONS: Operation[] = [
       assert.strictEqual(messages.since(t).filter((m) => m.level === 'error').length, 0, 'the file system tells its caller, not a notification');
       await clear();
       exchanges.reset();
-      const root = await vscode.workspace.fs.readDirectory(ACCOUNT_ROOT);
+      const root = await vscode.workspace.fs.readDirectory((await accountRoot()));
       assert.ok(
         root.some(([n, type]) => n === LIST_FOLDER && type === vscode.FileType.Directory),
         `after the fault the account folder lists ${LIST_FOLDER}: ${JSON.stringify(root.slice(0, 8))}`,
@@ -421,16 +389,12 @@ const OPERATIONS: Operation[] = [
       assert.ok(thrown.length > 0, `the file system failed the read of ${uri.toString()}`);
       for (const e of thrown) {
         assert.strictEqual(e.code, expectedFsCode(f), `${e.op} fails with ${expectedFsCode(f)}: ${JSON.stringify(e.message)}`);
-        assertNamesCause(e.message, accountAction(f, new RegExp(`Couldn't open "${escapeRe(d.name)}"`)), f);
+        assertNamesCause(e.message, new RegExp(`Couldn't open "${escapeRe(d.name)}"`), f);
       }
       // VS Code stats and reads the file at once: both wait on one read, retried only for a transient fault.
       const ops = thrown.map((e) => e.op).join(', ');
-      if (f.kind) {
-        assert.strictEqual(exchanges.count('GET', `/documents/${d.id}`), expectedAttempts(f, true), `attempts on the wire (${ops} failed)`);
-      } else {
-        assert.strictEqual(exchanges.count('GET', ACCOUNT_LISTING), expectedAttempts(f, true), `listing attempts on the wire (${ops} failed)`);
-        assert.strictEqual(exchanges.count('GET', `/documents/${d.id}`), 0, 'the document itself is not asked for before its path resolves');
-      }
+      // The path resolves from the listing already read (a server that is down is the same account): the read fails.
+      assert.strictEqual(exchanges.count('GET', `/documents/${d.id}`), expectedAttempts(f, true), `attempts on the wire (${ops} failed)`);
       await clear();
       const editor = await vscode.window.showTextDocument(uri);
       assert.strictEqual(editor.document.getText(), sandbox.documents.get(d.id)!.result, 'after the fault the file opens with the document');
@@ -607,7 +571,6 @@ describe('reliability: fault matrix', function () {
     sandbox = await startSandbox({ rateLimit: 0, seoRateLimit: 0, storeDelayMs: 0 });
     s = await services();
     pool = new DocumentPool(sandbox);
-    refusedUrl = `http://127.0.0.1:${await closedPort()}`;
     await useSandbox(s, sandbox);
     await configure('network.timeoutSeconds', TIMEOUT_SECONDS);
     savedPrompter = s.prompter.current;
@@ -639,10 +602,9 @@ describe('reliability: fault matrix', function () {
 
   afterEach(async () => {
     sandbox.clearFaults();
-    // A case that failed before clearing a refused connection leaves the next ones the sandbox again.
-    const cfg = vscode.workspace.getConfiguration('contentDocs');
-    if (cfg.inspect('documents.baseUrl')?.globalValue !== sandbox.docsUrl) await configure('documents.baseUrl', sandbox.docsUrl);
-    if (cfg.inspect('projects.baseUrl')?.globalValue !== sandbox.seoUrl) await configure('projects.baseUrl', sandbox.seoUrl);
+    // A case that failed before its server came back leaves the next ones a listening sandbox again.
+    await sandbox.setListening('documents', true);
+    await sandbox.setListening('projects', true);
     messages.dismissAll();
     prompter.reset();
     await closeAll();

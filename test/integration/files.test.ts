@@ -11,7 +11,7 @@ import type { Services } from '../../src/services/services';
 import type { Prompter } from '../../src/ui/prompter';
 import { startSandbox, type Fault, type Sandbox, type SandboxDocument } from '../sandbox/server';
 import { click, screenshot } from './harness';
-import { configure, RecordingPrompter, SCHEME, services, sleep, until } from './reliabilityKit';
+import { accountNow, configure, RecordingPrompter, SCHEME, services, sleep, until } from './reliabilityKit';
 
 let sandbox: Sandbox;
 let s: Services;
@@ -38,7 +38,7 @@ async function open(id: number): Promise<vscode.TextEditor> {
   await vscode.commands.executeCommand(CMD.documentOpen, { id });
   return until('the document editor', () => {
     const e = vscode.window.activeTextEditor;
-    return e && e.document.uri.scheme === SCHEME && e.document.uri.authority === String(id) ? e : undefined;
+    return e && e.document.uri.scheme === SCHEME && e.document.uri.authority.split('.')[0] === String(id) ? e : undefined;
   });
 }
 
@@ -104,7 +104,7 @@ describe('documents as files (content-docs: file system)', function () {
     const editor = await open(d.id);
     const uri = editor.document.uri;
     assert.strictEqual(editor.document.getText(), d.result);
-    assert.strictEqual(uri.authority, String(d.id));
+    assert.strictEqual(uri.authority.split('.')[0], String(d.id));
     assert.match(uri.path, new RegExp(`^/[^/]+/${d.name.replace(/[.]/g, '\\.')}\\.md$`));
     assert.strictEqual(editor.document.languageId, 'markdown');
     // VS Code (the Markdown features among it) stats a file again shortly after opening it: still one GET.
@@ -161,7 +161,7 @@ describe('documents as files (content-docs: file system)', function () {
     const d = [...sandbox.documents.values()].find((x) => x.result === null);
     assert.ok(d, 'the seed has a document with a null result');
     // Any folder, the document's own name (a name it never had is "not found": that is what lets a rename work).
-    const uri = vscode.Uri.from({ scheme: SCHEME, authority: String(d.id), path: `/Any/${d.name}.md` });
+    const uri = vscode.Uri.from({ scheme: SCHEME, authority: `${d.id}.${accountNow()}`, path: `/Any/${d.name}.md` });
     assert.strictEqual((await vscode.workspace.fs.readFile(uri)).byteLength, 0);
     assert.strictEqual((await vscode.workspace.fs.stat(uri)).size, 0);
   });
@@ -245,7 +245,7 @@ describe('documents as files (content-docs: file system)', function () {
 
   it('Overwrite writes: a write after the conflict check goes through (vscode.workspace.fs.writeFile)', async () => {
     const d = freshDocument();
-    const uri = vscode.Uri.parse(`${SCHEME}://${d.id}/Anything/${encodeURIComponent(d.name)}.md`);
+    const uri = vscode.Uri.parse(`${SCHEME}://${d.id}.${accountNow()}/Anything/${encodeURIComponent(d.name)}.md`);
     await vscode.workspace.fs.readFile(uri);
     sandbox.documents.get(d.id)!.result = 'Changed on the server.';
     await vscode.workspace.fs.writeFile(uri, Buffer.from('Written over it.'));
@@ -358,22 +358,22 @@ describe('documents as files (content-docs: file system)', function () {
   it('renames the document by renaming its file (same folder, new name)', async () => {
     const d = freshDocument();
     const folder = 'Some template';
-    const oldUri = vscode.Uri.parse(`${SCHEME}://${d.id}/${encodeURIComponent(folder)}/${encodeURIComponent(d.name)}.md`);
-    const newUri = vscode.Uri.parse(`${SCHEME}://${d.id}/${encodeURIComponent(folder)}/Renamed%20through%20the%20file%20system.md`);
+    const oldUri = vscode.Uri.parse(`${SCHEME}://${d.id}.${accountNow()}/${encodeURIComponent(folder)}/${encodeURIComponent(d.name)}.md`);
+    const newUri = vscode.Uri.parse(`${SCHEME}://${d.id}.${accountNow()}/${encodeURIComponent(folder)}/Renamed%20through%20the%20file%20system.md`);
     await vscode.workspace.fs.stat(oldUri);
     await vscode.workspace.fs.rename(oldUri, newUri);
     assert.strictEqual(sandbox.documents.get(d.id)!.name, 'Renamed through the file system');
     assert.strictEqual(s.documents.get(d.id)?.name, 'Renamed through the file system');
 
     // Moving to another folder would change the template: refused.
-    const moved = vscode.Uri.parse(`${SCHEME}://${d.id}/Elsewhere/Moved.md`);
+    const moved = vscode.Uri.parse(`${SCHEME}://${d.id}.${accountNow()}/Elsewhere/Moved.md`);
     await assert.rejects(Promise.resolve(vscode.workspace.fs.rename(newUri, moved)));
     assert.strictEqual(sandbox.documents.get(d.id)!.name, 'Renamed through the file system');
   });
 
   it('deletes the document by deleting its file, after a confirmation', async () => {
     const d = freshDocument();
-    const uri = vscode.Uri.parse(`${SCHEME}://${d.id}/Folder/${encodeURIComponent(d.name)}.md`);
+    const uri = vscode.Uri.parse(`${SCHEME}://${d.id}.${accountNow()}/Folder/${encodeURIComponent(d.name)}.md`);
     await vscode.workspace.fs.stat(uri);
 
     prompter.confirms = [false];
@@ -393,12 +393,12 @@ describe('documents as files (content-docs: file system)', function () {
   });
 
   it('maps errors: unknown id → FileNotFound, rejected key → NoPermissions, server down → Unavailable', async () => {
-    await assert.rejects(Promise.resolve(vscode.workspace.fs.stat(vscode.Uri.parse(`${SCHEME}://999999/X/Gone.md`))), (e: vscode.FileSystemError) => {
+    await assert.rejects(Promise.resolve(vscode.workspace.fs.stat(vscode.Uri.parse(`${SCHEME}://999999.${accountNow()}/X/Gone.md`))), (e: vscode.FileSystemError) => {
       assert.strictEqual(e.code, 'FileNotFound');
       return true;
     });
     const d = freshDocument();
-    const uri = vscode.Uri.parse(`${SCHEME}://${d.id}/X/${encodeURIComponent(d.name)}.md`);
+    const uri = vscode.Uri.parse(`${SCHEME}://${d.id}.${accountNow()}/X/${encodeURIComponent(d.name)}.md`);
     sandbox.setFault('documents.show', { kind: 'status500' });
     await assert.rejects(Promise.resolve(vscode.workspace.fs.readFile(uri)), (e: vscode.FileSystemError) => {
       assert.strictEqual(e.code, 'Unavailable');
@@ -406,14 +406,17 @@ describe('documents as files (content-docs: file system)', function () {
       return true;
     });
     sandbox.clearFaults();
-    await s.credentials.setKey('wrong-key-0000');
+    // The key was replaced in the account settings: the one VS Code has is refused (the same account still, so the
+    // tab's URI is its document; a key changed in VS Code would make it another account's, see tabsAcrossServers).
+    const key = sandbox.key;
+    sandbox.regenerateKey('regenerated-key-0000');
     try {
       await assert.rejects(Promise.resolve(vscode.workspace.fs.readFile(uri)), (e: vscode.FileSystemError) => {
         assert.strictEqual(e.code, 'NoPermissions');
         return true;
       });
     } finally {
-      await s.credentials.setKey(sandbox.key);
+      sandbox.regenerateKey(key);
     }
   });
 
@@ -450,7 +453,7 @@ describe('documents as files (content-docs: file system)', function () {
     sandbox.documents.set(90002, twin(90002));
     for (const [id, d] of sandbox.documents) if (d.templateId === 52) sandbox.documents.delete(id);
 
-    const root = vscode.Uri.parse(`${SCHEME}://account/`);
+    const root = vscode.Uri.parse(`${SCHEME}://${accountNow()}/`);
     // From a listing not loaded yet (what an account switch leaves): an earlier suite's sandbox may have had this
     // one's address, and to the extension that is the same server, whose listing it keeps.
     s.documents.forgetAll(true);

@@ -11,7 +11,7 @@ import type { Prompter } from '../../src/ui/prompter';
 import { collate, startSandbox, type Sandbox, type SandboxDocument } from '../sandbox/server';
 import { accountUri, AT, freshListing, putDocument, startAccountSuite } from './accountKit';
 import { screenshot } from './harness';
-import { ACCOUNT_ROOT as ROOT, closeAll, type RecordingPrompter, replaceAll, SaveErrors, SCHEME, sleep, until } from './reliabilityKit';
+import { accountNow, accountRoot, closeAll, type RecordingPrompter, replaceAll, SaveErrors, SCHEME, sleep, until } from './reliabilityKit';
 
 let sandbox: Sandbox;
 let s: Services;
@@ -50,7 +50,7 @@ describe('Integrity: a save never writes another document, every document is rea
     put(91001, 'Dup', 33);
     const other = put(91002, 'Dup', 33);
     await freshListing();
-    const files = (await vscode.workspace.fs.readDirectory(vscode.Uri.joinPath(ROOT, 'Tweet'))).map(([n]) => n);
+    const files = (await vscode.workspace.fs.readDirectory(vscode.Uri.joinPath((await accountRoot()), 'Tweet'))).map(([n]) => n);
     assert.ok(files.includes('Dup.md') && files.includes('Dup (91002).md'), files.join(', '));
 
     const editor = await showAccountFile('Tweet', 'Dup.md');
@@ -113,7 +113,7 @@ describe('Integrity: a save never writes another document, every document is rea
     assert.strictEqual(await clean.document.save(), true);
     assert.strictEqual(target.result, 'Saved into Target only');
     assert.strictEqual(older.result, 'Text of Older (91021)');
-    const files = (await vscode.workspace.fs.readDirectory(vscode.Uri.joinPath(ROOT, 'Video description'))).map(([n]) => n);
+    const files = (await vscode.workspace.fs.readDirectory(vscode.Uri.joinPath((await accountRoot()), 'Video description'))).map(([n]) => n);
     assert.ok(files.includes('Target (91021).md'), `the renamed document is told apart: ${files.join(', ')}`);
   });
 
@@ -122,7 +122,7 @@ describe('Integrity: a save never writes another document, every document is rea
     await freshListing();
     const viaAccount = await showAccountFile('Video script', 'Both ways.md');
     // Open Document would show the tab already open: the id form is opened directly.
-    const viaId = await vscode.window.showTextDocument(vscode.Uri.parse(`${SCHEME}://91031/Video%20script/Both%20ways.md`), { preview: false });
+    const viaId = await vscode.window.showTextDocument(vscode.Uri.parse(`${SCHEME}://91031.${accountNow()}/Video%20script/Both%20ways.md`), { preview: false });
     assert.notStrictEqual(viaId.document.uri.toString(), viaAccount.document.uri.toString());
     await replaceAll(viaId, 'Saved through content-docs://91031');
     assert.strictEqual(await viaId.document.save(), true);
@@ -140,14 +140,14 @@ describe('Integrity: a save never writes another document, every document is rea
     put(91036, 'Renamed both ways', 37);
     await freshListing();
     await showAccountFile('Video script', 'Renamed both ways.md');
-    await vscode.window.showTextDocument(vscode.Uri.parse(`${SCHEME}://91036/Video%20script/Renamed%20both%20ways.md`), { preview: false });
+    await vscode.window.showTextDocument(vscode.Uri.parse(`${SCHEME}://91036.${accountNow()}/Video%20script/Renamed%20both%20ways.md`), { preview: false });
     const events: vscode.FileChangeEvent[] = [];
     const sub = s.fs.onDidChangeFile((e) => events.push(...e));
     try {
       await s.documents.rename(91036, 'Renamed at last');
       await until('change events for both URIs', () => {
         const uris = new Set(events.filter((e) => e.type === vscode.FileChangeType.Changed).map((e) => e.uri.toString()));
-        return uris.has(accountUri('Video script', 'Renamed both ways.md').toString()) && [...uris].some((u) => u.startsWith(`${SCHEME}://91036/`));
+        return uris.has(accountUri('Video script', 'Renamed both ways.md').toString()) && [...uris].some((u) => u.startsWith(`${SCHEME}://91036.${accountNow()}/`));
       });
     } finally {
       sub.dispose();
@@ -159,7 +159,7 @@ describe('Integrity: a save never writes another document, every document is rea
     await vscode.commands.executeCommand('contentDocs.documentOpen', { id: 91041 });
     const editor = await until('the editor', () => {
       const e = vscode.window.activeTextEditor;
-      return e && e.document.uri.authority === '91041' ? e : undefined;
+      return e && e.document.uri.authority.split('.')[0] === '91041' ? e : undefined;
     });
     await replaceAll(editor, 'Ends with a newline\n');
     assert.strictEqual(await editor.document.save(), true);
@@ -170,12 +170,12 @@ describe('Integrity: a save never writes another document, every document is rea
     const sub = s.fs.onDidChangeFile((e) => events.push(...e));
     try {
       await vscode.commands.executeCommand('contentDocs.documentOpen', { id: 91041 });
-      await until('the editor again', () => vscode.window.activeTextEditor?.document.uri.authority === '91041');
+      await until('the editor again', () => vscode.window.activeTextEditor?.document.uri.authority.split('.')[0] === '91041');
       await sleep(100);
     } finally {
       sub.dispose();
     }
-    const reloads = events.filter((e) => e.uri.authority === '91041');
+    const reloads = events.filter((e) => e.uri.authority.split('.')[0] === '91041');
     assert.deepStrictEqual(reloads.map((e) => e.uri.toString()), [], 'no reload was asked for (it would wait for one that never comes)');
   });
 
@@ -260,7 +260,7 @@ describe('Integrity: a save never writes another document, every document is rea
       const rows = (await tree.getChildren(group)).flatMap((n) => (n.kind === 'document' ? [[n.doc.id, n.doc.name] as const] : []));
       return (!rows.some(([id]) => id === 91081) && rows.some(([id, name]) => id === 91082 && name === 'Renamed elsewhere')) || undefined;
     });
-    const files = (await vscode.workspace.fs.readDirectory(vscode.Uri.joinPath(ROOT, tree.getTreeItem(group).label as string))).map(([n]) => n);
+    const files = (await vscode.workspace.fs.readDirectory(vscode.Uri.joinPath((await accountRoot()), tree.getTreeItem(group).label as string))).map(([n]) => n);
     assert.ok(files.includes('Renamed elsewhere.md') && !files.includes('Gone soon.md'), files.join(', '));
   });
 

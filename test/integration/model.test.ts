@@ -30,7 +30,7 @@ import type { DocNode, DocumentNode } from '../../src/model/nodes';
 import type { Prompter } from '../../src/ui/prompter';
 import { mulberry32 } from '../sandbox/seed';
 import { startSandbox, type Sandbox, type SandboxDocument } from '../sandbox/server';
-import { MessageCapture, RecordingPrompter, SCHEME, services, sleep, useSandbox } from './reliabilityKit';
+import { accountNow, MessageCapture, RecordingPrompter, SCHEME, services, sleep, useSandbox } from './reliabilityKit';
 
 // --- Settings of the run ---------------------------------------------------------------------------------
 
@@ -131,7 +131,7 @@ function fileOf(name: string): string {
 }
 
 function accountUri(folder: string, file: string): vscode.Uri {
-  return vscode.Uri.from({ scheme: SCHEME, authority: 'account', path: `/${folder}/${file}` });
+  return vscode.Uri.from({ scheme: SCHEME, authority: accountNow(), path: `/${folder}/${file}` });
 }
 
 function folderOf(templateId: number): string {
@@ -346,7 +346,7 @@ class Run {
         if (uri.toString() === before) return this.log(`open ${this.docLabel(id)} (command): no new editor`);
         throw new Violation('open', `Open Document on ${this.docLabel(id)} showed the tab ${this.editorLabel(existing)}, opened on another document`);
       }
-      if (uri.authority !== String(id)) throw new Violation('open', `Open Document on #${id} showed ${uri.toString()}`);
+      if (uri.authority.split('.')[0] !== String(id)) throw new Violation('open', `Open Document on #${id} showed ${uri.toString()}`);
       await this.track(uri, 'single', id, `${id}:${decodeURIComponent(uri.path)}`);
       return;
     }
@@ -355,7 +355,7 @@ class Run {
     if (this.stale) await this.refresh('(before opening through the account folder) ');
     if (!this.docs.has(id)) return this.log(`open ${this.docLabel(id)}: gone`);
     const folder = folderOf(this.docs.get(id)!.templateId);
-    const listing = await vscode.workspace.fs.readDirectory(vscode.Uri.from({ scheme: SCHEME, authority: 'account', path: `/${folder}` }));
+    const listing = await vscode.workspace.fs.readDirectory(vscode.Uri.from({ scheme: SCHEME, authority: accountNow(), path: `/${folder}` }));
     const file = listing.map(([f]) => f).find((f) => s.fs.documentIdOf(accountUri(folder, f)) === id);
     if (!file) throw new Violation('4 tree/fs', `the account folder ${folder} lists no file for ${this.docLabel(id)}: ${listing.map(([f]) => f).join(', ')}`);
     const uri = accountUri(folder, file);
@@ -509,7 +509,7 @@ class Run {
         if (file === undefined) throw new Violation('4 tree/fs', `after a refresh the account folder lists no file for ${this.docLabel(id)}`);
         oldUri = accountUri(folderOf(d.templateId), file);
       } else {
-        oldUri = vscode.Uri.from({ scheme: SCHEME, authority: String(id), path: `/${folderOf(d.templateId)}/${fileOf(d.name)}` });
+        oldUri = vscode.Uri.from({ scheme: SCHEME, authority: `${id}.${accountNow()}`, path: `/${folderOf(d.templateId)}/${fileOf(d.name)}` });
       }
     }
     if (this.editors.some((x) => x.dirty && x.uri.toString() === oldUri.toString())) {
@@ -535,7 +535,7 @@ class Run {
       outcome = `refused (${(err as Error).message.split('\n')[0].slice(0, 80)})`;
     }
     this.log(`rename (file system) ${e ? this.editorLabel(e) : decodeURIComponent(oldUri.toString())} → ${short(`${name}.md`)} on #${id}: ${outcome}`);
-    if (outcome === 'renamed' && newUri.authority === 'account') pathOwners.set(newUri.path.replace(/^\//, ''), id);
+    if (outcome === 'renamed' && newUri.authority === accountNow()) pathOwners.set(newUri.path.replace(/^\//, ''), id);
     if (outcome === 'renamed') {
       // VS Code moves the editors of a renamed file to its new name (with their unsaved text).
       await poll(() => !tabKeys().includes(oldUri.toString()), 1_000);
@@ -911,7 +911,7 @@ async function folderIds(folder: string): Promise<Map<string, number>> {
   const out = new Map<string, number>();
   let listing: [string, vscode.FileType][] = [];
   try {
-    listing = await vscode.workspace.fs.readDirectory(vscode.Uri.from({ scheme: SCHEME, authority: 'account', path: `/${folder}` }));
+    listing = await vscode.workspace.fs.readDirectory(vscode.Uri.from({ scheme: SCHEME, authority: accountNow(), path: `/${folder}` }));
   } catch (e) {
     if ((e as vscode.FileSystemError).code !== 'FileNotFound') throw e; // no documents left in the template
   }
@@ -1049,7 +1049,7 @@ describe('model-based file system test (content-docs:, random sequences)', funct
       let failure: Violation | Error | undefined;
       try {
         // The account folder is listed once (as "Open Account as Folder" does), so that it follows changes.
-        await vscode.workspace.fs.readDirectory(vscode.Uri.from({ scheme: SCHEME, authority: 'account', path: '/' }));
+        await vscode.workspace.fs.readDirectory(vscode.Uri.from({ scheme: SCHEME, authority: accountNow(), path: '/' }));
         await run.refresh('(start) ');
         for (run.step = 1; run.step <= STEPS; run.step++) {
           await run.runStep();

@@ -18,10 +18,12 @@ import type { Sandbox, SandboxDocument } from '../sandbox/server';
 export const EXTENSION_ID = 'content-docs.content-docs';
 export const SCHEME = 'content-docs';
 
+let activated: Services | undefined;
+
 export async function services(): Promise<Services> {
   const api = (await vscode.extensions.getExtension(EXTENSION_ID)!.activate()) as TestApi;
   assert.ok(api?.services, 'the extension returns its services in test mode');
-  return api.services;
+  return (activated = api.services);
 }
 
 export function sleep(ms: number): Promise<void> {
@@ -443,7 +445,7 @@ export class DocumentPool {
 
 export function editorOf(id: number): vscode.TextEditor | undefined {
   const e = vscode.window.activeTextEditor;
-  return e && e.document.uri.scheme === SCHEME && e.document.uri.authority === String(id) ? e : undefined;
+  return e && e.document.uri.scheme === SCHEME && e.document.uri.authority.split('.')[0] === String(id) ? e : undefined;
 }
 
 /** Opens a document the way the tree does (contentDocs.documentOpen) and waits for its editor. */
@@ -504,7 +506,7 @@ export class SaveErrors implements vscode.Disposable {
 export class FsErrors implements vscode.Disposable {
   readonly errors: Array<{ op: string; uri: string; code: string; message: string; at: number }> = [];
   private readonly restoreFns: Array<() => void> = [];
-  constructor(s: Services, ops: ReadonlyArray<'stat' | 'readFile' | 'readDirectory' | 'delete' | 'rename'> = ['stat', 'readFile', 'readDirectory']) {
+  constructor(s: Services, ops: ReadonlyArray<'stat' | 'readFile' | 'readDirectory' | 'delete' | 'rename' | 'createDirectory'> = ['stat', 'readFile', 'readDirectory']) {
     const fs = s.fs as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
     for (const op of ops) {
       const original = fs[op];
@@ -527,8 +529,22 @@ export class FsErrors implements vscode.Disposable {
   }
 }
 
-/** `content-docs://account/`: the account as a folder. */
-export const ACCOUNT_ROOT = vscode.Uri.from({ scheme: SCHEME, authority: 'account', path: '/' });
+/**
+ * The label of the account signed in now, as the extension last read it (no wait): the account of the URIs it
+ * hands out. Throws when it has not read one (not signed in, or services() not called yet).
+ */
+export function accountNow(): string {
+  const account = activated?.documents.accountLabel;
+  assert.ok(account, 'signed in, and the account\'s label read');
+  return account;
+}
+
+/** `content-docs://<account>/`: the folder of the account signed in now (its label read from the extension). */
+export async function accountRoot(): Promise<vscode.Uri> {
+  const account = await (await services()).documents.currentAccount();
+  assert.ok(account, 'signed in: the account has a label');
+  return vscode.Uri.from({ scheme: SCHEME, authority: account, path: '/' });
+}
 
 /**
  * A document's account-folder URI (`content-docs://account/<Template folder>/<Name>.md`), found the way
@@ -536,9 +552,9 @@ export const ACCOUNT_ROOT = vscode.Uri.from({ scheme: SCHEME, authority: 'accoun
  * folder, until a file resolves to the document. Loads the account listing when it is not loaded yet.
  */
 export async function accountUriOf(s: Services, id: number): Promise<vscode.Uri> {
-  for (const [folder, type] of await vscode.workspace.fs.readDirectory(ACCOUNT_ROOT)) {
+  for (const [folder, type] of await vscode.workspace.fs.readDirectory((await accountRoot()))) {
     if (type !== vscode.FileType.Directory) continue;
-    const dir = vscode.Uri.joinPath(ACCOUNT_ROOT, folder);
+    const dir = vscode.Uri.joinPath((await accountRoot()), folder);
     for (const [file] of await vscode.workspace.fs.readDirectory(dir)) {
       const uri = vscode.Uri.joinPath(dir, file);
       if (s.fs.documentIdOf(uri) === id) return uri;

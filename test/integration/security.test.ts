@@ -20,6 +20,7 @@ import * as vscode from 'vscode';
 import type { Services } from '../../src/services/services';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import {
+  accountNow,
   allContentDocsSettings,
   closeAll,
   configure,
@@ -157,7 +158,7 @@ describe('security: the key cannot leak', function () {
       // List: the Documents view and the account folder.
       const view = await docsView();
       assert.ok(!view.error, `the Documents view lists: ${view.error?.text}`);
-      await vscode.workspace.fs.readDirectory(vscode.Uri.parse('content-docs://account/'));
+      await vscode.workspace.fs.readDirectory(vscode.Uri.parse(`content-docs://${accountNow()}/`));
 
       // Open, edit, save.
       const d = pool.take();
@@ -433,7 +434,7 @@ describe('security: the key cannot leak', function () {
       const docsBefore = sandbox.documents.size;
       sandbox.resetRequests();
       const evil = thief.url;
-      const victimUri = vscode.Uri.parse(`content-docs://${victim.id}/Any/${encodeURIComponent(victim.name)}.md`);
+      const victimUri = vscode.Uri.parse(`content-docs://${victim.id}.${accountNow()}/Any/${encodeURIComponent(victim.name)}.md`);
 
       const crafted: Array<[string, unknown[]]> = [
         ['contentDocs.documentDelete', [{ id: victim.id }]],

@@ -600,7 +600,7 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
     it('from the active content-docs editor (no argument): favorite, rename and copy act on that document', async () => {
       const d = plainDocument((x) => !x.favorite);
       await vscode.commands.executeCommand(CMD.documentOpen, { id: d.id });
-      await until('the editor', () => vscode.window.activeTextEditor?.document.uri.scheme === SCHEME && vscode.window.activeTextEditor.document.uri.authority === String(d.id));
+      await until('the editor', () => vscode.window.activeTextEditor?.document.uri.scheme === SCHEME && vscode.window.activeTextEditor.document.uri.authority.split('.')[0] === String(d.id));
       sandbox.resetRequests();
       await vscode.commands.executeCommand(CMD.documentFavorite);
       // (The editor may re-read its file meanwhile: only writes are this command's.)

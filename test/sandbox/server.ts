@@ -242,7 +242,15 @@ export const BANNED_WORD = 'bannedword';
 export interface Sandbox {
   readonly docsUrl: string;
   readonly seoUrl: string;
+  /** The valid API key (see {@link Sandbox.regenerateKey}). */
   readonly key: string;
+  /** The user made a new API key in their account settings: from now on only `key` is accepted, the old one gets 401. */
+  regenerateKey(key: string): void;
+  /**
+   * The server goes down (`false`: stops listening, open connections dropped, so a connection is refused) or comes
+   * back on the same address (`true`). The address, the key and the data stay: it is the same installation.
+   */
+  setListening(name: 'documents' | 'projects', on: boolean): Promise<void>;
   readonly documents: Map<number, SandboxDocument>;
   readonly reports: SandboxReport[];
   readonly requests: RequestRecord[];
@@ -517,7 +525,7 @@ function loopbackHost(host: string | undefined): string {
 class SandboxImpl implements Sandbox {
   docsUrl = '';
   seoUrl = '';
-  readonly key: string;
+  key: string;
   readonly documents = new Map<number, SandboxDocument>();
   readonly reports: SandboxReport[] = [];
   readonly requests: RequestRecord[] = [];
@@ -1050,6 +1058,33 @@ class SandboxImpl implements Sandbox {
       case 'projects.list': return this.listProjects(ctx);
       case 'projects.delete': return this.deleteProject(ctx, match.params[0]);
     }
+  }
+
+  regenerateKey(key: string): void {
+    this.key = key;
+  }
+
+  async setListening(name: ServerName, on: boolean): Promise<void> {
+    const i = name === 'documents' ? 0 : 1;
+    const server = this.servers[i];
+    if (!server || this.closed) throw new Error('sandbox: not started, or closed');
+    if (on === server.listening) return;
+    const port = Number(new URL(name === 'documents' ? this.docsUrl : this.seoUrl).port);
+    if (!on) {
+      const done = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const socket of this.sockets) if (socket.localPort === port) socket.destroy();
+      await done;
+      // A client in this process hears of its dropped connections on a later turn: until then it would send on one.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      return;
+    }
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, this.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
   }
 
   private isAuthorized(authorization: string | undefined, query: Record<string, string>, body: Input): boolean {

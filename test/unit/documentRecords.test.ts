@@ -96,45 +96,16 @@ describe('DocumentRecords (the file system\'s per-document record)', () => {
 });
 
 describe('DocumentRecords across a change of account', () => {
-  it('names a document had in the account used before stay suspect until a read here finds it under that name; other names are not', () => {
+  it('reads and the names they were read under go; the URIs and versions stay (a URI names its account, checked before any record)', () => {
     const r = new DocumentRecords<{ toString(): string }>();
     r.observe(doc(1, 'a', 'Letter'), false, T);
-    r.track(1, uri('content-docs://1/F/Letter.md'));
-    r.observe(doc(2, 'b', 'Never open'), false, T);
+    r.track(1, uri('content-docs://1.abcdefgh/F/Letter.md'));
+    const version = r.versions.get(1);
     r.forgetReads();
-    assert.equal(r.fromPreviousAccount(1, 'Letter'), true);
-    assert.equal(r.fromPreviousAccount(1, 'Invoice'), false, 'a name the document never had there');
-    assert.equal(r.fromPreviousAccount(2, 'Never open'), false, 'no URI of it was open: nothing to protect');
-    // The new account's document 1 is "Invoice": a URI under that name is confirmed, "Letter" stays suspect.
-    r.confirmAccount(1, 'Invoice');
-    assert.equal(r.fromPreviousAccount(1, 'Letter'), true);
-    r.confirmAccount(1, 'Letter');
-    assert.equal(r.fromPreviousAccount(1, 'Letter'), false, 'found under that name here: the same document');
-  });
-
-  it('each suspect name keeps the generation of the account it was read in (the first one, across several changes)', () => {
-    const r = new DocumentRecords<{ toString(): string }>();
-    r.observe(doc(1, 'a', 'Letter'), false, T);
-    r.track(1, uri('u'));
-    r.forgetReads(4);
-    r.observe(doc(1, 'b', 'Invoice'), false, T);
-    r.forgetReads(5);
-    assert.equal(r.previousGeneration(1, 'Letter'), 4);
-    assert.equal(r.previousGeneration(1, 'Invoice'), 5);
-    assert.equal(r.previousGeneration(1, 'Other'), undefined);
-  });
-
-  it('a second change keeps what the first left unconfirmed; forget drops it', () => {
-    const r = new DocumentRecords<{ toString(): string }>();
-    r.observe(doc(1, 'a', 'Letter'), false, T);
-    r.track(1, uri('u'));
-    r.forgetReads();
-    r.observe(doc(1, 'b', 'Invoice'), false, T);
-    r.forgetReads();
-    assert.equal(r.fromPreviousAccount(1, 'Letter'), true);
-    assert.equal(r.fromPreviousAccount(1, 'Invoice'), true);
-    r.forget(1);
-    assert.equal(r.fromPreviousAccount(1, 'Letter'), false);
+    assert.equal(r.names(1)?.size ?? 0, 0, 'no name is known in the new account');
+    assert.equal(r.reuse(1, 'read', false, T), undefined, 'no read is reused');
+    assert.equal(r.uris(1).length, 1);
+    assert.deepEqual(r.versions.get(1), version);
   });
 });
 

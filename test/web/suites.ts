@@ -91,7 +91,7 @@ export function defineSuites(): void {
       await vscode.commands.executeCommand('contentDocs.documentOpen', { id });
       return until('the document editor', () => {
         const e = vscode.window.activeTextEditor;
-        return e && e.document.uri.scheme === SCHEME && e.document.uri.authority === String(id) ? e : undefined;
+        return e && e.document.uri.scheme === SCHEME && e.document.uri.authority.split('.')[0] === String(id) ? e : undefined;
       });
     }
     async function replaceAll(editor: vscode.TextEditor, text: string): Promise<void> {
@@ -224,7 +224,7 @@ export function defineSuites(): void {
       const stores = (await sb.requests()).filter((r) => r.route === 'documents.store');
       assert.equal(stores.length, 1);
       assert.equal((await sb.document(doc.id)).name, 'Written on vscode.dev');
-      await until('the new document in an editor', () => vscode.window.activeTextEditor?.document.uri.authority === String(doc.id) || undefined);
+      await until('the new document in an editor', () => vscode.window.activeTextEditor?.document.uri.authority.split('.')[0] === String(doc.id) || undefined);
     });
 
     it('rewrites a selection: the proposal is previewed as a diff, Accept applies it', async () => {
