@@ -191,6 +191,8 @@ export interface Workbench {
   page: Page;
   ui: Ui;
   workspace: string;
+  /** The workbench's address with the workspace folder open (what a person opens again after closing the window). */
+  url: string;
   /** Closes the browser, code-server and the sandbox; removes the run folder when asked. */
   stop(opts?: { cleanup?: boolean }): Promise<void>;
 }
@@ -258,9 +260,10 @@ export async function startWorkbench(o: WorkbenchOptions): Promise<Workbench> {
     browser = await launchChromium({ harnessEnv: o.harnessEnv, runDir: o.runDir, viewport: o.viewport ?? { width: 1280, height: 800 } });
     const page = browser.page;
     page.setDefaultTimeout(15_000);
-    await page.goto(`${cs.url}?folder=${encodeURIComponent(workspace)}`, { waitUntil: 'domcontentloaded', timeout: 60_000 });
+    const url = `${cs.url}?folder=${encodeURIComponent(workspace)}`;
+    await page.goto(url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
     await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
-    return { sandbox, cs, browser, page, ui: new Ui(page), workspace, stop };
+    return { sandbox, cs, browser, page, ui: new Ui(page), workspace, url, stop };
   } catch (e) {
     await stop();
     throw e;
