@@ -15,6 +15,7 @@ describe('account tabs: a document tab across a change of server', function () {
   let b: Sandbox;
   let s: Services;
   const ID = 4343;
+  const TWIN = 4344;
 
   const text = (uri: vscode.Uri) => Promise.resolve(vscode.workspace.fs.readFile(uri)).then((bytes) => new TextDecoder().decode(bytes));
 
@@ -83,6 +84,33 @@ describe('account tabs: a document tab across a change of server', function () {
     } finally {
       saveErrors.dispose();
       fsErrors.dispose();
+    }
+  });
+
+  it('the same id AND the same name on the other server: neither Save nor Overwrite (a plain write) reaches its document', async () => {
+    const twin = 'Quarterly letter';
+    const at = new Date(Date.now() + 86_400_000);
+    const put = (box: Sandbox, result: string) => box.documents.set(TWIN, { id: TWIN, name: twin, templateId: 1, result, words: 2, favorite: false, createdAt: at, updatedAt: at });
+    put(a, 'Text on A');
+    put(b, 'Text on B');
+    await useSandbox(s, a);
+    const saveErrors = new SaveErrors(s);
+    try {
+      const editor = await vscode.commands.executeCommand<vscode.TextEditor>('contentDocs.documentOpenBeside', TWIN);
+      const uri = editor.document.uri;
+      const typed = 'Typed on A, saved after the switch.';
+      await editor.edit((e) => e.replace(new vscode.Range(editor.document.positionAt(0), editor.document.positionAt(editor.document.getText().length)), typed));
+      await configure('documents.baseUrl', b.docsUrl);
+      b.resetRequests();
+      assert.strictEqual(await editor.document.save(), false, 'Save does not go through');
+      // What VS Code's "newer on disk" → Overwrite does: write the file again, without its own check.
+      await assert.rejects(Promise.resolve(vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(typed))), (e: Error) => /belongs to the account used before/.test(e.message));
+      assert.strictEqual(b.documents.get(TWIN)!.result, 'Text on B', 'nothing written into the other server\'s document');
+      assert.strictEqual(b.requests.filter((r) => r.method === 'PATCH').length, 0);
+      assert.strictEqual(editor.document.getText(), typed, 'the text is intact');
+    } finally {
+      saveErrors.dispose();
+      await closeAll();
     }
   });
 
