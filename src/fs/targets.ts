@@ -144,8 +144,10 @@ export function isAccountRefusal(e: unknown): boolean {
 }
 
 async function checkAccountOf(uri: vscode.Uri, ctx: TargetContext): Promise<void> {
-  const name = nameFromFileName(segments(uri).pop() ?? '');
-  const what = name ? `"${name}"` : 'This folder';
+  // A document's folder is asked for when VS Code saves a file it could not find: the message names the document.
+  const segs = segments(uri);
+  const byId = !isAccountUri(uri) && uri.authority !== 'account';
+  const what = segs.length === 2 ? `"${nameFromFileName(segs[1])}"` : byId ? 'This document' : 'This folder';
   if (isLegacyUri(uri)) {
     throw vscode.FileSystemError.FileNotFound(
       `${what} was opened by an earlier version of Content Docs, which did not record the account: open it again from the Documents view. Your text, if any, is still in the editor.`,

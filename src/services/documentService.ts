@@ -138,8 +138,9 @@ export class DocumentService extends Disposable {
     const account = this.#account;
     const page = await this.#api.get().listDocuments(query, signal);
     // Another key or server since the request left: its documents are not this account's.
-    if (!(await this.isCurrent(account))) throw this.#elsewhere((who) => `${who.since} while the documents were being listed.`);
-    for (const d of page.items) this.#stamp(d);
+    const label = await this.#stillCurrent(account);
+    if (label === null) throw this.#elsewhere((who) => `${who.since} while the documents were being listed.`);
+    for (const d of page.items) this.#stamp(d, label);
     const before = new Map(page.items.map((d) => [d.id, this.#known.get(d.id)]));
     this.remember(page.items);
     // Changed: known before, different now, and taken (a page older than what is known is not).
@@ -186,8 +187,9 @@ export class DocumentService extends Disposable {
     if (forAccount !== undefined && !(await this.#isFor(account, forAccount))) throw this.#otherAccount();
     const doc = await this.#api.get().showDocument(id, signal);
     // Another key or server since the request left: the same id is another document now.
-    if (!(await this.isCurrent(account))) throw this.#elsewhere((who) => `${who.since} while the document was being read.`);
-    this.#stamp(doc);
+    const label = await this.#stillCurrent(account);
+    if (label === null) throw this.#elsewhere((who) => `${who.since} while the document was being read.`);
+    this.#stamp(doc, label);
     this.#accept(doc);
     return doc;
   }
@@ -230,8 +232,9 @@ export class DocumentService extends Disposable {
       if (!(await this.isCurrent(account))) throw this.#elsewhere((who) => `${who.since} before this change was sent, so nothing was sent.`);
       const doc = await this.#api.get().updateDocument(id, changes);
       // Changed on the server it was sent to; the views now show another account, where this id is another document.
-      if (!(await this.isCurrent(account))) throw this.#elsewhere((who) => `${who.since} while this change was being sent: it was made in ${who.account}.`);
-      this.#stamp(doc);
+      const label = await this.#stillCurrent(account);
+      if (label === null) throw this.#elsewhere((who) => `${who.since} while this change was being sent: it was made in ${who.account}.`);
+      this.#stamp(doc, label);
       this.#accept(doc);
       return doc;
     };
@@ -266,10 +269,11 @@ export class DocumentService extends Disposable {
     const account = this.#account;
     const doc = await this.#api.get().storeDocument(input, signal);
     // Another key or server since the request left: the document belongs to the account it was sent to, not to this one.
-    if (!(await this.isCurrent(account))) {
+    const label = await this.#stillCurrent(account);
+    if (label === null) {
       throw this.#elsewhere((who) => `${who.since} while the service was writing: the document was created in ${who.account} and is not shown here.`);
     }
-    this.#stamp(doc);
+    this.#stamp(doc, label);
     this.#known.set(doc.id, doc);
     this.#_onDidCreate.fire(doc);
     return doc;
@@ -303,10 +307,20 @@ export class DocumentService extends Disposable {
     return label;
   }
 
-  /** Called right after isCurrent() said the answer is the account's used now: that account's label, synchronously. */
-  #stamp(doc: ContentDocument): void {
-    const label = this.#labels.get(this.#account);
+  #stamp(doc: ContentDocument, label: string | undefined): void {
     if (label !== undefined) this.#accountOf.set(doc, label);
+  }
+
+  /**
+   * After the answer to a request made under `generation`: the label of its account when that account is still the
+   * one used now (undefined without an identity), else null. The last check is synchronous with the caller's use of
+   * the answer: nothing can change the account in between.
+   */
+  async #stillCurrent(generation: number): Promise<string | undefined | null> {
+    if (!(await this.isCurrent(generation))) return null;
+    if (!this.#identity) return undefined;
+    const label = await this.#identities.get(generation);
+    return this.#labels.has(this.#account) && this.#labels.get(this.#account) === label ? label : null;
   }
 
   /** The refusal of a request for a URI of another account than the one used now: nothing was sent. */
