@@ -9,12 +9,15 @@ import { CMD } from '../../src/constants';
 import type { Services } from '../../src/services/services';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { press, read, screenshot, typeText } from './harness';
-import { closeAll, ExchangeCounter, MessageCapture, RecordingPrompter, services, sleep, until, useSandbox } from './reliabilityKit';
+import { closeAll, configure, ExchangeCounter, MessageCapture, RecordingPrompter, services, sleep, until, useSandbox } from './reliabilityKit';
 
 const WRONG_KEY = 'sk-not-the-right-key-0123';
 /** The quick input as VS Code draws it: the box, and the line under it where the validation message goes. */
 const BOX = '.quick-input-widget';
 const MESSAGE = '.quick-input-widget .quick-input-message';
+/** A busy box: its progress bar running, its text field read-only (VS Code keeps the focus in it, so Escape still works). */
+const PROGRESS = '.quick-input-widget .quick-input-progress .progress-bit';
+const LOCKED = '.quick-input-widget input[readonly]';
 /** Longer than a local round trip: an answer that was coming has come. */
 const SETTLE_MS = 1000;
 
@@ -103,8 +106,46 @@ describe('sign-in box: the key box stays open while the server checks the key', 
     assert.deepStrictEqual(outcome, [true]);
     assert.strictEqual(await s.credentials.getKey(), sandbox.key, 'the right key is stored');
     assert.deepStrictEqual(accountAnswers(), [401, 200], 'one request per Enter');
-    assert.strictEqual((await read(BOX)).visible, false, 'the box closed');
+    await until('the box to close', async () => !(await read(BOX)).visible);
     assert.deepStrictEqual(messages.errors().map((m) => m.message), [], 'no error notification');
+  });
+
+  it('the real boxes with no server set: a refused address keeps its box open with the reason under it; the server is saved with the key it accepted', async () => {
+    await configure('documents.baseUrl', undefined);
+    await configure('projects.baseUrl', undefined);
+    const outcome: Array<boolean | undefined> = [];
+    const run = Promise.resolve(vscode.commands.executeCommand<boolean>(CMD.signIn)).then((ok) => outcome.push(ok));
+    await until('the address box', async () => /Server Address/.test((await read(BOX)).text), 15_000);
+
+    await typeText('http://example.com');
+    await press('Enter');
+    await until('the reason under the address box', async () => {
+      const m = await read(MESSAGE);
+      return m.visible && /unencrypted/.test(m.text);
+    });
+    await sleep(300);
+    assert.ok(/Server Address/.test((await read(BOX)).text), 'the address box is still open');
+    assert.deepStrictEqual(outcome, []);
+    await screenshot('sign-in-address-refused');
+
+    await press('Control+a');
+    await typeText(sandbox.docsUrl);
+    await press('Enter');
+    await until('the key box', async () => /Set API Key/.test((await read(BOX)).text));
+    assert.deepStrictEqual(sandbox.requests.map((r) => r.route), [], 'the address box sent nothing');
+    await typeText(WRONG_KEY);
+    await press('Enter');
+    await until('the server\'s answer under the key box', async () => /did not accept this API key/.test((await read(MESSAGE)).text));
+    assert.strictEqual(vscode.workspace.getConfiguration('contentDocs').inspect('documents.baseUrl')?.globalValue, undefined, 'no address saved with a refused key');
+    await press('Control+a');
+    await typeText(sandbox.key);
+    await press('Enter');
+    await until('the command to finish', () => outcome.length > 0, 15_000);
+    await run;
+    assert.deepStrictEqual(outcome, [true]);
+    assert.strictEqual(vscode.workspace.getConfiguration('contentDocs').inspect('documents.baseUrl')?.globalValue, sandbox.docsUrl, 'the address is saved');
+    assert.strictEqual(await s.credentials.getKey(), sandbox.key);
+    assert.deepStrictEqual(accountAnswers(), [401, 200]);
   });
 
   it('the real box: Escape while the key is on the wire abandons the check; its late answer stores nothing', async () => {
@@ -116,8 +157,11 @@ describe('sign-in box: the key box stays open while the server checks the key', 
       await typeText(sandbox.key);
       await press('Enter');
       await until('the key check on the wire', () => sandbox.requests.some((r) => r.route === 'account'));
-      await sleep(300);
+      // VS Code shows a busy box's progress bar after a moment.
+      await until('the busy box\'s progress bar', async () => (await read(PROGRESS)).visible);
       assert.ok((await read(BOX)).visible, 'the box stays open while the server checks');
+      assert.ok((await read(LOCKED)).visible, 'its text is locked meanwhile');
+      assert.match((await read(MESSAGE)).text, /Checking the key with the server/, 'and it says what it waits for');
       assert.deepStrictEqual(outcome, [], 'the command still waits');
       await screenshot('sign-in-key-checking');
 
@@ -131,7 +175,7 @@ describe('sign-in box: the key box stays open while the server checks the key', 
     }
     await sleep(SETTLE_MS);
     assert.strictEqual(await s.credentials.getKey(), undefined, 'the late answer stores nothing');
-    assert.strictEqual((await read(BOX)).visible, false, 'the box is closed');
+    await until('the box to close', async () => !(await read(BOX)).visible);
     assert.deepStrictEqual(messages.shown.map((m) => m.message), [], 'and says nothing');
   });
 });
