@@ -1,65 +1,68 @@
 import * as vscode from 'vscode';
+import type { AccountInfo } from '../api/index';
 import { CONFIG } from '../constants';
 import type { Services } from '../services/services';
 import { describeError, errorKind } from '../util/errors';
 import * as config from '../util/config';
 
 /**
- * Set API Key…: asks for the server address when none is set, then for the key (hidden input),
- * checks the key with one cheap request, and only then stores it in SecretStorage.
+ * Set API Key…: asks for the server address when none is set, then for the key (hidden input). The key box stays
+ * open while one cheap request checks the key, shows the server's answer under it until the key is accepted (or
+ * Escape), and only then is the key stored in SecretStorage.
  */
 export async function signIn(s: Services): Promise<boolean> {
   // A new server address is saved only with a key it accepted: until then nothing is sent anywhere else.
   let newServer: string | undefined;
   if (!config.documentsBaseUrl()) {
-    const url = await s.prompter.input({
-      title: 'Content Docs: Server Address',
-      prompt: 'The address of your content service (https://…). Saved in your user settings.',
-      placeHolder: 'https://writer.example.com',
-      validateInput: (v) => {
-        try {
-          s.api.checkBaseUrl(v, 'server address');
-          return undefined;
-        } catch (e) {
-          return (e as Error).message;
-        }
+    // Checked here, not on the wire: no key is known yet, and nothing goes to an address before one is.
+    const addressProblem = (v: string): string | undefined => {
+      try {
+        s.api.checkBaseUrl(v, 'server address');
+        return undefined;
+      } catch (e) {
+        return (e as Error).message;
+      }
+    };
+    const url = await s.prompter.inputChecked(
+      {
+        title: 'Content Docs: Server Address',
+        prompt: 'The address of your content service (https://…). Saved in your user settings.',
+        placeHolder: 'https://writer.example.com',
+        validateInput: addressProblem,
       },
-    });
+      (v) => Promise.resolve(addressProblem(v)),
+    );
     if (url === undefined) return false;
     newServer = s.api.checkBaseUrl(url, 'server address');
   }
 
-  const key = await s.prompter.input({
-    title: 'Content Docs: Set API Key',
-    prompt: 'Paste the API key from your account settings (API section). It is stored in VS Code\'s secret storage.',
-    password: true,
-    placeHolder: 'API key',
-    validateInput: (v) => validateKey(v),
-  });
-  if (key === undefined) return false;
-  const problem = validateKey(key);
-  if (problem) {
-    void vscode.window.showErrorMessage(`Couldn't set the API key: ${problem}`);
-    return false;
-  }
-
-  const account = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: 'Content Docs: checking the API key…' },
-    async () => {
+  // What the key check read of the account: the box closes only on the key it was read with.
+  let account: AccountInfo | undefined;
+  const key = await s.prompter.inputChecked(
+    {
+      title: 'Content Docs: Set API Key',
+      prompt: 'Paste the API key from your account settings (API section). It is stored in VS Code\'s secret storage.',
+      password: true,
+      placeHolder: 'API key',
+      validateInput: (v) => validateKey(v),
+      checkingMessage: 'Checking the key with the server…',
+    },
+    async (value, signal) => {
+      const problem = validateKey(value);
+      if (problem) return problem;
       try {
-        return await s.api.probe(key.trim(), newServer);
-      } catch (e) {
-        const message =
-          errorKind(e) === 'auth'
-            ? 'The server did not accept this API key. Nothing was saved; check the key and try again.'
-            : describeError('Couldn\'t check the API key (nothing was saved)', e);
-        s.log.warn(`[auth] key check failed: ${errorKind(e) ?? 'error'}`);
-        void vscode.window.showErrorMessage(message);
+        account = await s.api.probe(value.trim(), newServer, signal);
         return undefined;
+      } catch (e) {
+        if (signal.aborted) return 'Cancelled.'; // Escape: the box is gone, and this answer is not shown
+        s.log.warn(`[auth] key check failed: ${errorKind(e) ?? 'error'}`);
+        return errorKind(e) === 'auth'
+          ? 'The server did not accept this API key. Check it and press Enter again, or Escape to cancel.'
+          : describeError('Couldn\'t check the API key', e);
       }
     },
   );
-  if (!account) return false;
+  if (key === undefined || !account) return false;
   if (newServer) await vscode.workspace.getConfiguration(CONFIG).update('documents.baseUrl', newServer, vscode.ConfigurationTarget.Global);
   await s.credentials.setKey(key.trim());
   // The key check just read the account: the plan usage shows from it, and the first request does not read it again.

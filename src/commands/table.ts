@@ -10,6 +10,7 @@ import { writeCommands } from '../write/commands';
 import { usageCommands } from './usage';
 
 export { goneText } from '../write/proposalGone';
+export { showCheckedInput } from '../ui/checkedInput';
 
 /**
  * Every command's implementation (one missing does not compile: CommandTable is a full Record). Built into its own bundle (dist/commands.js), which commands/index.ts

@@ -70,8 +70,9 @@ export class ApiProvider extends Disposable {
   /**
    * Checks a candidate key (against a candidate server address, when given) with the cheap account request, without
    * storing or using either anywhere else. Returns what that request read of the account (its plan and usage).
+   * `signal` abandons the request (it then rejects as cancelled).
    */
-  async probe(key: string, documentsUrl = config.documentsBaseUrl()): Promise<AccountInfo> {
+  async probe(key: string, documentsUrl = config.documentsBaseUrl(), signal?: AbortSignal): Promise<AccountInfo> {
     this.module ??= this.loadModule();
     const probeApi = this.module.createApi({
       documentsUrl,
@@ -83,7 +84,7 @@ export class ApiProvider extends Disposable {
       onExchange: (e) => this._onDidExchange.fire(e),
     });
     try {
-      return await probeApi.getAccountUsage();
+      return await probeApi.getAccountUsage(signal);
     } finally {
       probeApi.dispose();
     }

@@ -1,4 +1,8 @@
 import * as vscode from 'vscode';
+import { loadCommandsBundle } from '../commands/index';
+import type { CheckedInputOptions, InputCheck } from './checkedInput';
+
+export type { CheckedInputOptions, InputCheck } from './checkedInput';
 
 /**
  * The questions the extension asks. One object so that tests can answer them (the modal
@@ -8,6 +12,12 @@ export interface Prompter {
   /** A modal warning with one confirming button; true only if that button was chosen. */
   confirm(message: string, detail: string, confirmLabel: string): Promise<boolean>;
   input(options: vscode.InputBoxOptions): Promise<string | undefined>;
+  /**
+   * An input box that stays open after Enter while `check` looks at the value, shows the problem it reports under
+   * the box for the user to correct, and closes only on a value it accepts (that value) or on Escape (undefined;
+   * a check under way is aborted through its signal and its answer ignored).
+   */
+  inputChecked(options: CheckedInputOptions, check: InputCheck): Promise<string | undefined>;
   pick<T extends vscode.QuickPickItem>(items: readonly T[], options: vscode.QuickPickOptions): Promise<T | undefined>;
 }
 
@@ -18,6 +28,10 @@ export class VsCodePrompter implements Prompter {
   }
   input(options: vscode.InputBoxOptions): Promise<string | undefined> {
     return Promise.resolve(vscode.window.showInputBox({ ignoreFocusOut: true, ...options }));
+  }
+  inputChecked(options: CheckedInputOptions, check: InputCheck): Promise<string | undefined> {
+    // The box's code is in the commands' bundle: only commands ask this question, and activation need not load it.
+    return loadCommandsBundle().showCheckedInput(options, check);
   }
   pick<T extends vscode.QuickPickItem>(items: readonly T[], options: vscode.QuickPickOptions): Promise<T | undefined> {
     return Promise.resolve(vscode.window.showQuickPick(items, { ignoreFocusOut: true, ...options }));
@@ -32,6 +46,9 @@ export class SwitchablePrompter implements Prompter {
   }
   input(options: vscode.InputBoxOptions): Promise<string | undefined> {
     return this.current.input(options);
+  }
+  inputChecked(options: CheckedInputOptions, check: InputCheck): Promise<string | undefined> {
+    return this.current.inputChecked(options, check);
   }
   pick<T extends vscode.QuickPickItem>(items: readonly T[], options: vscode.QuickPickOptions): Promise<T | undefined> {
     return this.current.pick(items, options);

@@ -27,8 +27,11 @@
  *   [[harness:click <css selector> /abs/ack.done]]    page.click(selector) (10 s to appear); ack: the last token
  *   [[harness:press <key> /abs/ack.done]]             page.keyboard.press(key), e.g. Escape, Enter, Control+P
  *   [[harness:type <text> /abs/ack.done]]             page.keyboard.type(text): the keys one right after the other
+ *   [[harness:read <css selector> /abs/ack.done]]     whether the first match is visible and its text (no waiting):
+ *                                                     the ack also holds "visible" and "text"
  *
- * test/integration/harness.ts wraps these as screenshot(name), click(selector) and press(key).
+ * test/integration/harness.ts wraps these as screenshot(name), click(selector), press(key), typeText(text) and
+ * read(selector).
  */
 import * as fs from 'fs';
 import * as path from 'path';
@@ -46,7 +49,7 @@ const NOISE: readonly RegExp[] = [
   /^\[driver\] /,
 ];
 
-const BRIDGE_LINE = /\[\[harness:(screenshot|click|press|type) (.+)\]\]/;
+const BRIDGE_LINE = /\[\[harness:(screenshot|click|press|type|read) (.+)\]\]/;
 
 interface Args {
   dev: string[];
@@ -81,7 +84,7 @@ export function parseArgs(argv: readonly string[]): Args {
   return o;
 }
 
-function writeAck(file: string, result: { ok: boolean; error?: string }): void {
+function writeAck(file: string, result: { ok: boolean; error?: string; visible?: boolean; text?: string }): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const tmp = `${file}.${process.pid}.tmp`;
   fs.writeFileSync(tmp, JSON.stringify(result));
@@ -106,6 +109,14 @@ async function runBridgeCommand(page: Page, verb: string, rest: string): Promise
       ack = cut > 0 ? rest.slice(cut + 1).trim() : undefined;
       if (!ack || !path.isAbsolute(ack)) { ack = undefined; throw new Error(`bridge ${verb} needs "<arg> <absolute ack path>": ${rest}`); }
       if (!target) throw new Error(`bridge ${verb} without a selector/key`);
+      if (verb === 'read') {
+        const first = page.locator(target).first();
+        const visible = await first.isVisible();
+        const text = visible ? await first.innerText({ timeout: 2_000 }) : '';
+        console.error(`[harness] read ${target}: ${visible ? JSON.stringify(text) : 'not visible'} (${Date.now() - t0} ms)`);
+        writeAck(ack, { ok: true, visible, text });
+        return;
+      }
       if (verb === 'click') await page.click(target, { timeout: 10_000 });
       else if (verb === 'type') await page.keyboard.type(target);
       else await page.keyboard.press(target);

@@ -7,6 +7,7 @@
  *   [[harness:click <css selector> /abs/ack]]       ack: /abs/ack
  *   [[harness:press <key> /abs/ack]]                ack: /abs/ack
  *   [[harness:type <text> /abs/ack]]                ack: /abs/ack
+ *   [[harness:read <css selector> /abs/ack]]        ack: /abs/ack, with "visible" and "text"
  *
  * The ack holds {"ok":true} or {"ok":false,"error":"…"}; a failed command rejects here.
  */
@@ -28,7 +29,14 @@ function assertBridge(what: string): void {
   }
 }
 
-async function bridge(command: string, ack: string): Promise<void> {
+interface Ack {
+  ok?: boolean;
+  error?: string;
+  visible?: boolean;
+  text?: string;
+}
+
+async function bridge(command: string, ack: string): Promise<Ack> {
   fs.rmSync(ack, { force: true });
   console.log(`[[harness:${command}]]`);
   const deadline = Date.now() + ACK_TIMEOUT_MS;
@@ -36,10 +44,11 @@ async function bridge(command: string, ack: string): Promise<void> {
     if (Date.now() > deadline) throw new Error(`no answer from the harness within ${ACK_TIMEOUT_MS / 1000} s for: ${command}`);
     await new Promise(r => setTimeout(r, 50));
   }
-  let result: { ok?: boolean; error?: string } = {};
+  let result: Ack = {};
   try { result = JSON.parse(fs.readFileSync(ack, 'utf8')); } catch { /* treated as failure below */ }
   fs.rmSync(ack, { force: true });
   if (!result.ok) throw new Error(`harness ${command.split(' ')[0]} failed: ${result.error ?? 'unreadable ack'}`);
+  return result;
 }
 
 function ackFile(): string {
@@ -79,4 +88,13 @@ export async function press(key: string): Promise<void> {
   assertBridge('press()');
   const ack = ackFile();
   await bridge(`press ${key} ${ack}`, ack);
+}
+
+/** Whether the first element matching a CSS (Playwright) selector is visible in the workbench now, and its text (no waiting). */
+export async function read(selector: string): Promise<{ visible: boolean; text: string }> {
+  if (!selector.trim() || /[\r\n]/.test(selector)) throw new Error(`bad selector: ${JSON.stringify(selector)}`);
+  assertBridge('read()');
+  const ack = ackFile();
+  const r = await bridge(`read ${selector} ${ack}`, ack);
+  return { visible: r.visible === true, text: r.text ?? '' };
 }

@@ -140,6 +140,11 @@ export class RecordingPrompter implements Prompter {
   answer: (q: Question, items?: readonly vscode.QuickPickItem[], nth?: number) => string | undefined = () => undefined;
   /** Runs validateInput on typed answers and records the problems it reports. */
   validationProblems: string[] = [];
+  /**
+   * Every Enter in a box that checks what was typed before it closes (inputChecked): the value, and what the check
+   * put under the box (undefined: accepted, the box closed).
+   */
+  checked: Array<{ title: string; value: string; problem: string | undefined }> = [];
 
   async confirm(message: string, detail: string, confirmLabel: string): Promise<boolean> {
     this.asked.push({ kind: 'confirm', title: confirmLabel, message: `${message}\n${detail}` });
@@ -160,6 +165,34 @@ export class RecordingPrompter implements Prompter {
       }
     }
     return a;
+  }
+
+  /**
+   * A box that stays open until `check` accepts what was typed: each try is a question of its own (so `nth` counts
+   * the tries), answered from `inputs`, then `answer`; an answer validateInput refuses is recorded in
+   * validationProblems, one the check refuses in `checked`, and the next answer is typed. The answer refused the
+   * last time, given again, is taken as Escape (a test that always answers the same would never end).
+   */
+  async inputChecked(o: vscode.InputBoxOptions, check: (value: string, signal: AbortSignal) => Promise<string | undefined>): Promise<string | undefined> {
+    let refused: string | undefined;
+    for (;;) {
+      const q: Question = { kind: 'input', title: o.title ?? '', prompt: o.prompt, value: refused ?? o.value, password: o.password };
+      this.asked.push(q);
+      const a = this.inputs.length ? this.inputs.shift() : this.answer(q, undefined, this.nth(q));
+      if (a === undefined || a === refused) return undefined;
+      refused = a;
+      if (o.validateInput) {
+        const invalid = await o.validateInput(a);
+        const text = typeof invalid === 'string' ? invalid : invalid?.message;
+        if (text) {
+          this.validationProblems.push(text);
+          continue;
+        }
+      }
+      const problem = await check(a, new AbortController().signal);
+      this.checked.push({ title: q.title, value: a, problem });
+      if (problem === undefined) return a;
+    }
   }
 
   async pick<T extends vscode.QuickPickItem>(items: readonly T[], o: vscode.QuickPickOptions): Promise<T | undefined> {
@@ -184,6 +217,7 @@ export class RecordingPrompter implements Prompter {
     this.inputs = [];
     this.picks = [];
     this.validationProblems = [];
+    this.checked = [];
     this.answer = () => undefined;
   }
 }

@@ -169,7 +169,7 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
   });
 
   describe('sign-in', () => {
-    it('a bad key: one probe, answered 401; nothing stored; the user is told', async () => {
+    it('a bad key: one probe, answered 401; nothing stored; the user is told under the key box', async () => {
       await s.credentials.clearKey();
       await resetView();
       prompter.inputs = ['not-the-right-key'];
@@ -181,7 +181,9 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
         [['account', 401, false]],
       );
       assert.strictEqual(await s.credentials.getKey(), undefined, 'nothing stored');
-      assert.ok(messages.shown.some((m) => m.level === 'error' && /did not accept this API key/i.test(m.message)), JSON.stringify(messages.shown));
+      assert.deepStrictEqual(prompter.checked.map((c) => c.value), ['not-the-right-key'], 'the key box closed on Escape after one try');
+      assert.match(prompter.checked[0].problem ?? '', /did not accept this API key/i);
+      assert.ok(!messages.shown.some((m) => m.level === 'error'), JSON.stringify(messages.shown));
       assert.deepStrictEqual(await children(), [], 'signed out: the view is empty (the welcome view shows)');
     });
 

@@ -129,7 +129,13 @@ export class SandboxControl {
 // the runner's bridge: screenshots and a look at the workbench, asked for on the console, answered in a file
 
 let bridgeSeq = 0;
-async function bridge(verb: string, arg: string, ack: string): Promise<{ ok: boolean; error?: string; text?: string }> {
+interface BridgeAnswer {
+  ok: boolean;
+  error?: string;
+  text?: string;
+  visible?: boolean;
+}
+async function bridge(verb: string, arg: string, ack: string): Promise<BridgeAnswer> {
   const ext = vscode.extensions.getExtension(EXTENSION_ID)!;
   const ackUri = ext.extensionUri.with({ path: ack });
   console.log(`[[web:${verb} ${arg} ${ack}]]`);
@@ -140,7 +146,7 @@ async function bridge(verb: string, arg: string, ack: string): Promise<{ ok: boo
       return undefined;
     }
   }, 20_000);
-  return JSON.parse(new TextDecoder().decode(bytes)) as { ok: boolean; error?: string; text?: string };
+  return JSON.parse(new TextDecoder().decode(bytes)) as BridgeAnswer;
 }
 
 /** A PNG of the whole workbench, written by the runner to <runDir>/screenshots/<name>.png (also copied to test-screenshots/). */
@@ -148,6 +154,21 @@ export async function screenshot(name: string): Promise<void> {
   const file = `${config().runDir}/screenshots/${name}.png`;
   const r = await bridge('screenshot', file, `${file}.done`);
   if (!r.ok) throw new AssertionError(`screenshot ${name}: ${r.error}`);
+}
+
+/** Presses a key in the workbench, e.g. 'Enter', 'Escape'. */
+export async function press(key: string): Promise<void> {
+  const ack = `${config().runDir}/bridge-${++bridgeSeq}.json`;
+  const r = await bridge('press', encodeURIComponent(key), ack);
+  if (!r.ok) throw new AssertionError(`press ${key}: ${r.error}`);
+}
+
+/** Whether the first element matching a CSS (Playwright) selector is visible in the workbench now, and its text. */
+export async function read(selector: string): Promise<{ visible: boolean; text: string }> {
+  const ack = `${config().runDir}/bridge-${++bridgeSeq}.json`;
+  const r = await bridge('read', encodeURIComponent(selector), ack);
+  if (!r.ok) throw new AssertionError(`read ${selector}: ${r.error}`);
+  return { visible: r.visible === true, text: r.text ?? '' };
 }
 
 /** The text of the *Running Extensions* editor's row for an extension (the runner reads the workbench). */
@@ -171,6 +192,8 @@ export class ScriptedPrompter implements Prompter {
   asked: Asked[] = [];
   confirms: boolean[] = [];
   answer: (title: string, labels?: string[]) => string | undefined = () => undefined;
+  /** What the checks of inputChecked put under the box, in order. */
+  problems: string[] = [];
   async confirm(_message: string, _detail: string, confirmLabel: string): Promise<boolean> {
     this.asked.push({ kind: 'confirm', title: confirmLabel });
     return this.confirms.length ? this.confirms.shift()! : false;
@@ -183,6 +206,21 @@ export class ScriptedPrompter implements Prompter {
       if (problem) throw new AssertionError(`the answer to "${o.title}" is invalid: ${typeof problem === 'string' ? problem : problem.message}`);
     }
     return a;
+  }
+  /**
+   * A box that stays open until `check` accepts the answer: a refused answer is recorded in `problems` and the
+   * question asked again; the answer refused the last time, given again, is taken as Escape.
+   */
+  async inputChecked(o: vscode.InputBoxOptions, check: (value: string, signal: AbortSignal) => Promise<string | undefined>): Promise<string | undefined> {
+    let refused: string | undefined;
+    for (;;) {
+      const a = await this.input(o);
+      if (a === undefined || a === refused) return undefined;
+      const problem = await check(a, new AbortController().signal);
+      if (problem === undefined) return a;
+      this.problems.push(problem);
+      refused = a;
+    }
   }
   async pick<T extends vscode.QuickPickItem>(items: readonly T[], o: vscode.QuickPickOptions): Promise<T | undefined> {
     this.asked.push({ kind: 'pick', title: o.title ?? '' });

@@ -19,6 +19,9 @@
  * and answered with a JSON file at the ack path, which the worker reads through vscode.workspace.fs:
  *   screenshot <abs .png>             a PNG of the workbench (also copied to the screenshots folder)
  *   running-extensions <display name> the text of that extension's row in *Running Extensions*
+ *   press <key>                       page.keyboard.press(key), e.g. Enter, Escape
+ *   read <css selector>               whether the first match is visible now, and its text ("visible", "text")
+ * (the argument percent-encoded: it is one word on the line)
  * and `[[web:progress {"event","title","limitMs","total"}]]` each test's start and end, `[[web:results {"passed","failed","failures"}]]`
  * mocha's final counts.
  */
@@ -32,7 +35,7 @@ import { createRunDir, harnessEnvOrReport, launchChromium, removeDir, repoRoot, 
 import { finalResults, hungReason, ProgressWriter, type Limits, type Results } from '../harness/progress';
 
 const EXTENSION_ID = 'content-docs.content-docs';
-const BRIDGE = /\[\[web:(screenshot|running-extensions) (\S+) (\S+)\]\]/;
+const BRIDGE = /\[\[web:(screenshot|running-extensions|press|read) (\S+) (\S+)\]\]/;
 const RESULTS = /\[\[web:results (\{.*\})\]\]/;
 const PROGRESS = /\[\[web:progress (\{.*\})\]\]/;
 /** About 10 tests, mocha's 30 s each; a run takes about 40 s on a quiet machine. */
@@ -190,6 +193,13 @@ async function main(): Promise<number> {
               fs.copyFileSync(arg, path.join(shots, path.basename(arg)));
               console.error(`[web] screenshot ${path.join(shots, path.basename(arg))}`);
               writeAck(ack, { ok: true });
+            } else if (verb === 'press') {
+              await page.keyboard.press(decodeURIComponent(arg));
+              writeAck(ack, { ok: true });
+            } else if (verb === 'read') {
+              const first = page.locator(decodeURIComponent(arg)).first();
+              const visible = await first.isVisible();
+              writeAck(ack, { ok: true, visible, text: visible ? await first.innerText({ timeout: 2_000 }) : '' });
             } else {
               writeAck(ack, { ok: true, text: await runningExtensionRow(page, decodeURIComponent(arg)) });
             }

@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import type { Services } from '../../src/services/services';
 import type { DocNode } from '../../src/model/nodes';
+import type { Prompter } from '../../src/ui/prompter';
 import type { WriteResult } from '../../src/write/commands';
 import {
   activate,
@@ -14,6 +15,8 @@ import {
   config,
   configure,
   Messages,
+  press,
+  read,
   runningExtensionRow,
   SandboxControl,
   screenshot,
@@ -33,6 +36,8 @@ export function defineSuites(): void {
     let sb: SandboxControl;
     let runsInWebWorker = false;
     const prompter = new ScriptedPrompter();
+    /** The product's own prompter (VS Code's boxes), for a question a person answers in the workbench. */
+    let product: Prompter;
     const messages = new Messages();
 
     before(async () => {
@@ -41,6 +46,7 @@ export function defineSuites(): void {
       const api = await activate();
       s = api.services;
       runsInWebWorker = api.runsInWebWorker;
+      product = s.prompter.current;
       s.prompter.current = prompter;
       messages.install();
       await s.credentials.setKey(c.key);
@@ -50,6 +56,7 @@ export function defineSuites(): void {
       prompter.asked = [];
       prompter.confirms = [];
       prompter.answer = () => undefined;
+      prompter.problems = [];
       messages.shown.length = 0;
       await sb.clearFaults();
       await sb.cors(true);
@@ -273,11 +280,12 @@ export function defineSuites(): void {
         prompter.answer = (title) => (/API Key/i.test(title) ? c.key : undefined);
         const ok = await vscode.commands.executeCommand<boolean>('contentDocs.signIn');
         assert.equal(ok, false);
-        const error = messages.shown.find((m) => m.level === 'error');
-        assert.ok(error, `an error was shown: ${JSON.stringify(messages.shown)}`);
-        assert.match(error.message, /refuses browser access/);
-        assert.match(error.message, /desktop VS Code/);
-        assert.doesNotMatch(error.message, /Failed to fetch|TypeError/);
+        const error = prompter.problems[0];
+        assert.ok(error, `the key box said why (messages: ${JSON.stringify(messages.shown)})`);
+        assert.match(error, /refuses browser access/);
+        assert.match(error, /desktop VS Code/);
+        assert.doesNotMatch(error, /Failed to fetch|TypeError/);
+        assert.equal(messages.shown.filter((m) => m.level === 'error').length, 0, 'under the key box, not in a notification');
         assert.equal(await s.credentials.getKey(), c.key, 'the key of the working server is kept');
       } finally {
         await configure('documents.baseUrl', c.docsUrl);
@@ -291,20 +299,33 @@ export function defineSuites(): void {
       const words = `${label(err)} ${typeof item.description === 'string' ? item.description : ''} ${typeof item.tooltip === 'string' ? item.tooltip : (item.tooltip?.value ?? '')}`;
       assert.match(words, /refuses browser access/);
       await sb.cors(true);
-      // As a user sees it: the product's own notification (messages not intercepted this time).
+      // As a user sees it: the product's own key box, the key in it (as pasted), Enter; the answer under the box.
       await configure('documents.baseUrl', c.noCorsUrl);
-      messages.dispose();
+      const pasting: Prompter = {
+        confirm: (message, detail, label) => prompter.confirm(message, detail, label),
+        input: (o) => prompter.input(o),
+        pick: (items, o) => prompter.pick(items, o),
+        inputChecked: (o, check) => product.inputChecked({ ...o, value: c.key }, check),
+      };
+      s.prompter.current = pasting;
       try {
-        await vscode.commands.executeCommand('notifications.clearAll');
-        assert.equal(await vscode.commands.executeCommand<boolean>('contentDocs.signIn'), false);
-        await vscode.commands.executeCommand('notifications.showList');
-        await vscode.commands.executeCommand('notification.expand').then(undefined, () => undefined);
-        await sleep(500);
+        const outcome: Array<boolean | undefined> = [];
+        const run = Promise.resolve(vscode.commands.executeCommand<boolean>('contentDocs.signIn')).then((ok) => outcome.push(ok));
+        await until('the key box', async () => /Set API Key/.test((await read('.quick-input-widget')).text));
+        await press('Enter');
+        const under = await until('the answer under the key box', async () => {
+          const m = await read('.quick-input-widget .quick-input-message');
+          return m.visible && /refuses browser access/.test(m.text) ? m.text : undefined;
+        });
+        assert.match(under, /desktop VS Code/);
+        assert.equal(outcome.length, 0, 'the box stays open for another try');
         await screenshot('web-no-cors');
-        await vscode.commands.executeCommand('notifications.clearAll');
-        await vscode.commands.executeCommand('notifications.hideList');
+        await press('Escape');
+        await until('the command to end', () => outcome.length > 0);
+        await run;
+        assert.deepEqual(outcome, [false]);
       } finally {
-        messages.install();
+        s.prompter.current = prompter;
         await configure('documents.baseUrl', c.docsUrl);
       }
     });
