@@ -433,7 +433,6 @@ class Writer implements vscode.Disposable {
     const start = doc.offsetAt(job.range.start);
     const end = doc.offsetAt(job.range.end);
     const place = new TrackedRange(doc.uri, sentText, start, end);
-    const account = this.s.documents.generation;
     let created: ContentDocument;
     try {
       created = await this.store(job);
@@ -444,6 +443,8 @@ class Writer implements vscode.Disposable {
     }
     this.s.fs.remember(created);
     this.s.log.info(`[write] created document ${created.id} (${template}) for ${job.title}`);
+    // The account the document was created in (its label): the proposal and Open Beside name it.
+    const account = this.s.documents.accountOf(created);
 
     const answer = decodeAnswer(created.result ?? '', formatOf(doc.languageId), job.text);
     if (!answer) {
@@ -623,27 +624,28 @@ class Writer implements vscode.Disposable {
     // A proposal gone with a window reload still names its document in its URI.
     const id = p?.documentId ?? (typeof arg === 'number' ? arg : undefined) ?? proposalDocumentId(arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri);
     if (id === undefined) throw new Error(vscode.l10n.t('There is no generated document to open.'));
-    // Made in the account used before the key or the server changed: the same id is another document now.
-    if (p && !(await this.s.documents.isCurrent(p.account))) throw anotherAccount(p.documentName);
-    // A tab restored after a reload names the server its document was made on; on another server the id is another document.
+    // Made in another account than the one used now (the key or the server changed): the same id is another document.
+    // A tab restored after a reload names the account in its URI (an earlier version's named none: not provable).
     const gone = !p ? proposalQuery(arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri) : undefined;
-    const madeOn = gone?.get('server');
-    if (madeOn && madeOn !== config.documentsBaseUrl()) throw anotherAccount(gone?.get('name') ?? `#${id}`);
-    return this.openDocument(id);
+    const madeIn = p ? p.account : gone ? (gone.get('account') ?? '') : undefined;
+    if (madeIn !== undefined && madeIn !== (await this.s.documents.currentAccount())) throw anotherAccount(p?.documentName ?? gone?.get('name') ?? `#${id}`);
+    return this.openDocument(id, madeIn);
   }
 
-  private async openDocument(id: number): Promise<vscode.TextEditor> {
-    const doc = this.s.documents.get(id) ?? (await this.s.documents.fetch(id));
+  /** Opens the document beside; `account`: the label it must belong to (read in that account only). */
+  private async openDocument(id: number, account?: string): Promise<vscode.TextEditor> {
+    const known = this.s.documents.get(id);
+    const doc = known && (account === undefined || this.s.documents.accountOf(known) === account) ? known : await this.s.documents.fetch(id, undefined, account);
     this.s.fs.remember(doc);
     return vscode.window.showTextDocument(documentUri(doc, this.s.documents.accountOf(doc)), { viewColumn: vscode.ViewColumn.Beside, preview: true });
   }
 
-  private async offerOpen(doc: ContentDocument, account: number, message: string): Promise<void> {
+  private async offerOpen(doc: ContentDocument, account: string, message: string): Promise<void> {
     const beside = vscode.l10n.t('Open Beside');
     if ((await vscode.window.showInformationMessage(message, beside)) !== beside) return;
     try {
-      if (!(await this.s.documents.isCurrent(account))) throw anotherAccount(doc.name);
-      await this.openDocument(doc.id);
+      if (account !== (await this.s.documents.currentAccount())) throw anotherAccount(doc.name);
+      await this.openDocument(doc.id, account);
     } catch (e) {
       void showError(this.s.log, describeError(vscode.l10n.t("Couldn't open \"{0}\"", doc.name), e), e);
     }

@@ -1,5 +1,4 @@
 import * as vscode from 'vscode';
-import * as config from '../util/config';
 import { baseName } from '../util/paths';
 import { PROPOSAL_SCHEME } from '../constants';
 import type { Logger } from '../util/log';
@@ -89,8 +88,8 @@ export interface Proposal {
   /** The document created in the account: its id and name. */
   readonly documentId: number;
   readonly documentName: string;
-  /** The account it was created in (DocumentService.generation then). */
-  readonly account: number;
+  /** The account it was created in (its label, see DocumentService.accountOf). */
+  readonly account: string;
   readonly languageId: string;
 }
 
@@ -162,8 +161,8 @@ export class ProposalPreview implements vscode.Disposable {
     const uri = vscode.Uri.from({
       scheme: PROPOSAL_SCHEME,
       path: `/${this.window}-${++this.seq}/${base}`,
-      // The documents server it was made on (never the key): a tab restored after the server changed opens nothing.
-      query: new URLSearchParams({ document: String(p.documentId), name: p.documentName, server: config.documentsBaseUrl() }).toString(),
+      // The account it was made in (its local label, never the key): a tab restored in another account opens nothing.
+      query: new URLSearchParams({ document: String(p.documentId), name: p.documentName, account: p.account }).toString(),
     });
     const proposal: Proposal = { ...p, uri };
     this.proposals.set(uri.toString(), proposal);

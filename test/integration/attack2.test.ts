@@ -223,20 +223,29 @@ describe('attack2: the writing actions on a read-only editor, after the server c
     const id = 987_654;
     a.documents.set(id, sandboxDocument(id, 'Rewrite · notes.md:1', 'A text'));
     b.documents.set(id, sandboxDocument(id, 'Account B secret', 'B text'));
-    // What VS Code restores: a proposal URI of an earlier window, this window holding no proposal for it.
-    const stale = (server: string) =>
-      vscode.Uri.from({ scheme: 'content-docs-proposal', path: '/earlier-window-1/notes.md', query: new URLSearchParams({ document: String(id), name: 'Rewrite · notes.md:1', server }).toString() });
+    // What VS Code restores: a proposal URI of an earlier window (it names the account it was made in), this window
+    // holding no proposal for it.
+    await useSandbox(s, a);
+    const madeIn = await s.documents.currentAccount();
+    assert.ok(madeIn);
+    const stale = (account: string) =>
+      vscode.Uri.from({ scheme: 'content-docs-proposal', path: '/earlier-window-1/notes.md', query: new URLSearchParams({ document: String(id), name: 'Rewrite · notes.md:1', account }).toString() });
     await useSandbox(s, b);
     b.resetRequests();
     messages.clear();
-    const opened = await vscode.commands.executeCommand<vscode.TextEditor | undefined>('contentDocs.proposalOpenDocument', stale(a.docsUrl));
+    const opened = await vscode.commands.executeCommand<vscode.TextEditor | undefined>('contentDocs.proposalOpenDocument', stale(madeIn));
     assert.strictEqual(opened, undefined);
     assert.strictEqual(b.requests.filter((r) => r.path === `/api/v1/documents/${id}`).length, 0, 'nothing asked of the other server about that id');
     const said = await messages.waitFor('the explanation', (m) => m.level === 'error');
     assert.ok(said.message.includes('Rewrite · notes.md:1'), said.message);
     await useSandbox(s, a);
-    const mine = await vscode.commands.executeCommand<vscode.TextEditor | undefined>('contentDocs.proposalOpenDocument', stale(a.docsUrl));
+    const mine = await vscode.commands.executeCommand<vscode.TextEditor | undefined>('contentDocs.proposalOpenDocument', stale(madeIn));
     assert.strictEqual(mine?.document.getText(), 'A text', 'on the server it was made on, its document opens');
+    // An earlier version's proposal URI named no account: which document it means cannot be proven, so none opens.
+    const earlier = vscode.Uri.from({ scheme: 'content-docs-proposal', path: '/earlier-window-2/notes.md', query: new URLSearchParams({ document: String(id), name: 'Rewrite · notes.md:1' }).toString() });
+    messages.clear();
+    assert.strictEqual(await vscode.commands.executeCommand('contentDocs.proposalOpenDocument', earlier), undefined);
+    assert.ok((await messages.waitFor('the explanation', (m) => m.level === 'error')).message.includes('Rewrite · notes.md:1'));
   });
 
   it('signed out while a proposal is open: Accept still works, Open Beside says why it cannot open; signed in again with the same key, it opens', async () => {

@@ -232,8 +232,10 @@ describe('write edges: several cursors, 422 field messages, empty or HTML result
     const editor = await workspaceFile('restored.md', POST);
     const generated = [...sandbox.documents.values()].find((d) => (d.result ?? '').length > 20);
     assert.ok(generated);
-    // The URI an earlier window gave its first proposal of this file.
-    const stale = vscode.Uri.from({ scheme: PROPOSAL, path: '/1/restored.md', query: `document=${generated.id}&name=Rewrite+%C2%B7+restored.md%3A3` });
+    // The URI an earlier window gave its first proposal of this file (it names the account it was made in).
+    const account = await s.documents.currentAccount();
+    assert.ok(account);
+    const stale = vscode.Uri.from({ scheme: PROPOSAL, path: '/1/restored.md', query: `document=${generated.id}&name=Rewrite+%C2%B7+restored.md%3A3&account=${account}` });
     await vscode.commands.executeCommand('vscode.diff', editor.document.uri, stale, 'restored.md ↔ Rewrite · restored.md:3 (proposal)');
     const shown = await vscode.workspace.openTextDocument(stale);
     assert.match(shown.getText(), /^This proposal is no longer available\.\n/);
