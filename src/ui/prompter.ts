@@ -40,7 +40,9 @@ export class VsCodePrompter implements Prompter {
 
 /** Forwards to a replaceable implementation (tests swap `current`). */
 export class SwitchablePrompter implements Prompter {
-  current: Prompter = new VsCodePrompter();
+  /** VS Code's own questions (what `current` is unless a test swapped it). */
+  readonly vscode: Prompter = new VsCodePrompter();
+  current: Prompter = this.vscode;
   confirm(message: string, detail: string, confirmLabel: string): Promise<boolean> {
     return this.current.confirm(message, detail, confirmLabel);
   }
