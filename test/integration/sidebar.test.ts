@@ -15,7 +15,7 @@ import type { DocNode, DocumentNode, GroupNode, TemplateGroupNode } from '../../
 import type { Prompter } from '../../src/ui/prompter';
 import { documentOrder, likeMatcher, startSandbox, type RequestRecord, type Sandbox, type SandboxDocument } from '../sandbox/server';
 import { screenshot } from './harness';
-import { configure, labelText, MessageCapture, questionText, RecordingPrompter, SCHEME, services, sleep, until } from './reliabilityKit';
+import { accountNow, configure, labelText, MessageCapture, questionText, RecordingPrompter, SCHEME, services, sleep, until } from './reliabilityKit';
 
 const PAGE = 10;
 
@@ -668,7 +668,7 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       assert.ok(!questionText(prompter.asked[0]).includes('Harmless'), 'the name comes from the server, not the argument');
       assert.ok(sandbox.documents.has(d.id));
       assert.ok(sandbox.requests.every((r) => r.method === 'GET'), 'nothing but a read');
-      for (const arg of [d.id, String(d.id), vscode.Uri.parse(`${SCHEME}://${d.id}/x/y.md`)]) {
+      for (const arg of [d.id, String(d.id), vscode.Uri.parse(`${SCHEME}://${d.id}.${accountNow()}/x/y.md`)]) {
         prompter.confirms = [false];
         await vscode.commands.executeCommand(CMD.documentDelete, arg);
       }
