@@ -7,6 +7,8 @@ export const CONFIG = 'contentDocs';
 export const SECRET_KEY = 'contentDocs.apiKey';
 /** The accounts' local labels, per documents server and key (digests only; see Credentials.accountLabel). */
 export const SECRET_ACCOUNT_LABELS = 'contentDocs.accountLabels';
+/** The authentication provider that shows the account in VS Code's Accounts menu (contributes.authentication). */
+export const AUTH_PROVIDER = { id: 'contentDocs', label: 'Content Docs' } as const;
 
 export const VIEW = {
   documents: 'contentDocs.documents',
@@ -81,4 +83,6 @@ export const STATE = {
   writeStyle: 'contentDocs.write.style',
   /** Template ids Generate from Selection used, most recent first. */
   writeRecentTemplates: 'contentDocs.write.recentTemplates',
+  /** The user's name and the server's host per account label, for the Accounts menu after a restart (see auth/accountNames.ts). */
+  accountNames: 'contentDocs.accountNames',
 } as const;

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { SCHEME, VIEW } from './constants';
+import { AUTH_PROVIDER, SCHEME, VIEW } from './constants';
+import { AccountsMenu } from './auth/accountsMenu';
 import { Credentials } from './auth/credentials';
 import { loadCommandsBundle, registerCommands } from './commands/index';
 import { LazyDocumentFileSystem } from './fs/lazyFs';
@@ -42,6 +43,12 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   const usage = new UsageStatus(account, api, credentials);
   const prompter = new SwitchablePrompter();
   context.subscriptions.push(credentials, api, documents, account, usage);
+  // The account in VS Code's Accounts menu (local: SecretStorage and globalState; its Sign Out is ours).
+  const accounts = new AccountsMenu(credentials, account, api, context.globalState, log);
+  context.subscriptions.push(
+    accounts,
+    vscode.authentication.registerAuthenticationProvider(AUTH_PROVIDER.id, AUTH_PROVIDER.label, accounts, { supportsMultipleAccounts: true }),
+  );
 
   const documentsTree = new DocumentsTreeProvider(documents, credentials, context.globalState, log);
   const projectsTree = new ProjectsTreeProvider(new ProjectService(api), credentials, context.globalState, log);
@@ -57,7 +64,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   const proposalContent = new ProposalContent((uri) => loadCommandsBundle().goneText(uri));
   context.subscriptions.push(proposalContent);
 
-  const services: Services = { context, log, credentials, api, documents, account, usage, prompter, documentsTree, projectsTree, fs, proposalContent };
+  const services: Services = { context, log, credentials, accounts, api, documents, account, usage, prompter, documentsTree, projectsTree, fs, proposalContent };
   context.subscriptions.push(...registerCommands(services), ...registerWriteUi(credentials));
 
   // Local only: reads SecretStorage to show either the welcome view or the trees.

@@ -1,4 +1,5 @@
 import type * as vscode from 'vscode';
+import type { AccountsMenu } from '../auth/accountsMenu';
 import type { Credentials } from '../auth/credentials';
 import type { Logger } from '../util/log';
 import type { SwitchablePrompter } from '../ui/prompter';
@@ -16,6 +17,8 @@ export interface Services {
   readonly context: vscode.ExtensionContext;
   readonly log: Logger;
   readonly credentials: Credentials;
+  /** The account in VS Code's Accounts menu (an authentication provider). */
+  readonly accounts: AccountsMenu;
   readonly api: ApiProvider;
   readonly documents: DocumentService;
   readonly account: AccountService;

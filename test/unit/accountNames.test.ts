@@ -1,9 +1,12 @@
 /**
  * What the Accounts menu shows for an account and the names remembered for it (src/auth/accountNames.ts,
- * vscode-free).
+ * vscode-free), and the manifest's authentication provider being the one the code registers.
  */
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { displayLabel, hostOf, MAX_REMEMBERED, parseRemembered, remember, rememberedName, type RememberedName } from '../../src/auth/accountNames';
+import { AUTH_PROVIDER } from '../../src/constants';
 
 describe('Accounts menu: labels and remembered names (vscode-free)', () => {
   it('the host of a server address keeps its port and drops scheme, path and credentials', () => {
@@ -45,4 +48,10 @@ describe('Accounts menu: labels and remembered names (vscode-free)', () => {
     assert.deepEqual(parseRemembered([null, 1, { label: 'a', name: 'n' }, { label: 'a', name: 'n', host: 'h' }]), [{ label: 'a', name: 'n', host: 'h' }]);
   });
 
+  it('the manifest contributes the authentication provider the code registers', () => {
+    const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', '..', 'package.json'), 'utf8')) as {
+      contributes: { authentication?: Array<{ id: string; label: string }> };
+    };
+    assert.deepEqual(pkg.contributes.authentication?.map((a) => a.id), [AUTH_PROVIDER.id]);
+  });
 });

@@ -1,0 +1,152 @@
+/**
+ * The signed-in account in VS Code's Accounts menu (src/auth/accountsMenu.ts), inside a real VS Code against the
+ * sandbox: what vscode.authentication.getAccounts lists ("name @ host", the host alone before the name is known, a
+ * remembered name after a restart without a request), and the menu's Sign Out (VS Code's own `_signOutOfAccount`,
+ * which calls the provider's removeSession) removing the key as "Content Docs: Sign Out" does.
+ */
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import { AccountsMenu } from '../../src/auth/accountsMenu';
+import { AUTH_PROVIDER, CMD, SECRET_KEY, STATE } from '../../src/constants';
+import type { AccountService } from '../../src/services/accountService';
+import type { Services } from '../../src/services/services';
+import { startSandbox, type Sandbox } from '../sandbox/server';
+import { read } from './harness';
+import { closeAll, configure, RecordingPrompter, services, until, useSandbox } from './reliabilityKit';
+
+/** The Documents view's welcome (shown while signed out). */
+const WELCOME = '.pane:has(.pane-header[aria-label^="Documents"]) .welcome-view-content';
+
+/** vscode.authentication.getAccounts (finalized after the API version this project compiles against). */
+const authentication = vscode.authentication as typeof vscode.authentication & {
+  getAccounts(providerId: string): Thenable<readonly vscode.AuthenticationSessionAccountInformation[]>;
+};
+
+describe('Accounts menu: the signed-in account as "name @ host (Content Docs)", and its Sign Out', function () {
+  this.timeout(60_000);
+  let sandbox: Sandbox;
+  let other: Sandbox | undefined;
+  let s: Services;
+  let host: string;
+  const prompter = new RecordingPrompter();
+  let previous: Services['prompter']['current'];
+  const listed = async () => (await authentication.getAccounts(AUTH_PROVIDER.id)).map((a) => a.label);
+  const untilListed = (expected: string[]) =>
+    until(`the Accounts menu to list ${JSON.stringify(expected)}`, async () => JSON.stringify(await listed()) === JSON.stringify(expected));
+
+  before(async () => {
+    sandbox = await startSandbox({ rateLimit: 0, storeDelayMs: 0 });
+    host = new URL(sandbox.docsUrl).host;
+    s = await services();
+    previous = s.prompter.current;
+    s.prompter.current = prompter;
+    await closeAll();
+  });
+
+  after(async () => {
+    s.prompter.current = previous;
+    await vscode.commands.executeCommand('workbench.action.closeSidebar');
+    await useSandbox(s, sandbox);
+    await other?.close();
+    await sandbox?.close();
+  });
+
+  it('the host alone before the name is known; "name @ host" once the account is read; after a restart, the remembered name without a request', async () => {
+    // A server and key never used together: no name is known for this account yet.
+    await useSandbox(s, sandbox);
+    sandbox.resetRequests();
+    await untilListed([host]);
+    assert.deepStrictEqual(sandbox.requests.map((r) => r.route), [], 'the menu asks the server nothing');
+
+    await s.account.get();
+    await untilListed([`Sandbox User @ ${host}`]);
+    const label = await s.credentials.accountLabel();
+    const kept = s.context.globalState.get<unknown[]>(STATE.accountNames) ?? [];
+    assert.deepStrictEqual(kept[0], { label, name: 'Sandbox User', host }, 'the name and host kept for the account (nothing secret)');
+    assert.ok(!JSON.stringify(kept).includes(sandbox.key), 'no key in globalState');
+
+    // A restart: a provider built afresh over the same storage, with no account read this session.
+    const notRead = { cached: undefined, onDidChange: () => new vscode.Disposable(() => undefined) } as unknown as AccountService;
+    const restarted = new AccountsMenu(s.credentials, notRead, s.api, s.context.globalState, s.log);
+    try {
+      sandbox.resetRequests();
+      const sessions = await restarted.getSessions();
+      assert.deepStrictEqual(sessions.map((x) => [x.id, x.account.id, x.account.label, x.scopes]), [[label, label, `Sandbox User @ ${host}`, []]]);
+      assert.deepStrictEqual(sandbox.requests.map((r) => r.route), [], 'no request to name the account');
+    } finally {
+      restarted.dispose();
+    }
+  });
+
+  it('after Set API Key…, getAccounts lists "Sandbox User @ host"; the session carries no key', async () => {
+    await s.credentials.clearKey();
+    await untilListed([]);
+    // Nothing remembered: the name must come from the sign-in's own key check.
+    await s.context.globalState.update(STATE.accountNames, undefined);
+    prompter.reset();
+    prompter.answer = (q) => (q.kind === 'input' && /API Key/i.test(q.title) ? sandbox.key : undefined);
+    sandbox.resetRequests();
+    assert.strictEqual(await vscode.commands.executeCommand<boolean>(CMD.signIn), true, 'signed in');
+    await untilListed([`Sandbox User @ ${host}`]);
+    assert.deepStrictEqual(sandbox.requests.map((r) => r.route), ['account'], 'the key check only: the menu reads nothing more');
+
+    const sessions = await s.accounts.getSessions();
+    assert.strictEqual(sessions.length, 1);
+    assert.strictEqual(sessions[0].id, await s.credentials.accountLabel(), 'the session is the account\'s local label');
+    assert.ok(sessions[0].accessToken && !sessions[0].accessToken.includes(sandbox.key), 'the session hands out no key');
+    assert.deepStrictEqual(await s.accounts.getSessions(['some.scope']), [], 'no session for scopes');
+  });
+
+  it('the menu\'s Sign Out (VS Code\'s _signOutOfAccount) removes the key from SecretStorage; the Documents view shows its welcome', async () => {
+    await vscode.commands.executeCommand('workbench.view.extension.contentDocs');
+    await until('the Documents view signed in', async () => !(await read(WELCOME)).visible);
+    const events: vscode.AuthenticationProviderAuthenticationSessionsChangeEvent[] = [];
+    const sub = s.accounts.onDidChangeSessions((e) => events.push(e));
+    try {
+      const [session] = await s.accounts.getSessions();
+      // What the menu's Sign Out runs (VS Code confirms first; in a test run its confirmations are accepted).
+      await vscode.commands.executeCommand('_signOutOfAccount', { providerId: AUTH_PROVIDER.id, accountLabel: `Sandbox User @ ${host}` });
+      assert.strictEqual(await s.context.secrets.get(SECRET_KEY), undefined, 'the key is gone from SecretStorage');
+      assert.strictEqual(await s.credentials.getKey(), undefined);
+      await untilListed([]);
+      assert.ok(events.some((e) => e.removed?.some((r) => r.id === session.id)), `the menu was told: ${JSON.stringify(events)}`);
+      await until('the Documents view\'s welcome (Set API Key)', async () => {
+        const w = await read(WELCOME);
+        return w.visible && /Set API Key/.test(w.text);
+      });
+      sandbox.resetRequests();
+      assert.deepStrictEqual(await s.documentsTree.getChildren(), [], 'the view lists nothing');
+      assert.deepStrictEqual(sandbox.requests.filter((r) => r.authorized), [], 'no request with the key');
+    } finally {
+      sub.dispose();
+    }
+  });
+
+  it('removeSession signs out only the account in use; createSession refuses and names Set API Key…', async () => {
+    await useSandbox(s, sandbox);
+    await untilListed([`Sandbox User @ ${host}`]);
+    const [session] = await s.accounts.getSessions();
+    await s.accounts.removeSession('zzzzzzzz');
+    assert.strictEqual(await s.credentials.getKey(), sandbox.key, 'another account\'s session: this one stays signed in');
+    await s.accounts.removeSession(session.id);
+    assert.strictEqual(await s.context.secrets.get(SECRET_KEY), undefined, 'the key is gone');
+    await untilListed([]);
+    await assert.rejects(() => Promise.resolve(s.accounts.createSession()), /Set API Key/);
+  });
+
+  it('another server is another account: the menu shows it by its host, not with the first account\'s name', async () => {
+    await useSandbox(s, sandbox);
+    await untilListed([`Sandbox User @ ${host}`]);
+    // The views closed: nothing reads the other server's account meanwhile (its user has the same name).
+    await vscode.commands.executeCommand('workbench.action.closeSidebar');
+    other = await startSandbox({ rateLimit: 0, storeDelayMs: 0, seed: 'empty' });
+    const otherHost = new URL(other.docsUrl).host;
+    await configure('documents.baseUrl', other.docsUrl);
+    await untilListed([otherHost]);
+    assert.deepStrictEqual(other.requests.map((r) => r.route), [], 'the menu asks the other server nothing');
+    await s.account.get();
+    await untilListed([`Sandbox User @ ${otherHost}`]);
+    await configure('documents.baseUrl', sandbox.docsUrl);
+    await untilListed([`Sandbox User @ ${host}`]);
+  });
+});
