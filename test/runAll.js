@@ -106,7 +106,7 @@ function runChildTier(name, script, args = [], options = {}) {
   });
 }
 
-/** The backstop of a tier sized by nothing here (package stops itself after 3 minutes, e2e after 6, web after its budget). */
+/** The backstop of a tier sized by nothing here (package stops itself after 3 minutes, e2e after about 7, web after its budget). */
 const BACKSTOP_MS = 15 * 60_000;
 /** With BACKSTOP_MS only the grace counts: the time a tier may take to end after its last test. */
 const BACKSTOP_LIMITS = { startupMs: BACKSTOP_MS, perTestMs: 0, slackMs: 0, graceMs: 120_000, defaultTestMs: BACKSTOP_MS };

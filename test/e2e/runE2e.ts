@@ -25,8 +25,8 @@ const PAGE_SIZE = 10;
 /** The document both installations hold (see the last step), and its creation and last change. */
 const SAME_ID = 4242;
 const SAME_DATE = new Date('2026-06-01T10:00:00Z');
-/** The whole tier, start to stop (a normal run takes about 100 s, the restart step about 40 of them; 175 s on a busy machine). */
-const LIMIT_MS = 360_000;
+/** The whole tier, start to stop (a normal run takes about 110 s, the restart step about 40 of them, the Accounts menu's sign-out and sign-in about 10; 175 s on a busy machine). */
+const LIMIT_MS = 400_000;
 
 /** Every file under `dir` (none when it does not exist). */
 function filesUnder(dir: string): string[] {
@@ -301,6 +301,58 @@ async function story(steps: Steps, wb: Workbench, other: Sandbox): Promise<void>
     const group = await ui.reveal('Documents', ui.row('Documents', TEMPLATE.name));
     await waitFor(`the ${TEMPLATE.name} count to drop to ${article.length - 1}`, async () =>
       (await group.locator('.label-description').textContent()) === String(article.length - 1), 10_000);
+  });
+
+  await steps.step('accounts-menu-sign-out', 'the Accounts menu lists the account as "Sandbox User @ host (Content Docs)"; its Sign Out, confirmed, removes the key (the views show their welcome, no request carries the key); signing in again brings it back', async (shot) => {
+    const entry = `Sandbox User @ ${new URL(sandbox.docsUrl).host} (Content Docs)`;
+    const accounts = page.locator('.activitybar a.action-label[aria-label^="Accounts"]').first();
+    const item = page.getByRole('menuitem', { name: entry, exact: true });
+    // The menu fills once the workbench has asked the providers: a menu opened before that is closed and opened again.
+    await waitFor(`the Accounts menu to list "${entry}"`, async () => {
+      await accounts.click();
+      if (await item.count()) return true;
+      await page.keyboard.press('Escape');
+      await sleep(500);
+      return false;
+    }, 20_000, 0);
+    const signOut = page.getByRole('menuitem', { name: 'Sign Out', exact: true });
+    await waitFor('the account\'s submenu to open', async () => {
+      await item.hover();
+      return (await signOut.count()) > 0;
+    }, 8000, 300);
+    await signOut.hover();
+    await shot('menu');
+    await signOut.click();
+    // VS Code asks first, naming the account.
+    await ui.dialog.waitFor();
+    const message = await ui.dialog.innerText();
+    assert(message.includes(`Sign out of '${entry.replace(' (Content Docs)', '')}'`), `the dialog says ${JSON.stringify(message)}`);
+    await shot('confirmation');
+    await ui.dialog.locator('.dialog-buttons a.monaco-button', { hasText: /^Sign Out$/ }).click();
+    const signedOutAt = sandbox.requests.length;
+    const welcome = (title: 'Documents' | 'Projects') => ui.pane(title).locator('.welcome-view-content a.monaco-button', { hasText: 'Set API Key' });
+    await welcome('Documents').waitFor({ timeout: 15_000 });
+    await welcome('Projects').waitFor();
+    // Anything the views or the status bar would still send, they send now: nothing may carry the key.
+    await sleep(2000);
+    const withKey = sandbox.requests.slice(signedOutAt).filter((r) => r.authorized || (r.authorizationHeader ?? '').includes(sandbox.key));
+    assert(withKey.length === 0, `requests with the key after signing out: ${JSON.stringify(withKey.map((r) => `${r.method} ${r.path}`))}`);
+    await waitFor('the Accounts menu to no longer list the account', async () => {
+      await accounts.click();
+      await page.getByRole('menuitem').first().waitFor();
+      const listed = await item.count();
+      await page.keyboard.press('Escape');
+      return listed === 0;
+    }, 10_000, 300);
+    await shot('signed-out');
+
+    // Signed in again (the next step starts signed in).
+    await welcome('Documents').click();
+    await ui.quickInputBox.waitFor();
+    await waitFor('the key input box', async () => (await ui.quickInputBox.getAttribute('type')) === 'password');
+    await page.keyboard.type(sandbox.key, { delay: 5 });
+    await page.keyboard.press('Enter');
+    await ui.row('Documents', 'Favorites').waitFor({ timeout: 20_000 });
   });
 
   // Last: the window is closed and opened again on another server, which the steps above do not expect.
