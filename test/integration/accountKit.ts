@@ -1,6 +1,6 @@
 /**
- * Shared helpers of the suites that work on the account folder (adversary, integrity): documents put straight
- * into a sandbox, account-folder URIs, a fresh listing, and the extension set up with a recording prompter.
+ * Shared helpers of the suites that work on the account folder (accountFolder, accountListing): documents put
+ * straight into a sandbox, account-folder URIs, a fresh listing, and the extension set up with a recording prompter.
  */
 import * as vscode from 'vscode';
 import type { Services } from '../../src/services/services';

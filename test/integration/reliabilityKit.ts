@@ -505,6 +505,22 @@ export async function closeAll(): Promise<void> {
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 }
 
+/** Closes every editor; untitled buffers of these tests are reverted first (no "Save?" dialog). */
+export async function closeEditors(): Promise<void> {
+  for (const d of vscode.workspace.textDocuments) {
+    if (d.uri.scheme !== 'untitled' || !d.isDirty) continue;
+    await vscode.window.showTextDocument(d);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  }
+  await closeAll();
+}
+
+/** A sandbox record of template 1 dated tomorrow (the newest of all: first in All Documents). */
+export function sandboxDocument(id: number, name: string, result: string, extra: Partial<SandboxDocument> = {}): SandboxDocument {
+  const at = new Date(Date.now() + 86_400_000);
+  return { id, name, templateId: 1, result, words: 2, favorite: false, createdAt: at, updatedAt: at, ...extra };
+}
+
 /**
  * Captures the error a save of `uri`'s document fails with (the FileSystemError VS Code shows as
  * "Failed to save '…': <message>"), by observing the provider's writeFile.

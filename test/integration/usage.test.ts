@@ -2,9 +2,10 @@
  * Plan usage and the documents where the user writes, inside a real VS Code against the sandbox: the status
  * bar item (hidden until signed in and until the first request, words against the plan, the count alone on
  * an unlimited plan, the warning from 90 %, one account read per creation and none for a failed one, gone
- * on sign-out, read again after a switch of key or server, its Quick Pick and Open Account Page); New
- * Document preselecting the account's default creativity; Insert at Cursor, Replace Selection (one undo
- * restores) and Open Beside; the Documents view taking in a created document without a list request.
+ * on sign-out, read again after a switch of key or server, even one made while an account read is on the wire,
+ * its Quick Pick and Open Account Page); New Document preselecting the account's default creativity; Insert at
+ * Cursor, Replace Selection (one undo restores) and Open Beside; the Documents view taking in a created document
+ * without a list request.
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
@@ -15,7 +16,7 @@ import type { DocumentsTreeProvider } from '../../src/tree/documentsTree';
 import type { DocumentNode, GroupNode } from '../../src/model/nodes';
 import { documentOrder, startSandbox, type Sandbox, type SandboxDocument } from '../sandbox/server';
 import { screenshot } from './harness';
-import { closeAll, configure, MessageCapture, RecordingPrompter, services, sleep, until, useSandbox } from './reliabilityKit';
+import { closeEditors, configure, MessageCapture, RecordingPrompter, services, sleep, until, useSandbox } from './reliabilityKit';
 
 /** Longer than the account service's coalescing pause and a local round trip: nothing more comes after it. */
 const SETTLE_MS = 1200;
@@ -42,16 +43,6 @@ function answers(name: string, template = 'Freestyle', seen?: { creativity?: rea
     }
     return undefined;
   };
-}
-
-/** Closes every editor; untitled buffers of these tests are reverted first (no "Save?" dialog). */
-async function closeEditors(): Promise<void> {
-  for (const d of vscode.workspace.textDocuments) {
-    if (d.uri.scheme !== 'untitled' || !d.isDirty) continue;
-    await vscode.window.showTextDocument(d);
-    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-  }
-  await closeAll();
 }
 
 async function startSession(): Promise<void> {
@@ -535,5 +526,55 @@ describe('usage: the Documents view follows a creation without a list request', 
     assert.deepStrictEqual(await shown(search), before.rows);
     assert.strictEqual(tree.model.countOf('search'), before.count);
     assert.strictEqual(lists().length, 0);
+  });
+});
+
+describe('usage: plan usage when the key or server changes while an account read is on the wire', function () {
+  this.timeout(60_000);
+  let a: Sandbox;
+  let b: Sandbox;
+
+  before(async () => {
+    a = await startSandbox({ rateLimit: 0, storeDelayMs: 0, account: { plan: { name: 'Old', features: { words: 1_000 } }, counters: { words_month_count: 111 } } });
+    b = await startSandbox({ rateLimit: 0, storeDelayMs: 0, account: { plan: { name: 'New', features: { words: 10_000 } }, counters: { words_month_count: 2_222 } } });
+    s = await services();
+    await closeEditors();
+    await vscode.commands.executeCommand('workbench.action.closeSidebar');
+    await s.credentials.clearKey();
+    await until('the item to hide', () => !s.usage.state.visible);
+  });
+
+  after(async () => {
+    await a?.close();
+    await b?.close();
+  });
+
+  it('another server while the first account read hangs: the new account\'s figures come with its next request (the old ones never)', async () => {
+    a.setFault('account', { kind: 'hang' });
+    await useSandbox(s, a);
+    await s.documentsTree.load(s.documentsTree.model.allGroup);
+    await until('the account read on the wire', () => a.requests.some((r) => r.route === 'account'));
+    assert.strictEqual(s.usage.state.visible, false);
+    await configure('documents.baseUrl', b.docsUrl);
+    await sleep(300);
+    await s.documentsTree.load(s.documentsTree.model.allGroup);
+    await until("the new account's figures", () => s.usage.state.visible && s.usage.state.text === '$(sparkle) 2.2k / 10k words');
+    assert.strictEqual(b.requests.filter((r) => r.route === 'account').length, 1);
+    a.setFault('account', undefined);
+  });
+
+  it('signed out and in again while the read hangs: this key\'s figures come with the next request', async () => {
+    await configure('documents.baseUrl', a.docsUrl);
+    await until('hidden', () => !s.usage.state.visible);
+    a.setFault('account', { kind: 'hang' });
+    a.resetRequests();
+    await s.documentsTree.load(s.documentsTree.model.allGroup);
+    await until('the account read on the wire', () => a.requests.some((r) => r.route === 'account'));
+    await s.credentials.clearKey();
+    a.setFault('account', undefined);
+    await s.credentials.setKey(a.key);
+    await sleep(300);
+    await s.documentsTree.load(s.documentsTree.model.allGroup);
+    await until("the account's figures", () => s.usage.state.visible && s.usage.state.text === '$(sparkle) 111 / 1k words');
   });
 });

@@ -2,16 +2,18 @@
  * The writing actions at their edges, inside a real VS Code against the sandbox: several cursors, a 422 with
  * several field messages, a store whose result is empty, null or HTML, a Cancel after which the server still
  * creates the document, a proposal tab whose proposal is gone (a window reload), a CRLF file selected whole, and
- * a slow server while the user moves the cursors.
+ * a slow server while the user moves the cursors. Then a selection in a read-only editor or a notebook cell, two
+ * proposals from reversed selections, Open Beside on a proposal made in the account used before the server changed
+ * (or before a sign-out), and a 422 on `name` with an empty list.
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { STATE } from '../../src/constants';
 import type { Services } from '../../src/services/services';
 import type { WriteResult } from '../../src/write/commands';
-import type { Sandbox } from '../sandbox/server';
-import { type MessageCapture, ProgressControl, type RecordingPrompter, sleep, until } from './reliabilityKit';
-import { cleanUp, eachWriteTest, endWriteSuite, POST, PROPOSAL, proposalTabs, runWriting, selectLines, startWriteSuite, untitled, workspaceFile, type WriteSuite } from './writeKit';
+import { startSandbox, type Sandbox } from '../sandbox/server';
+import { type MessageCapture, ProgressControl, type RecordingPrompter, sandboxDocument, sleep, until, useSandbox } from './reliabilityKit';
+import { cleanUp, eachWriteTest, endWriteSuite, POST, PROPOSAL, proposalTabs, runWriting, selectLines, settleRequests, startWriteSuite, untitled, workspaceFile, type WriteSuite } from './writeKit';
 
 let sandbox: Sandbox;
 let s: Services;
@@ -269,7 +271,7 @@ describe('write edges: several cursors, 422 field messages, empty or HTML result
     }
   });
 
-  // --- Adversary: CRLF whole file, a slow server while the cursors move -----------------------------------
+  // --- CRLF whole file, a slow server while the cursors move ---------------------------------------------
 
   it('a CRLF file selected whole: Accept replaces all of it with CRLF line ends, one undo restores it character for character', async () => {
     const text = '# Title\r\n\r\nFirst paragraph.\r\n\r\n- one\r\n- two\r\n';
@@ -308,5 +310,266 @@ describe('write edges: several cursors, 422 field messages, empty or HTML result
     assert.ok(result?.proposal);
     assert.strictEqual(await accept(result.proposal.uri), true);
     assert.strictEqual(doc.getText(), edited.replace('Thanks for reading.', result.proposal.replacement));
+  });
+});
+
+/** A read-only file system holding one Markdown file (what Git's `git:` editors and other read-only views are). */
+class ReadonlyFs implements vscode.FileSystemProvider {
+  static readonly SCHEME = 'readonly-notes';
+  readonly uri = vscode.Uri.from({ scheme: ReadonlyFs.SCHEME, path: '/notes.md' });
+  private readonly emitter = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
+  readonly onDidChangeFile = this.emitter.event;
+  constructor(private readonly text: string) {}
+  watch(): vscode.Disposable {
+    return new vscode.Disposable(() => undefined);
+  }
+  stat(uri: vscode.Uri): vscode.FileStat {
+    if (uri.path === '/') return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0 };
+    if (uri.path !== this.uri.path) throw vscode.FileSystemError.FileNotFound(uri);
+    return { type: vscode.FileType.File, ctime: 0, mtime: 0, size: Buffer.byteLength(this.text) };
+  }
+  readDirectory(): Array<[string, vscode.FileType]> {
+    return [['notes.md', vscode.FileType.File]];
+  }
+  readFile(uri: vscode.Uri): Uint8Array {
+    if (uri.path !== this.uri.path) throw vscode.FileSystemError.FileNotFound(uri);
+    return Buffer.from(this.text);
+  }
+  createDirectory(): void {
+    throw vscode.FileSystemError.NoPermissions('read-only');
+  }
+  writeFile(): void {
+    throw vscode.FileSystemError.NoPermissions('read-only');
+  }
+  delete(): void {
+    throw vscode.FileSystemError.NoPermissions('read-only');
+  }
+  rename(): void {
+    throw vscode.FileSystemError.NoPermissions('read-only');
+  }
+}
+
+describe('write edges: a read-only editor, a notebook cell, reversed selections, a proposal after the server changed, a 422 with an empty list', function () {
+  this.timeout(60_000);
+  let untitledCount = 0;
+
+  /** A new untitled Markdown editor holding `text`, under its own name (a closed untitled model may linger and be reused). */
+  async function untitled(text: string): Promise<vscode.TextEditor> {
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.from({ scheme: 'untitled', path: `/edges-${++untitledCount}.md` }));
+    const editor = await vscode.window.showTextDocument(doc, { preview: false });
+    await editor.edit((b) => b.insert(new vscode.Position(0, 0), text));
+    return editor;
+  }
+
+  let a: Sandbox;
+  let b: Sandbox;
+  let s: Services;
+  let prompter: RecordingPrompter;
+  let messages: MessageCapture;
+  const stores = (box: Sandbox) => box.requests.filter((r) => r.method === 'POST' && r.path === '/api/v1/documents');
+
+  before(async () => {
+    ({ sandbox: a, s, prompter, messages } = await startWriteSuite());
+    b = await startSandbox({ rateLimit: 0, storeDelayMs: 0 });
+    await s.context.globalState.update(STATE.writeStyle, { language: 'en', tone: 'Professional' });
+  });
+
+  beforeEach(async () => {
+    prompter.reset();
+    messages.clear();
+    messages.autoDismiss = true;
+    a.clearFaults();
+    await useSandbox(s, a);
+    await settleRequests(a, 150);
+  });
+
+  afterEach(async () => {
+    messages.dismissAll();
+    await cleanUp();
+  });
+
+  after(async () => {
+    messages?.dispose();
+    await cleanUp();
+    await s?.context.globalState.update(STATE.writeStyle, undefined);
+    if (a) await useSandbox(s, a);
+    await a?.close();
+    await b?.close();
+  });
+
+  it('a selection in a read-only editor is refused before anything is sent (no document, no quota for a proposal that cannot be applied)', async () => {
+    const text = '# Read only\n\nThis file cannot be edited here.\n';
+    const ro = new ReadonlyFs(text);
+    const registration = vscode.workspace.registerFileSystemProvider(ReadonlyFs.SCHEME, ro, { isReadonly: true });
+    try {
+      await until('VS Code to know the file system is read-only', () => vscode.workspace.fs.isWritableFileSystem(ReadonlyFs.SCHEME) === false);
+      const editor = await vscode.window.showTextDocument(ro.uri, { preview: false });
+      editor.selection = new vscode.Selection(2, 0, 2, editor.document.lineAt(2).text.length);
+      assert.strictEqual(await runWriting(prompter, 'contentDocs.selectionRewrite'), undefined);
+      const warning = await messages.waitFor('the refusal', (m) => m.level === 'warning' || m.level === 'error');
+      assert.match(warning.message, /read-only/);
+      assert.match(warning.message, /Nothing was sent/);
+      assert.strictEqual(prompter.asked.filter((q) => q.kind === 'confirm').length, 0, 'not even asked');
+      assert.strictEqual(stores(a).length, 0, 'no document was created');
+      assert.strictEqual(proposalTabs().length, 0);
+      // The Code Actions do not offer what the command refuses.
+      const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', ro.uri, editor.selection);
+      assert.deepStrictEqual(
+        actions.filter((x) => x.title.startsWith('Content Docs:')).map((x) => x.title),
+        [],
+        'no Content Docs Code Action on a read-only file',
+      );
+    } finally {
+      await cleanUp();
+      registration.dispose();
+    }
+  });
+
+  it('a selection in a notebook cell: the proposal replaces that text in that cell only, the other cells untouched', async () => {
+    const first = 'print("first cell")';
+    const text = 'A paragraph in a cell.\nIts second line.';
+    const nb = await vscode.workspace.openNotebookDocument(
+      'jupyter-notebook',
+      new vscode.NotebookData([new vscode.NotebookCellData(vscode.NotebookCellKind.Code, first, 'python'), new vscode.NotebookCellData(vscode.NotebookCellKind.Code, text, 'markdown')]),
+    );
+    await vscode.window.showNotebookDocument(nb);
+    try {
+      await rewriteInCell(nb, first, text);
+    } finally {
+      // An untitled notebook with changes would ask to be saved when closed.
+      await vscode.window.showNotebookDocument(nb);
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+    }
+  });
+
+  async function rewriteInCell(nb: vscode.NotebookDocument, first: string, text: string): Promise<void> {
+    const cell = nb.cellAt(1).document;
+    const editor = await until('the cell\'s editor', () => vscode.window.visibleTextEditors.find((e) => e.document === cell));
+    editor.selection = new vscode.Selection(0, 0, 0, 'A paragraph in a cell.'.length);
+    prompter.confirms.push(true);
+    const result = await vscode.commands.executeCommand<WriteResult | undefined>('contentDocs.selectionRewrite', cell.uri);
+    assert.ok(result?.proposal, `a proposal (messages: ${messages.shown.map((m) => m.message).join(' | ')})`);
+    assert.strictEqual(messages.errors().length, 0, messages.errors().map((m) => m.message).join(' | '));
+    assert.strictEqual(await vscode.commands.executeCommand('contentDocs.proposalAccept', result.proposal.uri), true);
+    assert.strictEqual(cell.getText(), text.replace('A paragraph in a cell.', result.proposal.replacement));
+    assert.strictEqual(nb.cellAt(0).document.getText(), first, 'the other cell is untouched');
+    assert.strictEqual(nb.cellCount, 2);
+  }
+
+  it('two proposals for one file from reversed selections (anchor after the cursor): each lands where its text is; one over text the other replaced is refused', async () => {
+    const text = 'First paragraph here.\n\nSecond paragraph here.\n';
+    const editor = await untitled(text);
+    // Selected from the end backwards, as a mouse drag to the left does.
+    editor.selection = new vscode.Selection(0, 'First paragraph here.'.length, 0, 0);
+    const p1 = (await runWriting(prompter, 'contentDocs.selectionRewrite'))?.proposal;
+    // The diff took the focus: back to the file (a new editor object for it).
+    let again = await vscode.window.showTextDocument(editor.document, { preview: false });
+    again.selection = new vscode.Selection(2, 'Second paragraph here.'.length, 2, 0);
+    const p2 = (await runWriting(prompter, 'contentDocs.selectionRewrite'))?.proposal;
+    again = await vscode.window.showTextDocument(editor.document, { preview: false });
+    again.selection = new vscode.Selection(0, 'First paragraph'.length, 0, 0);
+    const p3 = (await runWriting(prompter, 'contentDocs.selectionRewrite'))?.proposal;
+    assert.ok(p1 && p2 && p3, 'three proposals');
+    assert.strictEqual(p1.original, 'First paragraph here.');
+    assert.strictEqual(p2.original, 'Second paragraph here.');
+    // The earlier one first: its longer text moves the other, which still lands on its own text.
+    assert.strictEqual(await vscode.commands.executeCommand('contentDocs.proposalAccept', p1.uri), true);
+    assert.notStrictEqual(p1.replacement.length, p1.original.length);
+    assert.strictEqual(await vscode.commands.executeCommand('contentDocs.proposalAccept', p2.uri), true);
+    const expected = `${p1.replacement}\n\n${p2.replacement}\n`;
+    assert.strictEqual(editor.document.getText(), expected);
+    messages.clear();
+    assert.strictEqual(await vscode.commands.executeCommand('contentDocs.proposalAccept', p3.uri), false, 'its text was replaced by the first proposal');
+    await messages.waitFor('the refusal', (m) => m.level === 'warning' && /Not applied/.test(m.message));
+    assert.strictEqual(editor.document.getText(), expected);
+  });
+
+  it('Open Beside on a proposal made before the server changed does not open the new server\'s document of the same id', async () => {
+    const editor = await untitled('Alpha paragraph.\n\nBeta paragraph.\n');
+    editor.selection = new vscode.Selection(0, 0, 0, 'Alpha paragraph.'.length);
+    const result = await runWriting(prompter, 'contentDocs.selectionRewrite');
+    assert.ok(result?.proposal, 'a proposal');
+    const id = result.document.id;
+    // The other server has its own document under that id.
+    b.documents.set(id, sandboxDocument(id, 'Account B secret', 'B text'));
+    await useSandbox(s, b);
+    b.resetRequests();
+    messages.clear();
+    const opened = await vscode.commands.executeCommand<vscode.TextEditor | undefined>('contentDocs.proposalOpenDocument', result.proposal.uri);
+    await sleep(300);
+    const shown = vscode.window.visibleTextEditors.filter((e) => e.document.uri.scheme === 'content-docs' && e.document.uri.authority.split('.')[0] === String(id));
+    assert.deepStrictEqual(
+      shown.map((e) => e.document.getText()),
+      [],
+      'the other account\'s document of the same id is not opened',
+    );
+    assert.strictEqual(opened, undefined);
+    assert.strictEqual(b.requests.filter((r) => r.path === `/api/v1/documents/${id}`).length, 0, 'nothing asked of the other server about that id');
+    const error = await messages.waitFor('the explanation', (m) => m.level === 'error' || m.level === 'warning');
+    assert.match(error.message, /account/);
+    assert.ok(error.message.includes(result.document.name), `names the generated document: ${error.message}`);
+    // Accept still works: it changes only the local file, with the text already received.
+    assert.strictEqual(await vscode.commands.executeCommand('contentDocs.proposalAccept', result.proposal.uri), true);
+    assert.strictEqual(editor.document.getText(), `${result.proposal.replacement}\n\nBeta paragraph.\n`);
+  });
+
+  it('a proposal tab restored after a reload, made on another server: Open Beside opens nothing there and names the document; on its own server it opens', async () => {
+    const id = 987_654;
+    a.documents.set(id, sandboxDocument(id, 'Rewrite · notes.md:1', 'A text'));
+    b.documents.set(id, sandboxDocument(id, 'Account B secret', 'B text'));
+    // What VS Code restores: a proposal URI of an earlier window (it names the account it was made in), this window
+    // holding no proposal for it.
+    await useSandbox(s, a);
+    const madeIn = await s.documents.currentAccount();
+    assert.ok(madeIn);
+    const stale = (account: string) =>
+      vscode.Uri.from({ scheme: 'content-docs-proposal', path: '/earlier-window-1/notes.md', query: new URLSearchParams({ document: String(id), name: 'Rewrite · notes.md:1', account }).toString() });
+    await useSandbox(s, b);
+    b.resetRequests();
+    messages.clear();
+    const opened = await vscode.commands.executeCommand<vscode.TextEditor | undefined>('contentDocs.proposalOpenDocument', stale(madeIn));
+    assert.strictEqual(opened, undefined);
+    assert.strictEqual(b.requests.filter((r) => r.path === `/api/v1/documents/${id}`).length, 0, 'nothing asked of the other server about that id');
+    const said = await messages.waitFor('the explanation', (m) => m.level === 'error');
+    assert.ok(said.message.includes('Rewrite · notes.md:1'), said.message);
+    await useSandbox(s, a);
+    const mine = await vscode.commands.executeCommand<vscode.TextEditor | undefined>('contentDocs.proposalOpenDocument', stale(madeIn));
+    assert.strictEqual(mine?.document.getText(), 'A text', 'on the server it was made on, its document opens');
+    // An earlier version's proposal URI named no account: which document it means cannot be proven, so none opens.
+    const earlier = vscode.Uri.from({ scheme: 'content-docs-proposal', path: '/earlier-window-2/notes.md', query: new URLSearchParams({ document: String(id), name: 'Rewrite · notes.md:1' }).toString() });
+    messages.clear();
+    assert.strictEqual(await vscode.commands.executeCommand('contentDocs.proposalOpenDocument', earlier), undefined);
+    assert.ok((await messages.waitFor('the explanation', (m) => m.level === 'error')).message.includes('Rewrite · notes.md:1'));
+  });
+
+  it('signed out while a proposal is open: Accept still works, Open Beside says why it cannot open; signed in again with the same key, it opens', async () => {
+    const editor = await untitled('Delta paragraph.\n\nEpsilon paragraph.\n');
+    editor.selection = new vscode.Selection(2, 0, 2, 'Epsilon paragraph.'.length);
+    const first = await runWriting(prompter, 'contentDocs.selectionRewrite');
+    assert.ok(first?.proposal);
+    await s.credentials.clearKey();
+    messages.clear();
+    assert.strictEqual(await vscode.commands.executeCommand('contentDocs.proposalOpenDocument', first.proposal.uri), undefined);
+    const said = await messages.waitFor('the explanation', (m) => m.level === 'error');
+    assert.ok(said.message.includes(first.document.name), said.message);
+    await s.credentials.setKey(a.key);
+    const opened = await vscode.commands.executeCommand<vscode.TextEditor | undefined>('contentDocs.proposalOpenDocument', first.proposal.uri);
+    assert.strictEqual(opened?.document.uri.authority.split('.')[0], String(first.document.id), 'the same key is the same account: its document opens');
+    assert.strictEqual(await vscode.commands.executeCommand('contentDocs.proposalAccept', first.proposal.uri), true);
+    assert.strictEqual(editor.document.getText(), `Delta paragraph.\n\n${first.proposal.replacement}\n`);
+  });
+
+  it('a 422 on name with an empty list, no limit reached: the name was refused, said without an empty quotation or a dangling "name:"', async () => {
+    const editor = await untitled('Gamma paragraph.\n');
+    editor.selection = new vscode.Selection(0, 0, 0, 'Gamma paragraph.'.length);
+    a.setFault('documents.store', { kind: 'status422', count: 1, fields: { name: [] } });
+    assert.strictEqual(await runWriting(prompter, 'contentDocs.selectionRewrite'), undefined);
+    const error = await messages.waitFor('the 422 message', (m) => m.level === 'error');
+    assert.match(error.message, /the server refused the document's name/);
+    assert.doesNotMatch(error.message, /limit/);
+    assert.doesNotMatch(error.message, /said: ""/);
+    assert.doesNotMatch(error.message, /name: *(\.|$|Your|No)/);
+    assert.match(error.message, /No document was created\. Your text is unchanged\.$/);
+    assert.strictEqual(editor.document.getText(), 'Gamma paragraph.\n');
   });
 });

@@ -1,6 +1,6 @@
 /**
- * Shared helpers of the writing-action suites (write, write adversary, write edges, attack2): the sandbox and the extension set up
- * for them, the files and editors a writing command works on, and running a command with its confirmation
+ * Shared helpers of the writing-action suites (write, writeProposals, writeEdges): the sandbox and the extension
+ * set up for them, the files and editors a writing command works on, and running a command with its confirmation
  * answered.
  */
 import * as assert from 'assert';

@@ -25,6 +25,7 @@ import {
 import { isKnownTemplate, templateName, TEMPLATES } from '../../src/api/templates';
 import { collate, fold, likeMatcher, startSandbox, type RequestRecord, type Sandbox } from '../sandbox/server';
 import { CUSTOM_TEMPLATES, TEMPLATES as SANDBOX_TEMPLATES } from '../sandbox/templates';
+import { withFastClientSleeps } from './apiKit';
 
 // ---------------------------------------------------------------------------------------------------
 // Helpers
@@ -103,35 +104,6 @@ async function closedPort(): Promise<number> {
   const port = (srv.address() as AddressInfo).port;
   await new Promise<void>((resolve) => srv.close(() => resolve()));
   return port;
-}
-
-/**
- * Runs `fn` with the client's own back-off sleeps (the `sleep` helper of src/api/client.ts) shortened
- * to 1 ms, recording the delays it asked for. Nothing else's timers are touched.
- */
-async function withFastClientSleeps<T>(fn: () => Promise<T>): Promise<{ delays: number[]; outcome: Promise<T> }> {
-  const real = globalThis.setTimeout;
-  const delays: number[] = [];
-  const patched = function (this: unknown, cb: (...a: unknown[]) => void, ms?: number, ...args: unknown[]) {
-    const stack = new Error().stack ?? '';
-    if (/at sleep \([^)]*[\\/]api[\\/]client\.[jt]s/.test(stack)) {
-      delays.push(ms ?? 0);
-      return real(cb, 1, ...args);
-    }
-    return real(cb, ms, ...args);
-  } as unknown as typeof setTimeout;
-  globalThis.setTimeout = patched;
-  let outcome: Promise<T>;
-  try {
-    const v = await fn();
-    outcome = Promise.resolve(v);
-  } catch (e) {
-    outcome = Promise.reject(e instanceof Error ? e : new Error(String(e)));
-    outcome.catch(() => undefined);
-  } finally {
-    globalThis.setTimeout = real;
-  }
-  return { delays, outcome };
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));

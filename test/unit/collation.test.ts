@@ -103,3 +103,90 @@ describe('compareNames / sameName (utf8mb4_unicode_ci order)', () => {
     }
   });
 });
+
+const icu = new Intl.Collator('en', { sensitivity: 'base', usage: 'sort', numeric: false, ignorePunctuation: false });
+const unpad = (s: string) => s.replace(/ +$/, '');
+
+/** Every string of up to `max` characters over `alphabet`. */
+function allWords(alphabet: readonly string[], max: number): string[] {
+  const out = [''];
+  let frontier = [''];
+  for (let n = 1; n <= max; n++) {
+    frontier = frontier.flatMap((w) => alphabet.map((c) => w + c));
+    out.push(...frontier);
+  }
+  return out;
+}
+
+/** Names that need no collator, checked exhaustively against ICU and inside sorts that mix them with names that do. */
+describe('compareNames / sameName for letters, digits, spaces and hyphens, against ICU', () => {
+  it('agrees with ICU on every pair of names of up to 3 characters over a b A z 0 9 space hyphen', () => {
+    const words = allWords(['a', 'A', 'b', 'z', '0', '9', ' ', '-'], 3);
+    let checked = 0;
+    for (const a of words) {
+      for (const b of words) {
+        const want = Math.sign(icu.compare(unpad(a), unpad(b)));
+        if (Math.sign(compareNames(a, b)) !== want) assert.fail(`${JSON.stringify(a)} / ${JSON.stringify(b)}: ICU says ${want}`);
+        checked++;
+      }
+    }
+    assert.equal(checked, 585 * 585);
+  });
+
+  it('hyphen, space and digit edge cases sort as ICU sorts them', () => {
+    const cases: [string, string][] = [
+      ['a-b', 'a b'],
+      ['a-b', 'ab'],
+      ['a b', 'ab'],
+      ['-a', 'a'],
+      ['--', '-'],
+      [' a', 'a'],
+      ['  a', ' a'],
+      ['a  b', 'a b'],
+      ['a -', 'a-'],
+      ['a-', 'a'],
+      ['a- ', 'a-'],
+      ['10', '2'],
+      ['1-0', '10'],
+      ['9', 'a'],
+      ['-', '0'],
+      ['Z', 'a'],
+      ['', '-'],
+      ['', ' '],
+    ];
+    for (const [a, b] of cases) {
+      assert.equal(Math.sign(compareNames(a, b)), Math.sign(icu.compare(unpad(a), unpad(b))), `${JSON.stringify(a)} / ${JSON.stringify(b)}`);
+      assert.equal(Math.sign(compareNames(b, a)), -Math.sign(compareNames(a, b)) || 0, `antisymmetric: ${JSON.stringify(b)} / ${JSON.stringify(a)}`);
+    }
+  });
+
+  it('a sort mixing plain names and names that need the collator is one consistent order (sorting any permutation gives the same result)', () => {
+    const names = ['a-b', 'a_b', 'a b', 'ab', 'a.b', 'Äb', 'a', 'A ', 'a~', 'a(', '10', '1_0', '1-0', '2', 'é-1', 'e-1', 'E 1', 'z', 'ß', 'ss', '-', '_', ' x', '(x'];
+    let seed = 11;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const key = (list: string[]) => list.map((n) => n.toLowerCase().normalize('NFD').replace(/\p{M}/gu, '')).join('|');
+    const reference = key([...names].sort((x, y) => icu.compare(unpad(x), unpad(y)) || (x < y ? -1 : x > y ? 1 : 0)));
+    for (let round = 0; round < 200; round++) {
+      const shuffled = [...names].sort(() => random() - 0.5);
+      const got = key(shuffled.sort((x, y) => compareNames(x, y) || (x < y ? -1 : x > y ? 1 : 0)));
+      assert.equal(got, reference, `round ${round}`);
+    }
+    // Transitivity over every triple: a ≤ b and b ≤ c imply a ≤ c.
+    for (const a of names) {
+      for (const b of names) {
+        for (const c of names) {
+          if (compareNames(a, b) <= 0 && compareNames(b, c) <= 0) assert.ok(compareNames(a, c) <= 0, `${a} ≤ ${b} ≤ ${c}`);
+        }
+      }
+    }
+  });
+
+  it('sameName treats case and trailing spaces as one name, but never a hyphen and a space, or leading and inner spaces', () => {
+    assert.equal(sameName('Blog Post', 'blog post  '), true);
+    assert.equal(sameName('Blog-Post', 'Blog Post'), false);
+    assert.equal(sameName('Blog  Post', 'Blog Post'), false);
+    assert.equal(sameName(' Blog', 'Blog'), false);
+    assert.equal(sameName('Blog-', 'Blog'), false);
+    assert.equal(sameName('1', '01'), false);
+  });
+});

@@ -5,7 +5,7 @@
  * (the server's word over the seed table) and the account they belong to (a change of key or server).
  */
 import assert from 'node:assert/strict';
-import { createApi, type ContentApi, type DocumentListQuery } from '../../src/api';
+import { createApi, type ContentApi, type ContentDocument, type DocumentListQuery } from '../../src/api';
 import { templateName } from '../../src/api/templates';
 import type { Credentials } from '../../src/auth/credentials';
 import { DocumentsModel, type DocumentPage, type DocumentSource, type DocumentsModelHost } from '../../src/model/documentsModel';
@@ -315,5 +315,60 @@ describe('Documents view groups: counts, Hide Empty, template names, the account
       assert.equal(env.model.countOf('t5'), 0);
       assert.equal(docs(await env.model.children(env.model.templateGroup(4)!)).length, 10);
     });
+  });
+});
+
+describe('Documents view groups: a count asked while a document is created', () => {
+  it('a template count asked while the user creates its first document counts that document (Hide Empty does not hide the group)', async () => {
+    const doc = (id: number, templateId: number): ContentDocument =>
+      ({ id, name: `Doc ${id}`, template: { id: templateId, name: '' }, favorite: false, result: 'x', words: 1, created_at: null, updated_at: null }) as unknown as ContentDocument;
+    const docs: ContentDocument[] = [doc(1, 1), doc(2, 1)];
+    const changed = new Emitter<{ doc: ContentDocument; previous: ContentDocument | undefined }>();
+    const deleted = new Emitter<ContentDocument | { id: number }>();
+    const created = new Emitter<ContentDocument>();
+    const source: DocumentSource = {
+      onDidChange: changed.event,
+      onDidDelete: deleted.event,
+      onDidCreate: created.event,
+      list(q: DocumentListQuery): Promise<DocumentPage> {
+        // The server answers from what it has now...
+        const rows = docs.filter((d) => q.templateId === undefined || d.template?.id === q.templateId);
+        const page: DocumentPage = { items: rows.slice(0, q.perPage ?? 10), page: 1, perPage: q.perPage, total: rows.length, lastPage: 1, hasMore: false, changed: [] };
+        // ...and while that answer is on the wire, the user creates the first document of template 2 here.
+        if (q.templateId === 2 && !docs.some((d) => d.id === 3)) {
+          const d = doc(3, 2);
+          docs.push(d);
+          created.fire(d);
+        }
+        return Promise.resolve(page);
+      },
+    };
+    const model = new DocumentsModel(
+      source,
+      {
+        hasKey: () => Promise.resolve(true),
+        onDidChangeSignIn: new Emitter<boolean>().event,
+        pageSize: () => 10,
+        defaultSort: () => 'newest',
+        hideEmpty: () => true,
+        persist: () => Promise.resolve(),
+        progress: (p) => p,
+        log: { warn: () => undefined, debug: () => undefined },
+      },
+      undefined,
+    );
+    model.countIntervalMs = 0;
+    // One request per group (the walk of All Documents is for small accounts; here it is turned off).
+    model.countWalkMaxPages = 0;
+    try {
+      await model.rootChildren();
+      await model.countingDone;
+      assert.equal(docs.filter((d) => d.template?.id === 2).length, 1, 'the server has one document of template 2');
+      assert.equal(model.count('t2'), 1, `template 2 is counted ${String(model.count('t2'))}: its document created while the count was on the wire is left out`);
+      const shown = (await model.rootChildren()).map((g) => g.key);
+      assert.ok(shown.includes('t2'), 'Hide Empty Templates hides a template that has a document');
+    } finally {
+      model.dispose();
+    }
   });
 });

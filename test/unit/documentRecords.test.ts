@@ -131,3 +131,36 @@ describe('listAccount (the account folder\'s listing)', () => {
     );
   });
 });
+
+describe('DocumentRecords when a save ends after its document was forgotten', () => {
+  const doc = (id: number, name: string): ContentDocument => ({
+    id,
+    name,
+    template: { id: 1, name: 'Freestyle' },
+    result: 'Text',
+    resultIsNull: false,
+    words: 1,
+    favorite: false,
+    created_at: '2026-01-01T10:00:00.000000Z',
+    updated_at: '2026-01-01T10:00:00.000000Z',
+  });
+  const uri = (s: string) => ({ toString: () => s });
+
+  it('the record the end of the save makes again knows no name, URI, read or stat of the forgotten document (as if never seen)', () => {
+    const r = new DocumentRecords<{ toString(): string }>();
+    const T = 5_000_000;
+    r.observe(doc(3, 'Old'), false, T);
+    r.track(3, uri('content-docs://3/Freestyle/Old.md'));
+    r.statOk(3, T);
+    r.setWriting(3, true);
+    r.forget(3); // deleted while the save was on the wire
+    assert.equal(r.isWriting(3), false, 'a forgotten document is not being written');
+    r.setWriting(3, false); // the save's finally
+    // A single-document URI of a document with no known names resolves by its id alone (targets.ts checks names' size).
+    assert.ok(!r.names(3)?.size, 'no names');
+    assert.deepEqual(r.uris(3), []);
+    assert.equal(r.reuse(3, 'stat', false, T + 1), undefined);
+    assert.equal(r.statRecent(3, T + 1), false);
+    assert.equal(r.versions.get(3), undefined);
+  });
+});

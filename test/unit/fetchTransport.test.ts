@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { ApiError, createApi, isApiError, type ClientOptions, type ContentApi } from '../../src/api';
 import { FetchTransport, type FetchTransportOptions } from '../../src/api/fetchTransport';
 import { startSandbox, type Sandbox } from '../sandbox/server';
+import { withFastClientSleeps } from './apiKit';
 
 const ORIGIN = 'https://vscode.dev';
 
@@ -22,29 +23,6 @@ async function apiError(fn: () => unknown): Promise<ApiError> {
     return e;
   }
   assert.fail('expected the call to fail, but it succeeded');
-}
-
-/** As in client.test.ts: the client's own back-off sleeps shortened to 1 ms, the delays it asked for recorded. */
-async function withFastClientSleeps<T>(fn: () => Promise<T>): Promise<{ delays: number[]; outcome: Promise<T> }> {
-  const real = globalThis.setTimeout;
-  const delays: number[] = [];
-  globalThis.setTimeout = function (this: unknown, cb: (...a: unknown[]) => void, ms?: number, ...args: unknown[]) {
-    if (/at sleep \([^)]*[\\/]api[\\/]client\.[jt]s/.test(new Error().stack ?? '')) {
-      delays.push(ms ?? 0);
-      return real(cb, 1, ...args);
-    }
-    return real(cb, ms, ...args);
-  } as unknown as typeof setTimeout;
-  let outcome: Promise<T>;
-  try {
-    outcome = Promise.resolve(await fn());
-  } catch (e) {
-    outcome = Promise.reject(e instanceof Error ? e : new Error(String(e)));
-    outcome.catch(() => undefined);
-  } finally {
-    globalThis.setTimeout = real;
-  }
-  return { delays, outcome };
 }
 
 describe('fetch transport (the browser build\'s HTTP) against the sandbox', function () {

@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import type { Page } from '../../src/api/paging';
+import { compareNames, serverOrder } from '../../src/api/collation';
 import { PagedList } from '../../src/model/pagedList';
 
 interface Item {
@@ -217,5 +218,89 @@ describe('PagedList (one tree parent’s pages)', () => {
     await toTheEnd(l);
     assert.deepEqual(ids(l), [9, 7, 5, 3, 1]);
     assert.equal(l.total, 5);
+  });
+});
+
+interface Row {
+  id: number;
+  name: string;
+}
+
+/**
+ * A list by name with equal names in an order of each page's own (the server has no tie-break, and a query with
+ * another offset may order equal names otherwise): the tie order of page `p` is ids by `(id * (p + 2)) % 11`.
+ */
+function tiedServer(rows: Row[], perPage: number) {
+  const asked: number[] = [];
+  const fetch = (page: number): Promise<Page<Row>> => {
+    asked.push(page);
+    const sorted = [...rows].sort((a, b) => compareNames(a.name, b.name) || ((a.id * (page + 2)) % 11) - ((b.id * (page + 2)) % 11));
+    const items = sorted.slice((page - 1) * perPage, page * perPage).map((r) => ({ ...r }));
+    return Promise.resolve({ items, total: rows.length, lastPage: Math.ceil(rows.length / perPage), hasMore: page * perPage < rows.length, perPage, page });
+  };
+  return { rows, asked, fetch };
+}
+
+const idsOf = (l: PagedList<Row>) => l.items.map((r) => r.id);
+const byName = (a: Row, b: Row) => serverOrder(a.name, b.name);
+
+/** Load more until the list says it is complete (at most `clicks` clicks). */
+async function toEnd(l: PagedList<Row>, clicks = 50): Promise<number> {
+  let n = 0;
+  while ((l.hasMore || !l.loaded) && n < clicks) {
+    await l.next();
+    n++;
+  }
+  return n;
+}
+
+/**
+ * Against a server that changes while the list is read, at the edges the contract allows: equal names whose order
+ * differs from one page's query to the next (`ORDER BY name` with no tie-break, LIMIT/OFFSET), and renames and
+ * deletes made elsewhere between two walks.
+ */
+describe('PagedList by name: equal names ordered per page, renames and deletes elsewhere', () => {
+  it('a list whose walks never add up (equal names ordered per page) does not end complete with a row deleted elsewhere', async () => {
+    const rows: Row[] = [1, 2, 3, 4, 5, 6].map((id) => ({ id, name: 'Solar panels' }));
+    rows.push({ id: 7, name: 'Zeta' });
+    const srv = tiedServer(rows, 2);
+    const l = new PagedList<Row>(srv.fetch, (r) => r.id, 2, new AbortController().signal, { order: byName, maxReads: 1 });
+    // The first walk: every page once (it lists a tie twice and skips another, so it does not add up).
+    for (let i = 0; i < 4; i++) if ((await l.next(), !l.hasMore)) break;
+    assert.equal(l.hasMore, true, `the walk did not add up: the list reads on (pages ${srv.asked.join(',')}: ${idsOf(l).join(',')})`);
+    // Someone else deletes a document the list shows; the user reads on (Load more) until the list says it is complete.
+    const gone = idsOf(l).find((id) => id !== 7)!;
+    srv.rows.splice(
+      srv.rows.findIndex((r) => r.id === gone),
+      1,
+    );
+    await toEnd(l);
+    assert.equal(l.hasMore, false, 'the list ends (no endless Load more)');
+    assert.ok(!idsOf(l).includes(gone), `document ${gone}, deleted on the server, is still a row of a list that says it is complete: ${idsOf(l).join(',')}`);
+    assert.ok(l.items.length <= srv.rows.length, `more rows (${l.items.length}) than the server has (${srv.rows.length})`);
+  });
+
+  it('a page that lists a row renamed elsewhere before rows shown above it moves that row up, instead of leaving it below rows the page lists after it', async () => {
+    // By name, 3 a page: Apple Banana Cherry | Date Elder Fig | Grape Honey Kiwi.
+    const names = ['Apple', 'Banana', 'Cherry', 'Date', 'Elder', 'Fig', 'Grape', 'Honey', 'Kiwi'];
+    const rows: Row[] = names.map((name, i) => ({ id: i + 1, name }));
+    const srv = tiedServer(rows, 3);
+    const l = new PagedList<Row>(srv.fetch, (r) => r.id, 3, new AbortController().signal, { order: byName, maxReads: 1 });
+    await toEnd(l);
+    assert.deepEqual(idsOf(l), [1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    // Someone else renames Fig to a name that sorts before every letter (a quote), which the client cannot place itself.
+    srv.rows[5].name = '\u2018Fig\u2019';
+    // The user creates a document whose place only the server knows: the list reads again from page 1.
+    const omega = { id: 10, name: '\u03a9mega' };
+    srv.rows.push(omega);
+    assert.equal(l.place({ ...omega }), false);
+    assert.equal(l.hasMore, true);
+    // The model updates a shown row's content from the page before the page is merged (DocumentsModel's own group).
+    l.find(6)!.name = srv.rows[5].name;
+    await l.next();
+    assert.deepEqual(srv.asked.slice(-1), [1]);
+    // Page 1 now reads ‘Fig’ Apple Banana: the server puts Fig before Apple, and so must the rows shown.
+    const shown = idsOf(l);
+    assert.ok(shown.indexOf(6) < shown.indexOf(1), `page 1 lists 6 before 1, the rows show ${shown.join(',')}`);
   });
 });

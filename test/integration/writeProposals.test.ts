@@ -1,5 +1,5 @@
 /**
- * The writing actions under pressure, inside a real VS Code against the sandbox: the file changing while the
+ * The writing actions' proposals, inside a real VS Code against the sandbox: the file changing while the
  * service writes, a retry after the user edited, two Accepts at once, code with markup in it, CRLF files, the
  * key or server changing during a generation, and our own documents as the target. Each case tries to make a
  * proposal land on the wrong text, or to change more than the user agreed to.
@@ -32,7 +32,7 @@ async function accept(p: Proposal | vscode.Uri | undefined): Promise<boolean> {
   return (await vscode.commands.executeCommand<boolean>('contentDocs.proposalAccept', p instanceof vscode.Uri ? p : p?.uri)) === true;
 }
 
-describe('write adversary: proposals never land on the wrong text, and nothing more is sent or changed than agreed', function () {
+describe('write: proposals never land on the wrong text, and nothing more is sent or changed than agreed', function () {
   this.timeout(60_000);
 
   before(async () => {
