@@ -42,8 +42,10 @@ function templateKey(doc: DocumentLike): string {
  * `Name.md` and the others become `Name (123).md`; two templates that show the same name are
  * told apart the same way (`Article (template 60)`).
  *
- * A path once given to a document means that document for the rest of the session (until another
- * account): an editor shows a path, and whatever it saves there must reach the document it showed.
+ * A path once given to a document means that document for the rest of the session: an editor shows a path,
+ * and whatever it saves there must reach the document it showed. The paths given out under an account are kept
+ * while another account is used, and mean their documents again when that account is back (its editors stayed
+ * open; see {@link forAccount}).
  * So a rebuild never hands a path to another document — not when its document is renamed away, not
  * when it is deleted (the path then resolves to the deleted id, which the file system reports as gone).
  *
@@ -59,6 +61,9 @@ export class AccountIndex {
   private pathById = new Map<number, string>();
   /** Every path given out this session, and the document it means (kept after a rename or a delete). */
   private readonly aliases = new Map<string, number>();
+  /** The account `aliases` belong to, and the paths given out under the other accounts used this session. */
+  private aliasAccount: string | undefined;
+  private readonly aliasesOf = new Map<string, Map<string, number>>();
   private loading: Promise<void> | undefined;
   private reloading: Promise<void> | undefined;
   /** A reload asked for while one was on the wire: it lists again once that one is done (its answer may predate the ask). */
@@ -170,8 +175,28 @@ export class AccountIndex {
   }
 
   /**
+   * The account the next listing is of (its label), said before that listing is laid out: the paths given out under
+   * it earlier this session mean their documents again; those of the account used until now are kept for when it
+   * comes back.
+   */
+  forAccount(account: string | undefined): void {
+    if (account === this.aliasAccount) return;
+    this.setAsideAliases();
+    for (const [path, id] of (account === undefined ? undefined : this.aliasesOf.get(account)) ?? []) this.aliases.set(path, id);
+    this.aliasAccount = account;
+  }
+
+  /** Keeps the paths given out under the account used until now for when it comes back, and forgets them here. */
+  private setAsideAliases(): void {
+    if (this.aliasAccount !== undefined) this.aliasesOf.set(this.aliasAccount, new Map(this.aliases));
+    this.aliases.clear();
+    this.aliasAccount = undefined;
+  }
+
+  /**
    * Another account: everything goes, and the listing loads again when next asked for. (The paths editors still
-   * show name the account they belong to: the file system never resolves them in another.)
+   * show name the account they belong to: the file system never resolves them in another. Those given out are kept
+   * for that account, see {@link forAccount}.)
    */
   unload(): IndexDiff {
     this.generation++;
@@ -179,7 +204,7 @@ export class AccountIndex {
     this.reloading = undefined;
     this.reloadAgain = undefined;
     this.heard = undefined;
-    this.aliases.clear();
+    this.setAsideAliases();
     if (!this.isLoaded) return EMPTY_DIFF;
     const before = this.snapshot();
     this.isLoaded = false;

@@ -71,6 +71,8 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     this.index = new AccountIndex(
       async (current) => {
         this.indexAccount = await documents.currentAccount();
+        // The paths given out under this account before another was used mean their documents again.
+        this.index.forAccount(this.indexAccount);
         const listing = await listAccount((page) => documents.list({ perPage: 100, sortBy: 'id', sort: 'asc', page }, undefined, { announce: true }), current);
         log.info(`[fs] account listing: ${listing.docs.length} documents`);
         return listing;
