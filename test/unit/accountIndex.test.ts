@@ -140,6 +140,31 @@ describe('AccountIndex (the account folder)', () => {
     index.unload();
     assert.equal(index.resolve('Article', 'Dup.md'), undefined);
   });
+
+  it('the paths given out under an account mean their documents again when that account is back (never the other account\'s)', async () => {
+    // Account A: 16008 "Dup" keeps Dup.md; renamed to "Plan", its old path still means it (an editor shows it).
+    const server = [doc(16008, 'Dup'), doc(16009, 'Dup')];
+    const index = new AccountIndex(async () => ({ docs: [...server], unsure: [] }), '.md', readFrom(server));
+    index.forAccount('aaaaaaaa');
+    await index.ensure();
+    index.upsert(doc(16008, 'Plan'));
+    assert.equal(index.resolve('Article', 'Dup.md'), 16008);
+    // Account B (same ids and names on its server): A's paths mean nothing there.
+    index.unload();
+    index.forAccount('bbbbbbbb');
+    server.splice(0, 2, doc(16008, 'Dup'), doc(16009, 'Dup'));
+    await index.ensure();
+    assert.equal(index.resolve('Article', 'Dup.md'), 16008, 'B lists its own Dup.md');
+    index.upsert(doc(16008, 'Other'));
+    // Back to A, where 16008 is still "Plan": the Dup.md an editor showed for it is still 16008's, never 16009's.
+    index.unload();
+    index.forAccount('aaaaaaaa');
+    server.splice(0, 2, doc(16008, 'Plan'), doc(16009, 'Dup'));
+    await index.ensure();
+    assert.equal(index.resolve('Article', 'Dup.md'), 16008, 'the path given to 16008 before the switch still means it');
+    assert.equal(index.pathOf(16009), 'Article/Dup (16009).md', 'the other Dup never takes it');
+    assert.equal(index.resolve('Article', 'Other.md'), undefined, 'a path given out under B means nothing in A');
+  });
 });
 
 /**
