@@ -46,7 +46,9 @@ async function resolve(uri: vscode.Uri, ctx: TargetContext): Promise<Target> {
   if (uri.scheme !== SCHEME) throw vscode.FileSystemError.FileNotFound(uri);
   const segs = segments(uri);
   if (segs.some((s) => s.startsWith('.'))) throw vscode.FileSystemError.FileNotFound(uri); // .vscode, .editorconfig, …
-  await checkAccount(uri, ctx);
+  // A document's own folders (`<id>.<account>/`, `…/<Template>`) hold nothing of the server's and cost no request: VS Code
+  // asks for them before it saves, and the save itself (writeFile) then says whose document it is.
+  if (isAccountUri(uri) || isLegacyUri(uri) || segs.length >= 2 || documentIdFromUri(uri) === undefined) await checkAccount(uri, ctx);
   if (isAccountUri(uri)) {
     if (segs.length === 0) {
       await ctx.ensureIndex();
