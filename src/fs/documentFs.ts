@@ -171,6 +171,8 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
       case 'accountFolder':
         return (this.index.files(target.folder) ?? []).map(([f]) => [f, vscode.FileType.File]);
       case 'documentDir': {
+        // Its listing names the document: only in the URI's own account (a stat of it costs nothing and is not checked).
+        if (accountOfUri(uri) !== (await this.documents.currentAccount())) throw vscode.FileSystemError.FileNotFound(uri);
         const doc = this.documents.get(target.id) ?? (await this.fetch(target.id, `Couldn't list "${uri.path}"`, uri));
         return target.depth === 0
           ? [[templateFolderName(doc.template), vscode.FileType.Directory]]
