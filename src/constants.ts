@@ -7,6 +7,8 @@ export const CONFIG = 'contentDocs';
 export const SECRET_KEY = 'contentDocs.apiKey';
 /** The accounts' local labels, per documents server and key (digests only; see Credentials.accountLabel). */
 export const SECRET_ACCOUNT_LABELS = 'contentDocs.accountLabels';
+/** An account's local label: a lowercase letter, then seven lowercase letters or digits (never an id, never `account`). */
+export const ACCOUNT_LABEL = /^[a-z][a-z0-9]{7}$/;
 /** The authentication provider that shows the account in VS Code's Accounts menu (contributes.authentication). */
 export const AUTH_PROVIDER = { id: 'contentDocs', label: 'Content Docs' } as const;
 

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { CTX, SECRET_ACCOUNT_LABELS, SECRET_KEY } from '../constants';
+import { ACCOUNT_LABEL, CTX, SECRET_ACCOUNT_LABELS, SECRET_KEY } from '../constants';
 import * as config from '../util/config';
 import { Disposable } from '../util/disposable';
 import type { Logger } from '../util/log';
@@ -116,7 +116,7 @@ export class Credentials extends Disposable {
           return Array.isArray(parsed)
             ? parsed.filter(
                 (e: unknown): e is [string, string] =>
-                  Array.isArray(e) && typeof e[0] === 'string' && typeof e[1] === 'string' && /^[a-z][a-z0-9]{7}$/.test(e[1]),
+                  Array.isArray(e) && typeof e[0] === 'string' && typeof e[1] === 'string' && ACCOUNT_LABEL.test(e[1]),
               )
             : [];
         } catch {

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { SCHEME } from '../constants';
+import { ACCOUNT_LABEL, SCHEME } from '../constants';
 import * as config from '../util/config';
 import { documentFileName as fileName, templateFolderName } from './names';
 
@@ -20,8 +20,6 @@ export { documentNameFromFileName, nameFromFileName, safeSegment, templateFolder
  * (`content-docs://<id>/…` and `content-docs://account/…`) named no account: they are refused (see LEGACY_AUTHORITY).
  */
 export const ACCOUNT_FOLDER_NAME = 'Content Docs';
-/** An account label: a lowercase letter, then seven lowercase letters or digits (never an id, never `account`). */
-export const ACCOUNT_LABEL = /^[a-z][a-z0-9]{7}$/;
 /** The authorities of earlier versions: a bare id, or `account`. */
 export const LEGACY_AUTHORITY = /^(?:[1-9]\d{0,15}|account)$/;
 
@@ -59,8 +57,8 @@ export function accountPathUri(account: string, path: string): vscode.Uri {
 
 /** The document id of a single-document URI (`<id>.<account>`); undefined for anything else (account folder URIs included). */
 export function documentIdFromUri(uri: vscode.Uri): number | undefined {
-  const m = uri.scheme === SCHEME ? /^([1-9]\d{0,15})\.([a-z][a-z0-9]{7})$/.exec(uri.authority) : null;
-  if (!m) return undefined;
+  const m = uri.scheme === SCHEME ? /^([1-9]\d{0,15})\.(.*)$/.exec(uri.authority) : null;
+  if (!m || !ACCOUNT_LABEL.test(m[2])) return undefined;
   const id = Number(m[1]);
   return Number.isSafeInteger(id) ? id : undefined;
 }
