@@ -7,6 +7,8 @@ export const CONFIG = 'contentDocs';
 export const SECRET_KEY = 'contentDocs.apiKey';
 /** The accounts' local labels, per documents server and key (digests only; see Credentials.accountLabel). */
 export const SECRET_ACCOUNT_LABELS = 'contentDocs.accountLabels';
+/** The API key of an account added with "Add Account…": this prefix and its label. */
+export const SECRET_ACCOUNT_KEY_PREFIX = 'contentDocs.apiKey.';
 /** An account's local label: a lowercase letter, then seven lowercase letters or digits (never an id, never `account`). */
 export const ACCOUNT_LABEL = /^[a-z][a-z0-9]{7}$/;
 /** The authentication provider that shows the account in VS Code's Accounts menu (contributes.authentication). */
@@ -35,6 +37,8 @@ export const CTX = {
 export const CMD = {
   signIn: 'contentDocs.signIn',
   signOut: 'contentDocs.signOut',
+  accountAdd: 'contentDocs.accountAdd',
+  accountRemove: 'contentDocs.accountRemove',
   showLog: 'contentDocs.showLog',
   documentsRefresh: 'contentDocs.documentsRefresh',
   documentsSearch: 'contentDocs.documentsSearch',
@@ -87,4 +91,6 @@ export const STATE = {
   writeRecentTemplates: 'contentDocs.write.recentTemplates',
   /** The user's name and the server's host per account label, for the Accounts menu after a restart (see auth/accountNames.ts). */
   accountNames: 'contentDocs.accountNames',
+  /** The accounts added with "Add Account…" (label and server addresses; their keys are in SecretStorage). */
+  accounts: 'contentDocs.accounts',
 } as const;

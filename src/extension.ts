@@ -1,5 +1,11 @@
 import * as vscode from 'vscode';
 import { AUTH_PROVIDER, SCHEME, VIEW } from './constants';
+import { Account } from './accounts/account';
+import { AccountRegistry } from './accounts/registry';
+import type { SignIn } from './auth/credentials';
+import type { DocNode, ProjectNode } from './model/nodes';
+import { AccountRootsTree } from './tree/accountRoots';
+import * as config from './util/config';
 import { AccountsMenu } from './auth/accountsMenu';
 import { Credentials } from './auth/credentials';
 import { loadCommandsBundle, registerCommands } from './commands/index';
@@ -43,28 +49,43 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   const usage = new UsageStatus(account, api, credentials);
   const prompter = new SwitchablePrompter();
   context.subscriptions.push(credentials, api, documents, account, usage);
+  // Every account: the first is the one above (Set API Key… and the user settings); others are added with Add Account….
+  const projects = new ProjectService(api);
+  const primary = new Account({ api, documents, usage: account, projects }, true, { documentsUrl: config.documentsBaseUrl, name: () => undefined }, false);
+  const registry = new AccountRegistry(primary, credentials, context.secrets, context.globalState, log, prepareFormats);
+  context.subscriptions.push(primary, registry);
+  credentials.alsoSignedIn = () => registry.added().length > 0;
+  context.subscriptions.push(registry.onDidChange(() => void credentials.refreshContext()));
   // The account in VS Code's Accounts menu (local: SecretStorage and globalState; its Sign Out is ours).
-  const accounts = new AccountsMenu(credentials, account, api, context.globalState, log);
+  const accounts = new AccountsMenu(credentials, account, api, context.globalState, log, registry);
   context.subscriptions.push(
     accounts,
     vscode.authentication.registerAuthenticationProvider(AUTH_PROVIDER.id, AUTH_PROVIDER.label, accounts, { supportsMultipleAccounts: true }),
   );
 
   const documentsTree = new DocumentsTreeProvider(documents, credentials, context.globalState, log);
-  const projectsTree = new ProjectsTreeProvider(new ProjectService(api), credentials, context.globalState, log);
-  const fs = new LazyDocumentFileSystem(documents, log, prompter);
-  context.subscriptions.push(documentsTree, projectsTree, fs);
+  const projectsTree = new ProjectsTreeProvider(projects, credentials, context.globalState, log);
+  // An added account's trees are its own, built from its own services when its root is first shown.
+  const documentsView = new AccountRootsTree<DocNode>(registry, documentsTree, (a) =>
+    new DocumentsTreeProvider(a.documents, addedSignIn, context.globalState, log, { server: () => a.documentsUrl, fromSettings: false }),
+  );
+  const projectsView = new AccountRootsTree<ProjectNode>(registry, projectsTree, (a) => new ProjectsTreeProvider(a.projects, addedSignIn, context.globalState, log));
+  const fs = new LazyDocumentFileSystem(documents, log, prompter, undefined, registry);
+  context.subscriptions.push(documentsTree, projectsTree, documentsView, projectsView, fs);
 
   context.subscriptions.push(
     vscode.workspace.registerFileSystemProvider(SCHEME, fs, { isCaseSensitive: true }),
-    documentsTree.attach(vscode.window.createTreeView(VIEW.documents, { treeDataProvider: documentsTree, showCollapseAll: true })),
-    projectsTree.attach(vscode.window.createTreeView(VIEW.projects, { treeDataProvider: projectsTree })),
+    documentsView.attach(vscode.window.createTreeView(VIEW.documents, { treeDataProvider: documentsView, showCollapseAll: true })),
+    projectsView.attach(vscode.window.createTreeView(VIEW.projects, { treeDataProvider: projectsView })),
   );
 
   const proposalContent = new ProposalContent((uri) => loadCommandsBundle().goneText(uri));
   context.subscriptions.push(proposalContent);
 
-  const services: Services = { context, log, credentials, accounts, api, documents, account, usage, prompter, documentsTree, projectsTree, fs, proposalContent };
+  const services: Services = {
+    context, log, credentials, accounts, api, registry, documents, account, usage, prompter,
+    documentsTree, projectsTree, documentsView, projectsView, fs, proposalContent,
+  };
   context.subscriptions.push(...registerCommands(services), ...registerWriteUi(credentials));
 
   // Local only: reads SecretStorage to show either the welcome view or the trees.
@@ -73,6 +94,9 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
 
   return context.extensionMode === vscode.ExtensionMode.Test ? { services, runsInWebWorker: typeof process === 'undefined' } : undefined;
 }
+
+/** An added account always has its key (removing the account is its sign-out). */
+const addedSignIn: SignIn = { hasKey: () => Promise.resolve(true), onDidChange: () => new vscode.Disposable(() => undefined) };
 
 export function deactivate(): void {
   // Everything is owned by context.subscriptions.

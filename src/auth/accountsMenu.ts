@@ -8,6 +8,7 @@ import { Disposable } from '../util/disposable';
 import type { Logger } from '../util/log';
 import { displayLabel, hostOf, parseRemembered, remember, rememberedName, type RememberedName } from './accountNames';
 import type { Credentials } from './credentials';
+import type { AccountRegistry } from '../accounts/registry';
 
 /**
  * What a session carries instead of a token. A session is handed to any extension the user lets use the account,
@@ -45,8 +46,11 @@ export class AccountsMenu extends Disposable implements vscode.AuthenticationPro
     api: ApiProvider,
     private readonly state: vscode.Memento,
     private readonly log: Logger,
+    /** The accounts added with "Add Account…" (each is a session of its own). */
+    private readonly registry?: AccountRegistry,
   ) {
     super();
+    if (registry) this._register(registry.onDidChange(() => void this.update()));
     this._register(credentials.onDidChange(() => void this.update()));
     this._register(api.onDidChangeServer(() => void this.update()));
     this._register(account.onDidChange((info) => void (info ? this.learn(info) : undefined)));
@@ -54,14 +58,20 @@ export class AccountsMenu extends Disposable implements vscode.AuthenticationPro
     void this.update();
   }
 
-  /** The sessions of every account (today: the one in use; none when signed out). Local, no network. */
+  /** The sessions of every account: the first while signed in, then those added with "Add Account…". Local, no network. */
   async accounts(): Promise<vscode.AuthenticationSession[]> {
+    const out: vscode.AuthenticationSession[] = [];
     const url = config.documentsBaseUrl();
     const label = await this.credentials.accountLabel(url);
-    if (!label) return [];
-    const host = hostOf(url);
-    const name = this.account.cached?.name ?? rememberedName(this.remembered(), label, host);
-    return [{ id: label, accessToken: NO_TOKEN, account: { id: label, label: displayLabel(host, name) }, scopes: [] }];
+    if (label) {
+      const host = hostOf(url);
+      const name = this.account.cached?.name ?? rememberedName(this.remembered(), label, host);
+      out.push({ id: label, accessToken: NO_TOKEN, account: { id: label, label: displayLabel(host, name) }, scopes: [] });
+    }
+    for (const added of this.registry?.added() ?? []) {
+      if (added.record) out.push({ id: added.record.label, accessToken: NO_TOKEN, account: { id: added.record.label, label: added.displayName }, scopes: [] });
+    }
+    return out;
   }
 
   async getSessions(scopes?: readonly string[], options?: SessionOptions): Promise<vscode.AuthenticationSession[]> {
@@ -82,6 +92,10 @@ export class AccountsMenu extends Disposable implements vscode.AuthenticationPro
     if (sessionId === (await this.credentials.accountLabel())) {
       await vscode.commands.executeCommand(CMD.signOut);
       this.log.info('[auth] signed out from the Accounts menu');
+    } else if (this.registry?.added().some((a) => a.record?.label === sessionId)) {
+      // VS Code asked the user before calling this: the account is removed as Remove Account… does it.
+      await this.registry.remove(sessionId);
+      this.log.info('[auth] removed an added account from the Accounts menu');
     }
     await this.update();
   }

@@ -4,16 +4,24 @@ import * as config from '../util/config';
 import { Disposable } from '../util/disposable';
 import type { Logger } from '../util/log';
 
+/** Whether an account has a key, and when that changes (what the views need of a sign-in). */
+export interface SignIn {
+  hasKey(): Promise<boolean>;
+  readonly onDidChange: vscode.Event<boolean>;
+}
+
 /**
  * The API key, kept only in SecretStorage. Reads are cached; a change made in another window
  * arrives through SecretStorage.onDidChange and updates the `contentDocs.signedIn` context key.
  */
-export class Credentials extends Disposable {
+export class Credentials extends Disposable implements SignIn {
   private cached: Promise<string | undefined> | undefined;
   /** The labels as last read (see accountLabel); undefined: read them again. */
   private labels: Promise<[digest: string, label: string][]> | undefined;
   /** Label changes are made one at a time (a read, then a store). */
   private labelQueue: Promise<unknown> = Promise.resolve();
+  /** Whether an account added with "Add Account…" is signed in (the views then show, whatever this key is). */
+  alsoSignedIn: () => boolean = () => false;
   /** The key as last seen by refreshContext (null: not read yet). */
   private lastSeen: string | undefined | null = null;
   private readonly _onDidChange = this._register(new vscode.EventEmitter<boolean>());
@@ -46,6 +54,11 @@ export class Credentials extends Disposable {
     return this.cached;
   }
 
+  /** Whether a key was set when last seen (sync; false before the first look, made at activation). */
+  get signedIn(): boolean {
+    return typeof this.lastSeen === 'string' && this.lastSeen.length > 0;
+  }
+
   async hasKey(): Promise<boolean> {
     return !!(await this.getKey());
   }
@@ -70,7 +83,7 @@ export class Credentials extends Disposable {
   async refreshContext(fire = false): Promise<boolean> {
     const key = await this.getKey();
     const has = !!key;
-    await vscode.commands.executeCommand('setContext', CTX.signedIn, has);
+    await vscode.commands.executeCommand('setContext', CTX.signedIn, has || this.alsoSignedIn());
     const changed = this.lastSeen === null || this.lastSeen !== key;
     this.lastSeen = key;
     if (fire && changed) this._onDidChange.fire(has);
@@ -82,10 +95,11 @@ export class Credentials extends Disposable {
    * documents server and key are used together and kept for them in SecretStorage (as a SHA-256 digest of both:
    * no copy of the key). Every URI of a document carries it, so a tab opened in one account is never read or
    * saved in another: the same server and key (signed out and in again, a restart) are the same label; another key
-   * or server is another. Undefined when signed out or no server is set. Local, no network.
+   * or server is another. Undefined when signed out or no server is set. Local, no network. `key`: another key than
+   * the one set with "Set API Key…" (an account added with "Add Account…").
    */
-  async accountLabel(documentsUrl = config.documentsBaseUrl()): Promise<string | undefined> {
-    const key = await this.getKey();
+  async accountLabel(documentsUrl = config.documentsBaseUrl(), key?: string): Promise<string | undefined> {
+    key ??= await this.getKey();
     if (!key || !documentsUrl) return undefined;
     const digest = await sha256Hex(`${documentsUrl}\n${key}`);
     const known = (await this.readLabels()).find(([d]) => d === digest);

@@ -1,5 +1,8 @@
 import * as vscode from 'vscode';
+import type { DocumentTarget } from '../fs/lazyFs';
 import type { Services } from '../services/services';
+
+export type { DocumentTarget } from '../fs/lazyFs';
 
 function positiveId(v: unknown): number | undefined {
   if (typeof v === 'number' && Number.isSafeInteger(v) && v > 0) return v;
@@ -11,28 +14,43 @@ function positiveId(v: unknown): number | undefined {
 }
 
 /**
- * The document a command argument stands for — the one lookup every document command uses: a row of the
- * Documents view, a `content-docs:` URI of either form (`content-docs://<id>/…` or an account-folder path;
- * editor title menus pass one), an id or `{ id }` (links, other extensions), or nothing: the active
- * editor's document. Only the id is taken from an argument this extension did not make; names and other
- * fields always come from what the server said.
+ * The document a command argument stands for, and the account it is in — the one lookup every document command
+ * uses: a row of the Documents view (its account's), a `content-docs:` URI (the account it names; editor title menus
+ * pass one), `{ id, account }` (a row's own command; `account` a label), an id or `{ id }` (links, other extensions:
+ * the first account), or nothing: the active editor's document. Only the id and the label are taken from an argument
+ * this extension did not make; names and other fields always come from what the server said. Undefined when there is
+ * none, or when it names an account that is not signed in.
  */
-export function documentIdOf(s: Services, arg: unknown): number | undefined {
+export function documentTargetOf(s: Services, arg: unknown): DocumentTarget | undefined {
   if (arg === undefined || arg === null) {
     const uri = vscode.window.activeTextEditor?.document.uri;
-    return uri ? s.fs.documentIdOf(uri) : undefined;
+    return uri ? s.fs.documentOf(uri) : undefined;
   }
-  if (arg instanceof vscode.Uri) return s.fs.documentIdOf(arg);
-  if (s.documentsTree.owns(arg)) return arg.kind === 'document' ? arg.doc.id : undefined;
+  if (arg instanceof vscode.Uri) return s.fs.documentOf(arg);
+  if (s.documentsView.owns(arg)) {
+    const account = s.documentsView.accountOf(arg);
+    return arg.kind === 'document' && account ? { documents: account.documents, id: arg.doc.id } : undefined;
+  }
   const direct = positiveId(arg);
-  if (direct !== undefined) return direct;
+  if (direct !== undefined) return { documents: s.documents, id: direct };
   if (typeof arg === 'object') {
-    const o = arg as { id?: unknown; doc?: { id?: unknown } | null; document?: { id?: unknown } | null; resourceUri?: unknown };
-    if (o.resourceUri instanceof vscode.Uri) return s.fs.documentIdOf(o.resourceUri);
+    const o = arg as { id?: unknown; account?: unknown; doc?: { id?: unknown } | null; document?: { id?: unknown } | null; resourceUri?: unknown };
+    if (o.resourceUri instanceof vscode.Uri) return s.fs.documentOf(o.resourceUri);
+    let documents = s.documents;
+    if (typeof o.account === 'string') {
+      const account = s.registry.byLabel(o.account);
+      if (!account) return undefined;
+      documents = account.documents;
+    }
     for (const v of [o.id, o.doc?.id, o.document?.id]) {
       const id = positiveId(v);
-      if (id !== undefined) return id;
+      if (id !== undefined) return { documents, id };
     }
   }
   return undefined;
+}
+
+/** The id alone of {@link documentTargetOf} (for the first account's callers that compare ids). */
+export function documentIdOf(s: Services, arg: unknown): number | undefined {
+  return documentTargetOf(s, arg)?.id;
 }

@@ -7,7 +7,9 @@ import type { DocNode } from '../model/nodes';
 import type { DocumentSortSetting } from '../util/config';
 import { describeError, errorKind, isCancellation } from '../util/errors';
 import { showError } from '../util/run';
-import { documentIdOf } from './args';
+import { documentTargetOf, type DocumentTarget } from './args';
+import type { DocumentsTreeProvider } from '../tree/documentsTree';
+import type { ProjectsTreeProvider } from '../tree/projectsTree';
 import type { CommandParts } from './types';
 
 /**
@@ -15,14 +17,13 @@ import type { CommandParts } from './types';
  * active `content-docs:` editor: Rename…, Add to / Remove from Favorites, Copy Result, Delete….
  */
 export function documentCommands(s: Services) {
-  const tree = s.documentsTree;
   return {
     [CMD.documentsRefresh]: () => refreshDocuments(s),
     [CMD.documentsSearch]: () => searchDocuments(s),
-    [CMD.documentsClearSearch]: () => tree.model.setSearch(undefined),
+    [CMD.documentsClearSearch]: () => documentTrees(s).forEach((t) => t.model.setSearch(undefined)),
     [CMD.documentsSort]: () => sortDocuments(s),
-    [CMD.documentsFavoritesOnly]: () => tree.model.setFavoritesOnly(true),
-    [CMD.documentsShowAll]: () => tree.model.setFavoritesOnly(false),
+    [CMD.documentsFavoritesOnly]: () => Promise.all(documentTrees(s).map((t) => t.model.setFavoritesOnly(true))),
+    [CMD.documentsShowAll]: () => Promise.all(documentTrees(s).map((t) => t.model.setFavoritesOnly(false))),
     [CMD.documentsHideEmpty]: () => setHideEmpty(true),
     [CMD.documentsShowEmpty]: () => setHideEmpty(false),
     [CMD.documentsLoadMore]: (node: unknown) => loadMore(s, node),
@@ -35,14 +36,22 @@ export function documentCommands(s: Services) {
   } satisfies CommandParts;
 }
 
+/**
+ * The Documents trees of every account shown: the view's title actions (search, sort, favorites only) apply to
+ * each, so the accounts' roots always list alike.
+ */
+export function documentTrees(s: Services): DocumentsTreeProvider[] {
+  return s.documentsView.trees() as DocumentsTreeProvider[];
+}
+
 // --- Which document a command is about: see args.ts ---------------------------------------------------
 
 /** What the server last said about the document: from a row of ours, from what is known, else one GET. */
-async function knownDocument(s: Services, arg: unknown, id: number): Promise<ContentDocument> {
-  const known = s.documents.get(id);
+async function knownDocument(s: Services, arg: unknown, t: DocumentTarget): Promise<ContentDocument> {
+  const known = t.documents.get(t.id);
   if (known) return known;
-  if (s.documentsTree.owns(arg) && arg.kind === 'document') return (arg).doc;
-  return s.documents.fetch(id);
+  if (s.documentsView.owns(arg) && arg.kind === 'document') return arg.doc;
+  return t.documents.fetch(t.id);
 }
 
 function nameOf(doc: ContentDocument): string {
@@ -54,10 +63,10 @@ function noDocument(verb: string): Error {
 }
 
 /** Reports a failed document command; a 404 means the document is gone: the views drop it. */
-function failed(s: Services, action: string, e: unknown, id: number, retry?: () => unknown): void {
+function failed(s: Services, action: string, e: unknown, t: DocumentTarget, retry?: () => unknown): void {
   if (isCancellation(e)) return;
   if (errorKind(e) === 'notFound') {
-    s.documents.markDeleted(id);
+    t.documents.markDeleted(t.id);
     void vscode.window.showWarningMessage(vscode.l10n.t('{0}: it no longer exists on the server.', action));
     return;
   }
@@ -65,13 +74,13 @@ function failed(s: Services, action: string, e: unknown, id: number, retry?: () 
 }
 
 /** Resolves the target and reads it when it is not known; undefined (after saying why) when that fails. */
-async function resolveDocument(s: Services, arg: unknown, verb: string): Promise<{ id: number; doc: ContentDocument } | undefined> {
-  const id = documentIdOf(s, arg);
-  if (id === undefined) throw noDocument(verb);
+async function resolveDocument(s: Services, arg: unknown, verb: string): Promise<(DocumentTarget & { doc: ContentDocument }) | undefined> {
+  const t = documentTargetOf(s, arg);
+  if (t === undefined) throw noDocument(verb);
   try {
-    return { id, doc: await knownDocument(s, arg, id) };
+    return { ...t, doc: await knownDocument(s, arg, t) };
   } catch (e) {
-    failed(s, vscode.l10n.t("Couldn't {0} document {1}", verb, id), e, id);
+    failed(s, vscode.l10n.t("Couldn't {0} document {1}", verb, t.id), e, t);
     return undefined;
   }
 }
@@ -108,9 +117,9 @@ export async function renameDocument(s: Services, arg: unknown): Promise<Content
   const action = vscode.l10n.t('Couldn\'t rename "{0}"', nameOf(target.doc));
   const attempt = async (): Promise<ContentDocument | undefined> => {
     try {
-      return await s.documents.rename(target.id, name);
+      return await target.documents.rename(target.id, name);
     } catch (e) {
-      failed(s, action, e, target.id, attempt);
+      failed(s, action, e, target, attempt);
       return undefined;
     }
   };
@@ -119,20 +128,21 @@ export async function renameDocument(s: Services, arg: unknown): Promise<Content
 
 /** Add to / Remove from Favorites: one PATCH; the row's star and the Favorites group follow. */
 export async function setFavorite(s: Services, arg: unknown, favorite: boolean): Promise<ContentDocument | undefined> {
-  const id = documentIdOf(s, arg);
-  if (id === undefined) throw noDocument(favorite ? vscode.l10n.t('add to favorites') : vscode.l10n.t('remove from favorites'));
-  const known = s.documents.get(id) ?? (s.documentsTree.owns(arg) && arg.kind === 'document' ? arg.doc : undefined);
+  const t = documentTargetOf(s, arg);
+  if (t === undefined) throw noDocument(favorite ? vscode.l10n.t('add to favorites') : vscode.l10n.t('remove from favorites'));
+  const { documents, id } = t;
+  const known = documents.get(id) ?? (s.documentsView.owns(arg) && arg.kind === 'document' ? arg.doc : undefined);
   // Compared with the state last asked for, not the last one confirmed: with an Add still on the wire, a
   // Remove is a change to send, not "already not a favorite".
-  const current = s.documents.favoriteOf(id) ?? known?.favorite;
+  const current = documents.favoriteOf(id) ?? known?.favorite;
   if (known && current === favorite) return known;
   const label = known ? `"${nameOf(known)}"` : vscode.l10n.t('document {0}', id);
   const action = favorite ? vscode.l10n.t("Couldn't add {0} to the favorites", label) : vscode.l10n.t("Couldn't remove {0} from the favorites", label);
   const attempt = async (): Promise<ContentDocument | undefined> => {
     try {
-      return await s.documents.setFavorite(id, favorite);
+      return await documents.setFavorite(id, favorite);
     } catch (e) {
-      failed(s, action, e, id, attempt);
+      failed(s, action, e, t, attempt);
       return undefined;
     }
   };
@@ -168,9 +178,9 @@ export async function deleteDocument(s: Services, arg: unknown): Promise<boolean
   );
   if (!ok) return false;
   try {
-    await s.documents.delete(target.id);
+    await target.documents.delete(target.id);
   } catch (e) {
-    failed(s, vscode.l10n.t('Couldn\'t delete "{0}"', name), e, target.id);
+    failed(s, vscode.l10n.t('Couldn\'t delete "{0}"', name), e, target);
     return false;
   }
   s.log.info(`[documents] deleted document ${target.id}`);
@@ -181,16 +191,16 @@ export async function deleteDocument(s: Services, arg: unknown): Promise<boolean
 // --- View title commands -------------------------------------------------------------------------------
 
 function refreshDocuments(s: Services): void {
-  s.documentsTree.model.refresh();
+  for (const tree of documentTrees(s)) tree.model.refresh();
   // Open editors and the account folder re-check the server too.
-  s.documents.forgetAll();
+  for (const account of s.registry.shown()) account.documents.forgetAll();
 }
 
 type SearchItem = vscode.QuickPickItem & { by: DocumentSearchField };
 
 /** Search…: by name or by text (a quick pick), then the text; results in their own group (one request). */
 export async function searchDocuments(s: Services): Promise<DocNode[] | undefined> {
-  const tree = s.documentsTree;
+  const tree = documentTrees(s)[0] ?? s.documentsTree;
   const current = tree.model.search;
   const items: SearchItem[] = [
     { label: `$(symbol-key) ${vscode.l10n.t('Search by Name')}`, description: vscode.l10n.t('documents whose name contains the text'), by: 'name' },
@@ -209,8 +219,11 @@ export async function searchDocuments(s: Services): Promise<DocNode[] | undefine
     validateInput: (v) => (isBlank(v) ? vscode.l10n.t('Type something to search for.') : undefined),
   });
   if (text === undefined || isBlank(text)) return undefined;
-  const group = tree.model.setSearch({ text, by: picked.by });
+  // Every account is searched alike; the first account's results are what this returns.
+  const groups = documentTrees(s).map((t) => [t, t.model.setSearch({ text, by: picked.by })] as const);
+  const group = groups.find(([t]) => t === tree)?.[1];
   if (!group) return undefined;
+  for (const [t, g] of groups) if (t !== tree && g) void t.load(g).catch(() => undefined);
   const children = await tree.load(group);
   const view = tree.treeView;
   if (view) Promise.resolve(view.reveal(group, { expand: true, select: false, focus: false })).then(undefined, () => undefined);
@@ -235,7 +248,7 @@ export async function sortDocuments(s: Services): Promise<void> {
     value: o.value,
   }));
   const picked = await s.prompter.pick(items, { title: vscode.l10n.t('Sort Documents'), placeHolder: vscode.l10n.t('How should each group be sorted?') });
-  if (picked) await s.documentsTree.model.setSort(picked.value);
+  if (picked) await Promise.all(documentTrees(s).map((t) => t.model.setSort(picked.value)));
 }
 
 /** Hide/Show Empty Templates: the setting is the one place this choice lives. */
@@ -252,15 +265,18 @@ async function setHideEmpty(on: boolean): Promise<void> {
 }
 
 async function loadMore(s: Services, node: unknown): Promise<void> {
-  if (!s.documentsTree.owns(node)) return;
+  const account = s.documentsView.accountOf(node);
+  if (!account || !s.documentsView.owns(node)) return;
   if (node.kind === 'loadMore' || node.kind === 'template' || node.kind === 'favorites' || node.kind === 'searchResults') {
-    await s.documentsTree.model.loadMore(node);
+    await (s.documentsView.treeOf(account) as DocumentsTreeProvider).model.loadMore(node);
   }
 }
 
-/** Retry on an error item of either view: reloads only what failed. */
+/** Retry on an error item of either view: reloads only what failed, in the account it failed in. */
 async function retry(s: Services, node: unknown): Promise<void> {
-  if (s.documentsTree.owns(node) && node.kind === 'error') return s.documentsTree.model.retry(node);
-  if (s.projectsTree.owns(node) && node.kind === 'error') return s.projectsTree.model.retry();
+  const docsAccount = s.documentsView.accountOf(node);
+  if (docsAccount && s.documentsView.owns(node) && node.kind === 'error') return (s.documentsView.treeOf(docsAccount) as DocumentsTreeProvider).model.retry(node);
+  const projectsAccount = s.projectsView.accountOf(node);
+  if (projectsAccount && s.projectsView.owns(node) && node.kind === 'error') return (s.projectsView.treeOf(projectsAccount) as ProjectsTreeProvider).model.retry();
   s.log.debug('[commands] retry without an error item: nothing to do');
 }

@@ -7,7 +7,7 @@ import { ACCOUNT_FOLDER_NAME, accountRoot, documentUri, tabUris } from '../fs/ur
 import type { Services } from '../services/services';
 import { describeError, errorKind, isApiError, isCancellation } from '../util/errors';
 import { showError } from '../util/run';
-import { documentIdOf } from './args';
+import { documentTargetOf } from './args';
 import type { CommandParts } from './types';
 
 /** Go to Document waits this long after the last keystroke before asking the server. */
@@ -34,25 +34,29 @@ export async function openDocument(
   arg: unknown,
   options: { preview?: boolean; viewColumn?: vscode.ViewColumn } = {},
 ): Promise<vscode.TextEditor | undefined> {
-  const id = documentIdOf(s, arg);
-  if (id === undefined) throw new Error('There is no document to open.');
+  const target = documentTargetOf(s, arg);
+  if (target === undefined) throw new Error('There is no document to open.');
+  const { documents, id } = target;
   // Only a document shown in a tab is reused: VS Code keeps closed documents' models around for a while,
   // and those may hold text the server has changed since.
-  const open = tabUris().find((uri) => s.fs.documentIdOf(uri) === id);
+  const open = tabUris().find((uri) => {
+    const shown = s.fs.documentOf(uri);
+    return shown?.documents === documents && shown.id === id;
+  });
   if (open) return vscode.window.showTextDocument(open, { preview: options.preview, viewColumn: options.viewColumn });
 
-  const known = s.documents.get(id);
+  const known = documents.get(id);
   let doc: ContentDocument;
   try {
-    doc = await s.documents.fetch(id);
+    doc = await documents.fetch(id);
   } catch (e) {
     if (isCancellation(e)) return undefined;
-    if (errorKind(e) === 'notFound') s.documents.markDeleted(id);
-    void showError(s.log, describeError(`Couldn't open ${known?.name ? `"${known.name}"` : `document ${id}`}`, e), e, () => openDocument(s, id, options));
+    if (errorKind(e) === 'notFound') documents.markDeleted(id);
+    void showError(s.log, describeError(`Couldn't open ${known?.name ? `"${known.name}"` : `document ${id}`}`, e), e, () => openDocument(s, target, options));
     return undefined;
   }
   s.fs.remember(doc);
-  const uri = documentUri(doc, s.documents.accountOf(doc));
+  const uri = documentUri(doc, documents.accountOf(doc));
   await s.fs.reloadIfStale(uri, id);
   return vscode.window.showTextDocument(uri, { preview: options.preview, viewColumn: options.viewColumn });
 }

@@ -4,7 +4,7 @@ import { CMD } from '../constants';
 import type { Services } from '../services/services';
 import { describeError, errorKind, isCancellation } from '../util/errors';
 import { showError } from '../util/run';
-import { documentIdOf } from './args';
+import { documentTargetOf, type DocumentTarget } from './args';
 import { openDocument } from './files';
 import type { CommandParts } from './types';
 
@@ -32,8 +32,12 @@ function noDocument(): Error {
  * The editor the text goes into: the active one, unless it shows the document itself; then the one other
  * editor in view. Undefined when there is none, or more than one to choose from.
  */
-export function targetEditor(s: Services, id: number): vscode.TextEditor | undefined {
-  const candidate = (e: vscode.TextEditor | undefined) => e !== undefined && e.document.uri.scheme !== 'output' && s.fs.documentIdOf(e.document.uri) !== id;
+export function targetEditor(s: Services, t: DocumentTarget): vscode.TextEditor | undefined {
+  const isIt = (uri: vscode.Uri) => {
+    const shown = s.fs.documentOf(uri);
+    return shown?.documents === t.documents && shown.id === t.id;
+  };
+  const candidate = (e: vscode.TextEditor | undefined) => e !== undefined && e.document.uri.scheme !== 'output' && !isIt(e.document.uri);
   const active = vscode.window.activeTextEditor;
   if (candidate(active)) return active;
   const others = vscode.window.visibleTextEditors.filter(candidate);
@@ -44,12 +48,12 @@ export function targetEditor(s: Services, id: number): vscode.TextEditor | undef
  * The document as the server has it now (one GET): someone may have changed or deleted it since the view
  * listed it, and the text put into the user's file must be the current one, never a listed copy.
  */
-async function storedDocument(s: Services, id: number): Promise<ContentDocument | undefined> {
+async function storedDocument(s: Services, { documents, id }: DocumentTarget): Promise<ContentDocument | undefined> {
   try {
-    return await s.documents.fetch(id);
+    return await documents.fetch(id);
   } catch (e) {
     if (isCancellation(e)) return undefined;
-    if (errorKind(e) === 'notFound') s.documents.markDeleted(id);
+    if (errorKind(e) === 'notFound') documents.markDeleted(id);
     void showError(s.log, describeError(`Couldn't read document ${id}`, e), e);
     return undefined;
   }
@@ -57,17 +61,18 @@ async function storedDocument(s: Services, id: number): Promise<ContentDocument 
 
 /** Insert at Cursor / Replace Selection: one edit over every cursor or selection; true when it was made. */
 export async function putResult(s: Services, arg: unknown, mode: Mode): Promise<boolean> {
-  const id = documentIdOf(s, arg);
-  if (id === undefined) throw noDocument();
+  const target = documentTargetOf(s, arg);
+  if (target === undefined) throw noDocument();
+  const id = target.id;
   const verb = mode === 'insert' ? 'insert' : 'replace the selection with';
-  const editor = targetEditor(s, id);
+  const editor = targetEditor(s, target);
   if (!editor) {
     void vscode.window.showWarningMessage(
       `There is no editor to ${mode === 'insert' ? 'insert into' : 'replace a selection in'}: open the file you are writing, put the cursor where the text goes, then run this again.`,
     );
     return false;
   }
-  const doc = await storedDocument(s, id);
+  const doc = await storedDocument(s, target);
   if (!doc) return false;
   const name = doc.name.trim() || 'Untitled';
   if (!doc.result) {
@@ -92,6 +97,6 @@ export async function putResult(s: Services, arg: unknown, mode: Mode): Promise<
 
 /** Open Beside: the document in an editor next to the active one. */
 export function openBeside(s: Services, arg: unknown): Promise<vscode.TextEditor | undefined> {
-  if (documentIdOf(s, arg) === undefined) throw new Error('There is no document to open: choose one in the Documents view.');
+  if (documentTargetOf(s, arg) === undefined) throw new Error('There is no document to open: choose one in the Documents view.');
   return openDocument(s, arg, { preview: false, viewColumn: vscode.ViewColumn.Beside });
 }

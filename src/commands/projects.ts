@@ -3,21 +3,32 @@ import { CMD } from '../constants';
 import type { Services } from '../services/services';
 import type { ProjectSortField, SortOrder } from '../api/validate';
 import type { ProjectNode } from '../model/nodes';
+import type { ProjectsTreeProvider } from '../tree/projectsTree';
 import { describeError, isCancellation } from '../util/errors';
 import { showError } from '../util/run';
 import type { CommandParts } from './types';
 
 /** The Projects view's commands: Refresh, Search…, Clear Search, Sort…, Load More, Delete Project…. */
 export function projectCommands(s: Services) {
-  const tree = s.projectsTree;
   return {
-    [CMD.projectsRefresh]: () => tree.model.refresh(),
+    [CMD.projectsRefresh]: () => projectTrees(s).forEach((t) => t.model.refresh()),
     [CMD.projectsSearch]: () => searchProjects(s),
-    [CMD.projectsClearSearch]: () => tree.model.setSearch(undefined),
+    [CMD.projectsClearSearch]: () => Promise.all(projectTrees(s).map((t) => t.model.setSearch(undefined))),
     [CMD.projectsSort]: () => sortProjects(s),
-    [CMD.projectsLoadMore]: () => tree.model.loadMore(),
+    [CMD.projectsLoadMore]: (node: unknown) => treeOfRow(s, node).model.loadMore(),
     [CMD.projectDelete]: (arg: unknown) => deleteProject(s, arg),
   } satisfies CommandParts;
+}
+
+/** The Projects trees of every account shown: the view's title actions apply to each. */
+export function projectTrees(s: Services): ProjectsTreeProvider[] {
+  return s.projectsView.trees() as ProjectsTreeProvider[];
+}
+
+/** The Projects tree a row came from (the first account's for anything else). */
+function treeOfRow(s: Services, node: unknown): ProjectsTreeProvider {
+  const account = s.projectsView.accountOf(node);
+  return account ? (s.projectsView.treeOf(account) as ProjectsTreeProvider) : s.projectsTree;
 }
 
 export async function searchProjects(s: Services): Promise<ProjectNode[] | undefined> {
@@ -27,8 +38,8 @@ export async function searchProjects(s: Services): Promise<ProjectNode[] | undef
     value: s.projectsTree.model.search,
   });
   if (text === undefined) return undefined;
-  await s.projectsTree.model.setSearch(text.trim() || undefined);
-  return s.projectsTree.getChildren();
+  await Promise.all(projectTrees(s).map((t) => t.model.setSearch(text.trim() || undefined)));
+  return (projectTrees(s)[0] ?? s.projectsTree).getChildren();
 }
 
 /** The sorts Sort… offers, in its order. */
@@ -52,7 +63,7 @@ export async function sortProjects(s: Services): Promise<void> {
     };
   });
   const picked = await s.prompter.pick(items, { title: vscode.l10n.t('Sort Projects'), placeHolder: vscode.l10n.t('How should the projects be sorted?') });
-  if (picked) await s.projectsTree.model.setSort(picked.sort.sortBy, picked.sort.sort);
+  if (picked) await Promise.all(projectTrees(s).map((t) => t.model.setSort(picked.sort.sortBy, picked.sort.sort)));
 }
 
 /**
@@ -60,7 +71,7 @@ export async function sortProjects(s: Services): Promise<void> {
  * Whatever it is, the delete is confirmed by the user, naming the project.
  */
 function projectNameOf(s: Services, arg: unknown): string | undefined {
-  if (s.projectsTree.owns(arg)) return arg.kind === 'project' ? arg.project.project : undefined;
+  if (s.projectsView.owns(arg)) return arg.kind === 'project' ? arg.project.project : undefined;
   if (typeof arg === 'string') return arg;
   if (arg && typeof arg === 'object') {
     const p = (arg as { project?: unknown }).project;
@@ -89,7 +100,9 @@ export async function deleteProject(s: Services, arg: unknown): Promise<boolean>
     s.log.info('[projects] refused to delete a project whose name contains "/"');
     return false;
   }
-  const row = s.projectsTree.model.findProject(name);
+  // A row of the view is deleted in its own account; a name alone, in the first account.
+  const tree = treeOfRow(s, arg);
+  const row = tree.model.findProject(name);
   const count = row?.project.reports;
   const detail =
     count === undefined
@@ -100,7 +113,7 @@ export async function deleteProject(s: Services, arg: unknown): Promise<boolean>
   const ok = await s.prompter.confirm(vscode.l10n.t('Delete the project "{0}" and every report in it?', name), detail, vscode.l10n.t('Delete Project'));
   if (!ok) return false;
   try {
-    if ((await s.projectsTree.model.delete(name)) === 'gone') {
+    if ((await tree.model.delete(name)) === 'gone') {
       void vscode.window.showInformationMessage(vscode.l10n.t('The project "{0}" no longer exists on the server.', name));
       return false;
     }

@@ -1,6 +1,7 @@
 import { CMD } from '../constants';
 import type { Services } from '../services/services';
 import { signIn, signOut } from './auth';
+import { addAccount, removeAccount } from '../accounts/commands';
 import { documentCommands } from './documents';
 import { fileCommands } from './files';
 import { insertCommands } from './insert';
@@ -20,6 +21,8 @@ export function commandTable(s: Services): CommandTable {
   return {
     [CMD.signIn]: () => signIn(s),
     [CMD.signOut]: () => signOut(s),
+    [CMD.accountAdd]: () => addAccount(s),
+    [CMD.accountRemove]: (arg: unknown) => removeAccount(s, arg),
     [CMD.showLog]: () => s.log.show(),
     ...documentCommands(s),
     ...projectCommands(s),

@@ -3,16 +3,21 @@ import { CTX } from '../constants';
 import type { DocumentService } from '../services/documentService';
 import { Disposable } from '../util/disposable';
 
-/** Keeps `contentDocs.activeIsFavorite` in step with the active editor's document. */
+/** Keeps `contentDocs.activeIsFavorite` in step with the active editor's document, whichever account it is of. */
 export class ActiveFavoriteContext extends Disposable {
   private last: boolean | undefined;
+  private readonly watched = new WeakSet<DocumentService>();
 
-  constructor(
-    private readonly documentIdOf: (uri: vscode.Uri) => number | undefined,
-    private readonly documents: DocumentService,
-  ) {
+  constructor(private readonly documentOf: (uri: vscode.Uri) => { documents: DocumentService; id: number } | undefined) {
     super();
     this._register(vscode.window.onDidChangeActiveTextEditor(() => this.update()));
+    this.update();
+  }
+
+  /** Follows the changes of an account's documents (once per service). */
+  watch(documents: DocumentService): void {
+    if (this.watched.has(documents)) return;
+    this.watched.add(documents);
     this._register(documents.onDidChange(() => this.update()));
     this._register(documents.onDidDelete(() => this.update()));
     this.update();
@@ -20,8 +25,8 @@ export class ActiveFavoriteContext extends Disposable {
 
   private update(): void {
     const uri = vscode.window.activeTextEditor?.document.uri;
-    const id = uri ? this.documentIdOf(uri) : undefined;
-    const favorite = id !== undefined && this.documents.get(id)?.favorite === true;
+    const target = uri ? this.documentOf(uri) : undefined;
+    const favorite = target !== undefined && target.documents.get(target.id)?.favorite === true;
     if (favorite === this.last) return;
     this.last = favorite;
     void vscode.commands.executeCommand('setContext', CTX.activeIsFavorite, favorite);

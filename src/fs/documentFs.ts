@@ -8,7 +8,6 @@ import * as config from '../util/config';
 import { Disposable } from '../util/disposable';
 import { describeError, errorKind } from '../util/errors';
 import type { Logger } from '../util/log';
-import { ActiveFavoriteContext } from './activeFavoriteContext';
 import { AccountIndex, listAccount, type IndexDiff } from './accountIndex';
 import { DocumentRecords, type Use } from './documentRecords';
 import { FileChangeBatcher } from './fileEvents';
@@ -97,7 +96,6 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
         if (config.affects(e, 'files.language')) this.indexDiff(this.index.setExtension(fileExtension()));
       }),
     );
-    this._register(new ActiveFavoriteContext((uri) => this.documentIdOf(uri), documents));
     this._register({ dispose: () => clearTimeout(this.reloadTimer) });
   }
 

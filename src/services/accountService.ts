@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
 import type { AccountInfo, ContentDocument } from '../api/index';
-import type { Credentials } from '../auth/credentials';
 import { Disposable } from '../util/disposable';
 import { describeError, isCancellation } from '../util/errors';
 import type { Logger } from '../util/log';
@@ -30,7 +29,7 @@ export class AccountService extends Disposable {
 
   constructor(
     private readonly api: ApiProvider,
-    credentials: Credentials,
+    credentials: { readonly onDidChange: vscode.Event<boolean> },
     documents: DocumentService,
     private readonly log: Logger,
   ) {

@@ -8,6 +8,23 @@ import type { Logger } from '../util/log';
 type ApiModule = typeof import('../api/index');
 
 /**
+ * Where an account's requests go and with which key. The first account follows the user settings and the key of
+ * "Set API Key…"; an account added with "Add Account…" has addresses and a key of its own, fixed for its life.
+ */
+export interface Endpoints {
+  documentsUrl(): string;
+  projectsUrl(): string;
+  getKey(): Promise<string | undefined>;
+  /** Whether the addresses are the user settings' (rebuilt, and told as a server change, when they change). */
+  readonly fromSettings: boolean;
+}
+
+/** The first account's endpoints: the user settings and the key in Credentials. */
+export function settingsEndpoints(credentials: Credentials): Endpoints {
+  return { documentsUrl: config.documentsBaseUrl, projectsUrl: config.projectsBaseUrl, getKey: () => credentials.getKey(), fromSettings: true };
+}
+
+/**
  * Hands out the API client. The client (undici + zod, in dist/api.js) is loaded on the first request,
  * never at activation, and rebuilt when a server setting changes.
  */
@@ -21,8 +38,10 @@ export class ApiProvider extends Disposable {
   /** The documents server address changed: what was learned from the old one may be another account's. */
   readonly onDidChangeServer = this._onDidChangeServer.event;
 
+  private readonly endpoints: Endpoints;
+
   constructor(
-    private readonly credentials: Credentials,
+    endpoints: Credentials | Endpoints,
     private readonly log: Logger,
     /** Work the first answer will need, done while the session's first request waits for it (see ClientOptions.onFirstWait). */
     private readonly onFirstWait?: () => void,
@@ -31,11 +50,14 @@ export class ApiProvider extends Disposable {
     private readonly loadModule: () => ApiModule = () => require('./api.js') as ApiModule,
   ) {
     super();
+    this.endpoints = 'fromSettings' in endpoints ? endpoints : settingsEndpoints(endpoints);
+    const fromSettings = this.endpoints.fromSettings;
     this._register(
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (config.affects(e, 'documents.baseUrl') || config.affects(e, 'projects.baseUrl') || config.affects(e, 'network.timeoutSeconds')) this.reset();
+        const server = fromSettings && (config.affects(e, 'documents.baseUrl') || config.affects(e, 'projects.baseUrl'));
+        if (server || config.affects(e, 'network.timeoutSeconds')) this.reset();
         // Documents live on the documents server: only its address changes which account they come from.
-        if (config.affects(e, 'documents.baseUrl')) this._onDidChangeServer.fire();
+        if (fromSettings && config.affects(e, 'documents.baseUrl')) this._onDidChangeServer.fire();
       }),
     );
     this._register({ dispose: () => this.reset() });
@@ -45,7 +67,7 @@ export class ApiProvider extends Disposable {
     if (!this.api) {
       const t0 = Date.now();
       this.module ??= this.loadModule();
-      const documentsUrl = config.documentsBaseUrl();
+      const documentsUrl = this.endpoints.documentsUrl();
       if (!documentsUrl) {
         throw new this.module.ApiError(
           'insecure',
@@ -54,8 +76,8 @@ export class ApiProvider extends Disposable {
       }
       this.api = this.module.createApi({
         documentsUrl,
-        projectsUrl: config.projectsBaseUrl(),
-        getKey: () => this.credentials.getKey(),
+        projectsUrl: this.endpoints.projectsUrl(),
+        getKey: () => this.endpoints.getKey(),
         timeoutMs: config.timeoutMs(),
         userAgent: `content-docs-vscode/${vscode.version}`,
         log: (level, line) => this.log[level === 'trace' ? 'trace' : level](line),
@@ -72,11 +94,11 @@ export class ApiProvider extends Disposable {
    * storing or using either anywhere else. Returns what that request read of the account (its plan and usage).
    * `signal` abandons the request (it then rejects as cancelled).
    */
-  async probe(key: string, documentsUrl = config.documentsBaseUrl(), signal?: AbortSignal): Promise<AccountInfo> {
+  async probe(key: string, documentsUrl = this.endpoints.documentsUrl(), signal?: AbortSignal, projectsUrl?: string): Promise<AccountInfo> {
     this.module ??= this.loadModule();
     const probeApi = this.module.createApi({
       documentsUrl,
-      projectsUrl: config.projectsBaseUrl() || documentsUrl,
+      projectsUrl: projectsUrl || this.endpoints.projectsUrl() || documentsUrl,
       getKey: () => key,
       timeoutMs: config.timeoutMs(),
       retries: 0,

@@ -1,7 +1,7 @@
 import type { ContentDocument, DocumentChanges, DocumentListQuery, NewDocument, Page } from '../api/index';
 import { Disposable } from '../util/disposable';
 import { errorKind } from '../util/errors';
-import type { Credentials } from '../auth/credentials';
+import type { Event } from '../model/emitter';
 import { sameDocument } from '../model/document';
 import { Emitter } from '../model/emitter';
 import type { ApiProvider } from './apiProvider';
@@ -47,13 +47,17 @@ export class DocumentService extends Disposable {
    */
   readonly onDidForget = this.#_onDidForget.event;
 
-  readonly #api: ApiProvider;
+  readonly #api: Pick<ApiProvider, 'get' | 'onDidChangeServer'>;
 
   /**
    * `identity`: the label of the account used now, read locally (undefined when signed out). Without it, any change
    * of key or server makes earlier answers another account's.
    */
-  constructor(api: ApiProvider, credentials: Credentials, identity?: () => Promise<string | undefined>) {
+  constructor(
+    api: Pick<ApiProvider, 'get' | 'onDidChangeServer'>,
+    credentials: { readonly onDidChange: Event<boolean> },
+    identity?: () => Promise<string | undefined>,
+  ) {
     super();
     this.#api = api;
     this.#identity = identity;
@@ -305,6 +309,11 @@ export class DocumentService extends Disposable {
     const label = this.#accountOf.get(doc);
     if (label === undefined) throw new Error(`Couldn't tell which account document ${doc.id} belongs to: open it again from the Documents view.`);
     return label;
+  }
+
+  /** Whether this service handed out the document object, as read from an account it knows (see {@link accountOf}). */
+  readThis(doc: ContentDocument): boolean {
+    return this.#accountOf.has(doc);
   }
 
   #stamp(doc: ContentDocument, label: string | undefined): void {

@@ -11,6 +11,10 @@ import type { DocumentsTreeProvider } from '../tree/documentsTree';
 import type { ProjectsTreeProvider } from '../tree/projectsTree';
 import type { LazyDocumentFileSystem } from '../fs/lazyFs';
 import type { ProposalContent } from '../write/proposalContent';
+import type { AccountRegistry } from '../accounts/registry';
+import type { AccountRootsTree } from '../tree/accountRoots';
+import type { DocNode } from '../model/nodes';
+import type { ProjectNode } from '../model/nodes';
 
 /** Everything the commands and views share, built once in activate() and passed explicitly. */
 export interface Services {
@@ -20,12 +24,19 @@ export interface Services {
   /** The account in VS Code's Accounts menu (an authentication provider). */
   readonly accounts: AccountsMenu;
   readonly api: ApiProvider;
+  /** Every account: the first (whose services are `api`, `documents`, `account`) and those added with "Add Account…". */
+  readonly registry: AccountRegistry;
+  /** The first account's document service. */
   readonly documents: DocumentService;
   readonly account: AccountService;
   readonly usage: UsageStatus;
   readonly prompter: SwitchablePrompter;
+  /** The first account's Documents tree (with several accounts, its root's content). */
   readonly documentsTree: DocumentsTreeProvider;
   readonly projectsTree: ProjectsTreeProvider;
+  /** The Documents view: every account's tree (a root per account when there are several). */
+  readonly documentsView: AccountRootsTree<DocNode>;
+  readonly projectsView: AccountRootsTree<ProjectNode>;
   readonly fs: LazyDocumentFileSystem;
   /** The text of proposal documents (the writing actions' diffs), registered at activation. */
   readonly proposalContent: ProposalContent;

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { ContentDocument } from '../api/index';
 import { templateName } from '../api/templates';
-import type { Credentials } from '../auth/credentials';
+import type { SignIn } from '../auth/credentials';
 import { CMD, CTX, STATE, VIEW } from '../constants';
 import { DocumentsModel, isGroup, type Counting, type DocumentSource } from '../model/documentsModel';
 import type {
@@ -44,9 +44,11 @@ export class DocumentsTreeProvider extends PagedTreeBase<DocNode> {
 
   constructor(
     documents: DocumentSource,
-    readonly credentials: Credentials,
+    readonly credentials: SignIn,
     readonly state: vscode.Memento,
     readonly log: Logger,
+    /** The documents server (an added account's own address; else the user settings', which may change). */
+    readonly where: { server(): string; readonly fromSettings: boolean } = { server: config.documentsBaseUrl, fromSettings: true },
   ) {
     super(VIEW.documents);
     this.model = this._register(
@@ -60,7 +62,7 @@ export class DocumentsTreeProvider extends PagedTreeBase<DocNode> {
           hideEmpty: config.hideEmptyTemplates,
           // On screen, the groups show their counts: they are read in the background.
           countsWanted: () => this.treeView?.visible === true,
-          server: config.documentsBaseUrl,
+          server: () => where.server(),
           persist: (s) => Promise.all([state.update(STATE.documentsView, s), this.#updateContext()]).then(() => undefined),
           progress: (p) => this.withProgress(p),
           log,
@@ -72,7 +74,7 @@ export class DocumentsTreeProvider extends PagedTreeBase<DocNode> {
     this._register(this.model.onDidChangeCounting(() => this.updateViewText()));
     this._register(
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (config.affects(e, 'documents.baseUrl')) this.model.serverChanged();
+        if (where.fromSettings && config.affects(e, 'documents.baseUrl')) this.model.serverChanged();
         else if (config.affects(e, 'documents.pageSize')) this.model.pageSizeChanged();
         else if (config.affects(e, 'documents.defaultSort')) this.model.defaultSortChanged();
         if (config.affects(e, 'documents.hideEmptyTemplates')) {

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Credentials } from '../auth/credentials';
+import type { SignIn } from '../auth/credentials';
 import { CMD, STATE, CTX, VIEW } from '../constants';
 import { ProjectsModel, projectKey, type ProjectSource } from '../model/projectsModel';
 import type { ErrorNode, ProjectItemNode, ProjectNode, ProjectSearchNode } from '../model/nodes';
@@ -29,7 +29,7 @@ export class ProjectsTreeProvider extends PagedTreeBase<ProjectNode> {
 
   constructor(
     projects: ProjectSource,
-    readonly credentials: Credentials,
+    readonly credentials: SignIn,
     readonly state: vscode.Memento,
     readonly log: Logger,
   ) {
@@ -78,7 +78,7 @@ export class ProjectsTreeProvider extends PagedTreeBase<ProjectNode> {
       case 'searchResults':
         return this.#searchItem(node);
       case 'loadMore':
-        return this.#loadMoreItem();
+        return this.#loadMoreItem(node);
       case 'error':
         return this.#errorItem(node);
       case 'empty':
@@ -118,8 +118,9 @@ export class ProjectsTreeProvider extends PagedTreeBase<ProjectNode> {
     return item;
   }
 
-  #loadMoreItem(): vscode.TreeItem {
-    return this.loadMoreRow('more', this.model.listState, this.model.total, CMD.projectsLoadMore, { kind: 'loadMore' });
+  #loadMoreItem(node: ProjectNode): vscode.TreeItem {
+    // The row itself is the argument: Load More reads the next page in the account the row is of.
+    return this.loadMoreRow('more', this.model.listState, this.model.total, CMD.projectsLoadMore, node);
   }
 
   #errorItem(node: ErrorNode<undefined>): vscode.TreeItem {

@@ -6,20 +6,22 @@ import * as vscode from 'vscode';
  */
 export class Logger implements vscode.Disposable {
   private readonly channel: vscode.LogOutputChannel;
-  private secret: string | undefined;
+  /** The keys to scrub, per account (`primary`: the key of "Set API Key…"; else an added account's label). */
+  private readonly secrets = new Map<string, string>();
 
   constructor(name = 'Content Docs') {
     this.channel = vscode.window.createOutputChannel(name, { log: true });
   }
 
-  /** The current key, so that it can be scrubbed should it ever reach a message. */
-  setSecret(secret: string | undefined): void {
-    this.secret = secret && secret.length >= 4 ? secret : undefined;
+  /** An account's key (`slot`: which account), so that it can be scrubbed should it ever reach a message. */
+  setSecret(secret: string | undefined, slot = 'primary'): void {
+    if (secret && secret.length >= 4) this.secrets.set(slot, secret);
+    else this.secrets.delete(slot);
   }
 
   private scrub(line: string): string {
     let out = line.replace(/(bearer\s+)[^\s"',]+/gi, '$1[redacted]');
-    if (this.secret) out = out.split(this.secret).join('[redacted]');
+    for (const secret of this.secrets.values()) out = out.split(secret).join('[redacted]');
     return out;
   }
 

@@ -1,0 +1,127 @@
+import * as vscode from 'vscode';
+import type { AccountInfo } from '../api/index';
+import { hostOf } from '../auth/accountNames';
+import { validateKey } from '../commands/auth';
+import { CMD } from '../constants';
+import type { Services } from '../services/services';
+import { describeError, errorKind } from '../util/errors';
+
+/**
+ * Add Account…: another installation of the service (or another key on one), beside the first account. Asks for the
+ * server address, the projects server address (the same by default), then the key, which stays in its box while the
+ * server checks it (`GET /account`); only an accepted key is stored (SecretStorage, under the account's label), and the
+ * addresses are kept in globalState, never in settings. The views then show a root per account.
+ */
+export async function addAccount(s: Services): Promise<boolean> {
+  if (!(await s.credentials.hasKey()) && s.registry.added().length === 0) {
+    // No account yet: the first one is the one of Set API Key… (its address in the user settings).
+    return Boolean(await vscode.commands.executeCommand(CMD.signIn));
+  }
+  const addressProblem = (v: string, label: string): string | undefined => {
+    try {
+      s.api.checkBaseUrl(v, label);
+      return undefined;
+    } catch (e) {
+      return (e as Error).message;
+    }
+  };
+  const url = await s.prompter.inputChecked(
+    {
+      title: 'Content Docs: Add Account (1/3)',
+      prompt: 'The address of the content service of this account (https://…).',
+      placeHolder: 'https://writer.example.com',
+      validateInput: (v) => addressProblem(v, 'server address'),
+    },
+    (v) => Promise.resolve(addressProblem(v, 'server address')),
+  );
+  if (url === undefined) return false;
+  const documentsUrl = s.api.checkBaseUrl(url, 'server address');
+  const seo = await s.prompter.inputChecked(
+    {
+      title: 'Content Docs: Add Account (2/3)',
+      prompt: 'The address of its projects (SEO) server. Press Enter to use the same address.',
+      value: documentsUrl,
+      validateInput: (v) => (v.trim() ? addressProblem(v, 'projects server address') : undefined),
+    },
+    (v) => Promise.resolve(v.trim() ? addressProblem(v, 'projects server address') : undefined),
+  );
+  if (seo === undefined) return false;
+  const projectsUrl = seo.trim() ? s.api.checkBaseUrl(seo, 'projects server address') : documentsUrl;
+
+  let account: AccountInfo | undefined;
+  const key = await s.prompter.inputChecked(
+    {
+      title: 'Content Docs: Add Account (3/3)',
+      prompt: `The API key of your account at ${hostOf(documentsUrl)} (API section of its settings). It is stored in VS Code's secret storage.`,
+      password: true,
+      placeHolder: 'API key',
+      validateInput: (v) => validateKey(v),
+      checkingMessage: 'Checking the key with the server…',
+    },
+    async (value, signal) => {
+      const problem = validateKey(value);
+      if (problem) return problem;
+      const label = await s.registry.labelFor(documentsUrl, value.trim());
+      const existing = s.registry.byLabel(label);
+      if (existing) return `This account is already signed in (${existing.displayName}).`;
+      try {
+        account = await s.api.probe(value.trim(), documentsUrl, signal, projectsUrl);
+        return undefined;
+      } catch (e) {
+        if (signal.aborted) return 'Cancelled.';
+        s.log.warn(`[accounts] key check failed: ${errorKind(e) ?? 'error'}`);
+        return errorKind(e) === 'auth'
+          ? 'The server did not accept this API key. Check it and press Enter again, or Escape to cancel.'
+          : describeError("Couldn't check the API key", e);
+      }
+    },
+  );
+  if (key === undefined || !account) return false;
+  const added = await s.registry.add({ documentsUrl, projectsUrl, ...(account.name?.trim() ? { name: account.name.trim() } : {}) }, key.trim());
+  added.usage.seed(account);
+  void vscode.window.showInformationMessage(`Content Docs: added ${added.displayName}.`);
+  return true;
+}
+
+/**
+ * Remove Account…: an account added with "Add Account…" (a row of the view, a label, or picked), after asking: its key
+ * is deleted from SecretStorage and its editors can no longer read or save (their text stays). The first account is
+ * signed out with Sign Out.
+ */
+export async function removeAccount(s: Services, arg?: unknown): Promise<boolean> {
+  const fromRow = s.documentsView.accountOf(arg) ?? s.projectsView.accountOf(arg);
+  const label = typeof arg === 'string' ? arg : fromRow?.label;
+  let account = label !== undefined ? s.registry.byLabel(label) : undefined;
+  if (account?.primary) {
+    const ok = await s.prompter.confirm(
+      `Sign out of ${account.displayName}?`,
+      'This is the account of "Set API Key…": its key is removed from VS Code. Documents open from it keep their text but can no longer be saved.',
+      'Sign Out',
+    );
+    if (ok) await vscode.commands.executeCommand(CMD.signOut);
+    return ok;
+  }
+  if (!account) {
+    const added = s.registry.added();
+    if (added.length === 0) {
+      void vscode.window.showInformationMessage('No account was added with "Add Account…". To sign out of the first account, use "Content Docs: Sign Out".');
+      return false;
+    }
+    const picked = await s.prompter.pick(
+      added.map((a) => ({ label: a.displayName, description: a.label, account: a })),
+      { title: 'Content Docs: Remove Account', placeHolder: 'Which account should be removed?' },
+    );
+    if (!picked) return false;
+    account = picked.account;
+  }
+  const name = account.displayName;
+  const ok = await s.prompter.confirm(
+    `Remove the account ${name}?`,
+    'Its API key is deleted from VS Code, and it leaves the Documents and Projects views. Nothing is deleted on the server. Documents open from it keep their text but can no longer be saved.',
+    'Remove Account',
+  );
+  if (!ok || account.label === undefined) return false;
+  await s.registry.remove(account.label);
+  vscode.window.setStatusBarMessage(`$(account) Removed ${name}`, 4000);
+  return true;
+}

@@ -1,0 +1,164 @@
+import * as vscode from 'vscode';
+import type { Account } from '../accounts/account';
+import type { AccountRegistry } from '../accounts/registry';
+import { Disposable } from '../util/disposable';
+import type { PagedTreeBase } from './pagedTree';
+
+/** An account's row at the top of a view while there are several accounts. */
+export interface AccountRootNode {
+  readonly kind: 'accountRoot';
+  readonly account: Account;
+}
+
+export function isAccountRoot(node: unknown): node is AccountRootNode {
+  return typeof node === 'object' && node !== null && (node as { kind?: unknown }).kind === 'accountRoot';
+}
+
+/**
+ * A view over every account: with one account, exactly that account's tree (as it always was); with several, one
+ * root per account ("name @ host"), each holding that account's own tree, built from its own services. Every row
+ * knows its account (see {@link accountOf}), so a command on a row acts in the account the row came from, and rows of
+ * two accounts with the same ids never share a tree item id.
+ */
+export class AccountRootsTree<N extends object> extends Disposable implements vscode.TreeDataProvider<N | AccountRootNode> {
+  readonly #_onDidChangeTreeData = this._register(new vscode.EventEmitter<N | AccountRootNode | (N | AccountRootNode)[] | undefined>());
+  readonly onDidChangeTreeData = this.#_onDidChangeTreeData.event;
+  /** Per account: its tree (the first account's is the view's own, built at activation). */
+  readonly #trees = new Map<Account, PagedTreeBase<N>>();
+  readonly #roots = new Map<Account, AccountRootNode>();
+  /** Which account's tree handed out a row. */
+  readonly #ownerOf = new WeakMap<object, Account>();
+  #view: vscode.TreeView<N | AccountRootNode> | undefined;
+
+  constructor(
+    private readonly registry: AccountRegistry,
+    primaryTree: PagedTreeBase<N>,
+    private readonly make: (account: Account) => PagedTreeBase<N>,
+  ) {
+    super();
+    this.#adopt(registry.primary, primaryTree);
+    this._register(registry.onDidChange(() => this.#accountsChanged()));
+    this._register({ dispose: () => this.#trees.forEach((t, a) => a !== registry.primary && t.dispose()) });
+  }
+
+  attach(view: vscode.TreeView<N | AccountRootNode>): vscode.TreeView<N | AccountRootNode> {
+    this.#view = view;
+    for (const tree of this.#trees.values()) tree.attach(view as unknown as vscode.TreeView<N>);
+    return view;
+  }
+
+  /** The tree of an account (made on first use). */
+  treeOf(account: Account): PagedTreeBase<N> {
+    const known = this.#trees.get(account);
+    if (known) return known;
+    const tree = this.make(account);
+    this.#adopt(account, tree);
+    if (this.#view) tree.attach(this.#view as unknown as vscode.TreeView<N>);
+    return tree;
+  }
+
+  /** The trees of every account shown (the first account's first). */
+  trees(): PagedTreeBase<N>[] {
+    return this.registry.shown().map((a) => this.treeOf(a));
+  }
+
+  /** Whether a row came from one of the accounts' trees (through this view, or asked of that tree itself). */
+  owns(node: unknown): node is N {
+    return !isAccountRoot(node) && this.accountOf(node) !== undefined;
+  }
+
+  /** The account whose tree handed out a row (undefined: not a row of this view). */
+  accountOf(node: unknown): Account | undefined {
+    if (isAccountRoot(node)) return node.account;
+    if (typeof node !== 'object' || node === null) return undefined;
+    const known = this.#ownerOf.get(node);
+    if (known) return known;
+    for (const [account, tree] of this.#trees) if (tree.owns(node)) return account;
+    return undefined;
+  }
+
+  #adopt(account: Account, tree: PagedTreeBase<N>): void {
+    this.#trees.set(account, tree);
+    this._register(
+      tree.onDidChangeTreeData((e) => {
+        if (!this.#trees.has(account)) return;
+        // A root change of one account (a sign-in, a refresh) may also show or hide its root: the whole view is read
+        // again, from what the models hold (no request).
+        this.#_onDidChangeTreeData.fire(e);
+      }),
+    );
+  }
+
+  #rootOf(account: Account): AccountRootNode {
+    let root = this.#roots.get(account);
+    if (!root) this.#roots.set(account, (root = { kind: 'accountRoot', account }));
+    return root;
+  }
+
+  #accountsChanged(): void {
+    for (const [account, tree] of this.#trees) {
+      if (account === this.registry.primary || this.registry.added().includes(account)) continue;
+      this.#trees.delete(account);
+      this.#roots.delete(account);
+      tree.dispose();
+    }
+    this.#_onDidChangeTreeData.fire(undefined);
+  }
+
+  async getChildren(node?: N | AccountRootNode): Promise<(N | AccountRootNode)[]> {
+    if (!node) {
+      if (!this.registry.several) return this.#own(this.registry.primary, await this.treeOf(this.registry.primary).getChildren());
+      return this.registry.shown().map((a) => {
+        const root = this.#rootOf(a);
+        this.#ownerOf.set(root, a);
+        return root;
+      });
+    }
+    if (isAccountRoot(node)) return this.#own(node.account, await this.treeOf(node.account).getChildren());
+    const account = this.#ownerOf.get(node);
+    return account ? this.#own(account, await this.treeOf(account).getChildren(node)) : [];
+  }
+
+  #own(account: Account, rows: N[]): N[] {
+    for (const r of rows) this.#ownerOf.set(r, account);
+    return rows;
+  }
+
+  getTreeItem(node: N | AccountRootNode): vscode.TreeItem {
+    if (isAccountRoot(node)) {
+      const item = new vscode.TreeItem(node.account.displayName, vscode.TreeItemCollapsibleState.Expanded);
+      item.id = `account:${node.account.label ?? 'signed-out'}`;
+      item.iconPath = new vscode.ThemeIcon('account');
+      item.contextValue = node.account.primary ? 'account:primary' : 'account';
+      item.tooltip = node.account.primary
+        ? vscode.l10n.t('{0}: the account of "Set API Key…"', node.account.displayName)
+        : vscode.l10n.t('{0}: an account added with "Add Account…"', node.account.displayName);
+      return item;
+    }
+    const account = this.#ownerOf.get(node) ?? this.registry.primary;
+    const item = this.treeOf(account).getTreeItem(node);
+    // Two accounts' rows can have the same ids: each row's id says its account.
+    if (this.registry.several && item.id !== undefined) item.id = `${account.label ?? 'signed-out'}/${item.id}`;
+    // A row's own command (Open) names the account its document is in.
+    const arg: unknown = item.command?.arguments?.[0];
+    if (account.label !== undefined && arg && typeof arg === 'object' && !Array.isArray(arg) && 'id' in arg && !('account' in arg)) {
+      const rest: unknown[] = item.command!.arguments!.slice(1);
+      item.command!.arguments = [{ ...arg, account: account.label }, ...rest];
+    }
+    return item;
+  }
+
+  resolveTreeItem(item: vscode.TreeItem, node: N | AccountRootNode, token: vscode.CancellationToken): vscode.ProviderResult<vscode.TreeItem> {
+    if (isAccountRoot(node)) return item;
+    const tree = this.treeOf(this.#ownerOf.get(node) ?? this.registry.primary) as vscode.TreeDataProvider<N>;
+    return tree.resolveTreeItem ? tree.resolveTreeItem(item, node, token) : item;
+  }
+
+  getParent(node: N | AccountRootNode): N | AccountRootNode | undefined {
+    if (isAccountRoot(node)) return undefined;
+    const account = this.#ownerOf.get(node) ?? this.registry.primary;
+    const parent = (this.treeOf(account) as vscode.TreeDataProvider<N>).getParent?.(node) as N | undefined;
+    if (parent !== undefined && parent !== null) return parent;
+    return this.registry.several ? this.#rootOf(account) : undefined;
+  }
+}

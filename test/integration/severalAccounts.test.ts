@@ -1,0 +1,153 @@
+/**
+ * Two accounts side by side (inside a real VS Code, two sandboxes whose servers hold the same id under the same
+ * name): Add Account… checks the key and keeps it in SecretStorage only; both views show a root per account; the
+ * same id opens as two documents, each saved, favorited and deleted only in its own account; the Accounts menu names
+ * both; Remove Account… takes one away and leaves the other as it was.
+ */
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import type { Services } from '../../src/services/services';
+import { startSandbox, type Sandbox } from '../sandbox/server';
+import { closeAll, readView, RecordingPrompter, replaceAll, sandboxDocument, services, until, useSandbox, type AnyNode } from './reliabilityKit';
+
+describe('several accounts: two installations side by side', function () {
+  this.timeout(90_000);
+  let a: Sandbox;
+  let b: Sandbox;
+  let s: Services;
+  let prompter: RecordingPrompter;
+  let previous: Services['prompter']['current'];
+  const ID = 5151;
+  const NAME = 'Quarterly letter';
+
+  const rootLabels = async () =>
+    (((await s.documentsView.getChildren()) as unknown as AnyNode[]).map((n) => ({ node: n, item: s.documentsView.getTreeItem(n as never) })));
+
+  /** The document rows with this id under an account's root, read as VS Code reads the view. */
+  async function rowsUnder(root: AnyNode): Promise<AnyNode[]> {
+    const view = await readView(s.documentsView as never, 4, root);
+    return view.nodes.filter((n) => n.node.kind === 'document' && (n.node.doc as { id: number }).id === ID).map((n) => n.node);
+  }
+
+  let autoSave: string | undefined;
+
+  before(async () => {
+    // code-server's default is files.autoSave = afterDelay: here the test decides when a save happens.
+    autoSave = vscode.workspace.getConfiguration('files').inspect<string>('autoSave')?.globalValue;
+    await vscode.workspace.getConfiguration('files').update('autoSave', 'off', vscode.ConfigurationTarget.Global);
+    a = await startSandbox({ rateLimit: 0, storeDelayMs: 0 });
+    b = await startSandbox({ rateLimit: 0, storeDelayMs: 0 });
+    a.documents.set(ID, sandboxDocument(ID, NAME, 'Text of A'));
+    b.documents.set(ID, sandboxDocument(ID, NAME, 'Text of B'));
+    s = await services();
+    await closeAll();
+    await useSandbox(s, a);
+    previous = s.prompter.current;
+    prompter = new RecordingPrompter();
+    s.prompter.current = prompter;
+  });
+
+  after(async () => {
+    await closeAll();
+    for (const added of s.registry.added()) await s.registry.remove(added.label!);
+    s.prompter.current = previous;
+    await vscode.workspace.getConfiguration('files').update('autoSave', autoSave, vscode.ConfigurationTarget.Global);
+    await a?.close();
+    await b?.close();
+  });
+
+  it('Add Account… checks the key with the server, keeps it in SecretStorage only, and the views show a root per account', async () => {
+    assert.strictEqual(s.registry.several, false);
+    const oneAccount = (await rootLabels()).map((r) => r.node.kind);
+    assert.ok(!oneAccount.includes('accountRoot'), 'with one account the view is as it always was');
+    prompter.inputs = [b.docsUrl, b.seoUrl, 'not-the-key', b.key];
+    b.resetRequests();
+    assert.strictEqual(await vscode.commands.executeCommand('contentDocs.accountAdd'), true);
+    assert.deepStrictEqual(
+      prompter.checked.map((c) => c.problem === undefined),
+      [true, true, false, true],
+      `the wrong key is refused in its box, the right one accepted: ${JSON.stringify(prompter.checked)}`,
+    );
+    assert.match(prompter.checked[2].problem ?? '', /did not accept this API key/);
+    assert.strictEqual(s.registry.added().length, 1);
+    const added = s.registry.added()[0];
+    assert.notStrictEqual(added.label, s.documents.accountLabel, 'another server is another account');
+    const kept = JSON.stringify(s.context.globalState.get('contentDocs.accounts'));
+    assert.ok(kept.includes(b.docsUrl) && !kept.includes(b.key), 'globalState keeps the address, never the key');
+    assert.strictEqual(await s.context.secrets.get(`contentDocs.apiKey.${added.label}`), b.key);
+
+    const roots = await until('a root per account', async () => {
+      const r = await rootLabels();
+      return r.length === 2 && r.every((x) => x.node.kind === 'accountRoot') ? r : undefined;
+    });
+    assert.match(roots[0].item.label as string, new RegExp(new URL(a.docsUrl).host.replace(/\./g, '\\.')));
+    assert.match(roots[1].item.label as string, new RegExp(new URL(b.docsUrl).host.replace(/\./g, '\\.')));
+    const projects = (await s.projectsView.getChildren()) as unknown as AnyNode[];
+    assert.deepStrictEqual(projects.map((n) => n.kind), ['accountRoot', 'accountRoot'], 'the Projects view too');
+
+    // Both accounts list the same id under the same name: each row is its own account's, and tree ids never clash.
+    const all = await readView(s.documentsView as never, 4);
+    const ids = all.nodes.map((n) => n.item.id).filter((x) => x !== undefined);
+    assert.strictEqual(new Set(ids).size, ids.length, `tree item ids are unique across accounts: ${ids.filter((x, i) => ids.indexOf(x) !== i).join(', ')}`);
+    assert.ok((await rowsUnder(roots[0].node)).length > 0 && (await rowsUnder(roots[1].node)).length > 0, 'each root lists its document');
+  });
+
+  it('the same id opens as two documents, and each save, favorite and delete changes only its own account', async () => {
+    const roots = await rootLabels();
+    const [rowA] = await rowsUnder(roots[0].node);
+    const [rowB] = await rowsUnder(roots[1].node);
+    // A row's own command names its account; Open Beside on the row opens it in that account.
+    const open = async (row: AnyNode, label: string) => {
+      const item = s.documentsView.getTreeItem(row as never);
+      assert.deepStrictEqual(item.command?.arguments?.[0], { id: ID, account: label }, 'the row\'s Open names its account');
+      await vscode.commands.executeCommand('contentDocs.documentOpenBeside', row);
+      return until(`the editor of ${ID}.${label}`, () => vscode.window.visibleTextEditors.find((e) => e.document.uri.authority === `${ID}.${label}`));
+    };
+    const edA = await open(rowA, s.documents.accountLabel!);
+    assert.strictEqual(edA.document.getText(), 'Text of A');
+    const edB = await open(rowB, s.registry.added()[0].label!);
+    assert.strictEqual(edB.document.getText(), 'Text of B');
+    assert.notStrictEqual(edA.document.uri.toString(), edB.document.uri.toString(), 'two documents, two addresses');
+
+    await replaceAll(edB, 'Text of B, edited');
+    assert.strictEqual(await edB.document.save(), true);
+    assert.strictEqual(b.documents.get(ID)!.result, 'Text of B, edited');
+    assert.strictEqual(a.documents.get(ID)!.result, 'Text of A', 'B\'s save never reached A');
+    await replaceAll(edA, 'Text of A, edited');
+    assert.strictEqual(await edA.document.save(), true);
+    assert.strictEqual(a.documents.get(ID)!.result, 'Text of A, edited');
+    assert.strictEqual(b.documents.get(ID)!.result, 'Text of B, edited');
+
+    // The editor's own commands act in the editor's account.
+    await vscode.window.showTextDocument(edB.document);
+    await vscode.commands.executeCommand('contentDocs.documentFavorite');
+    assert.strictEqual(b.documents.get(ID)!.favorite, true);
+    assert.strictEqual(a.documents.get(ID)!.favorite, false);
+
+    // Delete from B's row: asked first, naming it; gone from B only.
+    prompter.confirms = [true];
+    assert.strictEqual(await vscode.commands.executeCommand('contentDocs.documentDelete', rowB), true);
+    assert.strictEqual(b.documents.has(ID), false);
+    assert.strictEqual(a.documents.has(ID), true, 'A\'s document of the same id stays');
+    assert.strictEqual(new TextDecoder().decode(await vscode.workspace.fs.readFile(edA.document.uri)), 'Text of A, edited');
+  });
+
+  it('the Accounts menu names both accounts; Remove Account… takes one away, and its tabs can no longer read or save', async () => {
+    const added = s.registry.added()[0];
+    const sessions = await s.accounts.getSessions();
+    assert.deepStrictEqual(sessions.map((x) => x.id).sort(), [s.documents.accountLabel, added.label].sort());
+    b.documents.set(ID, sandboxDocument(ID, NAME, 'Text of B again'));
+    const uriB = vscode.Uri.from({ scheme: 'content-docs', authority: `${ID}.${added.label}`, path: `/Freestyle/${NAME}.md` });
+    assert.match(new TextDecoder().decode(await vscode.workspace.fs.readFile(uriB)), /^Text of B/, 'while the account is there, its address reads');
+
+    prompter.confirms = [true];
+    assert.strictEqual(await vscode.commands.executeCommand('contentDocs.accountRemove', added.label), true);
+    assert.match(prompter.asked.at(-1)?.message ?? '', /Remove the account .*Nothing is deleted on the server/s);
+    assert.strictEqual(s.registry.added().length, 0);
+    assert.strictEqual(await s.context.secrets.get(`contentDocs.apiKey.${added.label}`), undefined, 'its key is deleted');
+    assert.ok(!((await rootLabels()).some((r) => r.node.kind === 'accountRoot')), 'back to one account: no roots');
+    b.resetRequests();
+    await assert.rejects(Promise.resolve(vscode.workspace.fs.readFile(uriB)), 'a removed account\'s address reads nothing');
+    assert.strictEqual(b.requests.length, 0, 'nothing was sent to the removed account\'s server');
+  });
+});
