@@ -93,4 +93,6 @@ export const STATE = {
   accountNames: 'contentDocs.accountNames',
   /** The accounts added with "Add Account…" (label and server addresses; their keys are in SecretStorage). */
   accounts: 'contentDocs.accounts',
+  /** The label of the account last chosen for New Document…, Go to Document… or a writing action (offered first). */
+  lastAccount: 'contentDocs.lastAccount',
 } as const;

@@ -79,6 +79,13 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     projectsView.attach(vscode.window.createTreeView(VIEW.projects, { treeDataProvider: projectsView })),
   );
 
+  // The status bar follows the account of the active document.
+  usage.followActiveEditor((uri) => {
+    const target = fs.documentOf(uri);
+    const owner = target && (target.documents === documents ? primary : registry.added().find((a) => a.documents === target.documents));
+    return owner && { usage: owner.usage, name: owner.displayName, primary: owner.primary };
+  });
+
   const proposalContent = new ProposalContent((uri) => loadCommandsBundle().goneText(uri));
   context.subscriptions.push(proposalContent);
 

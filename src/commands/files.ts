@@ -8,6 +8,8 @@ import type { Services } from '../services/services';
 import { describeError, errorKind, isApiError, isCancellation } from '../util/errors';
 import { showError } from '../util/run';
 import { documentTargetOf } from './args';
+import type { Account } from '../accounts/account';
+import { chooseAccount } from '../accounts/pick';
 import type { CommandParts } from './types';
 
 /** Go to Document waits this long after the last keystroke before asking the server. */
@@ -17,9 +19,9 @@ const SEARCH_PAGE_SIZE = 25;
 export function fileCommands(s: Services) {
   return {
     [CMD.documentOpen]: (arg: unknown) => openDocument(s, arg),
-    [CMD.documentNew]: () => newDocument(s),
-    [CMD.documentGoTo]: () => goToDocument(s),
-    [CMD.openAccountFolder]: () => openAccountFolder(s),
+    [CMD.documentNew]: (arg: unknown) => newDocument(s, arg),
+    [CMD.documentGoTo]: (arg: unknown) => goToDocument(s, arg),
+    [CMD.openAccountFolder]: (arg: unknown) => openAccountFolder(s, arg),
   } satisfies CommandParts;
 }
 
@@ -183,10 +185,10 @@ const ACCOUNT_WAIT_MS = 2000;
  * else from one read started now (while the user answers the first questions; the status bar's figures
  * come with it). Undefined when it is not there in time, fails, or the server does not say.
  */
-function preferredCreativity(s: Services): () => Promise<Creativity | undefined> {
-  const cached = s.account.cached;
+function preferredCreativity(account: Account): () => Promise<Creativity | undefined> {
+  const cached = account.usage.cached;
   if (cached) return () => Promise.resolve(nearestCreativity(cached.defaultCreativity));
-  const read = s.account.get().then(
+  const read = account.usage.get().then(
     (a) => nearestCreativity(a.defaultCreativity),
     () => undefined,
   );
@@ -203,7 +205,7 @@ function preferredCreativity(s: Services): () => Promise<Creativity | undefined>
 }
 
 /** The server writes the text during the request: a cancellable notification while it does. Never retried. */
-function store(s: Services, d: Draft): Thenable<ContentDocument> {
+function store(account: Account, d: Draft): Thenable<ContentDocument> {
   return vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: `Creating "${d.name}"`, cancellable: true },
     async (progress, token) => {
@@ -211,7 +213,7 @@ function store(s: Services, d: Draft): Thenable<ContentDocument> {
       const controller = new AbortController();
       const sub = token.onCancellationRequested(() => controller.abort());
       try {
-        return await s.documents.create(
+        return await account.documents.create(
           { name: d.name, prompt: d.prompt, creativity: d.creativity, templateId: d.templateId },
           controller.signal,
         );
@@ -222,11 +224,16 @@ function store(s: Services, d: Draft): Thenable<ContentDocument> {
   );
 }
 
-/** New Document…: asks, stores, opens. The Documents view shows it through DocumentService.onDidCreate. */
-export async function newDocument(s: Services): Promise<ContentDocument | undefined> {
+/**
+ * New Document…: asks (in which account first, when there are several and no row of the view says), stores, opens.
+ * The Documents view shows it through DocumentService.onDidCreate.
+ */
+export async function newDocument(s: Services, arg?: unknown): Promise<ContentDocument | undefined> {
+  const account = await chooseAccount(s, 'New Document: Account', arg);
+  if (!account) return undefined;
   let draft: Partial<Draft> = {};
   let refused: Record<string, string[]> | undefined;
-  const preferred = preferredCreativity(s);
+  const preferred = preferredCreativity(account);
   for (;;) {
     const d = await askDraft(s, draft, refused, preferred);
     if (!d) return undefined;
@@ -234,7 +241,7 @@ export async function newDocument(s: Services): Promise<ContentDocument | undefi
     const action = `Couldn't create "${d.name}"`;
     let doc: ContentDocument;
     try {
-      doc = await store(s, d);
+      doc = await store(account, d);
     } catch (e) {
       if (isCancellation(e)) {
         void vscode.window.showInformationMessage(
@@ -253,26 +260,26 @@ export async function newDocument(s: Services): Promise<ContentDocument | undefi
       const mayExist = kind === 'timeout' || kind === 'network' || kind === 'badResponse';
       const message = describeError(action, e) + (mayExist ? ' The server may have created it anyway: refresh the Documents view before trying again.' : '');
       // A store is retried only on the user's word, and only when nothing can have been created.
-      void showError(s.log, message, e, kind === 'server' || kind === 'rateLimited' ? () => storeAndOpen(s, d) : undefined);
+      void showError(s.log, message, e, kind === 'server' || kind === 'rateLimited' ? () => storeAndOpen(s, account, d) : undefined);
       return undefined;
     }
-    await showNew(s, doc);
+    await showNew(s, account, doc);
     return doc;
   }
 }
 
-async function storeAndOpen(s: Services, d: Draft): Promise<void> {
+async function storeAndOpen(s: Services, account: Account, d: Draft): Promise<void> {
   try {
-    await showNew(s, await store(s, d));
+    await showNew(s, account, await store(account, d));
   } catch (e) {
     if (!isCancellation(e)) void showError(s.log, describeError(`Couldn't create "${d.name}"`, e), e);
   }
 }
 
-async function showNew(s: Services, doc: ContentDocument): Promise<void> {
+async function showNew(s: Services, account: Account, doc: ContentDocument): Promise<void> {
   s.fs.remember(doc);
   s.log.info(`[new] created document ${doc.id} (${templateName(doc.template?.id, doc.template?.name)})`);
-  await vscode.window.showTextDocument(documentUri(doc, s.documents.accountOf(doc)), { preview: false });
+  await vscode.window.showTextDocument(documentUri(doc, account.documents.accountOf(doc)), { preview: false });
 }
 
 // --- Go to Document… -----------------------------------------------------------------------------------
@@ -294,9 +301,12 @@ function toPickItem(d: ContentDocument): DocumentPickItem {
  * A Quick Pick that searches the server by name as the user types: one request per settled query
  * ({@link SEARCH_DEBOUNCE_MS} after the last keystroke); a newer query aborts the request of an older one.
  */
-export function goToDocument(s: Services): Promise<vscode.TextEditor | undefined> {
+export async function goToDocument(s: Services, arg?: unknown): Promise<vscode.TextEditor | undefined> {
+  const account = await chooseAccount(s, 'Go to Document: Account', arg);
+  if (!account) return undefined;
+  const label = account.label;
   const qp = vscode.window.createQuickPick<DocumentPickItem>();
-  qp.title = 'Go to Document';
+  qp.title = s.registry.several ? `Go to Document in ${account.displayName}` : 'Go to Document';
   qp.placeholder = 'Type part of a document name';
   qp.matchOnDescription = false;
   qp.matchOnDetail = false;
@@ -316,7 +326,7 @@ export function goToDocument(s: Services): Promise<vscode.TextEditor | undefined
       timer = undefined;
       const ac = (controller = new AbortController());
       try {
-        const page = await s.documents.list({ search: query || undefined, perPage: SEARCH_PAGE_SIZE }, ac.signal);
+        const page = await account.documents.list({ search: query || undefined, perPage: SEARCH_PAGE_SIZE }, ac.signal);
         if (my !== seq) return;
         qp.items = page.items.length
           ? page.items.map(toPickItem)
@@ -331,7 +341,7 @@ export function goToDocument(s: Services): Promise<vscode.TextEditor | undefined
     })(), query ? SEARCH_DEBOUNCE_MS : 0);
   };
 
-  return new Promise((resolve) => {
+  return new Promise<vscode.TextEditor | undefined>((resolve) => {
     qp.onDidChangeValue(search);
     qp.onDidAccept(() => {
       const item = qp.selectedItems[0] ?? qp.activeItems[0];
@@ -345,7 +355,8 @@ export function goToDocument(s: Services): Promise<vscode.TextEditor | undefined
       seq++;
       qp.dispose();
       if (picked === undefined) return resolve(undefined);
-      openDocument(s, picked).then(resolve, (e: unknown) => {
+      // Opened in the account it was found in (its label as it was when the search ran).
+      openDocument(s, label !== undefined ? { id: picked, account: label } : picked).then(resolve, (e: unknown) => {
         void showError(s.log, describeError("Couldn't open the document", e), e);
         resolve(undefined);
       });
@@ -357,14 +368,20 @@ export function goToDocument(s: Services): Promise<vscode.TextEditor | undefined
 
 // --- Open Account as Folder ----------------------------------------------------------------------------
 
-/** Adds `content-docs://<account>/` as a workspace folder named "Content Docs" (or shows it if it is there). */
-export async function openAccountFolder(s: Services): Promise<void> {
-  const account = await s.documents.currentAccount();
+/**
+ * Adds `content-docs://<account>/` as a workspace folder named "Content Docs" (or shows it if it is there); with
+ * several accounts, of the account picked (or the root it was run on), named after it.
+ */
+export async function openAccountFolder(s: Services, arg?: unknown): Promise<void> {
+  const chosen = await chooseAccount(s, 'Open Account as Folder: Account', arg);
+  if (!chosen) return;
+  const account = chosen.primary ? await s.documents.currentAccount() : chosen.label;
   if (account === undefined) throw new Error('Sign in first: the account folder shows the documents of the account you are signed in to.');
   const root = accountRoot(account);
   const folders = vscode.workspace.workspaceFolders ?? [];
   if (!folders.some((f) => f.uri.toString() === root.toString())) {
-    const ok = vscode.workspace.updateWorkspaceFolders(folders.length, 0, { uri: root, name: ACCOUNT_FOLDER_NAME });
+    const name = s.registry.several ? `${ACCOUNT_FOLDER_NAME} — ${chosen.displayName}` : ACCOUNT_FOLDER_NAME;
+    const ok = vscode.workspace.updateWorkspaceFolders(folders.length, 0, { uri: root, name });
     if (!ok) throw new Error('VS Code did not accept the folder (another change to the workspace folders may be in progress). Try again.');
   }
   await vscode.commands.executeCommand('workbench.view.explorer');

@@ -40,6 +40,9 @@ export class UsageStatus extends Disposable {
   /** How the account page is opened (tests put their own here). */
   openExternal: (uri: vscode.Uri) => Thenable<boolean> = (uri) => vscode.env.openExternal(uri);
 
+  /** The account whose usage is shown instead of the first's (the active editor's document is of that account). */
+  private other: { readonly usage: AccountService; readonly name: string } | undefined;
+
   constructor(
     private readonly account: AccountService,
     private readonly api: ApiProvider,
@@ -56,9 +59,35 @@ export class UsageStatus extends Disposable {
     this._register(
       account.onDidChange((info) => {
         if (!info) this.newAccount();
-        this.render(info);
+        if (!this.other) this.render(info);
       }),
     );
+  }
+
+  /**
+   * Follows the active editor: while it shows a document of an account added with "Add Account…" (`accountOf` says
+   * which), that account's usage is shown, named in the tooltip; else the first account's. Its figures are read once
+   * when first needed (a document of it was just opened: the user is working there).
+   */
+  followActiveEditor(accountOf: (uri: vscode.Uri) => { readonly usage: AccountService; readonly name: string; readonly primary: boolean } | undefined): void {
+    const watched = new WeakSet<AccountService>();
+    const update = () => {
+      const uri = vscode.window.activeTextEditor?.document.uri;
+      const found = uri ? accountOf(uri) : undefined;
+      // Another kind of editor (a file, the output) keeps what was shown: the account last worked in.
+      if (!found) return;
+      this.other = found.primary ? undefined : found;
+      if (!this.other) return this.render(this.account.cached);
+      const other = this.other;
+      if (!watched.has(other.usage)) {
+        watched.add(other.usage);
+        this._register(other.usage.onDidChange((info) => (this.other?.usage === other.usage ? this.render(info) : undefined)));
+      }
+      this.render(other.usage.cached);
+      if (!other.usage.cached && !other.usage.busy) other.usage.get().catch(() => undefined);
+    };
+    this._register(vscode.window.onDidChangeActiveTextEditor(update));
+    update();
   }
 
   get state(): UsageItemState {
@@ -111,7 +140,7 @@ export class UsageStatus extends Disposable {
     const { tooltipText, usageLevel } = this.api.lib();
     this.level = usageLevel(info);
     this.item.text = text;
-    this.item.tooltip = tooltipText(info);
+    this.item.tooltip = this.other ? `${this.other.name}\n\n${tooltipText(info)}` : tooltipText(info);
     this.item.backgroundColor = this.level === 'warning' ? new vscode.ThemeColor(WARNING_BACKGROUND) : undefined;
     this.visible = true;
     this.item.show();

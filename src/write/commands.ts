@@ -8,6 +8,8 @@ import type { CommandParts } from '../commands/types';
 import { CMD, PROPOSAL_SCHEME, STATE } from '../constants';
 import { documentUri } from '../fs/uris';
 import type { Services } from '../services/services';
+import type { Account } from '../accounts/account';
+import { chooseAccount } from '../accounts/pick';
 import { formatCount } from '../tree/format';
 import * as config from '../util/config';
 import { describeError, errorKind, isApiError, isCancellation } from '../util/errors';
@@ -88,6 +90,8 @@ interface Job {
   readonly others: number;
   /** The account reads made before this run started (a quota 422 reads it once more only if this run has not). */
   readonly readsBefore: number;
+  /** The account the document is created in (picked when there are several). */
+  readonly account: Account;
 }
 
 interface Target {
@@ -157,12 +161,12 @@ class Writer implements vscode.Disposable {
    * The account, through the account service the status bar shares: as already read this session, else one read
    * (again only after a failure, or when `fresh` is asked). Never throws.
    */
-  private async accountFacts(fresh = false): Promise<AccountFacts | undefined> {
-    const cached = this.s.account.cached;
+  private async accountFacts(account: Account, fresh = false): Promise<AccountFacts | undefined> {
+    const cached = account.usage.cached;
     if (cached && !fresh) return factsOf(cached);
     this.accountReads++;
     try {
-      return factsOf(await (fresh ? this.s.account.refresh() : this.s.account.get()));
+      return factsOf(await (fresh ? account.usage.refresh() : account.usage.get()));
     } catch (e) {
       this.s.log.warn(`[write] ${describeError("Couldn't read the account's defaults", e)}`);
       return undefined;
@@ -177,15 +181,16 @@ class Writer implements vscode.Disposable {
   }
 
   /** The last choice, else the account's default language (read only when no choice was made), else English. */
-  private async style(): Promise<Style> {
+  private async style(account: Account): Promise<Style> {
     const saved = this.savedStyle();
-    const language = saved.language ?? (await this.accountFacts())?.language ?? findLanguage(DEFAULT_LANGUAGE)!;
+    const language = saved.language ?? (await this.accountFacts(account))?.language ?? findLanguage(DEFAULT_LANGUAGE)!;
     return { language, tone: saved.tone ?? DEFAULT_TONE };
   }
 
   /** Set Writing Language and Tone…: two picks, the current choice first; remembered for every window. */
   async chooseStyle(): Promise<Style | undefined> {
-    const current = await this.style();
+    // The account's default language, when no choice was made yet: the first account shown's.
+    const current = await this.style(this.s.registry.shown()[0] ?? this.s.registry.primary);
     type LangItem = vscode.QuickPickItem & { language: Language };
     const langs: LangItem[] = LANGUAGES.map((l) => ({ label: l.name, description: l.code === current.language.code ? vscode.l10n.t('current') : l.code, language: l }));
     langs.sort((a, b) => (a.language === current.language ? -1 : b.language === current.language ? 1 : 0));
@@ -264,8 +269,10 @@ class Writer implements vscode.Disposable {
     const verb = action.verb;
     const t = this.target(arg, action.title);
     if (!t) return undefined;
+    const account = await chooseAccount(this.s, vscode.l10n.t('{0}: Account', action.title));
+    if (!account) return undefined;
     const readsBefore = this.accountReads;
-    const style = action.styled ? await this.style() : undefined;
+    const style = action.styled ? await this.style(account) : undefined;
     const format = formatOf(t.editor.document.languageId);
     const prompt = composePrompt({
       task: action.task,
@@ -287,6 +294,7 @@ class Writer implements vscode.Disposable {
       placement: action.placement,
       ...t,
       readsBefore,
+      account,
     });
   }
 
@@ -296,6 +304,8 @@ class Writer implements vscode.Disposable {
     const verb = vscode.l10n.t('generate from the text');
     const t = this.target(arg, vscode.l10n.t('Generate from Selection'));
     if (!t) return undefined;
+    const account = await chooseAccount(this.s, vscode.l10n.t('Generate from Selection: Account'));
+    if (!account) return undefined;
     const readsBefore = this.accountReads;
 
     // 1. The template: the 52 and the custom ones the Documents view has seen; the last used first, then by name.
@@ -320,7 +330,7 @@ class Writer implements vscode.Disposable {
     if (!template) return undefined;
 
     // 2. Creativity: the account's default (read once a session, now that it is needed), else the setting.
-    const facts = await this.accountFacts();
+    const facts = await this.accountFacts(account);
     const preset = facts?.creativity ?? config.writeCreativity();
     type LevelItem = vscode.QuickPickItem & { value: Creativity };
     const levels: LevelItem[] = CREATIVITY_LEVELS.map((c) => ({
@@ -333,7 +343,7 @@ class Writer implements vscode.Disposable {
     if (!level) return undefined;
 
     // 3. An optional extra instruction; the prompt's length is checked as it is typed.
-    const style = await this.style();
+    const style = await this.style(account);
     const format = formatOf(t.editor.document.languageId);
     const task = vscode.l10n.t('Write a text of the kind "{0}", based on the text below.', template.name);
     const compose = (extra: string) => composePrompt({ task, extra, language: style.language, tone: style.tone, text: t.text, format, keepStructure: true });
@@ -366,6 +376,7 @@ class Writer implements vscode.Disposable {
       placement: 'replace',
       ...t,
       readsBefore,
+      account,
     });
   }
 
@@ -444,7 +455,7 @@ class Writer implements vscode.Disposable {
     this.s.fs.remember(created);
     this.s.log.info(`[write] created document ${created.id} (${template}) for ${job.title}`);
     // The account the document was created in (its label): the proposal and Open Beside name it.
-    const account = this.s.documents.accountOf(created);
+    const account = job.account.documents.accountOf(created);
 
     const answer = decodeAnswer(created.result ?? '', formatOf(doc.languageId), job.text);
     if (!answer) {
@@ -506,11 +517,11 @@ class Writer implements vscode.Disposable {
         const controller = new AbortController();
         const sub = token.onCancellationRequested(() => controller.abort());
         // This run read the account already (its defaults): the usage counts the new document in without a second read.
-        if (this.accountReads > job.readsBefore) this.s.account.countNextCreationLocally();
+        if (this.accountReads > job.readsBefore) job.account.usage.countNextCreationLocally();
         try {
-          return await this.s.documents.create({ name: job.name, prompt: job.prompt, creativity: job.creativity, templateId: job.templateId }, controller.signal);
+          return await job.account.documents.create({ name: job.name, prompt: job.prompt, creativity: job.creativity, templateId: job.templateId }, controller.signal);
         } finally {
-          this.s.account.countNextCreationLocally(false);
+          job.account.usage.countNextCreationLocally(false);
           clearInterval(timer);
           sub.dispose();
         }
@@ -537,7 +548,7 @@ class Writer implements vscode.Disposable {
     if (isApiError(e) && kind === 'validation' && e.status === 422 && e.fields && 'name' in e.fields) {
       // A 422 on `name` is the plan's quota when the account's counters say a limit is reached; otherwise the name
       // itself was refused (an administrator's banned keyword). Texts are translated: never read them.
-      const facts = await this.accountFacts(this.accountReads === job.readsBefore);
+      const facts = await this.accountFacts(job.account, this.accountReads === job.readsBefore);
       // Every message the server gave, those on the name first (a server with other rules may refuse other fields too).
       const said = [...e.fields.name, ...Object.entries(e.fields).flatMap(([field, list]) => (field === 'name' ? [] : list))].join(' ');
       const quoted = said.trim() ? ` ${vscode.l10n.t('The server said: "{0}"', said)}` : '';
@@ -628,23 +639,31 @@ class Writer implements vscode.Disposable {
     // A tab restored after a reload names the account in its URI (an earlier version's named none: not provable).
     const gone = !p ? proposalQuery(arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri) : undefined;
     const madeIn = p ? p.account : gone ? (gone.get('account') ?? '') : undefined;
-    if (madeIn !== undefined && madeIn !== (await this.s.documents.currentAccount())) throw anotherAccount(p?.documentName ?? gone?.get('name') ?? `#${id}`);
+    if (madeIn !== undefined && !(await this.accountNamed(madeIn))) throw anotherAccount(p?.documentName ?? gone?.get('name') ?? `#${id}`);
     return this.openDocument(id, madeIn);
   }
 
-  /** Opens the document beside; `account`: the label it must belong to (read in that account only). */
-  private async openDocument(id: number, account?: string): Promise<vscode.TextEditor> {
-    const known = this.s.documents.get(id);
-    const doc = known && (account === undefined || this.s.documents.accountOf(known) === account) ? known : await this.s.documents.fetch(id, undefined, account);
+  /** The account a label names now (the first account's label is read if it is not yet); undefined: none signed in. */
+  private async accountNamed(label: string): Promise<Account | undefined> {
+    const added = this.s.registry.added().find((a) => a.label === label);
+    if (added) return added;
+    return label === (await this.s.documents.currentAccount()) ? this.s.registry.primary : undefined;
+  }
+
+  /** Opens the document beside; `label`: the account it must belong to (read in that account only). */
+  private async openDocument(id: number, label?: string): Promise<vscode.TextEditor> {
+    const documents = (label !== undefined ? (await this.accountNamed(label))?.documents : undefined) ?? this.s.documents;
+    const known = documents.get(id);
+    const doc = known && (label === undefined || documents.accountOf(known) === label) ? known : await documents.fetch(id, undefined, label);
     this.s.fs.remember(doc);
-    return vscode.window.showTextDocument(documentUri(doc, this.s.documents.accountOf(doc)), { viewColumn: vscode.ViewColumn.Beside, preview: true });
+    return vscode.window.showTextDocument(documentUri(doc, documents.accountOf(doc)), { viewColumn: vscode.ViewColumn.Beside, preview: true });
   }
 
   private async offerOpen(doc: ContentDocument, account: string, message: string): Promise<void> {
     const beside = vscode.l10n.t('Open Beside');
     if ((await vscode.window.showInformationMessage(message, beside)) !== beside) return;
     try {
-      if (account !== (await this.s.documents.currentAccount())) throw anotherAccount(doc.name);
+      if (!(await this.accountNamed(account))) throw anotherAccount(doc.name);
       await this.openDocument(doc.id, account);
     } catch (e) {
       void showError(this.s.log, describeError(vscode.l10n.t("Couldn't open \"{0}\"", doc.name), e), e);

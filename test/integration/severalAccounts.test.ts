@@ -132,6 +132,61 @@ describe('several accounts: two installations side by side', function () {
     assert.strictEqual(new TextDecoder().decode(await vscode.workspace.fs.readFile(edA.document.uri)), 'Text of A, edited');
   });
 
+  it('New Document…, Go to Document… and a writing action ask which account (the last used first); the status bar follows the active document', async () => {
+    const added = s.registry.added()[0];
+    const bName = added.displayName;
+    const pickB = (items: readonly vscode.QuickPickItem[]) => items.find((i) => i.label.includes(bName));
+    // New Document… in B: created on B's server only, and opened as B's document.
+    prompter.reset();
+    prompter.picks = [pickB];
+    prompter.answer = (q) => {
+      if (q.title.startsWith('New Document (1/')) return 'Made in B';
+      if (q.title.includes('Template')) return 'Freestyle';
+      if (q.title.includes('Prompt')) return 'A short text for the second account';
+      if (q.title.includes('Creativity')) return 'Original';
+      return undefined;
+    };
+    const aBefore = a.documents.size;
+    const made = await vscode.commands.executeCommand<{ id: number } | undefined>('contentDocs.documentNew');
+    assert.ok(made, 'created');
+    assert.strictEqual(prompter.asked[0].title, 'New Document: Account', 'the account is asked first');
+    assert.strictEqual(a.documents.size, aBefore, 'nothing created in A');
+    assert.ok([...b.documents.values()].some((d) => d.name === 'Made in B'));
+    const editor = await until('B\'s new document open', () =>
+      vscode.window.visibleTextEditors.find((e) => e.document.uri.authority === `${made.id}.${added.label}`),
+    );
+    // The status bar shows B's plan usage, named, while B's document is active.
+    await vscode.window.showTextDocument(editor.document);
+    await until('the usage of B named in the status bar', () => s.usage.state.visible && s.usage.state.tooltip.startsWith(bName));
+
+    // The last used account is offered first next time; Go to Document… searches that account only.
+    prompter.reset();
+    prompter.picks = [(items) => items[0]];
+    b.resetRequests();
+    a.resetRequests();
+    const qp = vscode.commands.executeCommand('contentDocs.documentGoTo');
+    await until('the Go to Document search in B', () => b.requests.some((r) => r.method === 'GET' && r.route === 'documents.list'));
+    assert.match(prompter.asked[0].items?.[0] ?? '', new RegExp(bName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')), 'B, the last used, first');
+    assert.strictEqual(a.requests.filter((r) => r.route === 'documents.list').length, 0, 'A is not searched');
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    await qp;
+
+    // Rewrite Selection in an untitled file, created in the account picked (A here).
+    const scratch = await vscode.workspace.openTextDocument({ content: 'A sentence to rewrite for the first account.', language: 'markdown' });
+    const ed = await vscode.window.showTextDocument(scratch);
+    ed.selection = new vscode.Selection(0, 0, 0, scratch.lineAt(0).text.length);
+    prompter.reset();
+    prompter.picks = [(items) => items.find((i) => !i.label.includes(bName))];
+    prompter.confirms = [true];
+    const bCount = b.documents.size;
+    const aCount = a.documents.size;
+    await vscode.commands.executeCommand('contentDocs.selectionRewrite');
+    assert.match(prompter.asked[0].title, /Account/, 'the account is asked first');
+    assert.strictEqual(a.documents.size, aCount + 1, 'created in A');
+    assert.strictEqual(b.documents.size, bCount, 'nothing created in B');
+    await vscode.commands.executeCommand('contentDocs.proposalDiscard');
+  });
+
   it('the Accounts menu names both accounts; Remove Account… takes one away, and its tabs can no longer read or save', async () => {
     const added = s.registry.added()[0];
     const sessions = await s.accounts.getSessions();

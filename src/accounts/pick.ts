@@ -1,0 +1,33 @@
+import * as vscode from 'vscode';
+import { STATE } from '../constants';
+import type { Services } from '../services/services';
+import type { Account } from './account';
+
+type AccountItem = vscode.QuickPickItem & { account: Account };
+
+/**
+ * The account an action works in: the one its argument names (a row or root of a view), the only one, or the one the
+ * user picks when there are several — the last used first. Undefined when the user pressed Escape. Local, no request.
+ */
+export async function chooseAccount(s: Services, title: string, arg?: unknown): Promise<Account | undefined> {
+  const named = s.documentsView.accountOf(arg) ?? s.projectsView.accountOf(arg);
+  if (named) return named;
+  const shown = s.registry.shown();
+  if (shown.length <= 1) return s.registry.primary;
+  const last = s.context.globalState.get<string>(STATE.lastAccount);
+  const ordered = [...shown].sort((a, b) => Number(b.label === last) - Number(a.label === last));
+  const items: AccountItem[] = ordered.map((a) => ({
+    label: `$(account) ${a.displayName}`,
+    description: a.label === last ? 'last used' : undefined,
+    account: a,
+  }));
+  const picked = await s.prompter.pick(items, { title, placeHolder: 'Which account?' });
+  if (!picked) return undefined;
+  await useAccount(s, picked.account);
+  return picked.account;
+}
+
+/** Remembers the account last worked in (offered first next time). */
+export async function useAccount(s: Services, account: Account): Promise<void> {
+  if (account.label !== undefined) await s.context.globalState.update(STATE.lastAccount, account.label);
+}
