@@ -61,7 +61,7 @@ export async function addAccount(s: Services): Promise<boolean> {
     async (value, signal) => {
       const problem = validateKey(value);
       if (problem) return problem;
-      const label = await s.registry.labelFor(documentsUrl, value.trim());
+      const label = await s.registry.labelFor(documentsUrl, value.trim(), { mint: false });
       const existing = s.registry.byLabel(label);
       if (existing) return `This account is already signed in (${existing.displayName}).`;
       try {

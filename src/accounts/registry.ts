@@ -77,9 +77,12 @@ export class AccountRegistry extends Disposable {
     return this.added().find((a) => a.owns(doc))?.record?.label;
   }
 
-  /** The label a documents server and key have (the same pair again is the same label; see Credentials.accountLabel). */
-  labelFor(documentsUrl: string, key: string): Promise<string | undefined> {
-    return this.credentials.accountLabel(documentsUrl, key);
+  /**
+   * The label a documents server and key have (the same pair again is the same label; see Credentials.accountLabel).
+   * `mint: false` only looks (undefined for a pair never used).
+   */
+  labelFor(documentsUrl: string, key: string, options?: { mint?: boolean }): Promise<string | undefined> {
+    return this.credentials.accountLabel(documentsUrl, key, options);
   }
 
   /**

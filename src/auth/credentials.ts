@@ -96,14 +96,17 @@ export class Credentials extends Disposable implements SignIn {
    * no copy of the key). Every URI of a document carries it, so a tab opened in one account is never read or
    * saved in another: the same server and key (signed out and in again, a restart) are the same label; another key
    * or server is another. Undefined when signed out or no server is set. Local, no network. `key`: another key than
-   * the one set with "Set API Key…" (an account added with "Add Account…").
+   * the one set with "Set API Key…" (an account added with "Add Account…"). `mint: false` only looks: a pair seen for
+   * the first time has no label yet (a key being checked must not make one).
    */
-  async accountLabel(documentsUrl = config.documentsBaseUrl(), key?: string): Promise<string | undefined> {
+  async accountLabel(documentsUrl = config.documentsBaseUrl(), key?: string, { mint = true }: { mint?: boolean } = {}): Promise<string | undefined> {
     key ??= await this.getKey();
     if (!key || !documentsUrl) return undefined;
     const digest = await sha256Hex(`${documentsUrl}\n${key}`);
     const known = (await this.readLabels()).find(([d]) => d === digest);
     if (known) return known[1];
+    // Only looking (a candidate key, not yet accepted): nothing is kept for it.
+    if (!mint) return undefined;
     const next = this.labelQueue.then(async () => {
       this.labels = undefined;
       const labels = await this.readLabels();

@@ -50,6 +50,11 @@ export async function signIn(s: Services): Promise<boolean> {
     async (value, signal) => {
       const problem = validateKey(value);
       if (problem) return problem;
+      // The same server and key as an account added with Add Account…: one account, never two of it side by side.
+      const url = newServer ?? config.documentsBaseUrl();
+      const label = url ? await s.registry.labelFor(url, value.trim(), { mint: false }) : undefined;
+      const twin = label !== undefined ? s.registry.added().find((a) => a.label === label) : undefined;
+      if (twin) return `This account is already added (${twin.displayName}): remove it with "Content Docs: Remove Account…" first, or use another key.`;
       try {
         account = await s.api.probe(value.trim(), newServer, signal);
         return undefined;

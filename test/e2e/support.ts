@@ -379,6 +379,11 @@ export class Ui {
     return this.quickInput.locator('input.input');
   }
 
+  /** The quick input's title (a multi-step input says its step there). */
+  get quickInputTitle(): Locator {
+    return this.quickInput.locator('.quick-input-title');
+  }
+
   /** Rows of the quick input's list. */
   get quickPickRows(): Locator {
     return this.quickInput.locator('.monaco-list-row[role="option"]');

@@ -8,7 +8,7 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { Services } from '../../src/services/services';
 import { startSandbox, type Sandbox } from '../sandbox/server';
-import { closeAll, readView, RecordingPrompter, replaceAll, sandboxDocument, services, until, useSandbox, type AnyNode } from './reliabilityKit';
+import { closeAll, configure, readView, RecordingPrompter, replaceAll, sandboxDocument, services, until, useSandbox, type AnyNode } from './reliabilityKit';
 
 describe('several accounts: two installations side by side', function () {
   this.timeout(90_000);
@@ -185,6 +185,20 @@ describe('several accounts: two installations side by side', function () {
     assert.strictEqual(a.documents.size, aCount + 1, 'created in A');
     assert.strictEqual(b.documents.size, bCount, 'nothing created in B');
     await vscode.commands.executeCommand('contentDocs.proposalDiscard');
+  });
+
+  it('Set API Key… with the server and key of an added account is refused in its box (one account is never two side by side)', async () => {
+    const added = s.registry.added()[0];
+    prompter.reset();
+    prompter.inputs = [b.key];
+    await configure('documents.baseUrl', b.docsUrl);
+    try {
+      assert.strictEqual(await vscode.commands.executeCommand('contentDocs.signIn'), false);
+      assert.match(prompter.checked[0]?.problem ?? '', new RegExp(`already added \\(${added.displayName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\)`));
+    } finally {
+      await useSandbox(s, a);
+    }
+    assert.strictEqual(s.registry.added().length, 1);
   });
 
   it('the Accounts menu names both accounts; Remove Account… takes one away, and its tabs can no longer read or save', async () => {
