@@ -2,7 +2,8 @@
  * Activation in a fresh window, before anything of Content Docs ran: this suite's file sorts first, and it never
  * activates the extension itself. VS Code activates it once startup finished (`onStartupFinished`), so the editor's
  * Content Docs menu, its palette entries and the writing Code Actions are there from the start; activation loads
- * only the activation bundle (the HTTP client, dist/api.js, is not even loaded: no request can have been made), and
+ * only the activation bundle (not the services and views, dist/core.js, nor the HTTP client, dist/api.js: no request
+ * can have been made), and
  * signing in makes no request while the views are closed.
  */
 import * as assert from 'assert';
@@ -29,7 +30,9 @@ describe('activation: on startup, network-free, and the writing Code Actions are
     assert.deepStrictEqual(loaded(), ['extension.js'], 'activation loads the activation bundle only: no HTTP client, no command code');
 
     const sandbox = await startSandbox({ rateLimit: 0, storeDelayMs: 0 });
+    // Reading the services builds them, as the first view, command or document would: dist/core.js loads, nothing more.
     const s = (ext.exports as TestApi).services;
+    assert.deepStrictEqual(loaded(), ['core.js', 'extension.js'], 'the services load dist/core.js only');
     try {
       // The user's key and server, as a signed-in user's window has them (the views stay closed).
       await useSandbox(s, sandbox);
@@ -46,7 +49,7 @@ describe('activation: on startup, network-free, and the writing Code Actions are
         [],
         'no request: activation and signing in are local, the views are closed',
       );
-      assert.deepStrictEqual(loaded(), ['extension.js'], 'still no HTTP client and no command code loaded');
+      assert.deepStrictEqual(loaded(), ['core.js', 'extension.js'], 'still no HTTP client and no command code loaded');
     } finally {
       await cleanUp();
       await s.credentials.clearKey();
