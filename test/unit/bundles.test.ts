@@ -104,6 +104,12 @@ describe('the Node bundles hold what esbuild.mjs declares', () => {
     for (const lazy of ['./core.js', './commands.js']) assert.ok(required.includes(lazy), `the activation bundle loads ${lazy} on demand`);
   });
 
+  it('each bundle takes vscode once: a copy of VS Code\'s API object per source file slows its require()', () => {
+    const files = [...Object.keys(report().bundles).map((n) => `dist/${n}.js`), 'dist/web/extension.js'];
+    const counts = files.map((f) => [f, [...fs.readFileSync(path.join(ROOT, f), 'utf8').matchAll(/\brequire\(\s*["']vscode["']\s*\)/g)].length] as const);
+    assert.deepEqual(counts.filter(([, n]) => n > 1), []);
+  });
+
   it('the check catches a file or a package that is not declared', () => {
     const declared = { packages: [], contains: ['src/extension.ts'] };
     assert.deepEqual(bundleProblems('extension', { ...declared, inputs: ['src/extension.ts'] }), []);
