@@ -519,7 +519,7 @@ function latencyRows(m: MainResult, rows: Row[]): void {
     const how = s0.ownWhat ? `own = ${s0.ownWhat}` : `VS Code = ${s0.vscodeWhat ?? '?'}`;
     const extra =
       action === 'Open the views' && m.apiLoadMs !== undefined
-        ? `; require() of dist/api.js on this first request ${fmtMs(m.apiLoadMs)}${m.servicesMs !== undefined ? `; building the services (dist/core.js) ${fmtMs(m.servicesMs)}` : ''}`
+        ? `; require() of dist/api.js on this first request ${fmtMs(m.apiLoadMs)}${m.servicesMs !== undefined ? `; building the services (dist/core.js) ${fmtMs(m.servicesMs)}${m.coreLoadMs !== undefined ? `, of which its require() ${fmtMs(m.coreLoadMs)}` : ''}` : ''}`
         : '';
     rows.push({
       figure: `4 Own time: ${action}`,

@@ -203,6 +203,8 @@ export interface MainResult {
    * and counted in the first open of the views.
    */
   servicesMs?: number;
+  /** Of servicesMs: the require() of dist/core.js. */
+  coreLoadMs?: number;
   /** VS Code's own time for the UI steps (see inHost.ts). */
   baselines?: Record<string, number>;
 }
