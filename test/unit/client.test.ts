@@ -1236,6 +1236,24 @@ describe('API client (src/api) against the sandbox', function () {
       });
     });
 
+    it('a request made during the wait a 429 named (one not waited out: over maxRetryWaitSeconds) waits for its end, not for the count of the minute before', async () => {
+      const api = client({ maxRetryWaitSeconds: 2 });
+      await withVirtualClock(async (waits) => {
+        for (let i = 1; i <= 70; i++) await api.listDocuments({ page: i });
+        sb.resetRequests();
+        sb.setFault('documents.list', { kind: 'rateLimit', retryAfter: 5, count: 1 });
+        const err = await apiError(() => api.listDocuments({ page: 1 }));
+        assert.equal(err.retryAfter, 5, 'reported, not waited out');
+        assert.equal(waits.length, 0, `no wait yet: ${JSON.stringify(waits)}`);
+        const t0 = Date.now();
+        await api.listDocuments({ page: 1 });
+        assert.equal(waits.length, 1, `one pacing wait: ${JSON.stringify(waits)}`);
+        assert.ok(waits[0] > 4000 && waits[0] <= 5005, `paced until the server's window ends, 5 s after the 429: ${waits[0]} ms`);
+        assert.ok(Date.now() - t0 <= 5005 + 1000, `${Date.now() - t0} ms (virtual)`);
+        assert.deepEqual(reqs().map((r) => r.status), [429, 200]);
+      });
+    });
+
     it('a read is retried on 502 / 503 / 504 with growing back-off, then succeeds', async () => {
       sb.setFault('documents.list', { kind: 'status503', count: 1 });
       sb.setFault('projects.list', { kind: 'status502', count: 1 });
