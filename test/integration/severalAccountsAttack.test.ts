@@ -127,6 +127,37 @@ describe('attack on several accounts: the wrong account, a removed account, a lo
     assert.strictEqual(kept.favorite, false, 'nor favorited');
   });
 
+  it('a project row kept after its account was removed deletes nothing, in no account', async () => {
+    const PROJECT = 'Shared project';
+    for (const box of [a, b]) {
+      if (!box.reports.some((r) => r.project === PROJECT)) box.reports.push({ id: 990_001, project: PROJECT, result: 50, createdAt: new Date() });
+    }
+    const label = await addB();
+    const projectRoots = await until('2 roots in the Projects view', async () => {
+      const r = (await s.projectsView.getChildren()) as unknown as AnyNode[];
+      return r.length === 2 && r.every((x) => x.kind === 'accountRoot') ? r : undefined;
+    });
+    const view = await readView(s.projectsView as never, 2, projectRoots[1]);
+    const rowB = view.nodes.find((n) => n.node.kind === 'project' && (n.node.project as { project: string }).project === PROJECT)?.node;
+    assert.ok(rowB, `the added account lists its project: ${view.labels.join(' | ')}`);
+
+    prompter.confirms = [true];
+    assert.strictEqual(await vscode.commands.executeCommand('contentDocs.accountRemove', label), true);
+    a.resetRequests();
+    b.resetRequests();
+    const messages = new MessageCapture().install();
+    try {
+      prompter.confirms = [true];
+      await Promise.resolve(vscode.commands.executeCommand('contentDocs.projectDelete', rowB)).then(undefined, () => undefined);
+      await new Promise((r) => setTimeout(r, 500));
+    } finally {
+      messages.dispose();
+    }
+    assert.deepStrictEqual(b.requests.map((r) => `${r.method} ${r.path}`), [], 'nothing is sent to the removed account\'s projects server');
+    assert.deepStrictEqual(a.requests.filter((r) => r.method === 'DELETE').map((r) => r.path), [], 'nor is the first account\'s project of that name deleted');
+    assert.ok(b.reports.some((r) => r.project === PROJECT) && a.reports.some((r) => r.project === PROJECT), 'both projects are still there');
+  });
+
   it('a change queued for an added account is not sent after the account was removed', async () => {
     const label = await addB();
     b.resetRequests();
