@@ -119,7 +119,11 @@ export class AccountRootsTree<N extends object> extends Disposable implements vs
 
   async getChildren(node?: N | AccountRootNode): Promise<(N | AccountRootNode)[]> {
     if (!node) {
-      if (!this.registry.several) return this.#own(this.registry.primary, await this.treeOf(this.registry.primary).getChildren());
+      if (!this.registry.several) {
+        // One account shown: its tree as it always was. That is an added one when the first account signed out.
+        const only = this.registry.shown()[0] ?? this.registry.primary;
+        return this.#own(only, await this.treeOf(only).getChildren());
+      }
       return this.registry.shown().map((a) => {
         const root = this.#rootOf(a);
         this.#ownerOf.set(root, a);
