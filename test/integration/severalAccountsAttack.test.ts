@@ -224,6 +224,22 @@ describe('attack on several accounts: the wrong account, a removed account, a lo
     }
   });
 
+  it('wrong keys typed into Add Account… never cost the first account its label (its tabs keep working)', async () => {
+    const before = s.documents.accountLabel!;
+    const uriA = vscode.Uri.from({ scheme: 'content-docs', authority: `${ID}.${before}`, path: `/Freestyle/${NAME}.md` });
+    assert.strictEqual(new TextDecoder().decode(await vscode.workspace.fs.readFile(uriA)), 'Text of A');
+    // Fifty mistyped keys (the server refuses each), then the right one.
+    prompter.reset();
+    prompter.inputs = [b.docsUrl, b.seoUrl, ...Array.from({ length: 50 }, (_, i) => `mistyped-key-${i}`), b.key];
+    assert.strictEqual(await vscode.commands.executeCommand('contentDocs.accountAdd'), true);
+    assert.strictEqual(prompter.checked.filter((c) => c.problem !== undefined).length, 50, 'each wrong key was refused in its box');
+    // Signed out and in again with the same key on the same server: the same account, as before.
+    await vscode.commands.executeCommand('contentDocs.signOut');
+    await useSandbox(s, a);
+    assert.strictEqual(await until('the first account\'s label', () => s.documents.currentAccount()), before, 'the same server and key keep their label');
+    assert.strictEqual(new TextDecoder().decode(await vscode.workspace.fs.readFile(uriA)), 'Text of A', 'the first account\'s address still reads');
+  });
+
   it('Set API Key… with the server and key of an added account never makes two accounts of one label', async () => {
     const label = await addB();
     // The first account's server set to the added account's, then Set API Key… with the added account's key.
