@@ -60,7 +60,8 @@ describe('attack on several accounts: the wrong account, a removed account, a lo
 
   before(async () => {
     a = await startSandbox({ rateLimit: 0, storeDelayMs: 0 });
-    b = await startSandbox({ rateLimit: 0, storeDelayMs: 0 });
+    // Another installation with a key of its own (the sandboxes' default key is one and the same).
+    b = await startSandbox({ rateLimit: 0, storeDelayMs: 0, key: 'another-installation-key-0123456789' });
     s = await services();
     await closeAll();
     previous = s.prompter.current;
@@ -256,5 +257,31 @@ describe('attack on several accounts: the wrong account, a removed account, a lo
     assert.deepStrictEqual(ids.filter((x, i) => ids.indexOf(x) !== i), [], 'tree item ids are unique across the view');
     const sessions = (await s.accounts.getSessions()).map((x) => x.id);
     assert.strictEqual(new Set(sessions).size, sessions.length, `the Accounts menu lists each account once: ${sessions.join(', ')}`);
+  });
+
+  it('the first account\'s server set to an added account\'s that takes the same key (a copy of one installation) never shows one account twice', async () => {
+    // A second installation that takes the first account's key (a staging copy of the same database, say).
+    const copy = await startSandbox({ rateLimit: 0, storeDelayMs: 0, key: a.key });
+    try {
+      copy.documents.set(ID, sandboxDocument(ID, NAME, 'Text of the copy'));
+      prompter.reset();
+      prompter.inputs = [copy.docsUrl, copy.seoUrl, copy.key];
+      assert.strictEqual(await vscode.commands.executeCommand('contentDocs.accountAdd'), true);
+      // Then the first account's server (user settings) is changed to the copy's: the same server and key as the added one.
+      await configure('documents.baseUrl', copy.docsUrl);
+      await configure('projects.baseUrl', copy.seoUrl);
+      await until('the first account\'s new label', async () => (await s.documents.currentAccount()) !== undefined);
+      const labels = s.registry.shown().map((x) => x.label ?? 'signed-out');
+      assert.strictEqual(new Set(labels).size, labels.length, `every account shown has a label of its own: ${labels.join(', ')}`);
+      const view = await readView(s.documentsView as never, 3);
+      const ids = view.nodes.map((n) => n.item.id).filter((x): x is string => x !== undefined);
+      assert.deepStrictEqual(ids.filter((x, i) => ids.indexOf(x) !== i), [], 'tree item ids are unique across the view');
+      const sessions = (await s.accounts.getSessions()).map((x) => x.id);
+      assert.strictEqual(new Set(sessions).size, sessions.length, `the Accounts menu lists each account once: ${sessions.join(', ')}`);
+    } finally {
+      for (const added of s.registry.added()) await s.registry.remove(added.label!);
+      await useSandbox(s, a);
+      await copy.close();
+    }
   });
 });
