@@ -61,11 +61,13 @@ export async function addAccount(s: Services): Promise<boolean> {
     async (value, signal) => {
       const problem = validateKey(value);
       if (problem) return problem;
-      const label = await s.registry.labelFor(documentsUrl, value.trim());
-      const existing = s.registry.byLabel(label);
-      if (existing) return `This account is already signed in (${existing.displayName}).`;
       try {
-        account = await s.api.probe(value.trim(), documentsUrl, signal, projectsUrl);
+        const checked = await s.api.probe(value.trim(), documentsUrl, signal, projectsUrl);
+        // Only a key the server accepted gets a label: labels are kept for the newest pairs only, and wrong keys
+        // would push out those of the accounts in use (their tabs would then be refused as another account's).
+        const existing = s.registry.byLabel(await s.registry.labelFor(documentsUrl, value.trim()));
+        if (existing) return `This account is already signed in (${existing.displayName}).`;
+        account = checked;
         return undefined;
       } catch (e) {
         if (signal.aborted) return 'Cancelled.';

@@ -51,7 +51,13 @@ export async function signIn(s: Services): Promise<boolean> {
       const problem = validateKey(value);
       if (problem) return problem;
       try {
-        account = await s.api.probe(value.trim(), newServer, signal);
+        const checked = await s.api.probe(value.trim(), newServer, signal);
+        // The server and key of an account added with "Add Account…": one account would have two places (two roots
+        // with one label, every row's id twice). It stays where it is until it is removed.
+        const label = await s.registry.labelFor(newServer ?? config.documentsBaseUrl(), value.trim());
+        const added = s.registry.added().find((a) => a.label === label);
+        if (added) return `This account was added with "Add Account…" (${added.displayName}). To make it the account of "Set API Key…", remove it with "Remove Account…" first.`;
+        account = checked;
         return undefined;
       } catch (e) {
         if (signal.aborted) return 'Cancelled.'; // Escape: the box is gone, and this answer is not shown

@@ -248,8 +248,8 @@ describe('attack on several accounts: the wrong account, a removed account, a lo
     await configure('projects.baseUrl', b.seoUrl);
     prompter.reset();
     prompter.inputs = [b.key];
-    await vscode.commands.executeCommand('contentDocs.signIn');
-    await new Promise((r) => setTimeout(r, 300));
+    assert.strictEqual(await vscode.commands.executeCommand('contentDocs.signIn'), false, 'the key is not set for the first account');
+    assert.match(prompter.checked.at(-1)?.problem ?? '', /added with "Add Account…"/, 'the box says whose key it is');
     const labels = s.registry.shown().map((x) => x.label ?? 'signed-out');
     assert.strictEqual(new Set(labels).size, labels.length, `every account shown has a label of its own: ${labels.join(', ')} (added: ${label})`);
     const view = await readView(s.documentsView as never, 3);
