@@ -278,6 +278,10 @@ describe('attack on several accounts: the wrong account, a removed account, a lo
       assert.deepStrictEqual(ids.filter((x, i) => ids.indexOf(x) !== i), [], 'tree item ids are unique across the view');
       const sessions = (await s.accounts.getSessions()).map((x) => x.id);
       assert.strictEqual(new Set(sessions).size, sessions.length, `the Accounts menu lists each account once: ${sessions.join(', ')}`);
+      // The menu's Sign Out on that one entry removes the added account it shows, not the first account's key.
+      await s.accounts.removeSession(s.registry.added()[0].label!);
+      assert.strictEqual(s.registry.added().length, 0, 'the added account is removed');
+      assert.ok(await s.credentials.hasKey(), 'the first account keeps its key');
     } finally {
       for (const added of s.registry.added()) await s.registry.remove(added.label!);
       await useSandbox(s, a);
