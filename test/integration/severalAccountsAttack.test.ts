@@ -128,6 +128,33 @@ describe('attack on several accounts: the wrong account, a removed account, a lo
     assert.strictEqual(kept.favorite, false, 'nor favorited');
   });
 
+  it('every address form of an added account reads and writes there only; a move onto the other account\'s address changes nothing', async () => {
+    const label = await addB();
+    const labelA = s.documents.accountLabel!;
+    const dec = (u: Uint8Array) => new TextDecoder().decode(u);
+    const single = (l: string) => vscode.Uri.from({ scheme: 'content-docs', authority: `${ID}.${l}`, path: `/Freestyle/${NAME}.md` });
+    const inFolder = (l: string) => vscode.Uri.from({ scheme: 'content-docs', authority: l, path: `/Freestyle/${NAME}.md` });
+    // The added account's folder lists its own documents.
+    const folders = await vscode.workspace.fs.readDirectory(vscode.Uri.from({ scheme: 'content-docs', authority: label, path: '/' }));
+    assert.ok(folders.some(([n]) => n === 'Freestyle'), `the added account's folder: ${folders.map(([n]) => n).join(', ')}`);
+    assert.strictEqual(dec(await vscode.workspace.fs.readFile(inFolder(label))), 'Text of B');
+    assert.strictEqual(dec(await vscode.workspace.fs.readFile(single(label))), 'Text of B');
+    assert.strictEqual(dec(await vscode.workspace.fs.readFile(inFolder(labelA))), 'Text of A');
+
+    await vscode.workspace.fs.writeFile(inFolder(label), new TextEncoder().encode('B through its folder'));
+    assert.strictEqual(b.documents.get(ID)!.result, 'B through its folder');
+    assert.strictEqual(a.documents.get(ID)!.result, 'Text of A', 'nothing of it reached the first account');
+
+    a.resetRequests();
+    b.resetRequests();
+    // A move from one account's address to the other's is refused; nothing is renamed in either account.
+    await assert.rejects(Promise.resolve(vscode.workspace.fs.rename(single(label), inFolder(labelA).with({ path: '/Freestyle/Moved.md' }), { overwrite: false })));
+    await assert.rejects(Promise.resolve(vscode.workspace.fs.rename(inFolder(labelA), single(label).with({ path: '/Freestyle/Moved.md' }), { overwrite: false })));
+    assert.strictEqual(a.documents.get(ID)!.name, NAME);
+    assert.strictEqual(b.documents.get(ID)!.name, NAME);
+    assert.deepStrictEqual([...a.requests, ...b.requests].filter((r) => r.route === 'documents.update'), [], 'no change was sent');
+  });
+
   it('a project row kept after its account was removed deletes nothing, in no account', async () => {
     const PROJECT = 'Shared project';
     for (const box of [a, b]) {
