@@ -65,6 +65,8 @@ export async function addAccount(s: Services): Promise<boolean> {
       const existing = s.registry.byLabel(label);
       if (existing) return `This account is already signed in (${existing.displayName}).`;
       try {
+        // Only a key the server accepted gets a label (registry.add makes it): labels are kept for the newest pairs
+        // only, and wrong keys would push out those of the accounts in use (their tabs would then be refused).
         account = await s.api.probe(value.trim(), documentsUrl, signal, projectsUrl);
         return undefined;
       } catch (e) {

@@ -44,8 +44,13 @@ export class AccountRegistry extends Disposable {
     return [...this.#added.values()];
   }
 
-  /** Every account to show: the first while it is signed in, then the added ones. */
+  /**
+   * Every account to show: the first while it is signed in, then the added ones. The first is left out while its
+   * server and key are those of an added account (its settings changed to them): one account, shown once, as the
+   * added one its addresses name (byLabel finds that one too).
+   */
   shown(): Account[] {
+    if (this.#added.size > 0 && this.primary.label !== undefined && this.#added.has(this.primary.label)) return this.added();
     const first = this.primary.label !== undefined || this.credentials.signedIn || this.#added.size === 0;
     return first ? [this.primary, ...this.#added.values()] : this.added();
   }

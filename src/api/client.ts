@@ -150,7 +150,10 @@ export function redirectTarget(url: URL): string {
   return shown.length > 200 ? `${shown.slice(0, 199)}…` : shown;
 }
 
-/** Client-side pacing: a sliding one-minute window of our own request starts, per server. */
+/**
+ * Client-side pacing: a sliding one-minute window of our own request starts, per server. A 429's Retry-After says
+ * when the server's window ends: the server counts afresh from then on, and so does this count.
+ */
 class Pacer {
   private starts: number[] = [];
   /** Until an answer says otherwise, the servers' usual limit (or less, when that is all that can be assumed). */
@@ -166,13 +169,15 @@ class Pacer {
   private remainingAt = 0;
   /** When the server said its window ends (from a 429's Retry-After), epoch ms. */
   private resetAt: number | undefined;
+  /** When the window of the last 429 ends (its Retry-After), epoch ms: requests started before then are not counted after it. */
+  private windowEnds = 0;
 
   /**
    * Learns from an answer's headers. A server with throttling switched off sends no X-RateLimit-* headers:
    * then only our own count paces, and a count the server reported earlier is dropped rather than counted
    * down to a wait the server never asked for.
    */
-  observe(headers: Record<string, string | string[] | undefined>): void {
+  observe(headers: Record<string, string | string[] | undefined>, status: number): void {
     const rawLimit = header(headers, 'x-ratelimit-limit');
     const limit = Number(rawLimit);
     if (rawLimit !== undefined && Number.isFinite(limit) && limit > 0) this.limit = limit;
@@ -188,15 +193,24 @@ class Pacer {
       this.resetAt = undefined;
     }
     const retryAfter = retryAfterSeconds(headers);
-    if (retryAfter !== undefined) this.resetAt = Date.now() + retryAfter * 1000;
+    if (retryAfter !== undefined) {
+      this.resetAt = Date.now() + retryAfter * 1000;
+      if (status === 429) this.windowEnds = this.resetAt;
+    }
   }
 
   /** How long to wait before the next request may start. */
   delay(now = Date.now()): number {
-    this.starts = this.starts.filter((t) => now - t < 60_000);
+    // The starts of the last minute, less those before the end of a 429's wait once it has passed: the server no longer counts them.
+    const from = now >= this.windowEnds ? this.windowEnds : 0;
+    this.starts = this.starts.filter((t) => now - t < 60_000 && t >= from);
     // Leave one request of headroom for another window or tool sharing the key.
     const budget = Math.max(1, this.limit - 1);
-    if (this.starts.length >= budget) return this.starts[this.starts.length - budget] + 60_000 - now + 5;
+    if (this.starts.length >= budget) {
+      const wait = this.starts[this.starts.length - budget] + 60_000 - now + 5;
+      // Before that end, the count holds a request no longer than the server asked (a retry may wake a moment early).
+      return now < this.windowEnds ? Math.min(wait, this.windowEnds - now + 5) : wait;
+    }
     if (this.remaining !== undefined && this.remaining <= 0 && now - this.remainingAt < 60_000 && this.starts.length > 0) {
       // The server said when its window ends: wait that long, not a whole minute.
       if (this.resetAt !== undefined) return this.resetAt > now ? this.resetAt - now + 5 : 0;
@@ -416,7 +430,7 @@ export class HttpClient {
   ): Promise<RawResponse> {
     const maxBodyBytes = this.options.maxBodyBytes ?? 8 * 1024 * 1024;
     const res = await this.transport.send({ url, method, headers, body, signal, maxBodyBytes });
-    this.pacers[service].observe(res.headers);
+    this.pacers[service].observe(res.headers, res.status);
     if (res.status !== 429) this.pacers[service].answered();
     return res;
   }

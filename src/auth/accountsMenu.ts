@@ -92,7 +92,8 @@ export class AccountsMenu extends Disposable implements vscode.AuthenticationPro
     const out: vscode.AuthenticationSession[] = [];
     const url = config.documentsBaseUrl();
     const label = await this.credentials.accountLabel(url);
-    if (label) {
+    // The server and key of an added account (the settings changed to them): that account's session is the one.
+    if (label && !this.added().some((a) => a.label === label)) {
       const host = hostOf(url);
       const name = this.services?.account.cached?.name ?? rememberedName(this.remembered(), label, host);
       out.push({ id: label, accessToken: NO_TOKEN, account: { id: label, label: displayLabel(host, name) }, scopes: [] });
@@ -116,14 +117,16 @@ export class AccountsMenu extends Disposable implements vscode.AuthenticationPro
 
   /** The menu's Sign Out: the account is signed out as "Content Docs: Sign Out" does it (its key is removed). */
   async removeSession(sessionId: string): Promise<void> {
-    if (sessionId === (await this.credentials.accountLabel())) {
-      await vscode.commands.executeCommand(CMD.signOut);
-      this.log.info('[auth] signed out from the Accounts menu');
-    } else if (this.added().some((a) => a.label === sessionId)) {
+    // An added account first: the menu shows its session also while the first account's settings name the same
+    // server and key (see accounts()).
+    if (this.added().some((a) => a.label === sessionId)) {
       // VS Code asked the user before calling this: the account is removed as Remove Account… does it.
       if (!this.services) this.load();
       await this.services?.registry.remove(sessionId);
       this.log.info('[auth] removed an added account from the Accounts menu');
+    } else if (sessionId === (await this.credentials.accountLabel())) {
+      await vscode.commands.executeCommand(CMD.signOut);
+      this.log.info('[auth] signed out from the Accounts menu');
     }
     await this.update();
   }

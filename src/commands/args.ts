@@ -15,7 +15,7 @@ function positiveId(v: unknown): number | undefined {
 
 /**
  * The document a command argument stands for, and the account it is in — the one lookup every document command
- * uses: a row of the Documents view (its account's), a `content-docs:` URI (the account it names; editor title menus
+ * uses: a row of the Documents view (its account's; none once that account was removed), a `content-docs:` URI (the account it names; editor title menus
  * pass one), `{ id, account }` (a row's own command; `account` a label), an id or `{ id }` (links, other extensions:
  * the first account), or nothing: the active editor's document. Only the id and the label are taken from an argument
  * this extension did not make; names and other fields always come from what the server said. Undefined when there is

@@ -54,7 +54,8 @@ export async function signIn(s: Services): Promise<boolean> {
       const url = newServer ?? config.documentsBaseUrl();
       const label = url ? await s.registry.labelFor(url, value.trim(), { mint: false }) : undefined;
       const twin = label !== undefined ? s.registry.added().find((a) => a.label === label) : undefined;
-      if (twin) return `This account is already added (${twin.displayName}): remove it with "Content Docs: Remove Account…" first, or use another key.`;
+      // (Looked up without making a label: a key is given one only once the server accepted it.)
+      if (twin) return `This account was added with "Add Account…" (${twin.displayName}). To make it the account of "Set API Key…", remove it with "Remove Account…" first, or use another key.`;
       try {
         account = await s.api.probe(value.trim(), newServer, signal);
         return undefined;

@@ -7,7 +7,7 @@ import { ACCOUNT_FOLDER_NAME, accountRoot, documentUri, tabUris } from '../fs/ur
 import type { Services } from '../services/services';
 import { describeError, errorKind, isApiError, isCancellation } from '../util/errors';
 import { showError } from '../util/run';
-import { documentTargetOf } from './args';
+import { documentTargetOf, type DocumentTarget } from './args';
 import type { Account } from '../accounts/account';
 import { chooseAccount } from '../accounts/pick';
 import type { CommandParts } from './types';
@@ -38,6 +38,15 @@ export async function openDocument(
 ): Promise<vscode.TextEditor | undefined> {
   const target = documentTargetOf(s, arg);
   if (target === undefined) throw new Error('There is no document to open.');
+  return openTarget(s, target, options);
+}
+
+/** Opens a document of the account `target` names (Retry opens it there again, never by its id alone). */
+async function openTarget(
+  s: Services,
+  target: DocumentTarget,
+  options: { preview?: boolean; viewColumn?: vscode.ViewColumn },
+): Promise<vscode.TextEditor | undefined> {
   const { documents, id } = target;
   // Only a document shown in a tab is reused: VS Code keeps closed documents' models around for a while,
   // and those may hold text the server has changed since.
@@ -54,7 +63,7 @@ export async function openDocument(
   } catch (e) {
     if (isCancellation(e)) return undefined;
     if (errorKind(e) === 'notFound') documents.markDeleted(id);
-    void showError(s.log, describeError(`Couldn't open ${known?.name ? `"${known.name}"` : `document ${id}`}`, e), e, () => openDocument(s, target, options));
+    void showError(s.log, describeError(`Couldn't open ${known?.name ? `"${known.name}"` : `document ${id}`}`, e), e, () => openTarget(s, target, options));
     return undefined;
   }
   s.fs.remember(doc);

@@ -15,7 +15,7 @@ export function projectCommands(s: Services) {
     [CMD.projectsSearch]: () => searchProjects(s),
     [CMD.projectsClearSearch]: () => Promise.all(projectTrees(s).map((t) => t.model.setSearch(undefined))),
     [CMD.projectsSort]: () => sortProjects(s),
-    [CMD.projectsLoadMore]: (node: unknown) => treeOfRow(s, node).model.loadMore(),
+    [CMD.projectsLoadMore]: (node: unknown) => treeOfRow(s, node)?.model.loadMore(),
     [CMD.projectDelete]: (arg: unknown) => deleteProject(s, arg),
   } satisfies CommandParts;
 }
@@ -25,10 +25,14 @@ export function projectTrees(s: Services): ProjectsTreeProvider[] {
   return s.projectsView.trees() as ProjectsTreeProvider[];
 }
 
-/** The Projects tree a row came from (the first account's for anything else). */
-function treeOfRow(s: Services, node: unknown): ProjectsTreeProvider {
+/**
+ * The Projects tree a row came from (the first account's for anything else); undefined for a row of an account that
+ * was removed since, which never stands for a project of another account.
+ */
+function treeOfRow(s: Services, node: unknown): ProjectsTreeProvider | undefined {
   const account = s.projectsView.accountOf(node);
-  return account ? (s.projectsView.treeOf(account) as ProjectsTreeProvider) : s.projectsTree;
+  if (account) return s.projectsView.treeOf(account) as ProjectsTreeProvider;
+  return s.projectsView.owns(node) ? undefined : s.projectsTree;
 }
 
 export async function searchProjects(s: Services): Promise<ProjectNode[] | undefined> {
@@ -102,6 +106,7 @@ export async function deleteProject(s: Services, arg: unknown): Promise<boolean>
   }
   // A row of the view is deleted in its own account; a name alone, in the first account.
   const tree = treeOfRow(s, arg);
+  if (!tree) throw new Error(vscode.l10n.t('The project "{0}" is of an account that was removed: nothing was deleted.', name));
   const row = tree.model.findProject(name);
   const count = row?.project.reports;
   const detail =

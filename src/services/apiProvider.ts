@@ -64,6 +64,9 @@ export class ApiProvider extends Disposable {
   }
 
   get(): ContentApi {
+    // An added account that was removed: its key was deleted, and nothing more goes to its server (a change queued
+    // before the removal, a row of it still on screen).
+    if (this.isDisposed) throw new Error('This account was removed from VS Code: nothing was sent to its server.');
     if (!this.api) {
       const t0 = Date.now();
       this.module ??= this.loadModule();

@@ -62,19 +62,31 @@ export class AccountRootsTree<N extends object> extends Disposable implements vs
     return this.registry.shown().map((a) => this.treeOf(a));
   }
 
-  /** Whether a row came from one of the accounts' trees (through this view, or asked of that tree itself). */
+  /**
+   * Whether a row came from one of the accounts' trees (through this view, or asked of that tree itself), its account
+   * removed since or not: such a row never stands for a document of another account (see {@link accountOf}).
+   */
   owns(node: unknown): node is N {
-    return !isAccountRoot(node) && this.accountOf(node) !== undefined;
+    if (isAccountRoot(node) || typeof node !== 'object' || node === null) return false;
+    return this.#ownerOf.has(node) || [...this.#trees.values()].some((tree) => tree.owns(node));
   }
 
-  /** The account whose tree handed out a row (undefined: not a row of this view). */
+  /**
+   * The account whose tree handed out a row (undefined: not a row of this view, or a row of an account removed since:
+   * a command on it acts nowhere).
+   */
   accountOf(node: unknown): Account | undefined {
-    if (isAccountRoot(node)) return node.account;
+    if (isAccountRoot(node)) return this.#isLive(node.account) ? node.account : undefined;
     if (typeof node !== 'object' || node === null) return undefined;
     const known = this.#ownerOf.get(node);
-    if (known) return known;
+    if (known) return this.#isLive(known) ? known : undefined;
     for (const [account, tree] of this.#trees) if (tree.owns(node)) return account;
     return undefined;
+  }
+
+  /** Whether an account is still there: the first, or one added and not removed since. */
+  #isLive(account: Account): boolean {
+    return account === this.registry.primary || this.registry.added().includes(account);
   }
 
   #adopt(account: Account, tree: PagedTreeBase<N>): void {
@@ -107,16 +119,22 @@ export class AccountRootsTree<N extends object> extends Disposable implements vs
 
   async getChildren(node?: N | AccountRootNode): Promise<(N | AccountRootNode)[]> {
     if (!node) {
-      if (!this.registry.several) return this.#own(this.registry.primary, await this.treeOf(this.registry.primary).getChildren());
+      if (!this.registry.several) {
+        // One account shown: its tree as it always was. That is an added one when the first account signed out.
+        const only = this.registry.shown()[0] ?? this.registry.primary;
+        return this.#own(only, await this.treeOf(only).getChildren());
+      }
       return this.registry.shown().map((a) => {
         const root = this.#rootOf(a);
         this.#ownerOf.set(root, a);
         return root;
       });
     }
-    if (isAccountRoot(node)) return this.#own(node.account, await this.treeOf(node.account).getChildren());
-    const account = this.#ownerOf.get(node);
-    return account ? this.#own(account, await this.treeOf(account).getChildren(node)) : [];
+    // A root or row of an account removed since (VS Code expanding it as it goes away): nothing to list, no request.
+    const account = this.accountOf(node);
+    if (!account) return [];
+    if (isAccountRoot(node)) return this.#own(account, await this.treeOf(account).getChildren());
+    return this.#own(account, await this.treeOf(account).getChildren(node));
   }
 
   #own(account: Account, rows: N[]): N[] {

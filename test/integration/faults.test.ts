@@ -613,9 +613,7 @@ describe('reliability: fault matrix', function () {
   for (const op of OPERATIONS) {
     for (const f of FAULTS) {
       it(`${op.name} × ${f.name}`, async function () {
-        // A 429 case right after the account folder's 429 case can wait behind that listing's paced retries (the
-        // account folder case takes about 40 s on a quiet machine; why is still open): a case gets 90 s.
-        this.timeout(90_000);
+        this.timeout(45_000);
         await tally.run(`${op.name} × ${f.name}`, async () => {
           const body = async () => {
             const rejections = watch.ours.length;

@@ -195,7 +195,7 @@ describe('several accounts: two installations side by side', function () {
     await configure('documents.baseUrl', b.docsUrl);
     try {
       assert.strictEqual(await vscode.commands.executeCommand('contentDocs.signIn'), false);
-      assert.match(prompter.checked[0]?.problem ?? '', new RegExp(`already added \\(${added.displayName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\)`));
+      assert.match(prompter.checked[0]?.problem ?? '', new RegExp(`added with "Add Account…" \\(${added.displayName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\)`));
     } finally {
       await useSandbox(s, a);
     }

@@ -23,9 +23,10 @@ import {
   type Project,
 } from '../../src/api';
 import { isKnownTemplate, templateName, TEMPLATES } from '../../src/api/templates';
+import { listAccount } from '../../src/fs/accountIndex';
 import { collate, fold, likeMatcher, startSandbox, type RequestRecord, type Sandbox } from '../sandbox/server';
 import { CUSTOM_TEMPLATES, TEMPLATES as SANDBOX_TEMPLATES } from '../sandbox/templates';
-import { withFastClientSleeps } from './apiKit';
+import { withFastClientSleeps, withVirtualClock } from './apiKit';
 
 // ---------------------------------------------------------------------------------------------------
 // Helpers
@@ -1208,6 +1209,49 @@ describe('API client (src/api) against the sandbox', function () {
       assert.equal(err.retryAfter, 3);
       assert.deepEqual(delays, [3000, 3000]);
       assert.equal(reqs().length, 3);
+    });
+
+    it('a 429 with Retry-After after a busy minute on a server that does not throttle otherwise: each retry waits the Retry-After alone, then the account listing', async () => {
+      // The account folder's listing (pages of 100 by id) after 70 requests in a minute, none paced: the server sends
+      // no rate-limit headers. Then two 429s that name a limit of 60 and a wait of 1 second.
+      const api = client();
+      await withVirtualClock(async (waits) => {
+        for (let i = 1; i <= 70; i++) await api.listDocuments({ page: i });
+        assert.deepEqual(waits, [], 'nothing paced while the server sends no rate-limit headers');
+        sb.resetRequests();
+        sb.setFault('documents.list', { kind: 'rateLimit', retryAfter: 1, count: 2 });
+        const t0 = Date.now();
+        const listing = await listAccount((page) => api.listDocuments({ perPage: 100, sortBy: 'id', sort: 'asc', page }), () => true);
+        const elapsed = Date.now() - t0;
+        assert.equal(listing.docs.length, sb.documents.size, 'the whole account is listed');
+        const pages = Math.ceil(sb.documents.size / 100);
+        assert.deepEqual(
+          reqs().map((r) => [r.query.page, r.status]),
+          [['1', 429], ['1', 429], ...Array.from({ length: pages }, (_, i) => [String(i + 1), 200])],
+          'two refused, then each page once',
+        );
+        // The server said when to come back: the 70 requests of the minute before it hold nothing back past that.
+        assert.deepEqual(waits, [1000, 1000], `the waits: the Retry-After of each 429 and nothing else (${elapsed} ms in all)`);
+        assert.ok(elapsed < 3000, `the listing took ${elapsed} ms (virtual)`);
+      });
+    });
+
+    it('a request made during the wait a 429 named (one not waited out: over maxRetryWaitSeconds) waits for its end, not for the count of the minute before', async () => {
+      const api = client({ maxRetryWaitSeconds: 2 });
+      await withVirtualClock(async (waits) => {
+        for (let i = 1; i <= 70; i++) await api.listDocuments({ page: i });
+        sb.resetRequests();
+        sb.setFault('documents.list', { kind: 'rateLimit', retryAfter: 5, count: 1 });
+        const err = await apiError(() => api.listDocuments({ page: 1 }));
+        assert.equal(err.retryAfter, 5, 'reported, not waited out');
+        assert.equal(waits.length, 0, `no wait yet: ${JSON.stringify(waits)}`);
+        const t0 = Date.now();
+        await api.listDocuments({ page: 1 });
+        assert.equal(waits.length, 1, `one pacing wait: ${JSON.stringify(waits)}`);
+        assert.ok(waits[0] > 4000 && waits[0] <= 5005, `paced until the server's window ends, 5 s after the 429: ${waits[0]} ms`);
+        assert.ok(Date.now() - t0 <= 5005 + 1000, `${Date.now() - t0} ms (virtual)`);
+        assert.deepEqual(reqs().map((r) => r.status), [429, 200]);
+      });
     });
 
     it('a read is retried on 502 / 503 / 504 with growing back-off, then succeeds', async () => {

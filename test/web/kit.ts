@@ -17,6 +17,11 @@ export interface WebTestConfig {
   key: string;
   /** A sandbox whose CORS settings were changed (no CORS headers). */
   noCorsUrl: string;
+  /**
+   * A second sandbox with Laravel's default CORS, the same seed (the same ids under the same names) and another key:
+   * the server of an account added with "Add Account…".
+   */
+  second: { docsUrl: string; seoUrl: string; key: string };
   /** A folder on the code-server machine for screenshots and the runner's answers. */
   runDir: string;
   grep?: string;
@@ -93,6 +98,7 @@ export interface RequestRecord {
   method: string;
   path: string;
   route?: string;
+  query?: Record<string, string>;
   status: number;
   authorizationHeader?: string;
   body?: Record<string, string>;

@@ -1,7 +1,8 @@
 /**
  * The web tier: the extension's browser build (dist/web/extension.js) in code-server's **web-worker** extension
- * host — forced with the user setting `remote.extensionKind` — driven by headless Debian chromium, against two
- * sandboxes on 127.0.0.1: one with Laravel's default CORS, one whose CORS settings were changed. The suites
+ * host — forced with the user setting `remote.extensionKind` — driven by headless Debian chromium, against three
+ * sandboxes on 127.0.0.1: one with Laravel's default CORS, one whose CORS settings were changed, and a second server
+ * with the default CORS and another key (the account added with "Add Account…"). The suites
  * (test/web/suites.ts) are bundled here by esbuild for the browser and run by mocha's browser build inside the
  * worker (test/web/index.ts). Builds the test bundle itself; run `node esbuild.mjs && npx tsc -p tsconfig.test.json`
  * first (npm's pretest does).
@@ -35,10 +36,12 @@ import { createRunDir, harnessEnvOrReport, launchChromium, removeDir, repoRoot, 
 import { finalResults, hungReason, ProgressWriter, type Limits, type Results } from '../harness/progress';
 
 const EXTENSION_ID = 'content-docs.content-docs';
+/** The second sandbox's key: not a substring of the first's (sandbox-key-0123456789), so a request carrying it is found by its text. */
+const SECOND_KEY = 'second-account-key-5f3a9c7e';
 const BRIDGE = /\[\[web:(screenshot|running-extensions|press|read) (\S+) (\S+)\]\]/;
 const RESULTS = /\[\[web:results (\{.*\})\]\]/;
 const PROGRESS = /\[\[web:progress (\{.*\})\]\]/;
-/** About 10 tests, mocha's 30 s each; a run takes about 40 s on a quiet machine. */
+/** About 11 tests, mocha's 30 s each; a run takes about 45 s on a quiet machine. */
 const WEB_LIMITS: Limits = { startupMs: 120_000, perTestMs: 10_000, slackMs: 120_000, graceMs: 30_000, defaultTestMs: 120_000 };
 const NOISE: readonly RegExp[] = [
   /open-vsx\.org/, /^Resolv(ing|ed) connection token/, /^Creating a socket/, /^\[reconnection-grace-time\]/, /^\[Service Worker\]/,
@@ -133,6 +136,7 @@ async function main(): Promise<number> {
   fs.writeFileSync(path.join(ws, 'README.md'), '# Content Docs web-tier workspace\n');
   let sandbox: Sandbox | undefined;
   let noCors: Sandbox | undefined;
+  let second: Sandbox | undefined;
   let cs: CodeServer | undefined;
   let browser: Chromium | undefined;
   let results: Results | undefined;
@@ -142,12 +146,14 @@ async function main(): Promise<number> {
     await cs?.stop();
     await sandbox?.close();
     await noCors?.close();
+    await second?.close();
   };
   for (const sig of ['SIGINT', 'SIGTERM'] as const) process.once(sig, () => void stop().finally(() => process.exit(130)));
 
   try {
     sandbox = await startSandbox({ storeDelayMs: 0, controlCors: true });
     noCors = await startSandbox({ storeDelayMs: 0, controlCors: true, cors: false, seed: 'empty' });
+    second = await startSandbox({ storeDelayMs: 0, controlCors: true, key: SECOND_KEY });
     cs = await startCodeServer({
       harnessEnv: henv,
       runDir,
@@ -158,10 +164,18 @@ async function main(): Promise<number> {
         'files.autoSave': 'off',
         'contentDocs.documents.baseUrl': sandbox.docsUrl,
         'contentDocs.projects.baseUrl': sandbox.seoUrl,
-        contentDocsWebTest: { docsUrl: sandbox.docsUrl, seoUrl: sandbox.seoUrl, key: sandbox.key, noCorsUrl: noCors.docsUrl, runDir, grep },
+        contentDocsWebTest: {
+          docsUrl: sandbox.docsUrl,
+          seoUrl: sandbox.seoUrl,
+          key: sandbox.key,
+          noCorsUrl: noCors.docsUrl,
+          second: { docsUrl: second.docsUrl, seoUrl: second.seoUrl, key: second.key },
+          runDir,
+          grep,
+        },
       },
     });
-    console.error(`[web] code-server ${henv.version} on ${cs.url} in ${cs.startupMs} ms; sandboxes ${sandbox.docsUrl} (CORS) and ${noCors.docsUrl} (no CORS)`);
+    console.error(`[web] code-server ${henv.version} on ${cs.url} in ${cs.startupMs} ms; sandboxes ${sandbox.docsUrl} (CORS), ${noCors.docsUrl} (no CORS) and ${second.docsUrl} (CORS, a second account)`);
     browser = await launchChromium({ harnessEnv: henv, runDir });
     const page = browser.page;
 

@@ -1,7 +1,8 @@
 /**
  * The web tier's tests: the extension's browser build in code-server's web-worker extension host, against the
  * sandbox with Laravel's default CORS (every request preceded by a preflight, no response header readable
- * beyond the safelist). Defined by defineSuites() once mocha's browser build is set up (test/web/index.ts).
+ * beyond the safelist), and a second one like it with another key for an account added with "Add Account…".
+ * Defined by defineSuites() once mocha's browser build is set up (test/web/index.ts).
  */
 import * as vscode from 'vscode';
 import type { Services } from '../../src/services/services';
@@ -23,6 +24,7 @@ import {
   ScriptedPrompter,
   sleep,
   until,
+  type RequestRecord,
   type WebTestConfig,
 } from './kit';
 
@@ -69,6 +71,8 @@ export function defineSuites(): void {
         await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
       }
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      // An account a failed test added leaves with it (the tests after it expect the first account alone).
+      for (const added of s.registry.added()) if (added.label) await s.registry.remove(added.label);
     });
 
     /**
@@ -328,6 +332,146 @@ export function defineSuites(): void {
         s.prompter.current = prompter;
         await configure('documents.baseUrl', c.docsUrl);
       }
+    });
+
+    it('two accounts: Add Account… in the worker, a root each, the same id opened and saved each in its own account, Remove Account…', async function () {
+      this.timeout(60_000);
+      const two = c.second;
+      const sb2 = new SandboxControl(two.docsUrl);
+      await sb2.clearFaults();
+      await sb2.resetRequests();
+      // Every request each server got in this test (the records are read and cleared at each step below).
+      const toFirst: RequestRecord[] = [];
+      const toSecond: RequestRecord[] = [];
+      const collect = async () => {
+        toFirst.push(...(await sb.requests()));
+        toSecond.push(...(await sb2.requests()));
+        await sb.resetRequests();
+        await sb2.resetRequests();
+      };
+      assert.equal(await s.credentials.getKey(), c.key, 'the first account is signed in');
+      assert.equal(s.registry.added().length, 0, 'no account added yet');
+
+      // Add Account…: the second server's address, its projects address, its key.
+      prompter.answer = (title) => {
+        if (/Add Account \(1\//.test(title)) return two.docsUrl;
+        if (/Add Account \(2\//.test(title)) return two.seoUrl;
+        if (/Add Account \(3\//.test(title)) return two.key;
+        return undefined;
+      };
+      const ok = await vscode.commands.executeCommand<boolean>('contentDocs.accountAdd');
+      assert.equal(ok, true, `added (asked: ${JSON.stringify(prompter.asked)}, problems: ${JSON.stringify(prompter.problems)}, messages: ${JSON.stringify(messages.shown)})`);
+      assert.deepEqual(prompter.asked.map((a) => a.title), ['Content Docs: Add Account (1/3)', 'Content Docs: Add Account (2/3)', 'Content Docs: Add Account (3/3)']);
+      const added = s.registry.added()[0];
+      const first = s.documents.accountLabel;
+      assert.ok(added?.label && first && added.label !== first, `two accounts: ${first} and ${added?.label}`);
+      assert.equal(await s.context.secrets.get(`contentDocs.apiKey.${added.label}`), two.key, 'its key in SecretStorage');
+      assert.ok((await sb2.requests()).some((r) => r.route === 'account'), 'the key was checked with the second server');
+
+      // A root per account in the Documents view (and in the Projects view), each listing its own server's documents.
+      const roots = await until('a root per account', async () => {
+        const r = (await s.documentsView.getChildren()) ?? [];
+        return r.length === 2 && r.every((n) => n.kind === 'accountRoot') ? r : undefined;
+      });
+      const viewLabel = (n: Parameters<typeof s.documentsView.getTreeItem>[0]) => {
+        const l = s.documentsView.getTreeItem(n).label;
+        return typeof l === 'string' ? l : (l?.label ?? '');
+      };
+      const rootLabels = roots.map(viewLabel);
+      assert.ok(rootLabels[0].includes(new URL(c.docsUrl).host), `the first root is the first server's: ${rootLabels[0]}`);
+      assert.ok(rootLabels[1].includes(new URL(two.docsUrl).host), `the second root is the second server's: ${rootLabels[1]}`);
+      assert.deepEqual(((await s.projectsView.getChildren()) ?? []).map((n) => n.kind), ['accountRoot', 'accountRoot'], 'the Projects view too');
+      const firstPage = async (root: (typeof roots)[number]) => {
+        const groups = (await s.documentsView.getChildren(root)) ?? [];
+        const all = groups.find((n) => n.kind === 'all');
+        assert.ok(all, `All Documents under ${viewLabel(root)}`);
+        const rows = (await s.documentsView.getChildren(all)) ?? [];
+        assert.ok(!rows.some((n) => n.kind === 'error'), `no error row: ${rows.map(viewLabel).join(' | ')}`);
+        return rows.flatMap((n) => (n.kind === 'document' ? [n] : []));
+      };
+      const rowsA = await firstPage(roots[0]);
+      const rowsB = await firstPage(roots[1]);
+      // As a person sees it: the view shown with its two roots collapsed (the first's 52 templates would hide the second).
+      await vscode.commands.executeCommand('contentDocs.documents.focus');
+      await sleep(300);
+      await vscode.commands.executeCommand('workbench.actions.treeView.contentDocs.documents.collapseAll');
+      await sleep(500);
+      await screenshot('web-two-accounts');
+
+      // The same id under the same name in both accounts (both servers have the same seed), given two different texts.
+      const rowB = rowsB.find((b) => !used.has(b.doc.id) && rowsA.some((a) => a.doc.id === b.doc.id && a.doc.name === b.doc.name));
+      assert.ok(rowB, 'a document listed in both accounts with the same id and name');
+      const id = rowB.doc.id;
+      used.add(id);
+      const rowA = rowsA.find((a) => a.doc.id === id)!;
+      const serverSaves = async (url: string, key: string, text: string) => {
+        const res = await fetch(`${url}/api/v1/documents/${id}`, {
+          method: 'PATCH',
+          headers: { authorization: `Bearer ${key}`, accept: 'application/json', 'content-type': 'application/x-www-form-urlencoded' },
+          body: new URLSearchParams({ result: text }).toString(),
+        });
+        assert.equal(res.status, 200, `the text of ${id} set on ${url}`);
+      };
+      await serverSaves(c.docsUrl, c.key, 'The text of the first account.');
+      await serverSaves(two.docsUrl, two.key, 'The text of the second account.');
+      await collect();
+
+      // Each row opens its own account's document: two tabs, two addresses, two texts.
+      const open = async (row: typeof rowA, label: string) => {
+        const command = s.documentsView.getTreeItem(row).command;
+        assert.ok(command, 'the row opens on a click');
+        assert.deepEqual(command.arguments?.[0], { id, account: label }, "the row's Open names its account");
+        await vscode.commands.executeCommand(command.command, ...(command.arguments ?? []));
+        return until(`the editor of ${id}.${label}`, () => vscode.window.visibleTextEditors.find((e) => e.document.uri.authority === `${id}.${label}`));
+      };
+      const uriA = (await open(rowA, first)).document.uri;
+      assert.equal(vscode.window.activeTextEditor?.document.getText(), 'The text of the first account.');
+      const uriB = (await open(rowB, added.label)).document.uri;
+      assert.equal(vscode.window.activeTextEditor?.document.getText(), 'The text of the second account.');
+      assert.ok(uriA.toString() !== uriB.toString(), 'two documents, two addresses');
+      await collect();
+
+      // Each save goes to its own server only. (The second open took the first one's preview tab: shown again to edit.)
+      const edB = await vscode.window.showTextDocument(uriB, { preview: false });
+      await replaceAll(edB, 'Edited in the second account.');
+      assert.equal(await edB.document.save(), true, 'the second account\'s document saved');
+      assert.equal((await sb2.document(id)).result, 'Edited in the second account.');
+      assert.equal((await sb.document(id)).result, 'The text of the first account.', 'the first server untouched');
+      const edA = await vscode.window.showTextDocument(uriA, { preview: false });
+      assert.equal(edA.document.getText(), 'The text of the first account.', 'the first account\'s text, read again');
+      await replaceAll(edA, 'Edited in the first account.');
+      assert.equal(await edA.document.save(), true, 'the first account\'s document saved');
+      assert.equal((await sb.document(id)).result, 'Edited in the first account.');
+      assert.equal((await sb2.document(id)).result, 'Edited in the second account.', 'the second server untouched');
+      const patchesA = (await sb.requests()).filter((r) => r.method === 'PATCH');
+      const patchesB = (await sb2.requests()).filter((r) => r.method === 'PATCH');
+      assert.deepEqual(patchesA.map((r) => [r.path, r.body?.result, r.authorizationHeader]), [[`/api/v1/documents/${id}`, 'Edited in the first account.', `Bearer ${c.key}`]]);
+      assert.deepEqual(patchesB.map((r) => [r.path, r.body?.result, r.authorizationHeader]), [[`/api/v1/documents/${id}`, 'Edited in the second account.', `Bearer ${two.key}`]]);
+      await collect();
+
+      // Remove Account… on the second root: asked first; then no roots, and its key is gone.
+      prompter.confirms.push(true);
+      assert.equal(await vscode.commands.executeCommand('contentDocs.accountRemove', roots[1]), true, 'removed');
+      assert.equal(prompter.asked.at(-1)?.title, 'Remove Account', 'asked first');
+      assert.equal(s.registry.added().length, 0);
+      assert.equal(await s.context.secrets.get(`contentDocs.apiKey.${added.label}`), undefined, 'its key is deleted');
+      const after = (await s.documentsView.getChildren()) ?? [];
+      assert.ok(after.length > 0 && !after.some((n) => n.kind === 'accountRoot'), `no roots: ${after.map((n) => n.kind).join(', ')}`);
+      assert.ok(!((await s.projectsView.getChildren()) ?? []).some((n) => n.kind === 'accountRoot'), 'no roots in the Projects view');
+      await collect();
+
+      // Whatever went where (the key check, the lists, the background counts, the opens, the saves): each key only to
+      // its own server.
+      assert.ok(toFirst.length > 0 && toSecond.length > 0, 'both servers were asked');
+      const leakedToFirst = toFirst.filter((r) => JSON.stringify(r).includes(two.key));
+      assert.deepEqual(leakedToFirst.map((r) => [r.method, r.path]), [], "the second account's key never went to the first server");
+      const leakedToSecond = toSecond.filter((r) => JSON.stringify(r).includes(c.key));
+      assert.deepEqual(leakedToSecond.map((r) => [r.method, r.path]), [], "the first account's key never went to the second server");
+      assert.deepEqual(
+        toSecond.filter((r) => r.authorizationHeader !== `Bearer ${two.key}`).map((r) => [r.method, r.path, r.authorizationHeader]),
+        [],
+        'every request to the second server carried its own key',
+      );
     });
   });
 }

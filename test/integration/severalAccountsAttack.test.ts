@@ -1,0 +1,318 @@
+/**
+ * Several accounts, used the way that goes wrong (inside a real VS Code, two sandboxes whose servers hold the same id
+ * under the same name): a row kept after its account was removed, a change queued for an account that is then
+ * removed, Retry after a failed open in an added account, the first account signed out with one added account left,
+ * and the first account set to the server and key of an added one. Each time, nothing may reach the wrong account's
+ * server (or a removed account's), and the view must show the accounts that are signed in.
+ */
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import type { Services } from '../../src/services/services';
+import { startSandbox, type Sandbox } from '../sandbox/server';
+import {
+  closeAll,
+  configure,
+  MessageCapture,
+  readView,
+  RecordingPrompter,
+  sandboxDocument,
+  services,
+  until,
+  useSandbox,
+  type AnyNode,
+} from './reliabilityKit';
+
+describe('attack on several accounts: the wrong account, a removed account, a lost account', function () {
+  this.timeout(90_000);
+  let a: Sandbox;
+  let b: Sandbox;
+  let s: Services;
+  let prompter: RecordingPrompter;
+  let previous: Services['prompter']['current'];
+  const ID = 6161;
+  const NAME = 'Shared name';
+
+  /** Adds the account of sandbox B with Add Account… (its key checked in its box); returns its label. */
+  async function addB(): Promise<string> {
+    prompter.reset();
+    prompter.inputs = [b.docsUrl, b.seoUrl, b.key];
+    assert.strictEqual(await vscode.commands.executeCommand('contentDocs.accountAdd'), true, `Add Account… failed: ${JSON.stringify(prompter.checked)}`);
+    const label = s.registry.added().at(-1)?.label;
+    assert.ok(label, 'the added account has a label');
+    return label;
+  }
+
+  /** The roots of the Documents view, once there are `n`. */
+  async function roots(n: number): Promise<AnyNode[]> {
+    return until(`${n} account roots`, async () => {
+      const r = (await s.documentsView.getChildren()) as unknown as AnyNode[];
+      return r.length === n && r.every((x) => x.kind === 'accountRoot') ? r : undefined;
+    });
+  }
+
+  /** The rows of document ID under a node of the Documents view (down to `depth`), as VS Code reads the view. */
+  async function rowsOfId(parent?: AnyNode, depth = 4): Promise<AnyNode[]> {
+    const view = await readView(s.documentsView as never, depth, parent);
+    return view.nodes.filter((n) => n.node.kind === 'document' && (n.node.doc as { id: number }).id === ID).map((n) => n.node);
+  }
+
+  const updatesTo = (box: Sandbox) => box.requests.filter((r) => r.route === 'documents.update');
+
+  before(async () => {
+    a = await startSandbox({ rateLimit: 0, storeDelayMs: 0 });
+    // Another installation with a key of its own (the sandboxes' default key is one and the same).
+    b = await startSandbox({ rateLimit: 0, storeDelayMs: 0, key: 'another-installation-key-0123456789' });
+    s = await services();
+    await closeAll();
+    previous = s.prompter.current;
+    prompter = new RecordingPrompter();
+    s.prompter.current = prompter;
+  });
+
+  beforeEach(async () => {
+    a.clearFaults();
+    b.clearFaults();
+    a.documents.set(ID, sandboxDocument(ID, NAME, 'Text of A'));
+    b.documents.set(ID, sandboxDocument(ID, NAME, 'Text of B'));
+    await useSandbox(s, a);
+    await until('the first account\'s label', () => s.documents.accountLabel);
+    prompter.reset();
+  });
+
+  afterEach(async () => {
+    await closeAll();
+    for (const added of s.registry.added()) await s.registry.remove(added.label!);
+  });
+
+  after(async () => {
+    s.prompter.current = previous;
+    await useSandbox(s, a);
+    await a?.close();
+    await b?.close();
+  });
+
+  it('a row of an account kept after the account was removed changes nothing on that account\'s server', async () => {
+    const label = await addB();
+    const [, rootB] = await roots(2);
+    const [rowB] = await rowsOfId(rootB);
+    assert.ok(rowB, 'the added account lists its document');
+
+    prompter.confirms = [true];
+    assert.strictEqual(await vscode.commands.executeCommand('contentDocs.accountRemove', label), true);
+    assert.strictEqual(s.registry.added().length, 0);
+    b.resetRequests();
+
+    const messages = new MessageCapture().install();
+    try {
+      // What a user (or a late click on a row VS Code still shows) can do with the row of the removed account.
+      await Promise.resolve(vscode.commands.executeCommand('contentDocs.documentFavorite', rowB)).then(undefined, () => undefined);
+      prompter.inputs = ['Renamed through a removed account'];
+      await Promise.resolve(vscode.commands.executeCommand('contentDocs.documentRename', rowB)).then(undefined, () => undefined);
+      prompter.confirms = [true];
+      await Promise.resolve(vscode.commands.executeCommand('contentDocs.documentDelete', rowB)).then(undefined, () => undefined);
+      // VS Code expanding the removed account's root as it goes away.
+      await Promise.resolve(s.documentsView.getChildren(rootB as never)).then(undefined, () => undefined);
+      await new Promise((r) => setTimeout(r, 500));
+    } finally {
+      messages.dispose();
+    }
+
+    assert.deepStrictEqual(
+      b.requests.map((r) => `${r.method} ${r.path}`),
+      [],
+      'nothing is sent to the server of a removed account (its key was deleted)',
+    );
+    const kept = b.documents.get(ID);
+    assert.ok(kept, 'the document of the removed account is not deleted');
+    assert.strictEqual(kept.name, NAME, 'nor renamed');
+    assert.strictEqual(kept.favorite, false, 'nor favorited');
+  });
+
+  it('every address form of an added account reads and writes there only; a move onto the other account\'s address changes nothing', async () => {
+    const label = await addB();
+    const labelA = s.documents.accountLabel!;
+    const dec = (u: Uint8Array) => new TextDecoder().decode(u);
+    const single = (l: string) => vscode.Uri.from({ scheme: 'content-docs', authority: `${ID}.${l}`, path: `/Freestyle/${NAME}.md` });
+    const inFolder = (l: string) => vscode.Uri.from({ scheme: 'content-docs', authority: l, path: `/Freestyle/${NAME}.md` });
+    // The added account's folder lists its own documents.
+    const folders = await vscode.workspace.fs.readDirectory(vscode.Uri.from({ scheme: 'content-docs', authority: label, path: '/' }));
+    assert.ok(folders.some(([n]) => n === 'Freestyle'), `the added account's folder: ${folders.map(([n]) => n).join(', ')}`);
+    assert.strictEqual(dec(await vscode.workspace.fs.readFile(inFolder(label))), 'Text of B');
+    assert.strictEqual(dec(await vscode.workspace.fs.readFile(single(label))), 'Text of B');
+    assert.strictEqual(dec(await vscode.workspace.fs.readFile(inFolder(labelA))), 'Text of A');
+
+    await vscode.workspace.fs.writeFile(inFolder(label), new TextEncoder().encode('B through its folder'));
+    assert.strictEqual(b.documents.get(ID)!.result, 'B through its folder');
+    assert.strictEqual(a.documents.get(ID)!.result, 'Text of A', 'nothing of it reached the first account');
+
+    a.resetRequests();
+    b.resetRequests();
+    // A move from one account's address to the other's is refused; nothing is renamed in either account.
+    await assert.rejects(Promise.resolve(vscode.workspace.fs.rename(single(label), inFolder(labelA).with({ path: '/Freestyle/Moved.md' }), { overwrite: false })));
+    await assert.rejects(Promise.resolve(vscode.workspace.fs.rename(inFolder(labelA), single(label).with({ path: '/Freestyle/Moved.md' }), { overwrite: false })));
+    assert.strictEqual(a.documents.get(ID)!.name, NAME);
+    assert.strictEqual(b.documents.get(ID)!.name, NAME);
+    assert.deepStrictEqual([...a.requests, ...b.requests].filter((r) => r.route === 'documents.update'), [], 'no change was sent');
+  });
+
+  it('a project row kept after its account was removed deletes nothing, in no account', async () => {
+    const PROJECT = 'Shared project';
+    for (const box of [a, b]) {
+      if (!box.reports.some((r) => r.project === PROJECT)) box.reports.push({ id: 990_001, project: PROJECT, result: 50, createdAt: new Date() });
+    }
+    const label = await addB();
+    const projectRoots = await until('2 roots in the Projects view', async () => {
+      const r = (await s.projectsView.getChildren()) as unknown as AnyNode[];
+      return r.length === 2 && r.every((x) => x.kind === 'accountRoot') ? r : undefined;
+    });
+    const view = await readView(s.projectsView as never, 2, projectRoots[1]);
+    const rowB = view.nodes.find((n) => n.node.kind === 'project' && (n.node.project as { project: string }).project === PROJECT)?.node;
+    assert.ok(rowB, `the added account lists its project: ${view.labels.join(' | ')}`);
+
+    prompter.confirms = [true];
+    assert.strictEqual(await vscode.commands.executeCommand('contentDocs.accountRemove', label), true);
+    a.resetRequests();
+    b.resetRequests();
+    const messages = new MessageCapture().install();
+    try {
+      prompter.confirms = [true];
+      await Promise.resolve(vscode.commands.executeCommand('contentDocs.projectDelete', rowB)).then(undefined, () => undefined);
+      await new Promise((r) => setTimeout(r, 500));
+    } finally {
+      messages.dispose();
+    }
+    assert.deepStrictEqual(b.requests.map((r) => `${r.method} ${r.path}`), [], 'nothing is sent to the removed account\'s projects server');
+    assert.deepStrictEqual(a.requests.filter((r) => r.method === 'DELETE').map((r) => r.path), [], 'nor is the first account\'s project of that name deleted');
+    assert.ok(b.reports.some((r) => r.project === PROJECT) && a.reports.some((r) => r.project === PROJECT), 'both projects are still there');
+  });
+
+  it('a change queued for an added account is not sent after the account was removed', async () => {
+    const label = await addB();
+    b.resetRequests();
+    const release = b.hold('documents.update');
+    let released = false;
+    try {
+      // The first change is on the wire; the second waits behind it (the changes of a document go one at a time).
+      const first = Promise.resolve(vscode.commands.executeCommand('contentDocs.documentFavorite', { id: ID, account: label })).then(undefined, () => undefined);
+      await until('the first change on the wire', () => updatesTo(b).length === 1);
+      const second = Promise.resolve(vscode.commands.executeCommand('contentDocs.documentUnfavorite', { id: ID, account: label })).then(undefined, () => undefined);
+      await new Promise((r) => setTimeout(r, 200));
+
+      const messages = new MessageCapture().install();
+      try {
+        await s.registry.remove(label);
+        release();
+        released = true;
+        await Promise.all([first, second]);
+        await new Promise((r) => setTimeout(r, 500));
+      } finally {
+        messages.dispose();
+      }
+    } finally {
+      if (!released) release();
+    }
+    // Only the change already on the wire when the account was removed reached its server.
+    assert.strictEqual(updatesTo(b).length, 1, `changes sent to the removed account's server: ${JSON.stringify(updatesTo(b).map((r) => r.body))}`);
+  });
+
+  it('Retry after a failed open in an added account opens that account\'s document, not the first account\'s of the same id', async () => {
+    const label = await addB();
+    b.setFault('documents.show', { kind: 'status500', count: 1 });
+    const messages = new MessageCapture().install();
+    messages.autoDismiss = false;
+    try {
+      // A row's own Open names its account.
+      void Promise.resolve(vscode.commands.executeCommand('contentDocs.documentOpen', { id: ID, account: label })).then(undefined, () => undefined);
+      const failed = await messages.waitFor('the failed open with Retry', (m) => m.level === 'error' && m.items.includes('Retry'));
+      failed.choose('Retry');
+      const editor = await until('an editor of the document', () =>
+        vscode.window.visibleTextEditors.find((e) => e.document.uri.scheme === 'content-docs' && e.document.uri.authority.startsWith(`${ID}.`)),
+      );
+      assert.strictEqual(editor.document.uri.authority, `${ID}.${label}`, 'Retry opens the document in the account the open was for');
+      assert.strictEqual(editor.document.getText(), 'Text of B');
+    } finally {
+      messages.dispose();
+    }
+  });
+
+  it('with the first account signed out, the one added account\'s documents are still in the Documents view', async () => {
+    const label = await addB();
+    await roots(2);
+    await vscode.commands.executeCommand('contentDocs.signOut');
+    await until('the first account signed out', () => s.documents.accountLabel === undefined && !s.credentials.signedIn);
+    assert.deepStrictEqual(s.registry.shown().map((x) => x.label), [label], 'the added account is the one shown');
+    const rows = await until('the added account\'s document in the view', async () => {
+      const r = await rowsOfId(undefined, 3);
+      return r.length ? r : undefined;
+    }, 5_000).catch(() => [] as AnyNode[]);
+    assert.ok(rows.length > 0, 'the added account\'s document is listed');
+    for (const row of rows) {
+      const item = s.documentsView.getTreeItem(row as never);
+      assert.strictEqual((item.command?.arguments?.[0] as { account?: string } | undefined)?.account, label, 'the row is the added account\'s');
+    }
+  });
+
+  it('wrong keys typed into Add Account… never cost the first account its label (its tabs keep working)', async () => {
+    const before = s.documents.accountLabel!;
+    const uriA = vscode.Uri.from({ scheme: 'content-docs', authority: `${ID}.${before}`, path: `/Freestyle/${NAME}.md` });
+    assert.strictEqual(new TextDecoder().decode(await vscode.workspace.fs.readFile(uriA)), 'Text of A');
+    // Fifty mistyped keys (the server refuses each), then the right one.
+    prompter.reset();
+    prompter.inputs = [b.docsUrl, b.seoUrl, ...Array.from({ length: 50 }, (_, i) => `mistyped-key-${i}`), b.key];
+    assert.strictEqual(await vscode.commands.executeCommand('contentDocs.accountAdd'), true);
+    assert.strictEqual(prompter.checked.filter((c) => c.problem !== undefined).length, 50, 'each wrong key was refused in its box');
+    // Signed out and in again with the same key on the same server: the same account, as before.
+    await vscode.commands.executeCommand('contentDocs.signOut');
+    await useSandbox(s, a);
+    assert.strictEqual(await until('the first account\'s label', () => s.documents.currentAccount()), before, 'the same server and key keep their label');
+    assert.strictEqual(new TextDecoder().decode(await vscode.workspace.fs.readFile(uriA)), 'Text of A', 'the first account\'s address still reads');
+  });
+
+  it('Set API Key… with the server and key of an added account never makes two accounts of one label', async () => {
+    const label = await addB();
+    // The first account's server set to the added account's, then Set API Key… with the added account's key.
+    await configure('documents.baseUrl', b.docsUrl);
+    await configure('projects.baseUrl', b.seoUrl);
+    prompter.reset();
+    prompter.inputs = [b.key];
+    assert.strictEqual(await vscode.commands.executeCommand('contentDocs.signIn'), false, 'the key is not set for the first account');
+    assert.match(prompter.checked.at(-1)?.problem ?? '', /added with "Add Account…"/, 'the box says whose key it is');
+    const labels = s.registry.shown().map((x) => x.label ?? 'signed-out');
+    assert.strictEqual(new Set(labels).size, labels.length, `every account shown has a label of its own: ${labels.join(', ')} (added: ${label})`);
+    const view = await readView(s.documentsView as never, 3);
+    const ids = view.nodes.map((n) => n.item.id).filter((x): x is string => x !== undefined);
+    assert.deepStrictEqual(ids.filter((x, i) => ids.indexOf(x) !== i), [], 'tree item ids are unique across the view');
+    const sessions = (await s.accounts.getSessions()).map((x) => x.id);
+    assert.strictEqual(new Set(sessions).size, sessions.length, `the Accounts menu lists each account once: ${sessions.join(', ')}`);
+  });
+
+  it('the first account\'s server set to an added account\'s that takes the same key (a copy of one installation) never shows one account twice', async () => {
+    // A second installation that takes the first account's key (a staging copy of the same database, say).
+    const copy = await startSandbox({ rateLimit: 0, storeDelayMs: 0, key: a.key });
+    try {
+      copy.documents.set(ID, sandboxDocument(ID, NAME, 'Text of the copy'));
+      prompter.reset();
+      prompter.inputs = [copy.docsUrl, copy.seoUrl, copy.key];
+      assert.strictEqual(await vscode.commands.executeCommand('contentDocs.accountAdd'), true);
+      // Then the first account's server (user settings) is changed to the copy's: the same server and key as the added one.
+      await configure('documents.baseUrl', copy.docsUrl);
+      await configure('projects.baseUrl', copy.seoUrl);
+      await until('the first account\'s new label', async () => (await s.documents.currentAccount()) !== undefined);
+      const labels = s.registry.shown().map((x) => x.label ?? 'signed-out');
+      assert.strictEqual(new Set(labels).size, labels.length, `every account shown has a label of its own: ${labels.join(', ')}`);
+      const view = await readView(s.documentsView as never, 3);
+      const ids = view.nodes.map((n) => n.item.id).filter((x): x is string => x !== undefined);
+      assert.deepStrictEqual(ids.filter((x, i) => ids.indexOf(x) !== i), [], 'tree item ids are unique across the view');
+      const sessions = (await s.accounts.getSessions()).map((x) => x.id);
+      assert.strictEqual(new Set(sessions).size, sessions.length, `the Accounts menu lists each account once: ${sessions.join(', ')}`);
+      // The menu's Sign Out on that one entry removes the added account it shows, not the first account's key.
+      await s.accounts.removeSession(s.registry.added()[0].label!);
+      assert.strictEqual(s.registry.added().length, 0, 'the added account is removed');
+      assert.ok(await s.credentials.hasKey(), 'the first account keeps its key');
+    } finally {
+      for (const added of s.registry.added()) await s.registry.remove(added.label!);
+      await useSandbox(s, a);
+      await copy.close();
+    }
+  });
+});
