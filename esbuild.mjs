@@ -1,43 +1,114 @@
-// Builds the extension into four bundles:
-//   dist/extension.js  loaded at activation: views, command and file-system registrations, settings (small)
-//   dist/commands.js   loaded when a command first runs: the commands' implementations
-//   dist/fs.js         loaded when a document is first opened: the content-docs file system
-//   dist/api.js        loaded on the first request: the HTTP client (undici's connection pool and request, see
-//                      src/api/http.ts) and the response schemas (zod)
-// Folding commands.js and fs.js into extension.js (measured with npm run bench) made the activation bundle 83 KB
-// instead of 45 KB and require() + activate() 14 ms instead of 8 ms (median of 5 fresh starts), so they stay apart.
-// Errors crossing bundles are recognised by kind (isApiError / errorKind), never by instanceof.
+// Builds the extension into the Node bundles declared in BUNDLES below and one bundle for a browser's web worker.
+//
+// Every Node bundle is declared: its entry point, when it loads and what it may contain. The activation bundle
+// (dist/extension.js, package.json "main") runs in every window once startup finished, so it lists the exact source
+// files it may hold and the most it may weigh; the others name the packages they may hold. The build writes what each
+// bundle really holds to dist/bundles.json, and test/unit/bundles.test.ts fails when a bundle holds a file or package
+// it does not declare or the activation bundle outgrows its size: code that lands in the activation bundle is a
+// decision made here, not an accident of an import.
+// A bundle loads another by a runtime `require('./<name>.js')` (see loadCore in src/extension.ts, loadCommandsBundle
+// in src/commands/index.ts, src/fs/lazyFs.ts, src/services/apiProvider.ts); errors crossing bundles are recognised by
+// kind (isApiError / errorKind), never by instanceof.
+// Measured with npm run bench: the activation bundle holding the services, views and models (61 KB) cost 34–47 ms of
+// require() at startup on a loaded machine; see README "Performance" for the figures of the split.
 // `vscode` stays external. --production minifies and drops source maps; --watch rebuilds on change.
 //
 // And one bundle for a browser's web worker (vscode.dev, github.dev; `browser` in package.json):
 //   dist/web/extension.js  everything in one file: in the web worker `require` resolves only 'vscode', so the
-//                          lazy bundles above are inlined (their sources, resolved by the 'web-one-bundle'
-//                          plugin), and the API client uses the platform's fetch (src/api/platform.browser.ts)
+//                          lazy bundles are inlined (their sources, resolved by the 'web-one-bundle' plugin from
+//                          BUNDLES), and the API client uses the platform's fetch (src/api/platform.browser.ts)
 //                          instead of undici. No Node built-in may enter it (platform 'browser' fails the build
 //                          on one; test/unit/webBundle.test.ts checks the output as well).
 import * as esbuild from 'esbuild';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
+
+/** The Node bundles (dist/<name>.js). `contains`: the source files a bundle may hold (the activation bundle only);
+ *  `packages`: the npm packages it may hold; `maxKB`: the most its production build may weigh. */
+export const BUNDLES = {
+  extension: {
+    entry: 'src/extension.ts',
+    loads: 'at activation, in every window once startup finished',
+    // 17.1 KB: the registrations (13.5 KB) and the Accounts menu's provider (src/auth/accountsMenu.ts, accountNames.ts
+    // and the added accounts' records, src/accounts/records.ts: 3.7 KB), which VS Code asks for the accounts' sessions
+    // from startup on; it reads only SecretStorage and globalState, and hears of the account service and the added
+    // accounts (dist/core.js) once the services are built.
+    maxKB: 18,
+    packages: [],
+    contains: [
+      'src/extension.ts',
+      'src/accounts/records.ts',
+      'src/activation/forwarders.ts',
+      'src/api/errors.ts',
+      'src/auth/accountNames.ts',
+      'src/auth/accountsMenu.ts',
+      'src/auth/credentials.ts',
+      'src/commands/index.ts',
+      'src/constants.ts',
+      'src/ui/prompter.ts',
+      'src/util/config.ts',
+      'src/util/disposable.ts',
+      'src/util/errors.ts',
+      'src/util/log.ts',
+      'src/util/run.ts',
+      'src/write/actionIds.ts',
+      'src/write/menu.ts',
+      'src/write/proposalContent.ts',
+      // The one re-export of `vscode` (see vscodeOnce below).
+      'vscode-once:vscode',
+    ],
+  },
+  core: { entry: 'src/core.ts', loads: 'when a view first asks for its rows, a command first runs or a document is first opened', packages: [] },
+  commands: { entry: 'src/commands/table.ts', loads: 'when a command first runs: the implementations', packages: [] },
+  fs: { entry: 'src/fs/documentFs.ts', loads: 'when a document is first opened: the content-docs file system', packages: [] },
+  api: {
+    entry: 'src/api/index.ts',
+    loads: "on the first request: the HTTP client (undici's connection pool and request, see src/api/http.ts) and the response schemas (zod)",
+    packages: ['undici', 'zod'],
+  },
+};
+
+/** A runtime require of another bundle, from the extension's own sources (not zod's internal `./api.js`). */
+const LAZY_REQUIRE = new RegExp(`^\\./(${Object.keys(BUNDLES).filter((n) => n !== 'extension').join('|')})\\.js$`);
+const fromOwnSources = (importer) => path.relative(path.resolve('src'), importer).split(path.sep)[0] !== '..' && !/[\\/]node_modules[\\/]/.test(importer);
+
+/**
+ * One copy of the `vscode` module per bundle instead of one per source file. For each `import * as vscode from
+ * 'vscode'` of an external CommonJS module esbuild emits `__toESM(require("vscode"))`, which copies every property of
+ * VS Code's API object (some 200 namespaces, classes and enums) onto a new object, with a getter each: measured in
+ * plain Node with a stand-in object of that size, the eleven files of the activation bundle took 10–13 ms of its
+ * require() doing that (3–4 ms with one copy), the fourteen of dist/core.js 17–22 ms (6 ms). Here every file imports
+ * one module that re-exports `vscode` once per bundle (test/unit/bundles.test.ts checks each bundle requires it once).
+ */
+const vscodeOnce = {
+  name: 'vscode-once',
+  setup(build) {
+    build.onResolve({ filter: /^vscode$/ }, (args) =>
+      args.namespace === 'vscode-once' ? { path: 'vscode', external: true } : { path: 'vscode', namespace: 'vscode-once' },
+    );
+    build.onLoad({ filter: /.*/, namespace: 'vscode-once' }, () => ({ contents: "export * from 'vscode';", loader: 'js' }));
+  },
+};
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 
 const options = {
-  entryPoints: { extension: 'src/extension.ts', commands: 'src/commands/table.ts', fs: 'src/fs/documentFs.ts', api: 'src/api/index.ts' },
+  entryPoints: Object.fromEntries(Object.entries(BUNDLES).map(([name, b]) => [name, b.entry])),
   bundle: true,
   outdir: 'dist',
   format: 'cjs',
   platform: 'node',
   target: 'node18',
   external: ['vscode'],
-  // Only the extension's own lazy `require('./api.js' | './commands.js' | './fs.js')` stay runtime requires. A
-  // plain './api.js' entry in `external` would also match zod's internal `export * from "./api.js"`.
+  // Only the extension's own lazy `require('./<bundle>.js')` stay runtime requires. A plain './api.js' entry in
+  // `external` would also match zod's internal `export * from "./api.js"`.
   plugins: [
+    vscodeOnce,
     {
-      name: 'lazy-api-bundle',
+      name: 'lazy-bundles',
       setup(build) {
-        build.onResolve({ filter: /^\.\/(api|commands|fs)\.js$/ }, (args) =>
-          /[\\/]src[\\/](services|commands|fs)[\\/]/.test(args.importer) ? { path: args.path, external: true } : undefined,
-        );
+        build.onResolve({ filter: LAZY_REQUIRE }, (args) => (fromOwnSources(args.importer) ? { path: args.path, external: true } : undefined));
       },
     },
     {
@@ -75,8 +146,6 @@ const options = {
   logLevel: 'warning',
 };
 
-const LAZY_SOURCES = { api: 'src/api/index.ts', commands: 'src/commands/table.ts', fs: 'src/fs/documentFs.ts' };
-
 const webOptions = {
   entryPoints: { extension: 'src/extension.ts' },
   bundle: true,
@@ -86,14 +155,14 @@ const webOptions = {
   target: 'es2022',
   external: ['vscode'],
   plugins: [
+    vscodeOnce,
     {
       name: 'web-one-bundle',
       setup(build) {
-        // The Node build's lazy require('./api.js' | './commands.js' | './fs.js'): their sources, bundled in.
-        build.onResolve({ filter: /^\.\/(api|commands|fs)\.js$/ }, (args) => {
-          if (!/[\\/]src[\\/](services|commands|fs)[\\/]/.test(args.importer)) return undefined;
-          const name = args.path.slice(2, -3);
-          return { path: path.resolve(LAZY_SOURCES[name]) };
+        // The Node build's lazy require('./<bundle>.js'): their sources, bundled in.
+        build.onResolve({ filter: LAZY_REQUIRE }, (args) => {
+          if (!fromOwnSources(args.importer)) return undefined;
+          return { path: path.resolve(BUNDLES[args.path.slice(2, -3)].entry) };
         });
         // The API client's host: fetch instead of undici.
         build.onResolve({ filter: /^\.\/platform$/ }, (args) =>
@@ -124,4 +193,21 @@ if (watch) {
     const outputs = Object.entries(result.metafile.outputs).filter(([f]) => f.endsWith('.js'));
     for (const [file, info] of outputs) console.log(`[esbuild] ${file} ${(info.bytes / 1024).toFixed(1)} KB`);
   }
+  writeBundlesReport(results[0].metafile);
+}
+
+/** dist/bundles.json: each Node bundle's declaration beside what it holds (checked by test/unit/bundles.test.ts). */
+function writeBundlesReport(metafile) {
+  const report = { production, bundles: {} };
+  for (const [name, declared] of Object.entries(BUNDLES)) {
+    const out = metafile.outputs[`dist/${name}.js`];
+    if (!out) continue;
+    const inputs = Object.entries(out.inputs)
+      .filter(([, i]) => i.bytesInOutput > 0)
+      .map(([file]) => file.replace(/\\/g, '/'));
+    report.bundles[name] = { ...declared, bytes: out.bytes, inputs };
+  }
+  // Nothing built (the benchmark reads this file's options without building): the last report stays.
+  if (!Object.keys(report.bundles).length) return;
+  fs.writeFileSync('dist/bundles.json', JSON.stringify(report, null, 2) + '\n');
 }

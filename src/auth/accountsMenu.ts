@@ -1,14 +1,13 @@
 import * as vscode from 'vscode';
 import type { AccountInfo } from '../api/index';
+import type { AccountRegistry } from '../accounts/registry';
+import { parseRecords } from '../accounts/records';
 import { CMD, STATE } from '../constants';
-import type { AccountService } from '../services/accountService';
-import type { ApiProvider } from '../services/apiProvider';
 import * as config from '../util/config';
 import { Disposable } from '../util/disposable';
 import type { Logger } from '../util/log';
 import { displayLabel, hostOf, parseRemembered, remember, rememberedName, type RememberedName } from './accountNames';
 import type { Credentials } from './credentials';
-import type { AccountRegistry } from '../accounts/registry';
 
 /**
  * What a session carries instead of a token. A session is handed to any extension the user lets use the account,
@@ -16,6 +15,18 @@ import type { AccountRegistry } from '../accounts/registry';
  * these sessions only name the account in the Accounts menu, so they carry nothing secret.
  */
 const NO_TOKEN = 'content-docs-accounts-menu-only';
+
+/**
+ * What the menu takes of the services (dist/core.js), once they are built: the first account as read this session
+ * (src/services/accountService.ts) and the accounts added with "Add Account…".
+ */
+export interface MenuServices {
+  readonly account: {
+    readonly cached: AccountInfo | undefined;
+    readonly onDidChange: vscode.Event<AccountInfo | undefined>;
+  };
+  readonly registry: Pick<AccountRegistry, 'added' | 'remove' | 'onDidChange'>;
+}
 
 /** getSessions' options in newer VS Code (one account of several). */
 interface SessionOptions {
@@ -29,6 +40,11 @@ interface SessionOptions {
  * user's name comes from the account as read for another reason (never a request of its own) and is remembered in
  * globalState, so the menu names the account after a restart without asking the server; before it is known, the
  * host alone. The extension never asks VS Code for a session of its own (that asks the user's consent).
+ *
+ * Registered at activation, as VS Code asks for the sessions from startup on, and built from local state only: the
+ * key and labels in SecretStorage, the added accounts and the remembered names in globalState. The services load on
+ * first use (dist/core.js); once they are built (connect), the menu hears of the account as read and of accounts
+ * added or removed.
  */
 export class AccountsMenu extends Disposable implements vscode.AuthenticationProvider {
   private readonly _onDidChangeSessions = this._register(
@@ -40,22 +56,35 @@ export class AccountsMenu extends Disposable implements vscode.AuthenticationPro
   /** Updates run one at a time, so the menu hears of the changes in the order they happened. */
   private queue: Promise<void> = Promise.resolve();
 
+  /** The services, once built (until then no account was read this session, and none was added or removed). */
+  private services: MenuServices | undefined;
+
   constructor(
     private readonly credentials: Credentials,
-    private readonly account: AccountService,
-    api: ApiProvider,
     private readonly state: vscode.Memento,
     private readonly log: Logger,
-    /** The accounts added with "Add Account…" (each is a session of its own). */
-    private readonly registry?: AccountRegistry,
+    /** Builds the services (they then connect here): for the menu's Sign Out of an added account before they were. */
+    private readonly load: () => void = () => undefined,
   ) {
     super();
-    if (registry) this._register(registry.onDidChange(() => void this.update()));
     this._register(credentials.onDidChange(() => void this.update()));
-    this._register(api.onDidChangeServer(() => void this.update()));
-    this._register(account.onDidChange((info) => void (info ? this.learn(info) : undefined)));
+    // Another documents server is another first account (see ApiProvider.onDidChangeServer).
+    this._register(
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (config.affects(e, 'documents.baseUrl')) void this.update();
+      }),
+    );
     // What the menu shows from the start (local: SecretStorage and globalState), the base the later changes are told against.
     void this.update();
+  }
+
+  /** The services, built after activation: the user's name as the account is read, and the accounts added or removed. */
+  connect(services: MenuServices): void {
+    if (this.services) return;
+    this.services = services;
+    this._register(services.registry.onDidChange(() => void this.update()));
+    this._register(services.account.onDidChange((info) => void (info ? this.learn(info) : undefined)));
+    if (services.account.cached) void this.learn(services.account.cached);
   }
 
   /** The sessions of every account: the first while signed in, then those added with "Add Account…". Local, no network. */
@@ -64,14 +93,12 @@ export class AccountsMenu extends Disposable implements vscode.AuthenticationPro
     const url = config.documentsBaseUrl();
     const label = await this.credentials.accountLabel(url);
     // The server and key of an added account (the settings changed to them): that account's session is the one.
-    if (label && !this.registry?.added().some((a) => a.record?.label === label)) {
+    if (label && !this.added().some((a) => a.label === label)) {
       const host = hostOf(url);
-      const name = this.account.cached?.name ?? rememberedName(this.remembered(), label, host);
+      const name = this.services?.account.cached?.name ?? rememberedName(this.remembered(), label, host);
       out.push({ id: label, accessToken: NO_TOKEN, account: { id: label, label: displayLabel(host, name) }, scopes: [] });
     }
-    for (const added of this.registry?.added() ?? []) {
-      if (added.record) out.push({ id: added.record.label, accessToken: NO_TOKEN, account: { id: added.record.label, label: added.displayName }, scopes: [] });
-    }
+    for (const added of this.added()) out.push({ id: added.label, accessToken: NO_TOKEN, account: { id: added.label, label: added.displayName }, scopes: [] });
     return out;
   }
 
@@ -92,9 +119,10 @@ export class AccountsMenu extends Disposable implements vscode.AuthenticationPro
   async removeSession(sessionId: string): Promise<void> {
     // An added account first: the menu shows its session also while the first account's settings name the same
     // server and key (see accounts()).
-    if (this.registry?.added().some((a) => a.record?.label === sessionId)) {
+    if (this.added().some((a) => a.label === sessionId)) {
       // VS Code asked the user before calling this: the account is removed as Remove Account… does it.
-      await this.registry.remove(sessionId);
+      if (!this.services) this.load();
+      await this.services?.registry.remove(sessionId);
       this.log.info('[auth] removed an added account from the Accounts menu');
     } else if (sessionId === (await this.credentials.accountLabel())) {
       await vscode.commands.executeCommand(CMD.signOut);
@@ -111,10 +139,21 @@ export class AccountsMenu extends Disposable implements vscode.AuthenticationPro
       if (!name || !url) return;
       const label = await this.credentials.accountLabel(url);
       // Forgotten meanwhile (signed out, another key or server): the name is not this account's.
-      if (!label || this.account.cached !== info) return;
+      if (!label || this.services?.account.cached !== info) return;
       const next = remember(this.remembered(), { label, name, host: hostOf(url) });
       if (next) await this.state.update(STATE.accountNames, next);
     });
+  }
+
+  /**
+   * The accounts added with "Add Account…": as the registry has them, or as globalState keeps them until the services
+   * are built (no account was read or added meanwhile: the name is the one the key check read).
+   */
+  private added(): { label: string; displayName: string }[] {
+    if (this.services) {
+      return this.services.registry.added().flatMap((a) => (a.record ? [{ label: a.record.label, displayName: a.displayName }] : []));
+    }
+    return parseRecords(this.state.get(STATE.accounts)).map((r) => ({ label: r.label, displayName: displayLabel(hostOf(r.documentsUrl), r.name) }));
   }
 
   private remembered(): RememberedName[] {

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { CMD } from '../constants';
 import type { Services } from '../services/services';
+import type { Logger } from '../util/log';
 import { runCommand } from '../util/run';
 
 import type { CommandTable } from './types';
@@ -20,12 +21,13 @@ export function loadCommandsBundle(): TableModule {
   return require('./commands.js') as TableModule;
 }
 
-export function registerCommands(s: Services, loadTable: () => TableModule = loadCommandsBundle): vscode.Disposable[] {
+export function registerCommands(log: Logger, services: () => Services, loadTable: () => TableModule = loadCommandsBundle): vscode.Disposable[] {
   let table: CommandTable | undefined;
   return Object.values(CMD).map((id) =>
     vscode.commands.registerCommand(id, (...args: unknown[]) =>
-      runCommand(s.log, { action: `Couldn't run ${id.replace('contentDocs.', '')}` }, async () => {
-        table ??= loadTable().commandTable(s);
+      runCommand(log, { action: `Couldn't run ${id.replace('contentDocs.', '')}` }, async () => {
+        // The services (dist/core.js) too are built on the first command, if no view or document built them before.
+        table ??= loadTable().commandTable(services());
         const handler = table[id];
         if (!handler) throw new Error(`The command ${id} has no implementation.`);
         return await handler(...args);

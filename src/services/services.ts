@@ -16,7 +16,7 @@ import type { AccountRootsTree } from '../tree/accountRoots';
 import type { DocNode } from '../model/nodes';
 import type { ProjectNode } from '../model/nodes';
 
-/** Everything the commands and views share, built once in activate() and passed explicitly. */
+/** Everything the commands and views share, built once when first needed (src/core.ts) and passed explicitly. */
 export interface Services {
   readonly context: vscode.ExtensionContext;
   readonly log: Logger;

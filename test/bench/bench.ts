@@ -517,7 +517,10 @@ function latencyRows(m: MainResult, rows: Row[]): void {
     const cause = ok ? '' : latencyCause(action, ls, m);
     const s0 = ls[0];
     const how = s0.ownWhat ? `own = ${s0.ownWhat}` : `VS Code = ${s0.vscodeWhat ?? '?'}`;
-    const extra = action === 'Open the views' && m.apiLoadMs !== undefined ? `; require() of dist/api.js on this first request ${fmtMs(m.apiLoadMs)}` : '';
+    const extra =
+      action === 'Open the views' && m.apiLoadMs !== undefined
+        ? `; require() of dist/api.js on this first request ${fmtMs(m.apiLoadMs)}${m.servicesMs !== undefined ? `; building the services (dist/core.js) ${fmtMs(m.servicesMs)}${m.coreLoadMs !== undefined ? `, of which its require() ${fmtMs(m.coreLoadMs)}` : ''}` : ''}`
+        : '';
     rows.push({
       figure: `4 Own time: ${action}`,
       measured,

@@ -197,6 +197,14 @@ export interface MainResult {
   errors: string[];
   /** require() of dist/api.js (undici + zod) on the first request. */
   apiLoadMs?: number;
+  /**
+   * Building the services: the require() of dist/core.js and their construction, which the first view, command or
+   * document pays. The benchmark reads the services before the views open (it watches them), so this is timed apart
+   * and counted in the first open of the views.
+   */
+  servicesMs?: number;
+  /** Of servicesMs: the require() of dist/core.js. */
+  coreLoadMs?: number;
   /** VS Code's own time for the UI steps (see inHost.ts). */
   baselines?: Record<string, number>;
 }

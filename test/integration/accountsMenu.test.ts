@@ -8,7 +8,6 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { AccountsMenu } from '../../src/auth/accountsMenu';
 import { AUTH_PROVIDER, CMD, SECRET_KEY, STATE } from '../../src/constants';
-import type { AccountService } from '../../src/services/accountService';
 import type { Services } from '../../src/services/services';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { read } from './harness';
@@ -65,9 +64,8 @@ describe('Accounts menu: the signed-in account as "name @ host (Content Docs)", 
     assert.deepStrictEqual(kept[0], { label, name: 'Sandbox User', host }, 'the name and host kept for the account (nothing secret)');
     assert.ok(!JSON.stringify(kept).includes(sandbox.key), 'no key in globalState');
 
-    // A restart: a provider built afresh over the same storage, with no account read this session.
-    const notRead = { cached: undefined, onDidChange: () => new vscode.Disposable(() => undefined) } as unknown as AccountService;
-    const restarted = new AccountsMenu(s.credentials, notRead, s.api, s.context.globalState, s.log);
+    // A restart: a provider built afresh over the same storage, as activation builds it (no services, no account read this session).
+    const restarted = new AccountsMenu(s.credentials, s.context.globalState, s.log);
     try {
       sandbox.resetRequests();
       const sessions = await restarted.getSessions();

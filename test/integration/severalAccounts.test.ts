@@ -6,6 +6,7 @@
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
+import { AccountsMenu } from '../../src/auth/accountsMenu';
 import type { Services } from '../../src/services/services';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { closeAll, configure, readView, RecordingPrompter, replaceAll, sandboxDocument, services, until, useSandbox, type AnyNode } from './reliabilityKit';
@@ -205,6 +206,17 @@ describe('several accounts: two installations side by side', function () {
     const added = s.registry.added()[0];
     const sessions = await s.accounts.getSessions();
     assert.deepStrictEqual(sessions.map((x) => x.id).sort(), [s.documents.accountLabel, added.label].sort());
+    // After a restart the menu is built at activation from SecretStorage and globalState alone (the services load on
+    // first use): it names the same accounts.
+    const restarted = new AccountsMenu(s.credentials, s.context.globalState, s.log);
+    try {
+      assert.deepStrictEqual(
+        (await restarted.getSessions()).map((x) => [x.id, x.account.label]),
+        sessions.map((x) => [x.id, x.account.label]),
+      );
+    } finally {
+      restarted.dispose();
+    }
     b.documents.set(ID, sandboxDocument(ID, NAME, 'Text of B again'));
     const uriB = vscode.Uri.from({ scheme: 'content-docs', authority: `${ID}.${added.label}`, path: `/Freestyle/${NAME}.md` });
     assert.match(new TextDecoder().decode(await vscode.workspace.fs.readFile(uriB)), /^Text of B/, 'while the account is there, its address reads');

@@ -1,0 +1,98 @@
+import * as vscode from 'vscode';
+
+/**
+ * The views' and the file system's providers as registered at activation. The real ones live in dist/core.js,
+ * loaded on the first call that needs them (`load`, which builds the services and connects them here), so a
+ * window that never opens a view or a document never loads them. They take nothing from the real providers
+ * until connected and keep nothing of their own but the forwarding.
+ */
+export class ForwardingTree<N> implements vscode.TreeDataProvider<N>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<N | N[] | undefined | null | void>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private target: vscode.TreeDataProvider<N> | undefined;
+  private subscription: vscode.Disposable | undefined;
+
+  constructor(private readonly load: () => void) {}
+
+  /** The real provider: from now on its calls and change events are the view's. */
+  connect(real: vscode.TreeDataProvider<N>): void {
+    this.target = real;
+    this.subscription = real.onDidChangeTreeData?.((e) => this.changed.fire(e));
+  }
+
+  private get real(): vscode.TreeDataProvider<N> {
+    if (!this.target) this.load();
+    if (!this.target) throw new Error('The view has no provider.');
+    return this.target;
+  }
+
+  getChildren(node?: N): vscode.ProviderResult<N[]> {
+    return this.real.getChildren(node);
+  }
+  getTreeItem(node: N): vscode.TreeItem | Thenable<vscode.TreeItem> {
+    return this.real.getTreeItem(node);
+  }
+  getParent(node: N): vscode.ProviderResult<N> {
+    return this.real.getParent?.(node);
+  }
+  resolveTreeItem(item: vscode.TreeItem, node: N, token: vscode.CancellationToken): vscode.ProviderResult<vscode.TreeItem> {
+    const real = this.real;
+    return real.resolveTreeItem ? real.resolveTreeItem(item, node, token) : item;
+  }
+
+  dispose(): void {
+    this.subscription?.dispose();
+    this.changed.dispose();
+  }
+}
+
+export class ForwardingFileSystem implements vscode.FileSystemProvider, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
+  readonly onDidChangeFile = this.changed.event;
+  private target: vscode.FileSystemProvider | undefined;
+  private subscription: vscode.Disposable | undefined;
+
+  constructor(private readonly load: () => void) {}
+
+  connect(real: vscode.FileSystemProvider): void {
+    this.target = real;
+    this.subscription = real.onDidChangeFile((e) => this.changed.fire(e));
+  }
+
+  private get real(): vscode.FileSystemProvider {
+    if (!this.target) this.load();
+    if (!this.target) throw new Error('The file system has no provider.');
+    return this.target;
+  }
+
+  watch(uri: vscode.Uri, options: { readonly recursive: boolean; readonly excludes: readonly string[] }): vscode.Disposable {
+    // Changes are pushed for every URI, watched or not (see DocumentFileSystem.watch): nothing to load for a watch.
+    return this.target ? this.target.watch(uri, options) : new vscode.Disposable(() => undefined);
+  }
+  stat(uri: vscode.Uri): vscode.FileStat | Thenable<vscode.FileStat> {
+    return this.real.stat(uri);
+  }
+  readDirectory(uri: vscode.Uri): [string, vscode.FileType][] | Thenable<[string, vscode.FileType][]> {
+    return this.real.readDirectory(uri);
+  }
+  createDirectory(uri: vscode.Uri): void | Thenable<void> {
+    return this.real.createDirectory(uri);
+  }
+  readFile(uri: vscode.Uri): Uint8Array | Thenable<Uint8Array> {
+    return this.real.readFile(uri);
+  }
+  writeFile(uri: vscode.Uri, content: Uint8Array, options: { readonly create: boolean; readonly overwrite: boolean }): void | Thenable<void> {
+    return this.real.writeFile(uri, content, options);
+  }
+  delete(uri: vscode.Uri, options: { readonly recursive: boolean }): void | Thenable<void> {
+    return this.real.delete(uri, options);
+  }
+  rename(oldUri: vscode.Uri, newUri: vscode.Uri, options: { readonly overwrite: boolean }): void | Thenable<void> {
+    return this.real.rename(oldUri, newUri, options);
+  }
+
+  dispose(): void {
+    this.subscription?.dispose();
+    this.changed.dispose();
+  }
+}
