@@ -70,6 +70,7 @@ export const CMD = {
   projectsSort: 'contentDocs.projectsSort',
   projectsLoadMore: 'contentDocs.projectsLoadMore',
   projectDelete: 'contentDocs.projectDelete',
+  projectOpenInBrowser: 'contentDocs.projectOpenInBrowser',
   retry: 'contentDocs.retry',
   selectionGenerate: 'contentDocs.selectionGenerate',
   selectionRewrite: 'contentDocs.selectionRewrite',

@@ -329,7 +329,7 @@ async function story(steps: Steps, wb: Workbench, other: Sandbox): Promise<void>
     // The menu of the focused row, from the keyboard, names the keys.
     await moveTo(renamed);
     await page.keyboard.press('Shift+F10');
-    const rename = page.getByRole('menuitem', { name: 'Rename Document…' });
+    const rename = page.getByRole('menuitem', { name: /^Rename Document…/ });
     await rename.waitFor({ timeout: 5000 });
     const keys = await page.locator('.context-view .monaco-menu .action-item').evaluateAll((items) =>
       items.map((i) => `${i.querySelector('.action-label')?.textContent ?? ''}=${i.querySelector('.keybinding')?.textContent ?? ''}`));
