@@ -72,7 +72,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   const documentsForward = new ForwardingTree<DocNode | AccountRootNode>(core);
   const projectsForward = new ForwardingTree<ProjectNode | AccountRootNode>(core);
   const fsForward = new ForwardingFileSystem(core);
-  const documentsTreeView = vscode.window.createTreeView(VIEW.documents, { treeDataProvider: documentsForward, showCollapseAll: true });
+  const documentsTreeView = vscode.window.createTreeView(VIEW.documents, { treeDataProvider: documentsForward });
   const projectsTreeView = vscode.window.createTreeView(VIEW.projects, { treeDataProvider: projectsForward });
   context.subscriptions.push(
     documentsForward,

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { ContentDocument } from '../api/index';
 import { charLength, isBlank, LIMITS, serverTrim, type DocumentSearchField } from '../api/validate';
-import { CMD, CONFIG } from '../constants';
+import { CMD, CONFIG, VIEW } from '../constants';
 import type { Services } from '../services/services';
 import type { DocNode } from '../model/nodes';
 import type { DocumentSortSetting } from '../util/config';
@@ -30,6 +30,8 @@ export function documentCommands(s: Services) {
     [CMD.documentRename]: (arg: unknown) => renameDocument(s, arg),
     [CMD.documentFavorite]: (arg: unknown) => setFavorite(s, arg, true),
     [CMD.documentUnfavorite]: (arg: unknown) => setFavorite(s, arg, false),
+    [CMD.documentFavoriteToggle]: (arg: unknown) => toggleFavorite(s, arg),
+    [CMD.documentsCollapseAll]: () => collapseAll(),
     [CMD.documentCopyResult]: (arg: unknown) => copyResult(s, arg),
     [CMD.documentDelete]: (arg: unknown) => deleteDocument(s, arg),
     [CMD.retry]: (node: unknown) => retry(s, node),
@@ -147,6 +149,23 @@ export async function setFavorite(s: Services, arg: unknown, favorite: boolean):
     }
   };
   return attempt();
+}
+
+/** Toggle Favorite (a key in the Documents view): adds the document to the favorites, or removes it if it is one. */
+export async function toggleFavorite(s: Services, arg: unknown): Promise<ContentDocument | undefined> {
+  const t = documentTargetOf(s, arg);
+  if (t === undefined) throw noDocument(vscode.l10n.t('add to favorites'));
+  const known = t.documents.favoriteOf(t.id) ?? (await knownDocument(s, arg, t)).favorite;
+  return setFavorite(s, arg, !known);
+}
+
+/**
+ * Collapse All in the Documents view's title. Ours rather than the view's built-in one, so that it shows only while
+ * signed in (the built-in one shows over the welcome too): the view's list collapses as its own action does.
+ */
+async function collapseAll(): Promise<void> {
+  await vscode.commands.executeCommand(`${VIEW.documents}.focus`);
+  await vscode.commands.executeCommand('list.collapseAll');
 }
 
 /** Copy Result: the document's text, as the server last gave it, to the clipboard. */

@@ -17,6 +17,7 @@ export function projectCommands(s: Services) {
     [CMD.projectsSort]: () => sortProjects(s),
     [CMD.projectsLoadMore]: (node: unknown) => treeOfRow(s, node)?.model.loadMore(),
     [CMD.projectDelete]: (arg: unknown) => deleteProject(s, arg),
+    [CMD.projectOpenInBrowser]: (arg: unknown) => openProjectInBrowser(s, arg),
   } satisfies CommandParts;
 }
 
@@ -33,6 +34,26 @@ function treeOfRow(s: Services, node: unknown): ProjectsTreeProvider | undefined
   const account = s.projectsView.accountOf(node);
   if (account) return s.projectsView.treeOf(account) as ProjectsTreeProvider;
   return s.projectsView.owns(node) ? undefined : s.projectsTree;
+}
+
+/**
+ * Open in Browser: the project's reports page on its account's projects server, `{seo_url}/reports?project=<name>`,
+ * as the product's own projects list links it (CONTRACT.md, projects). Returns the address opened.
+ */
+export async function openProjectInBrowser(s: Services, arg: unknown): Promise<string> {
+  if (!s.projectsView.owns(arg) || arg.kind !== 'project') throw new Error('Choose a project in the Projects view to open it in the browser.');
+  const account = s.projectsView.accountOf(arg);
+  if (!account) throw new Error('This project\'s account was removed from VS Code.');
+  const url = new URL(account.api.projectsUrl);
+  url.pathname = `${url.pathname.replace(/\/+$/, '')}/reports`;
+  url.search = '';
+  url.searchParams.set('project', arg.project.project);
+  // Handed over as the string itself: VS Code opens a Uri as encodeURI(uri.toString(true)), which decodes the query
+  // and so cannot carry "&", "#" or "+" inside a name ("Sales & Marketing" would lose "& Marketing"). Its window API
+  // takes a string too and then opens exactly that address (extHostWindow.openUri; MainThreadWindow.$openUri).
+  const address = url.toString();
+  await vscode.env.openExternal(address as unknown as vscode.Uri);
+  return address;
 }
 
 export async function searchProjects(s: Services): Promise<ProjectNode[] | undefined> {

@@ -63,6 +63,11 @@ export class ApiProvider extends Disposable {
     this._register({ dispose: () => this.reset() });
   }
 
+  /** The projects server's address as set (the documents server's when none is: the client asks it then). */
+  get projectsUrl(): string {
+    return this.endpoints.projectsUrl() || this.endpoints.documentsUrl();
+  }
+
   get(): ContentApi {
     // An added account that was removed: its key was deleted, and nothing more goes to its server (a change queued
     // before the removal, a row of it still on screen).

@@ -47,6 +47,11 @@ export class AccountRootsTree<N extends object> extends Disposable implements vs
     return view;
   }
 
+  /** The row selected in the view (what a key pressed in the view acts on), if any. */
+  focused(): N | AccountRootNode | undefined {
+    return this.#view?.selection[0];
+  }
+
   /** The tree of an account (made on first use). */
   treeOf(account: Account): PagedTreeBase<N> {
     const known = this.#trees.get(account);

@@ -41,6 +41,8 @@ function fileIcon(): string {
 export class DocumentsTreeProvider extends PagedTreeBase<DocNode> {
   readonly model: DocumentsModel;
   #fileIcon = fileIcon();
+  /** Whether the account has a key, as last heard (the title's description is empty without one). */
+  #signedIn = false;
 
   constructor(
     documents: DocumentSource,
@@ -88,6 +90,12 @@ export class DocumentsTreeProvider extends PagedTreeBase<DocNode> {
       }),
     );
     void this.#updateContext();
+    const signIn = (has: boolean) => {
+      this.#signedIn = has;
+      this.updateViewText();
+    };
+    this._register(credentials.onDidChange(signIn));
+    void credentials.hasKey().then(signIn, () => undefined);
   }
 
   override attach(view: vscode.TreeView<DocNode>): vscode.TreeView<DocNode> {
@@ -269,14 +277,23 @@ export class DocumentsTreeProvider extends PagedTreeBase<DocNode> {
     return this.model.hideEmpty ? countingMessage(this.model.counting) : undefined;
   }
 
-  protected viewDescription(): string {
+  /**
+   * Beside the view's title, what shapes the list: the search, the favorites filter and the sort ("“solar” in names ·
+   * Favorites only · Newest first"); nothing while signed out (the welcome shows then, with nothing to sort).
+   */
+  protected viewDescription(): string | undefined {
+    if (!this.#signedIn) return undefined;
     const parts: string[] = [];
+    const search = this.model.search;
+    if (search) parts.push(search.by === 'result' ? vscode.l10n.t('“{0}” in texts', search.text) : vscode.l10n.t('“{0}” in names', search.text));
     if (this.model.favoritesOnly) parts.push(vscode.l10n.t('Favorites only'));
     parts.push(SORT_SHORT[this.model.sort]);
     return parts.join(' · ');
   }
 
   async #updateContext(): Promise<void> {
+    // The view's state changed (search, sort, filters): the title's description says it.
+    this.updateViewText();
     await vscode.commands.executeCommand('setContext', CTX.documentsSearching, this.model.search !== undefined);
     await vscode.commands.executeCommand('setContext', CTX.favoritesOnly, this.model.favoritesOnly);
     await vscode.commands.executeCommand('setContext', CTX.hideEmpty, this.model.hideEmpty);

@@ -97,13 +97,19 @@ export class ProjectsTreeProvider extends PagedTreeBase<ProjectNode> {
     const p = node.project;
     const item = new vscode.TreeItem(p.project.trim() ? p.project : vscode.l10n.t('(no name)'), vscode.TreeItemCollapsibleState.None);
     item.id = `project:${projectKey(p.project)}`;
-    const parts = [reports(p.reports)];
-    if (p.result !== undefined) parts.push(formatResult(p.result));
+    const score = averageScore(p);
+    const parts = [];
+    if (score) parts.push(`${score.badge} ${formatResult(score.average)}`);
+    parts.push(reports(p.reports));
     const created = parseDate(p.created_at);
     if (created) parts.push(shortDate(created));
     item.description = parts.join(' · ');
-    item.iconPath = new vscode.ThemeIcon(node.addressable ? 'project' : 'warning');
+    // The product's badge colours: green for Good, yellow for Decent, red for Bad.
+    const colour = score && new vscode.ThemeColor(score.badge === BADGE.good ? 'charts.green' : score.badge === BADGE.decent ? 'charts.yellow' : 'charts.red');
+    item.iconPath = node.addressable ? new vscode.ThemeIcon('project', colour) : new vscode.ThemeIcon('warning');
     item.contextValue = node.addressable ? 'project' : 'project:unaddressable';
+    // A click opens the project's reports on the website, as the product's own list links it.
+    item.command = { command: CMD.projectOpenInBrowser, title: vscode.l10n.t('Open in Browser'), arguments: [node] };
     return item;
   }
 
@@ -144,6 +150,18 @@ export class ProjectsTreeProvider extends PagedTreeBase<ProjectNode> {
   }
 }
 
+const BADGE = { good: vscode.l10n.t('Good'), decent: vscode.l10n.t('Decent'), bad: vscode.l10n.t('Bad') };
+
+/**
+ * The average of the reports' scores and the product's badge for it (CONTRACT.md, projects: `result` is the sum;
+ * above 79 Good, above 49 Decent, else Bad). Undefined without a result or a report.
+ */
+export function averageScore(p: { reports: number; result?: number }): { average: number; badge: string } | undefined {
+  if (p.result === undefined || !(p.reports > 0)) return undefined;
+  const average = p.result / p.reports;
+  return { average, badge: average > 79 ? BADGE.good : average > 49 ? BADGE.decent : BADGE.bad };
+}
+
 function formatResult(n: number): string {
   return Number.isInteger(n) ? String(n) : n.toFixed(1);
 }
@@ -152,7 +170,11 @@ function projectTooltip(node: ProjectItemNode): vscode.MarkdownString {
   const p = node.project;
   const created = parseDate(p.created_at);
   const lines = [`**${md(p.project)}**`, '', `${vscode.l10n.t('Reports')}: ${formatCount(p.reports)}`];
-  if (p.result !== undefined) lines.push('', `${vscode.l10n.t('Result')}: ${formatResult(p.result)}`);
+  const score = averageScore(p);
+  if (score) {
+    lines.push('', vscode.l10n.t('Average score: {0} of 100 ({1}: above 79 Good, above 49 Decent, else Bad)', formatResult(score.average), score.badge));
+  }
+  lines.push('', vscode.l10n.t('Click to open its reports in the browser.'));
   if (created) lines.push('', `${vscode.l10n.t('Created')}: ${dateTime(created)}`);
   if (!node.addressable) {
     lines.push('', `$(warning) ${vscode.l10n.t('The name contains "/", which the projects server cannot address: this project can only be deleted on the website.')}`);

@@ -86,7 +86,9 @@ async function story(steps: Steps, wb: Workbench, other: Sandbox): Promise<void>
     d.name.trim() && !d.name.includes('/') && !d.favorite && article.filter((o) => o.name === d.name).length === 1);
   const edited = plain[0]; // opened, edited, made a favorite
   const doomed = plain[2]; // deleted at the end
-  assert(edited && doomed, 'the seed has too few uniquely named documents on the first page');
+  const keyed = plain[1]; // renamed with F2, keyboard only
+  const keyDeleted = plain[3]; // deleted with the Delete key
+  assert(edited && doomed && keyed && keyDeleted, 'the seed has too few uniquely named documents on the first page');
   const stamp = `Edited end to end ${Date.now().toString(36)}`;
   const requests = (route: string) => sandbox.requests.filter((r) => r.route === route);
 
@@ -301,6 +303,72 @@ async function story(steps: Steps, wb: Workbench, other: Sandbox): Promise<void>
     const group = await ui.reveal('Documents', ui.row('Documents', TEMPLATE.name));
     await waitFor(`the ${TEMPLATE.name} count to drop to ${article.length - 1}`, async () =>
       (await group.locator('.label-description').textContent()) === String(article.length - 1), 10_000);
+  });
+
+  await steps.step('keyboard', 'keyboard only in the Documents view: arrows to a document, F2 renames it, Shift+F10 shows its menu with the keys, Delete asks and deletes', async (shot) => {
+    const focusedLabel = () => ui.tree('Documents').locator('.monaco-list-row.focused .label-name').first().textContent();
+    // The view focused from the palette, then Home and the arrows down to the row.
+    const moveTo = async (name: string) => {
+      await ui.runCommand('Focus on Documents View');
+      await waitFor('the Documents tree to have the keyboard focus', async () => (await ui.tree('Documents').evaluate((t) => t.contains(t.ownerDocument.activeElement))), 5000);
+      await page.keyboard.press('Home');
+      for (let i = 0; i < 3 * PAGE_SIZE && (await focusedLabel()) !== name; i++) await page.keyboard.press('ArrowDown');
+      assert((await focusedLabel()) === name, `the arrows never reached "${name}" (focus on ${JSON.stringify(await focusedLabel())})`);
+    };
+    await moveTo(shownName(keyed));
+    await page.keyboard.press('F2');
+    await ui.quickInputBox.waitFor();
+    assert((await ui.quickInputBox.inputValue()) === keyed.name, `F2's box holds ${JSON.stringify(await ui.quickInputBox.inputValue())}, not the focused document's name`);
+    const renamed = `${keyed.name} keyed`;
+    await page.keyboard.press('End');
+    await page.keyboard.type(' keyed', { delay: 10 });
+    await shot('f2-rename');
+    await page.keyboard.press('Enter');
+    await waitFor('the sandbox to hold the new name', () => sandbox.documents.get(keyed.id)?.name === renamed, 15_000);
+    await waitFor('the row to show the new name', async () => (await ui.row('Documents', renamed).count()) === 1, 10_000);
+    // The menu of the focused row, from the keyboard, names the keys.
+    await moveTo(renamed);
+    await page.keyboard.press('Shift+F10');
+    const rename = page.getByRole('menuitem', { name: /^Rename Document…/ });
+    await rename.waitFor({ timeout: 5000 });
+    const keys = await page.locator('.context-view .monaco-menu .action-item').evaluateAll((items) =>
+      items.map((i) => `${i.querySelector('.action-label')?.textContent ?? ''}=${i.querySelector('.keybinding')?.textContent ?? ''}`));
+    await shot('shift-f10-menu');
+    await page.keyboard.press('Escape');
+    for (const [label, key] of [['Rename Document…', 'F2'], ['Delete Document…', 'Delete'], ['Open Beside', 'Ctrl+Enter']]) {
+      assert(keys.includes(`${label}=${key}`), `the menu shows ${JSON.stringify(keys)}: no "${label}" with ${key}`);
+    }
+    // Delete on the focused row asks first, then deletes that document only.
+    await moveTo(shownName(keyDeleted));
+    await page.keyboard.press('Delete');
+    await ui.dialog.waitFor();
+    const message = await ui.dialog.locator('.dialog-message-text').innerText();
+    assert(message.includes(`Delete "${keyDeleted.name}"?`), `the Delete key's dialog says ${JSON.stringify(message)}`);
+    await shot('delete-key-confirmation');
+    assert(sandbox.documents.has(keyDeleted.id), 'deleted before the confirmation');
+    await ui.dialog.locator('.dialog-buttons a.monaco-button', { hasText: /^Delete$/ }).click();
+    await waitFor('the sandbox to no longer have the document', () => !sandbox.documents.has(keyDeleted.id), 15_000);
+    assert(requests('documents.delete').filter((r) => r.path.endsWith(`/${keyDeleted.id}`)).length === 1, 'expected exactly one DELETE');
+    assert(sandbox.documents.has(keyed.id) && sandbox.documents.has(edited.id), 'the Delete key deleted another document too');
+  });
+
+  await steps.step('view-title', 'in a 290 px side bar the Documents view keeps at most four title icons (the rest under "…"), and its description says the filter and the sort', async (shot) => {
+    await ui.setSidebarWidth(290);
+    await ui.runCommand('Content Docs: Show Favorites Only');
+    const header = ui.pane('Documents').locator('.pane-header');
+    const description = header.locator('.description');
+    await waitFor('the description to name the filter and the sort', async () => (await description.textContent())?.includes('Favorites only · Newest first') === true, 10_000);
+    await header.hover();
+    const inline = await header.locator('.actions .action-item:visible .action-label').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label') ?? ''));
+    await shot('title-290px');
+    const icons = inline.filter((l) => !/^(More Actions|Views and More Actions)/.test(l));
+    assert(icons.length <= 4, `${icons.length} title icons: ${JSON.stringify(inline)}`);
+    assert(icons.some((l) => l.startsWith('Collapse All')), `no Collapse All among ${JSON.stringify(inline)}`);
+    // The description is not cut: it fits the header (a cut one ends in an ellipsis and overflows its box).
+    const fits = await description.evaluate((el) => el.scrollWidth <= el.clientWidth + 1);
+    assert(fits, `the description "${await description.textContent()}" is cut at 290 px`);
+    await ui.runCommand('Content Docs: Show All Documents');
+    await ui.setSidebarWidth(440);
   });
 
   await steps.step('accounts-menu-sign-out', 'the Accounts menu lists the account as "Sandbox User @ host (Content Docs)"; its Sign Out, confirmed, removes the key (the views show their welcome, no request carries the key); signing in again brings it back', async (shot) => {

@@ -406,7 +406,8 @@ export class Ui {
   /** Right-clicks `target` and clicks the context-menu item `item`. */
   async contextMenu(target: Locator, item: string, beforeClick?: () => Promise<unknown>): Promise<void> {
     await target.click({ button: 'right' });
-    const menuItem = this.page.getByRole('menuitem', { name: item, exact: true });
+    // The item's accessible name is its label, then its key when it has one ("Delete Document… Delete").
+    const menuItem = this.page.getByRole('menuitem', { name: new RegExp(`^${re(item)}( |$)`) });
     await menuItem.waitFor();
     // Point at the item first and wait until the menu highlights it: a menu that has just opened
     // ignores a click that comes too soon (it guards against the opening right-click's mouse-up).

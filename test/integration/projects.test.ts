@@ -34,13 +34,15 @@ function projectLists(): RequestRecord[] {
 }
 
 /** The projects as the sandbox groups them: canonical (first) name, case-insensitive key. */
-function projects(): Array<{ name: string; key: string; reports: number; created: number }> {
-  const map = new Map<string, { name: string; key: string; reports: number; created: number }>();
+function projects(): Array<{ name: string; key: string; reports: number; created: number; sum: number }> {
+  const map = new Map<string, { name: string; key: string; reports: number; created: number; sum: number }>();
   for (const r of [...sandbox.reports].sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || a.id - b.id)) {
     const key = r.project.toLowerCase();
     const p = map.get(key);
-    if (p) p.reports++;
-    else map.set(key, { name: r.project, key, reports: 1, created: r.createdAt.getTime() });
+    if (p) {
+      p.reports++;
+      p.sum += r.result;
+    } else map.set(key, { name: r.project, key, reports: 1, created: r.createdAt.getTime(), sum: r.result });
   }
   return [...map.values()];
 }
@@ -105,7 +107,7 @@ describe('sidebar: the Projects view', function () {
 
   beforeEach(reset);
 
-  it('opening the view: one request (newest first, page size from the settings); rows say reports, result and date', async () => {
+  it('opening the view: one request (newest first, page size from the settings); rows say the average score with its badge, reports and date', async () => {
     const kids = await children();
     assert.strictEqual(sandbox.requests.length, 1);
     const q = projectLists()[0].query;
@@ -117,14 +119,57 @@ describe('sidebar: the Projects view', function () {
     const want = projects().sort((a, b) => b.created - a.created);
     assert.deepStrictEqual(list.map((n) => n.project.project.toLowerCase()), want.slice(0, PAGE).map((p) => p.key));
     const first = item(list[0]);
-    assert.match(String(first.description), /^\d+ reports? · \d+(\.\d)? · [A-Z][a-z]{2} \d{1,2}, \d{4}$/);
-    assert.ok(String(first.description).startsWith(`${want[0].reports} report`));
+    assert.match(String(first.description), /^(Good|Decent|Bad) \d+(\.\d)? · \d+ reports? · [A-Z][a-z]{2} \d{1,2}, \d{4}$/);
+    // The average of the reports' scores (the server's result is their sum), with the product's badge.
+    const average = want[0].sum / want[0].reports;
+    const badge = average > 79 ? 'Good' : average > 49 ? 'Decent' : 'Bad';
+    const shown = Number.isInteger(Math.round(average * 10) / 10) ? String(Math.round(average * 10) / 10) : (Math.round(average * 10) / 10).toFixed(1);
+    assert.ok(String(first.description).startsWith(`${badge} `), `${first.description}: the average ${average} is ${badge}`);
+    assert.ok(Math.abs(Number(String(first.description).split(' ')[1]) - average) < 0.06, `${first.description}: not the average ${shown}`);
+    assert.ok(String(first.description).includes(` · ${want[0].reports} report`));
     assert.strictEqual(first.contextValue, 'project');
     assert.strictEqual(first.id, `project:${want[0].key}`);
     const tip = tree.resolveTreeItem(first, list[0]).tooltip as vscode.MarkdownString;
-    for (const part of ['Reports:', 'Result:', 'Created:']) assert.ok(tip.value.includes(part), tip.value);
+    for (const part of ['Reports:', 'Average score:', 'Created:', 'in the browser']) assert.ok(tip.value.includes(part), tip.value);
     await children();
     assert.strictEqual(sandbox.requests.length, 1, 'cached');
+  });
+
+  it('a project goes somewhere: a click (and Open in Browser) opens its reports page on its projects server, the name encoded', async () => {
+    // The newest project, named with what a query must encode.
+    const name = 'Café & Co 100% = sure? #1';
+    const report = { id: 990_001, project: name, result: 91.5, createdAt: new Date() };
+    sandbox.reports.push(report);
+    const opened: unknown[] = [];
+    const env = vscode.env as { openExternal: (u: unknown) => Thenable<boolean> };
+    const original = env.openExternal;
+    try {
+      tree.model.refresh();
+      const row = (await rows())[0];
+      assert.strictEqual(row.project.project, name);
+      assert.strictEqual(item(row).command?.command, CMD.projectOpenInBrowser, 'a click opens it');
+      assert.deepStrictEqual(item(row).command?.arguments, [row]);
+      assert.match(String(item(row).description), /^Good 91\.5 · 1 report · /);
+      env.openExternal = (u) => {
+        opened.push(u);
+        return Promise.resolve(true);
+      };
+      assert.notStrictEqual(vscode.env.openExternal, original, 'the browser can be stood in for in this host');
+      sandbox.resetRequests();
+      await vscode.commands.executeCommand(CMD.projectOpenInBrowser, row);
+    } finally {
+      env.openExternal = original;
+      sandbox.reports.splice(sandbox.reports.indexOf(report), 1);
+      tree.model.refresh();
+    }
+    assert.strictEqual(opened.length, 1);
+    // The exact address (a string: a vscode.Uri would be opened as encodeURI(uri.toString(true)), "&" and "#" unencoded).
+    assert.strictEqual(typeof opened[0], 'string');
+    const url = new URL(String(opened[0]));
+    assert.strictEqual(`${url.origin}${url.pathname}`, `${sandbox.seoUrl.replace(/\/+$/, '')}/reports`);
+    assert.strictEqual(url.searchParams.get('project'), name, `${String(opened[0])} names the project`);
+    assert.deepStrictEqual([...url.searchParams.keys()], ['project']);
+    assert.strictEqual(sandbox.requests.length, 0, 'nothing asked of the server');
   });
 
   it('Load more: one request per page until every project is listed once', async () => {

@@ -15,7 +15,7 @@ import type { DocNode, DocumentNode, GroupNode, TemplateGroupNode } from '../../
 import type { Prompter } from '../../src/ui/prompter';
 import { documentOrder, likeMatcher, startSandbox, type RequestRecord, type Sandbox, type SandboxDocument } from '../sandbox/server';
 import { screenshot } from './harness';
-import { accountNow, configure, labelText, MessageCapture, questionText, RecordingPrompter, SCHEME, services, sleep, until } from './reliabilityKit';
+import { accountNow, configure, labelText, MessageCapture, openDocument, questionText, RecordingPrompter, SCHEME, services, sleep, until } from './reliabilityKit';
 
 const PAGE = 10;
 
@@ -675,6 +675,96 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       assert.strictEqual(prompter.asked.length, 4);
       assert.ok(sandbox.documents.has(d.id));
       assert.ok(!sandbox.requests.some((r) => r.method === 'DELETE'));
+    });
+  });
+
+  describe('the view title and the keys of the Documents view', () => {
+    before(() => s.credentials.setKey(sandbox.key));
+    beforeEach(resetView);
+    afterEach(async () => {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      await vscode.commands.executeCommand('workbench.action.closeSidebar');
+    });
+
+    it('the title says the search, the filter and the sort beside the view name; nothing while signed out', async () => {
+      const view = tree.treeView!;
+      await until('the description of the defaults', () => view.description === 'Newest first');
+      tree.model.setSearch({ text: 'solar', by: 'name' });
+      await tree.model.setFavoritesOnly(true);
+      await tree.model.setSort('nameAsc');
+      await until('the description of a search, the filter and a sort', () => view.description === '“solar” in names · Favorites only · Name A–Z', 5000);
+      tree.model.setSearch({ text: 'coffee', by: 'result' });
+      await until('a search in the texts', () => view.description === '“coffee” in texts · Favorites only · Name A–Z', 5000);
+      await s.credentials.clearKey();
+      try {
+        await until('no description while signed out', () => !view.description, 5000);
+      } finally {
+        await s.credentials.setKey(sandbox.key);
+      }
+      await until('the description back once signed in', () => view.description === '“coffee” in texts · Favorites only · Name A–Z', 5000);
+    });
+
+    it('the view contributes F2, Delete, Ctrl+Enter and a favorite key, each for the row selected in the view only', () => {
+      const ext = vscode.extensions.all.find((e) => e.packageJSON?.contributes?.views?.contentDocs);
+      const keys = (ext?.packageJSON.contributes.keybindings ?? []) as { command: string; key: string; when: string; args?: unknown }[];
+      const byCommand = new Map(keys.map((k) => [k.command, k]));
+      for (const [command, key] of [[CMD.documentRename, 'f2'], [CMD.documentDelete, 'delete'], [CMD.documentOpenBeside, 'ctrl+enter'], [CMD.documentFavoriteToggle, 'ctrl+alt+f']]) {
+        const k = byCommand.get(command);
+        assert.ok(k, `no keybinding for ${command}`);
+        assert.strictEqual(k.key, key);
+        assert.strictEqual(k.when, 'focusedView == contentDocs.documents', `${command} is scoped to the Documents view`);
+        assert.deepStrictEqual(k.args, { selection: true }, `${command} acts on the selected row`);
+      }
+      const title = (ext?.packageJSON.contributes.menus['view/title'] ?? []) as { command: string; when: string; group?: string }[];
+      const inline = title.filter((m) => m.when.includes('view == contentDocs.documents') && m.group?.startsWith('navigation'));
+      const shownTogether = new Set(inline.map((m) => m.command.replace('documentsShowAll', 'documentsFavoritesOnly')));
+      assert.ok(shownTogether.size <= 4, `${shownTogether.size} inline title actions: ${[...shownTogether].join(', ')}`);
+      assert.ok(inline.every((m) => m.when.includes('contentDocs.signedIn')), 'no inline title action while signed out');
+    });
+
+    /** Selects a row as a click would (a reveal made while the view's first rows still load selects nothing: again then). */
+    async function select(node: DocNode): Promise<void> {
+      for (let i = 0; i < 10 && tree.treeView!.selection[0] !== node; i++) {
+        await tree.treeView!.reveal(node, { select: true, focus: true });
+        await sleep(200);
+      }
+      assert.strictEqual(tree.treeView!.selection[0], node, 'the row is selected in the view');
+    }
+
+    it('a key pressed in the view acts on the row selected there, never on the active editor\'s document; on a group row it does nothing', async () => {
+      const inEditor = plainDocument((x) => x.templateId === 4 && !x.favorite);
+      const selected = plainDocument((x) => x.templateId === 4 && !x.favorite);
+      await loadAll(group(4));
+      const row = (await docNodes(group(4))).find((n) => n.doc.id === selected.id)!;
+      await openDocument(inEditor.id);
+      assert.ok(vscode.window.activeTextEditor?.document.uri.authority.startsWith(`${inEditor.id}.`), 'the other document is the active editor');
+      // The view on screen, as a key can only be pressed there.
+      await vscode.commands.executeCommand('contentDocs.documents.focus');
+      await sleep(300);
+      await select(row);
+      sandbox.resetRequests();
+
+      await vscode.commands.executeCommand(CMD.documentFavoriteToggle, { selection: true });
+      assert.strictEqual(sandbox.documents.get(selected.id)!.favorite, true, 'the selected row\'s document is a favorite');
+      assert.strictEqual(sandbox.documents.get(inEditor.id)!.favorite, false, 'the active editor\'s document is untouched');
+      await vscode.commands.executeCommand(CMD.documentFavoriteToggle, { selection: true });
+      assert.strictEqual(sandbox.documents.get(selected.id)!.favorite, false, 'toggled back');
+
+      prompter.inputs = ['Renamed with F2'];
+      await vscode.commands.executeCommand(CMD.documentRename, { selection: true });
+      assert.strictEqual(sandbox.documents.get(selected.id)!.name, 'Renamed with F2');
+      assert.strictEqual(sandbox.documents.get(inEditor.id)!.name, inEditor.name);
+
+      // On a group row: no question, no request, no message.
+      await select(group(4));
+      sandbox.resetRequests();
+      messages.clear();
+      const asked = prompter.asked.length;
+      await vscode.commands.executeCommand(CMD.documentDelete, { selection: true });
+      await vscode.commands.executeCommand(CMD.documentRename, { selection: true });
+      assert.strictEqual(prompter.asked.length, asked, 'nothing asked');
+      assert.deepStrictEqual(sandbox.requests.map((r) => r.route), [], 'nothing sent');
+      assert.deepStrictEqual(messages.shown.map((m) => m.message), [], 'no message');
     });
   });
 
