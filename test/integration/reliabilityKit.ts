@@ -151,6 +151,15 @@ export class RecordingPrompter implements Prompter {
     return this.confirms.length ? this.confirms.shift()! : false;
   }
 
+  /** Answers to the next ask() questions (a button's label; undefined = Escape). When empty, `confirms` answers: true is the first button. */
+  choices: Array<string | undefined> = [];
+
+  async ask(message: string, detail: string, buttons: readonly string[]): Promise<string | undefined> {
+    this.asked.push({ kind: 'confirm', title: buttons[0] ?? '', message: `${message}\n${detail}`, items: [...buttons] });
+    if (this.choices.length) return this.choices.shift();
+    return this.confirms.length && this.confirms.shift() ? buttons[0] : undefined;
+  }
+
   async input(o: vscode.InputBoxOptions): Promise<string | undefined> {
     const q: Question = { kind: 'input', title: o.title ?? '', prompt: o.prompt, value: o.value, password: o.password };
     this.asked.push(q);
@@ -214,6 +223,7 @@ export class RecordingPrompter implements Prompter {
   reset(): void {
     this.asked = [];
     this.confirms = [];
+    this.choices = [];
     this.inputs = [];
     this.picks = [];
     this.validationProblems = [];

@@ -79,6 +79,22 @@ describe('write review: Accept and Discard named and on keys, the ready notifica
     await until('Escape to discard', () => proposalTabs().length === 0 || undefined, 5_000);
     assert.strictEqual(editor.document.getText(), accepted, 'Escape changed nothing in the file');
     assert.strictEqual(await vscode.commands.executeCommand('contentDocs.proposalAccept', second.proposal.uri), false, 'the proposal is gone');
+
+    // The ready notification as the notification centre shows it (toasts may stay hidden in the test workbench).
+    await vscode.window.showTextDocument(editor.document, { preview: false });
+    selectLines(editor, 1, 1);
+    const third = await run('contentDocs.selectionRewrite');
+    assert.ok(third?.proposal);
+    await vscode.commands.executeCommand('notifications.showList');
+    await sleep(400);
+    await screenshot('write-review-ready');
+    await vscode.commands.executeCommand('notifications.hideList');
+    await configure('write.discardedDocument', 'keep');
+    try {
+      assert.strictEqual(await vscode.commands.executeCommand('contentDocs.proposalDiscard', third.proposal.uri), true);
+    } finally {
+      await configure('write.discardedDocument', undefined);
+    }
   });
 
   it('the ready notification names the keys and ends when the proposal is accepted from the title, or discarded by command', async () => {
