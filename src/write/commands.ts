@@ -135,6 +135,14 @@ function anotherAccount(name: string): Error {
   );
 }
 
+/**
+ * A name for a notification's text, where `[label](command:…)` is a link: a file named like one (the document's name
+ * holds the file's) must not put a command of its own there.
+ */
+function noLinks(s: string): string {
+  return s.replace(/\]\(/g, ']\u200b(');
+}
+
 function capitalize(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
 }
@@ -513,7 +521,7 @@ class Writer implements vscode.Disposable {
     const link = (label: string, command: string) => `[${label}](command:${command}?${arg})`;
     const keys = proposalKeys();
     void vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('"{0}" is ready', proposal.documentName) },
+      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('"{0}" is ready', noLinks(proposal.documentName)) },
       async (progress) => {
         progress.report({
           // A full bar: nothing is running any more, the proposal waits for the user.
@@ -678,7 +686,7 @@ class Writer implements vscode.Disposable {
       const answer = await vscode.window.showInformationMessage(
         vscode.l10n.t(
           'Discarded. The generated document "{0}" stays in your account; its words count toward your plan whether it is kept or deleted.',
-          p.documentName,
+          noLinks(p.documentName),
         ),
         remove,
         keep,
