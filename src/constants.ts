@@ -32,6 +32,8 @@ export const CTX = {
   writeMenuGrammar: 'contentDocs.write.menu.grammar',
   writeMenuHeadlines: 'contentDocs.write.menu.headlines',
   writeMenuMeta: 'contentDocs.write.menu.meta',
+  /** A proposal of this window is the active editor (its diff): Ctrl+Enter accepts it, Escape discards it. */
+  proposalActive: 'contentDocs.proposalActive',
 } as const;
 
 export const CMD = {

@@ -11,6 +11,11 @@ export type { CheckedInputOptions, InputCheck } from './checkedInput';
 export interface Prompter {
   /** A modal warning with one confirming button; true only if that button was chosen. */
   confirm(message: string, detail: string, confirmLabel: string): Promise<boolean>;
+  /**
+   * A modal question that is no warning (an information dialog): the label of the button chosen, or undefined when
+   * it was cancelled (Escape, Cancel).
+   */
+  ask(message: string, detail: string, buttons: readonly string[]): Promise<string | undefined>;
   input(options: vscode.InputBoxOptions): Promise<string | undefined>;
   /**
    * An input box that stays open after Enter while `check` looks at the value, shows the problem it reports under
@@ -25,6 +30,9 @@ export class VsCodePrompter implements Prompter {
   async confirm(message: string, detail: string, confirmLabel: string): Promise<boolean> {
     const choice = await vscode.window.showWarningMessage(message, { modal: true, detail }, confirmLabel);
     return choice === confirmLabel;
+  }
+  async ask(message: string, detail: string, buttons: readonly string[]): Promise<string | undefined> {
+    return vscode.window.showInformationMessage(message, { modal: true, detail }, ...buttons);
   }
   input(options: vscode.InputBoxOptions): Promise<string | undefined> {
     return Promise.resolve(vscode.window.showInputBox({ ignoreFocusOut: true, ...options }));
@@ -45,6 +53,9 @@ export class SwitchablePrompter implements Prompter {
   current: Prompter = this.vscode;
   confirm(message: string, detail: string, confirmLabel: string): Promise<boolean> {
     return this.current.confirm(message, detail, confirmLabel);
+  }
+  ask(message: string, detail: string, buttons: readonly string[]): Promise<string | undefined> {
+    return this.current.ask(message, detail, buttons);
   }
   input(options: vscode.InputBoxOptions): Promise<string | undefined> {
     return this.current.input(options);

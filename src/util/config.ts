@@ -80,3 +80,14 @@ export function writeCreativity(): 0 | 0.25 | 0.5 | 0.75 | 1 {
 export function writeConfirm(): boolean {
   return section().get<boolean>('write.confirm', true) !== false;
 }
+
+/** "Don't Ask Again" on the writing confirmation: off in the user settings, for every workspace. */
+export function stopWriteConfirm(): Thenable<void> {
+  return section().update('write.confirm', false, vscode.ConfigurationTarget.Global);
+}
+
+/** What Discard does with the document the run created: ask (the default), keep it, or delete it. */
+export function writeDiscardedDocument(): 'ask' | 'keep' | 'delete' {
+  const v = section().get<string>('write.discardedDocument', 'ask');
+  return v === 'keep' || v === 'delete' ? v : 'ask';
+}

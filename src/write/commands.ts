@@ -135,6 +135,30 @@ function anotherAccount(name: string): Error {
   );
 }
 
+/**
+ * A name for a notification's text, where `[label](command:…)` is a link: a file named like one (the document's name
+ * holds the file's) must not put a command of its own there.
+ */
+function noLinks(s: string): string {
+  return s.replace(/\]\(/g, ']\u200b(');
+}
+
+function capitalize(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
+}
+
+/** Whether VS Code's keys are the Mac's (the extension host's platform; in the browser, the browser's). */
+function onMac(): boolean {
+  const platform = (globalThis as { process?: { platform?: string } }).process?.platform;
+  if (platform) return platform === 'darwin';
+  return /Macintosh|Mac OS X/.test((globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent ?? '');
+}
+
+/** The keys of Accept and Discard on a proposal diff (the manifest's keybindings), as VS Code names them. */
+function proposalKeys(): { accept: string; discard: string } {
+  return { accept: onMac() ? '⌘Enter' : 'Ctrl+Enter', discard: 'Escape' };
+}
+
 const reached = (c: { used: number; limit: number } | undefined) => c !== undefined && c.limit !== -1 && c.used >= c.limit;
 
 class Writer implements vscode.Disposable {
@@ -404,29 +428,34 @@ class Writer implements vscode.Disposable {
     const template = templateName(job.templateId, this.s.documentsTree.templateGroup(job.templateId)?.name);
     const level = CREATIVITY_LEVELS.find((c) => c.value === job.creativity)?.label ?? String(job.creativity);
     if (config.writeConfirm()) {
-      const ok = await this.s.prompter.confirm(
-        vscode.l10n.t('{0}: create "{1}" in your account?', job.title, job.name),
+      // Short, and no warning: sending is what the user asked for. It names what it costs and what creativity means.
+      const creativity = vscode.l10n.t('creativity {0} (how freely it writes)', level);
+      const dontAsk = vscode.l10n.t("{0} and Don't Ask Again", job.confirmLabel);
+      const choice = await this.s.prompter.ask(
+        vscode.l10n.t('{0}: send {1} characters to the service?', job.title, formatCount([...job.text].length)),
         [
           vscode.l10n.t(
-            'The {0} ({1} characters) goes to the service, which writes the text and creates the document "{2}" ({3}). Each run counts toward your plan\'s monthly words and documents.',
-            job.wholeDocument ? vscode.l10n.t('whole file') : vscode.l10n.t('selection'),
-            formatCount([...job.text].length),
+            'It creates the document "{0}" ({1}) in your account; each run counts toward your plan\'s monthly words and documents.',
             job.name,
             template,
           ),
-          job.style
-            ? vscode.l10n.t('Language: {0}. Tone: {1}. Creativity: {2}.', job.style.language.name, job.style.tone.toLowerCase(), level)
-            : vscode.l10n.t('Creativity: {0}.', level),
+          job.style ? vscode.l10n.t('{0}, {1} tone, {2}.', job.style.language.name, job.style.tone.toLowerCase(), creativity) : `${capitalize(creativity)}.`,
           job.others > 0
             ? vscode.l10n.t('Only the first selection (line {0}) is used; the other selections ({1}) are left as they are.', job.range.start.line + 1, job.others)
             : undefined,
-          vscode.l10n.t('You review the proposed text before anything in the editor changes. (The setting contentDocs.write.confirm turns this question off.)'),
+          vscode.l10n.t('You review the text before anything changes.'),
         ]
           .filter((x): x is string => x !== undefined)
-          .join('\n\n'),
-        job.confirmLabel,
+          .join(' '),
+        [job.confirmLabel, dontAsk],
       );
-      if (!ok) return undefined;
+      if (choice !== job.confirmLabel && choice !== dontAsk) return undefined;
+      if (choice === dontAsk) {
+        await config.stopWriteConfirm().then(
+          () => vscode.window.setStatusBarMessage(vscode.l10n.t('$(check) The writing actions no longer ask first (setting contentDocs.write.confirm)'), 5000),
+          (e: unknown) => this.s.log.warn(`[write] ${describeError("Couldn't turn off contentDocs.write.confirm", e)}`),
+        );
+      }
     }
 
     const doc = job.editor.document;
@@ -477,26 +506,38 @@ class Writer implements vscode.Disposable {
       account,
       languageId: doc.languageId,
     });
-    const accept = vscode.l10n.t('Accept');
-    const discard = vscode.l10n.t('Discard');
-    const beside = vscode.l10n.t('Open Beside');
-    void vscode.window
-      .showInformationMessage(
-        vscode.l10n.t('"{0}" is ready and saved in your account: review the proposal, then Accept or Discard it.', created.name),
-        accept,
-        discard,
-        beside,
-      )
-      .then(async (choice) => {
-        try {
-          if (choice === accept) await this.accept(proposal);
-          else if (choice === discard) await this.discard(proposal);
-          else if (choice === beside) await this.openBeside(proposal);
-        } catch (e) {
-          void showError(this.s.log, describeError(vscode.l10n.t("Couldn't do that with \"{0}\"", created.name), e), e);
-        }
-      });
+    this.announce(proposal);
     return { proposal, document: created };
+  }
+
+  /**
+   * "… is ready": a notification naming Accept, Discard (with their keys) and Open Beside as links. VS Code cannot
+   * close a message from code (microsoft/vscode#48960), but it closes a progress notification when its task ends: this
+   * one ends once the proposal is accepted or discarded, wherever that was done (the diff's title, a key, the palette,
+   * the links), so it never offers buttons for a proposal that is gone.
+   */
+  private announce(proposal: Proposal): void {
+    const arg = encodeURIComponent(JSON.stringify([proposal.uri.toString()]));
+    const link = (label: string, command: string) => `[${label}](command:${command}?${arg})`;
+    const keys = proposalKeys();
+    void vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('"{0}" is ready', noLinks(proposal.documentName)) },
+      async (progress) => {
+        progress.report({
+          // A full bar: nothing is running any more, the proposal waits for the user.
+          increment: 100,
+          message: vscode.l10n.t(
+            '{0} ({1}) · {2} ({3}) · {4}',
+            link(vscode.l10n.t('Accept'), CMD.proposalAccept),
+            keys.accept,
+            link(vscode.l10n.t('Discard'), CMD.proposalDiscard),
+            keys.discard,
+            link(vscode.l10n.t('Open Beside'), CMD.proposalOpenDocument),
+          ),
+        });
+        await this.proposals.whenSettled(proposal);
+      },
+    );
   }
 
   /** The store, under a cancellable notification that names the action and counts the seconds. Never retried. */
@@ -626,7 +667,41 @@ class Writer implements vscode.Disposable {
     const p = this.proposalOf(arg);
     if (!p) return false;
     await this.proposals.discard(p);
+    // Not awaited: the question waits for the user, the diff is closed already.
+    void this.afterDiscard(p);
     return true;
+  }
+
+  /**
+   * The document the run created stays in the account after a Discard, and its words count toward the plan whether
+   * it is kept or deleted (the service counts them when it writes). contentDocs.write.discardedDocument: ask (say so
+   * and offer to delete it), keep, or delete.
+   */
+  private async afterDiscard(p: Proposal): Promise<void> {
+    const choice = config.writeDiscardedDocument();
+    if (choice === 'keep') return;
+    if (choice === 'ask') {
+      const remove = vscode.l10n.t('Delete Document');
+      const keep = vscode.l10n.t('Keep');
+      const answer = await vscode.window.showInformationMessage(
+        vscode.l10n.t(
+          'Discarded. The generated document "{0}" stays in your account; its words count toward your plan whether it is kept or deleted.',
+          noLinks(p.documentName),
+        ),
+        remove,
+        keep,
+      );
+      if (answer !== remove) return;
+    }
+    try {
+      const account = await this.accountNamed(p.account);
+      if (!account) throw anotherAccount(p.documentName);
+      await account.documents.delete(p.documentId, p.account);
+      this.s.log.info(`[write] deleted the discarded proposal's document ${p.documentId}`);
+      vscode.window.setStatusBarMessage(vscode.l10n.t('$(trash) Deleted "{0}"', p.documentName), 4000);
+    } catch (e) {
+      void showError(this.s.log, describeError(vscode.l10n.t('Couldn\'t delete "{0}"', p.documentName), e), e);
+    }
   }
 
   /** Opens the document the run created beside the current editor (its content-docs: URI). */

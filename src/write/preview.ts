@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { baseName } from '../util/paths';
-import { PROPOSAL_SCHEME } from '../constants';
+import { CTX, PROPOSAL_SCHEME } from '../constants';
 import type { Logger } from '../util/log';
 import type { ProposalContent } from './proposalContent';
 
@@ -99,11 +99,17 @@ export type AcceptOutcome = 'applied' | 'changed' | 'failed' | 'gone';
  * The proposals of this window, the read-only documents that show them, and the diff editor with Accept and
  * Discard in its title (the `editor/title` menu, for `resourceScheme == content-docs-proposal`). Accept is one
  * WorkspaceEdit (one undo restores the text) and refuses when the text under the range changed since it was
- * sent; Discard closes the diff and leaves the file as it is.
+ * sent; Discard closes the diff and leaves the file as it is. While one of these proposals is the active editor
+ * (its diff, or the proposed file alone), the context key `contentDocs.proposalActive` is set: the manifest's
+ * keybindings (Ctrl+Enter accepts, Escape discards, as inline chat's) hold only then.
  */
 export class ProposalPreview implements vscode.Disposable {
   private readonly proposals = new Map<string, Proposal>();
   private readonly disposables: vscode.Disposable[] = [];
+  private readonly settled = new vscode.EventEmitter<Proposal>();
+  /** A proposal was accepted, discarded, or dropped (the oldest beyond the twenty kept, the window closing). */
+  readonly onDidSettle = this.settled.event;
+  private active = false;
   private seq = 0;
   /** Makes this window's proposal URIs unlike any restored from an earlier window (those show an explanation). */
   private readonly window = Date.now().toString(36);
@@ -123,7 +129,38 @@ export class ProposalPreview implements vscode.Disposable {
         const key = e.document.uri.toString();
         for (const p of this.proposals.values()) if (p.target.toString() === key) content.refresh(p.uri);
       }),
+      vscode.window.tabGroups.onDidChangeTabs(() => void this.updateActive()),
+      vscode.window.tabGroups.onDidChangeTabGroups(() => void this.updateActive()),
+      vscode.window.onDidChangeActiveTextEditor(() => void this.updateActive()),
+      this.settled,
     );
+  }
+
+  /** The proposal the active tab shows (its diff, or the proposed file alone), if this window holds it. */
+  private activeProposal(): Proposal | undefined {
+    const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+    const uri = input instanceof vscode.TabInputTextDiff ? input.modified : input instanceof vscode.TabInputText ? input.uri : undefined;
+    return uri?.scheme === PROPOSAL_SCHEME ? this.get(uri) : undefined;
+  }
+
+  /** Sets `contentDocs.proposalActive` when it changes; resolves once VS Code has it. */
+  private async updateActive(): Promise<void> {
+    const active = this.activeProposal() !== undefined;
+    if (active === this.active) return;
+    this.active = active;
+    await vscode.commands.executeCommand('setContext', CTX.proposalActive, active).then(undefined, () => undefined);
+  }
+
+  /** Resolves once the proposal is accepted, discarded or dropped (at once if it is no longer held). */
+  whenSettled(p: Proposal): Promise<void> {
+    if (this.proposals.get(p.uri.toString()) !== p) return Promise.resolve();
+    return new Promise((resolve) => {
+      const sub = this.onDidSettle((q) => {
+        if (q !== p) return;
+        sub.dispose();
+        resolve();
+      });
+    });
   }
 
   /** The file as Accept would leave it: its text now with the range replaced; the text as sent when it has no place now. */
@@ -170,6 +207,8 @@ export class ProposalPreview implements vscode.Disposable {
     const doc = await vscode.workspace.openTextDocument(uri);
     if (doc.languageId !== p.languageId) await vscode.languages.setTextDocumentLanguage(doc, p.languageId).then(undefined, () => undefined);
     await vscode.commands.executeCommand('vscode.diff', p.target, uri, `${base} ↔ ${p.documentName} (proposal)`, { preview: false });
+    // The keys hold as soon as the diff is there.
+    await this.updateActive();
     return proposal;
   }
 
@@ -213,6 +252,8 @@ export class ProposalPreview implements vscode.Disposable {
   private forget(p: Proposal): void {
     this.proposals.delete(p.uri.toString());
     p.place.dispose();
+    this.settled.fire(p);
+    void this.updateActive();
   }
 
   /** Closes every tab that shows the proposal (the diff, or the proposed file alone). */
@@ -229,8 +270,13 @@ export class ProposalPreview implements vscode.Disposable {
   }
 
   dispose(): void {
-    for (const d of this.disposables.splice(0)) d.dispose();
-    for (const p of this.proposals.values()) p.place.dispose();
+    const left = [...this.proposals.values()];
     this.proposals.clear();
+    for (const p of left) {
+      p.place.dispose();
+      this.settled.fire(p);
+    }
+    for (const d of this.disposables.splice(0)) d.dispose();
+    if (this.active) void vscode.commands.executeCommand('setContext', CTX.proposalActive, false).then(undefined, () => undefined);
   }
 }

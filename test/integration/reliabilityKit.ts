@@ -151,6 +151,15 @@ export class RecordingPrompter implements Prompter {
     return this.confirms.length ? this.confirms.shift()! : false;
   }
 
+  /** Answers to the next ask() questions (a button's label; undefined = Escape). When empty, `confirms` answers: true is the first button. */
+  choices: Array<string | undefined> = [];
+
+  async ask(message: string, detail: string, buttons: readonly string[]): Promise<string | undefined> {
+    this.asked.push({ kind: 'confirm', title: buttons[0] ?? '', message: `${message}\n${detail}`, items: [...buttons] });
+    if (this.choices.length) return this.choices.shift();
+    return this.confirms.length && this.confirms.shift() ? buttons[0] : undefined;
+  }
+
   async input(o: vscode.InputBoxOptions): Promise<string | undefined> {
     const q: Question = { kind: 'input', title: o.title ?? '', prompt: o.prompt, value: o.value, password: o.password };
     this.asked.push(q);
@@ -214,6 +223,7 @@ export class RecordingPrompter implements Prompter {
   reset(): void {
     this.asked = [];
     this.confirms = [];
+    this.choices = [];
     this.inputs = [];
     this.picks = [];
     this.validationProblems = [];
@@ -240,6 +250,10 @@ export interface ShownMessage {
   message: string;
   items: string[];
   at: number;
+  /** A modal dialog's detail (the text under its message), when it has one. */
+  detail?: string;
+  /** Shown as a modal dialog (options with `modal: true`). */
+  modal: boolean;
   /** Resolves the message as if the user chose `item` (undefined = dismissed). */
   choose(item?: string): void;
   readonly settled: boolean;
@@ -275,6 +289,7 @@ export class MessageCapture implements vscode.Disposable {
           const items = rest
             .filter((r) => typeof r === 'string' || (r && typeof r === 'object' && 'title' in (r)))
             .map((r) => (typeof r === 'string' ? r : (r as { title: string }).title));
+          const options = rest.find((r): r is vscode.MessageOptions => !!r && typeof r === 'object' && !('title' in r));
           let resolve!: (v: unknown) => void;
           const p = new Promise<unknown>((r) => (resolve = r));
           let settled = false;
@@ -282,6 +297,8 @@ export class MessageCapture implements vscode.Disposable {
             level,
             message,
             items,
+            detail: options?.detail,
+            modal: options?.modal === true,
             at: Date.now(),
             choose: (item?: string) => {
               if (settled) return;
@@ -352,7 +369,8 @@ export class MessageCapture implements vscode.Disposable {
  * "Cancel" button on a progress notification) and see what it reported.
  */
 export class ProgressControl implements vscode.Disposable {
-  readonly running: Array<{ title: string; cancel(): void; done: boolean }> = [];
+  /** Each withProgress call: its title, what it reported (messages), whether its task ended, and its Cancel. */
+  readonly running: Array<{ title: string; messages: string[]; cancel(): void; done: boolean }> = [];
   private original: typeof vscode.window.withProgress | undefined;
 
   install(): this {
@@ -363,9 +381,12 @@ export class ProgressControl implements vscode.Disposable {
       task: (progress: vscode.Progress<{ message?: string; increment?: number }>, token: vscode.CancellationToken) => Thenable<R>,
     ): Thenable<R> => {
       const cts = new vscode.CancellationTokenSource();
-      const entry = { title: options.title ?? '', cancel: () => cts.cancel(), done: false };
+      const entry = { title: options.title ?? '', messages: [] as string[], cancel: () => cts.cancel(), done: false };
       this.running.push(entry);
-      return Promise.resolve(task({ report: () => undefined }, cts.token)).finally(() => {
+      const report = (v: { message?: string }) => {
+        if (v.message !== undefined) entry.messages.push(v.message);
+      };
+      return Promise.resolve(task({ report }, cts.token)).finally(() => {
         entry.done = true;
         cts.dispose();
       });

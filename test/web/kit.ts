@@ -204,6 +204,11 @@ export class ScriptedPrompter implements Prompter {
     this.asked.push({ kind: 'confirm', title: confirmLabel });
     return this.confirms.length ? this.confirms.shift()! : false;
   }
+  /** A question with several buttons: `confirms` answers it (true is the first button). */
+  async ask(_message: string, _detail: string, buttons: readonly string[]): Promise<string | undefined> {
+    this.asked.push({ kind: 'confirm', title: buttons[0] ?? '' });
+    return this.confirms.length && this.confirms.shift() ? buttons[0] : undefined;
+  }
   async input(o: vscode.InputBoxOptions): Promise<string | undefined> {
     this.asked.push({ kind: 'input', title: o.title ?? '' });
     const a = this.answer(o.title ?? '');

@@ -307,6 +307,7 @@ export function defineSuites(): void {
       await configure('documents.baseUrl', c.noCorsUrl);
       const pasting: Prompter = {
         confirm: (message, detail, label) => prompter.confirm(message, detail, label),
+        ask: (message, detail, buttons) => prompter.ask(message, detail, buttons),
         input: (o) => prompter.input(o),
         pick: (items, o) => prompter.pick(items, o),
         inputChecked: (o, check) => product.inputChecked({ ...o, value: c.key }, check),
