@@ -310,6 +310,9 @@ export function defineSuites(): void {
         input: (o) => prompter.input(o),
         pick: (items, o) => prompter.pick(items, o),
         inputChecked: (o, check) => product.inputChecked({ ...o, value: c.key }, check),
+        inputStep: (o) => prompter.inputStep(o),
+        pickStep: (items, o) => prompter.pickStep(items, o),
+        inputToggled: (o) => prompter.inputToggled(o),
       };
       s.prompter.current = pasting;
       try {
