@@ -113,8 +113,9 @@ export interface Question {
   /** In a multi-step input: "step/totalSteps", and whether the question offered Back. */
   step?: string;
   back?: boolean;
-  /** In a multi-step Quick Pick: the label Enter takes at first. */
+  /** In a multi-step Quick Pick: the label Enter takes at first, and each item's description. */
   active?: string;
+  descriptions?: string[];
   /** In an input box with toggles: each toggle's state when the box opened. */
   toggles?: Record<string, boolean>;
 }
@@ -259,6 +260,7 @@ export class RecordingPrompter implements Prompter {
       step: `${o.step}/${o.totalSteps}`,
       back: o.step > 1,
       active: o.active?.label,
+      descriptions: items.map((i) => i.description ?? ''),
     };
     this.asked.push(q);
     const queued = this.picks.length ? this.picks.shift() : this.answer(q, items, this.nth(q));
@@ -311,7 +313,7 @@ export class RecordingPrompter implements Prompter {
 /** New Document's four questions answered: name, Freestyle, prompt, Original. */
 export function newDocumentAnswers(name: string, prompt = 'A short text for a reliability test'): RecordingPrompter['answer'] {
   return (q) => {
-    if (q.title.startsWith('New Document (1/')) return name;
+    if (q.title === 'New Document: Name') return name;
     if (q.title.includes('Template')) return 'Freestyle';
     if (q.title.includes('Prompt')) return prompt;
     if (q.title.includes('Creativity')) return 'Original';
