@@ -367,7 +367,7 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       assert.deepStrictEqual(prompter.asked.map((a) => a.kind), ['input'], 'one question: the words');
       assert.strictEqual(prompter.asked[0].title, 'Search Documents');
       assert.deepStrictEqual(prompter.asked[0].toggles, { text: false }, 'by name by default: the "in the text" toggle is off');
-      assert.match(prompter.asked[0].prompt ?? '', /name/i, 'the line under the box says what is searched');
+      assert.match(prompter.asked[0].prompt ?? '', /^Searching the documents' names/, 'the line under the box says what is searched');
       assert.strictEqual(lists().length, 1);
       measured.search = lists().length;
       assert.strictEqual(lists()[0].query.search, 'café');
@@ -408,7 +408,7 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       prompter.inputs = ['no document has this name zzqx'];
       await vscode.commands.executeCommand(CMD.documentsSearch);
       assert.deepStrictEqual(prompter.asked[1].toggles, { text: true });
-      assert.match(prompter.asked[1].prompt ?? '', /text/i);
+      assert.match(prompter.asked[1].prompt ?? '', /^Searching the documents' text/);
       assert.strictEqual(lists()[1].query.search_by, 'result');
       const kids = await children(tree.searchGroup);
       assert.strictEqual(kids.length, 1);
