@@ -70,7 +70,7 @@ describe('New Document… and Go to Document…', function () {
     const levels = prompter.asked[3];
     assert.deepStrictEqual(levels.items, ['Repetitive', 'Deterministic', 'Original', 'Creative', 'Imaginative']);
     assert.strictEqual(levels.active, 'Original');
-    assert.deepStrictEqual(levels.descriptions!.map((d) => /\(default\)/.test(d)), [false, false, true, false, false]);
+    assert.deepStrictEqual(levels.descriptions!.map((d) => /default\)$/.test(d)), [false, false, true, false, false], levels.descriptions!.join(' | '));
     // The prompt's box counts the characters against the limit.
     assert.match(prompter.asked[2].prompt ?? '', /0 \/ 2,048/);
     const again = prompter.asked[4];
