@@ -10,8 +10,8 @@ import type { DocumentsTreeProvider } from './documentsTree';
 const GROUP_RANK: Record<GroupNode['kind'], number> = { template: 0, all: 1, favorites: 2, other: 3, searchResults: 4 };
 
 /** How often a reveal is tried again while the view has not yet taken in a row just placed (a created document). */
-const TRIES = 3;
-const RETRY_MS = 200;
+const TRIES = 5;
+const RETRY_MS = 300;
 
 /**
  * The Documents view follows the active editor, as the Explorer does (`explorer.autoReveal`): when a document of ours

@@ -168,8 +168,14 @@ describe('New Document… and Go to Document…', function () {
       (s.documentsTree.treeView?.selection ?? []).filter((n: DocNode): n is DocumentNode => n.kind === 'document');
     const listRequests = () => sandbox.requests.filter((r) => r.route === 'documents.list').length;
 
+    let previousInterval = 0;
+
     before(async () => {
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      // The view on screen counts each template in the background: counted at once, and waited for, so that the
+      // requests these tests count are the reveal's (none) and the commands' own.
+      previousInterval = s.documentsTree.model.countIntervalMs;
+      s.documentsTree.model.countIntervalMs = 0;
       s.documentsTree.model.setSearch(undefined);
       s.documentsTree.model.refresh();
       await vscode.commands.executeCommand('workbench.view.extension.contentDocs');
@@ -187,9 +193,11 @@ describe('New Document… and Go to Document…', function () {
           await sleep(100);
         }
       }
+      await until('the templates counted', () => s.documentsTree.model.counting.state === 'done' || undefined, 30_000);
     });
 
     after(async () => {
+      s.documentsTree.model.countIntervalMs = previousInterval;
       await configure('documents.revealActive', undefined).catch(() => undefined);
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
       // A Documents view left on screen reads its counts in the background: the next suites' requests would include them.
@@ -206,7 +214,7 @@ describe('New Document… and Go to Document…', function () {
       await sleep(300);
       await press('Enter');
       await done;
-      const row = await until('the row revealed and selected', () => selectedDocs().find((n) => n.doc.id === newest.id));
+      const row = await until('the row revealed and selected', () => selectedDocs().find((n) => n.doc.id === newest.id), 20_000);
       assert.strictEqual(row.parent.kind, 'all', 'the loaded row (All Documents)');
       assert.strictEqual(listRequests(), 1, 'only Go to Document\'s own listing: nothing read to reveal');
       assert.notStrictEqual(vscode.window.activeTextEditor?.document.uri.scheme, undefined, 'the editor keeps the focus');
