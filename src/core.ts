@@ -15,6 +15,7 @@ import { AccountRootsTree, type AccountRootNode } from './tree/accountRoots';
 import { DocumentsTreeProvider } from './tree/documentsTree';
 import { prepareFormats } from './tree/format';
 import { ProjectsTreeProvider } from './tree/projectsTree';
+import { followActiveDocument } from './tree/revealActive';
 import type { SwitchablePrompter } from './ui/prompter';
 import * as config from './util/config';
 import type { Logger } from './util/log';
@@ -79,6 +80,14 @@ export function createServices(base: CoreBase): Services {
     const owner = target && (target.documents === documents ? primary : registry.added().find((a) => a.documents === target.documents));
     return owner && { usage: owner.usage, name: owner.displayName, primary: owner.primary };
   });
+  // The Documents view selects the active document's row, as the Explorer does.
+  context.subscriptions.push(
+    followActiveDocument(base.documentsTreeView, documentsView, (uri) => {
+      const target = fs.documentOf(uri);
+      const owner = target && registry.shown().find((a) => a.documents === target.documents);
+      return owner && { account: owner, id: target.id };
+    }, log),
+  );
 
   return {
     context, log, credentials, accounts, api, registry, documents, account, usage, prompter,

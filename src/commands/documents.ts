@@ -215,31 +215,31 @@ function refreshDocuments(s: Services): void {
   for (const account of s.registry.shown()) account.documents.forgetAll();
 }
 
-type SearchItem = vscode.QuickPickItem & { by: DocumentSearchField };
-
-/** Search…: by name or by text (a quick pick), then the text; results in their own group (one request). */
+/**
+ * Search…: one box, the words first (VS Code's Find): by name unless its "in the text" toggle is on, Enter searches.
+ * The box opens as the last search was made (its words selected, its toggle as it was). Results in their own group
+ * (one request).
+ */
 export async function searchDocuments(s: Services): Promise<DocNode[] | undefined> {
   const tree = documentTrees(s)[0] ?? s.documentsTree;
   const current = tree.model.search;
-  const items: SearchItem[] = [
-    { label: `$(symbol-key) ${vscode.l10n.t('Search by Name')}`, description: vscode.l10n.t('documents whose name contains the text'), by: 'name' },
-    { label: `$(whole-word) ${vscode.l10n.t('Search in Text')}`, description: vscode.l10n.t('documents whose generated text contains it'), by: 'result' },
-  ];
-  if (current?.by === 'result') items.reverse();
-  const picked = await s.prompter.pick(items, { title: vscode.l10n.t('Search Documents (1/2)'), placeHolder: vscode.l10n.t('Search by name or in the text?') });
-  if (!picked) return undefined;
-  const text = await s.prompter.input({
-    title: vscode.l10n.t('Search Documents (2/2)'),
-    prompt:
-      picked.by === 'name'
-        ? vscode.l10n.t('Part of a document name (case and accents do not matter)')
-        : vscode.l10n.t('A word or phrase from the text (case and accents do not matter)'),
+  const answer = await s.prompter.inputToggled({
+    title: vscode.l10n.t('Search Documents'),
     value: current?.text,
+    placeHolder: vscode.l10n.t('Words to search for, then Enter'),
+    prompt: (on) =>
+      on.text
+        ? vscode.l10n.t('Searching the documents\' text (case and accents do not matter). The toggle searches their names instead.')
+        : vscode.l10n.t('Searching the documents\' names (case and accents do not matter). The toggle searches in their text instead.'),
+    toggles: [{ id: 'text', icon: 'whole-word', tooltip: vscode.l10n.t('Search in the Text'), checked: current?.by === 'result' }],
     validateInput: (v) => (isBlank(v) ? vscode.l10n.t('Type something to search for.') : undefined),
   });
-  if (text === undefined || isBlank(text)) return undefined;
+  if (answer === undefined) return undefined;
+  const text = answer.value;
+  const by: DocumentSearchField = answer.checked.text ? 'result' : 'name';
+  if (isBlank(text)) return undefined;
   // Every account is searched alike; the first account's results are what this returns.
-  const groups = documentTrees(s).map((t) => [t, t.model.setSearch({ text, by: picked.by })] as const);
+  const groups = documentTrees(s).map((t) => [t, t.model.setSearch({ text, by })] as const);
   const group = groups.find(([t]) => t === tree)?.[1];
   if (!group) return undefined;
   for (const [t, g] of groups) if (t !== tree && g) void t.load(g).catch(() => undefined);

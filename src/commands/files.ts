@@ -10,6 +10,8 @@ import { showError } from '../util/run';
 import { documentTargetOf, type DocumentTarget } from './args';
 import type { Account } from '../accounts/account';
 import { chooseAccount } from '../accounts/pick';
+import { templateCategory } from '../api/templateCategories';
+import { isBack, type Back, type Step } from '../ui/quickInputs';
 import type { CommandParts } from './types';
 
 /** Go to Document waits this long after the last keystroke before asking the server. */
@@ -104,10 +106,21 @@ function refusal(fields: Record<string, string[]> | undefined, field: string, wh
   return msgs?.length ? `The server refused the ${what}: ${msgs.join(' ')}` : undefined;
 }
 
+type DraftField = 'name' | 'template_id' | 'prompt' | 'creativity';
+/** The steps of New Document…, in order, by the field each asks for (as the server names it in a 422). */
+const FIELDS: readonly DraftField[] = ['name', 'template_id', 'prompt', 'creativity'];
+
+/** The prompt box's line: what to write, and the characters typed against the limit (as the Problems view counts). */
+function promptLine(value: string): string {
+  const n = charLength(value.trim());
+  return `What should the text be about? ${n.toLocaleString('en-US')} / ${LIMITS.prompt.toLocaleString('en-US')} characters.`;
+}
+
 /**
- * Asks for the document's name, template, prompt and creativity. After a 422, only the refused
- * fields are asked again (all of them when the server named none we ask for), prefilled with what
- * the user typed and the server's message. Undefined when the user cancels.
+ * Asks for the document's name, template, prompt and creativity: one multi-step input (VS Code's sample), "n/4"
+ * beside the title, Back from the second step on, each step prefilled with its last answer. After a 422, only the
+ * refused fields are asked again (all of them when the server named none we ask for), prefilled with what the user
+ * typed and the server's message; Back still reaches the steps before. Undefined when the user cancels.
  */
 async function askDraft(
   s: Services,
@@ -115,75 +128,116 @@ async function askDraft(
   refused: Record<string, string[]> | undefined,
   preferred: () => Promise<Creativity | undefined>,
 ): Promise<Draft | undefined> {
-  const askable = ['name', 'template_id', 'prompt', 'creativity'];
-  const askAll = !refused || !Object.keys(refused).some((k) => askable.includes(k));
-  const ask = (field: string) => askAll || (refused !== undefined && field in refused);
+  const askAll = !refused || !Object.keys(refused).some((k) => (FIELDS as readonly string[]).includes(k));
   const draft = { ...prev };
-
-  if (ask('name') || draft.name === undefined) {
-    const refusedMsg = refusal(refused, 'name', 'name');
-    const name = await s.prompter.input({
-      title: `New Document (1/${STEPS})`,
-      prompt: refusedMsg ?? `The document's name (up to ${LIMITS.name} characters)`,
-      placeHolder: 'e.g. Q3 plan',
-      value: draft.name,
-      validateInput: validateName,
-    });
-    if (name === undefined) return undefined;
-    draft.name = name.trim();
+  const toAsk = new Set(FIELDS.filter((f) => askAll || (refused !== undefined && f in refused)));
+  const missing = (f: DraftField) =>
+    (f === 'name' ? draft.name : f === 'template_id' ? draft.templateId : f === 'prompt' ? draft.prompt : draft.creativity) === undefined;
+  /** The steps answered, to go back through. */
+  const answered: number[] = [];
+  let i = 0;
+  while (i < FIELDS.length) {
+    const field = FIELDS[i];
+    if (!toAsk.has(field) && !missing(field)) {
+      i++;
+      continue;
+    }
+    const answer = await askStep(s, field, { step: i + 1, totalSteps: STEPS }, draft, refused, preferred);
+    if (answer === undefined) return undefined;
+    if (isBack(answer)) {
+      // To the step answered before; after a 422 that asked a later step first, to the one before it.
+      i = answered.pop() ?? Math.max(0, i - 1);
+      toAsk.add(FIELDS[i]);
+      continue;
+    }
+    answered.push(i);
+    i++;
   }
-
-  if (ask('template_id') || draft.templateId === undefined) {
-    const current = draft.templateId ?? DEFAULT_TEMPLATE_ID;
-    type TemplateItem = vscode.QuickPickItem & { id: number };
-    const items: TemplateItem[] = TEMPLATES.map((t) => ({
-      // As the Documents view names it: the server's word once a document showed it.
-      label: s.documentsTree.templateGroup(t.id)?.name ?? t.name,
-      description: t.id === current ? (t.id === DEFAULT_TEMPLATE_ID ? 'default' : 'your choice') : t.id === DEFAULT_TEMPLATE_ID ? 'default' : undefined,
-      id: t.id,
-    }));
-    // The current choice (Freestyle at first) comes first, so Enter keeps it.
-    items.sort((a, b) => (a.id === current ? -1 : b.id === current ? 1 : a.id - b.id));
-    const picked = await s.prompter.pick(items, {
-      title: `New Document (2/${STEPS}): Template`,
-      placeHolder: refusal(refused, 'template_id', 'template') ?? 'Choose a template (Freestyle lets the prompt decide)',
-      matchOnDescription: true,
-    });
-    if (!picked) return undefined;
-    draft.templateId = picked.id;
-  }
-
-  if (ask('prompt') || draft.prompt === undefined) {
-    const prompt = await s.prompter.input({
-      title: `New Document (3/${STEPS}): Prompt`,
-      prompt: refusal(refused, 'prompt', 'prompt') ?? `What should the text be about? (up to ${LIMITS.prompt.toLocaleString('en-US')} characters)`,
-      placeHolder: 'e.g. A one-page plan for the third quarter',
-      value: draft.prompt,
-      validateInput: validatePrompt,
-    });
-    if (prompt === undefined) return undefined;
-    draft.prompt = prompt.trim();
-  }
-
-  if (ask('creativity') || draft.creativity === undefined) {
-    const yours = await preferred();
-    const current = draft.creativity ?? yours ?? DEFAULT_CREATIVITY;
-    type LevelItem = vscode.QuickPickItem & { value: Creativity };
-    const items: LevelItem[] = CREATIVITY_LEVELS.map((c) => ({
-      label: c.label,
-      description: `${c.value}${c.value === (yours ?? DEFAULT_CREATIVITY) ? (yours === undefined ? ' · default' : ' · your default') : ''}`,
-      value: c.value,
-    }));
-    items.sort((a, b) => (a.value === current ? -1 : b.value === current ? 1 : a.value - b.value));
-    const picked = await s.prompter.pick(items, {
-      title: `New Document (4/${STEPS}): Creativity`,
-      placeHolder: refusal(refused, 'creativity', 'creativity') ?? 'How inventive the text may be',
-    });
-    if (!picked) return undefined;
-    draft.creativity = picked.value;
-  }
-
   return draft as Draft;
+}
+
+/** Asks one step's question and keeps its answer in `draft`: 'done', Back, or undefined (Escape). */
+async function askStep(
+  s: Services,
+  field: DraftField,
+  step: Step,
+  draft: Partial<Draft>,
+  refused: Record<string, string[]> | undefined,
+  preferred: () => Promise<Creativity | undefined>,
+): Promise<'done' | Back | undefined> {
+  switch (field) {
+    case 'name': {
+      const name = await s.prompter.inputStep({
+        title: 'New Document: Name',
+        ...step,
+        prompt: refusal(refused, 'name', 'name') ?? `The document's name (up to ${LIMITS.name} characters)`,
+        placeHolder: 'e.g. Q3 plan',
+        value: draft.name,
+        validateInput: validateName,
+      });
+      if (name === undefined || isBack(name)) return name;
+      draft.name = name.trim();
+      return 'done';
+    }
+    case 'template_id': {
+      const current = draft.templateId ?? DEFAULT_TEMPLATE_ID;
+      type TemplateItem = vscode.QuickPickItem & { id: number };
+      // In the table's order (Freestyle, the default, first); the current choice is active, so Enter keeps it.
+      const items: TemplateItem[] = TEMPLATES.map((t) => ({
+        // As the Documents view names it: the server's word once a document showed it.
+        label: s.documentsTree.templateGroup(t.id)?.name ?? t.name,
+        description: `${templateCategory(t.id) ?? ''}${t.id === DEFAULT_TEMPLATE_ID ? ' (default)' : ''}`,
+        id: t.id,
+      }));
+      const picked = await s.prompter.pickStep(items, {
+        title: 'New Document: Template',
+        ...step,
+        placeHolder: refusal(refused, 'template_id', 'template') ?? 'Choose a template (type to filter by name or kind; Freestyle lets the prompt decide)',
+        matchOnDescription: true,
+        active: items.find((i) => i.id === current),
+      });
+      if (picked === undefined || isBack(picked)) return picked;
+      draft.templateId = picked.id;
+      return 'done';
+    }
+    case 'prompt': {
+      const refusedPrompt = refusal(refused, 'prompt', 'prompt');
+      const prompt = await s.prompter.inputStep({
+        title: 'New Document: Prompt',
+        ...step,
+        prompt: refusedPrompt ?? promptLine(draft.prompt ?? ''),
+        // The server's refusal stays said until the user types; then the count.
+        promptFor: (value) => (refusedPrompt && value === (draft.prompt ?? '') ? refusedPrompt : promptLine(value)),
+        placeHolder: 'e.g. A one-page plan for the third quarter',
+        value: draft.prompt,
+        validateInput: validatePrompt,
+      });
+      if (prompt === undefined || isBack(prompt)) return prompt;
+      draft.prompt = prompt.trim();
+      return 'done';
+    }
+    case 'creativity': {
+      const yours = await preferred();
+      const byDefault = yours ?? DEFAULT_CREATIVITY;
+      const current = draft.creativity ?? byDefault;
+      type LevelItem = vscode.QuickPickItem & { value: Creativity };
+      // From 0 to 1, the default marked; the current choice is active, so Enter keeps it.
+      const items: LevelItem[] = CREATIVITY_LEVELS.map((c) => ({
+        label: c.label,
+        description: `${c.value}${c.value === byDefault ? (yours === undefined ? ' (default)' : " (your account's default)") : ''}`,
+        value: c.value,
+      }));
+      const picked = await s.prompter.pickStep(items, {
+        title: 'New Document: Creativity',
+        ...step,
+        placeHolder: refusal(refused, 'creativity', 'creativity') ?? 'How inventive the text may be, from 0 (repeats the likeliest words) to 1',
+        active: items.find((i) => i.value === current),
+      });
+      if (picked === undefined || isBack(picked)) return picked;
+      draft.creativity = picked.value;
+      return 'done';
+    }
+  }
 }
 
 /** How long the creativity question waits for the account's default before offering the usual one. */

@@ -12,6 +12,7 @@ import { usageCommands } from './usage';
 
 export { goneText } from '../write/proposalGone';
 export { showCheckedInput } from '../ui/checkedInput';
+export { showStepInput, showStepPick, showToggleInput } from '../ui/quickInputs';
 
 /**
  * Every command's implementation (one missing does not compile: CommandTable is a full Record). Built into its own bundle (dist/commands.js), which commands/index.ts

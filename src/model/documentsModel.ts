@@ -377,6 +377,16 @@ export class DocumentsModel implements Disposable {
     return g.kind === 'searchResults' ? g === this.#searchNode : this.#groupNodes.get(g.key) === g;
   }
 
+  /** The rows of a document in the groups' pages loaded so far (none read for it): one per group that lists it. */
+  loadedRows(id: number): DocumentNode[] {
+    const rows: DocumentNode[] = [];
+    for (const list of this.#lists.values()) {
+      const row = list.find(id);
+      if (row && this.#isCurrent(row.parent)) rows.push(row);
+    }
+    return rows;
+  }
+
   /** How far a group's list got: rows shown, and whether a page is on the wire. */
   listState(key: string): { shown: number; loading: boolean } | undefined {
     const list = this.#lists.get(key);

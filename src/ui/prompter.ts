@@ -1,8 +1,10 @@
 import * as vscode from 'vscode';
 import { loadCommandsBundle } from '../commands/index';
 import type { CheckedInputOptions, InputCheck } from './checkedInput';
+import type { Back, StepInputOptions, StepPickOptions, ToggledInput, ToggleInputOptions } from './quickInputs';
 
 export type { CheckedInputOptions, InputCheck } from './checkedInput';
+export type { Back, StepInputOptions, StepPickOptions, ToggledInput, ToggleInputOptions } from './quickInputs';
 
 /**
  * The questions the extension asks. One object so that tests can answer them (the modal
@@ -24,6 +26,12 @@ export interface Prompter {
    */
   inputChecked(options: CheckedInputOptions, check: InputCheck): Promise<string | undefined>;
   pick<T extends vscode.QuickPickItem>(items: readonly T[], options: vscode.QuickPickOptions): Promise<T | undefined>;
+  /** An input box of a multi-step input: the value, Back (its Back button, from the second step on) or undefined (Escape). */
+  inputStep(options: StepInputOptions): Promise<string | Back | undefined>;
+  /** A Quick Pick of a multi-step input: the item, Back, or undefined (Escape). */
+  pickStep<T extends vscode.QuickPickItem>(items: readonly T[], options: StepPickOptions<T>): Promise<T | Back | undefined>;
+  /** An input box with toggle buttons in its title (like Find's "Match Case"): the value and the toggles at Enter. */
+  inputToggled(options: ToggleInputOptions): Promise<ToggledInput | undefined>;
 }
 
 export class VsCodePrompter implements Prompter {
@@ -43,6 +51,16 @@ export class VsCodePrompter implements Prompter {
   }
   pick<T extends vscode.QuickPickItem>(items: readonly T[], options: vscode.QuickPickOptions): Promise<T | undefined> {
     return Promise.resolve(vscode.window.showQuickPick(items, { ignoreFocusOut: true, ...options }));
+  }
+  // These boxes' code is in the commands' bundle too.
+  inputStep(options: StepInputOptions): Promise<string | Back | undefined> {
+    return loadCommandsBundle().showStepInput(options);
+  }
+  pickStep<T extends vscode.QuickPickItem>(items: readonly T[], options: StepPickOptions<T>): Promise<T | Back | undefined> {
+    return loadCommandsBundle().showStepPick(items, options);
+  }
+  inputToggled(options: ToggleInputOptions): Promise<ToggledInput | undefined> {
+    return loadCommandsBundle().showToggleInput(options);
   }
 }
 
@@ -65,5 +83,14 @@ export class SwitchablePrompter implements Prompter {
   }
   pick<T extends vscode.QuickPickItem>(items: readonly T[], options: vscode.QuickPickOptions): Promise<T | undefined> {
     return this.current.pick(items, options);
+  }
+  inputStep(options: StepInputOptions): Promise<string | Back | undefined> {
+    return this.current.inputStep(options);
+  }
+  pickStep<T extends vscode.QuickPickItem>(items: readonly T[], options: StepPickOptions<T>): Promise<T | Back | undefined> {
+    return this.current.pickStep(items, options);
+  }
+  inputToggled(options: ToggleInputOptions): Promise<ToggledInput | undefined> {
+    return this.current.inputToggled(options);
   }
 }

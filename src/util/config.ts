@@ -49,6 +49,11 @@ export function hideEmptyTemplates(): boolean {
   return section().get<boolean>('documents.hideEmptyTemplates', false) === true;
 }
 
+/** Whether the Documents view reveals the active document's row, as the Explorer does (on by default). */
+export function revealActiveDocument(): boolean {
+  return section().get<boolean>('documents.revealActive', true) !== false;
+}
+
 export function fileLanguage(): 'markdown' | 'plaintext' {
   return section().get<string>('files.language', 'markdown') === 'plaintext' ? 'plaintext' : 'markdown';
 }

@@ -303,7 +303,7 @@ describe('reliability: bad input', function () {
       const name = 'Plan 🚀 خطة Re\u0301sume\u0301';
       const prompt = 'Écris un texte sur 日本語 and عربي with e\u0301 and 👩‍👩‍👧';
       prompter.answer = (q) => {
-        if (q.title.startsWith('New Document (1/')) return name;
+        if (q.title === 'New Document: Name') return name;
         if (q.title.includes('Template')) return 'Freestyle';
         if (q.title.includes('Prompt')) return prompt;
         if (q.title.includes('Creativity')) return 'Original';
@@ -322,7 +322,7 @@ describe('reliability: bad input', function () {
       async () => {
         let nameAsked = 0;
         prompter.answer = (q) => {
-          if (q.title.startsWith('New Document (1/')) return ++nameAsked === 1 ? 'Bad\u0000name' : undefined;
+          if (q.title === 'New Document: Name') return ++nameAsked === 1 ? 'Bad\u0000name' : undefined;
           if (q.title.includes('Template')) return 'Freestyle';
           if (q.title.includes('Prompt')) return 'A prompt';
           if (q.title.includes('Creativity')) return 'Original';
@@ -331,7 +331,7 @@ describe('reliability: bad input', function () {
         const t = Date.now();
         await vscode.commands.executeCommand('contentDocs.documentNew');
         assert.strictEqual(nameAsked, 2, 'the name is asked again');
-        const again = prompter.asked.filter((q) => q.title.startsWith('New Document (1/'))[1];
+        const again = prompter.asked.filter((q) => q.title === 'New Document: Name')[1];
         return [again?.prompt ?? '', ...messages.since(t).map((m) => m.message)].join(' | ');
       },
       /cannot contain a NUL character/,
@@ -340,9 +340,9 @@ describe('reliability: bad input', function () {
   });
 
   for (const [what, field, value, allowed] of [
-    ['a name of 129 characters', 'New Document (1/', 'n'.repeat(129), /at most 128 characters \(this one has 129\)/],
+    ['a name of 129 characters', 'New Document: Name', 'n'.repeat(129), /at most 128 characters \(this one has 129\)/],
     ['a prompt of 2,049 characters', 'Prompt', 'p'.repeat(2049), /at most 2,048 characters \(this one has 2,049\)/],
-    ['a blank name', 'New Document (1/', '   ', /Enter a name/],
+    ['a blank name', 'New Document: Name', '   ', /Enter a name/],
   ] as const) {
     it(`New Document refuses ${what} in its input box, saying the limit`, async () => {
       await refusedCase(
@@ -350,7 +350,7 @@ describe('reliability: bad input', function () {
         async () => {
           prompter.answer = (q) => {
             if (q.title.startsWith(field) || q.title.includes(field)) return value;
-            if (q.title.startsWith('New Document (1/')) return 'Valid name';
+            if (q.title === 'New Document: Name') return 'Valid name';
             if (q.title.includes('Template')) return 'Freestyle';
             if (q.title.includes('Prompt')) return 'A prompt';
             if (q.title.includes('Creativity')) return 'Original';

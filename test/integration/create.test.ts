@@ -5,10 +5,11 @@
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
+import type { DocNode, DocumentNode } from '../../src/model/nodes';
 import type { Services } from '../../src/services/services';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { press, screenshot, typeText } from './harness';
-import { RecordingPrompter, SCHEME, services, sleep, until, useSandbox } from './reliabilityKit';
+import { BACK_BUTTON, configure, RecordingPrompter, SCHEME, services, sleep, until, useSandbox } from './reliabilityKit';
 
 let sandbox: Sandbox;
 let s: Services;
@@ -30,7 +31,7 @@ describe('New Document… and Go to Document…', function () {
   it('creates a document end to end; a 422 shows the server message and asks again with the input kept', async () => {
     const prompter = new RecordingPrompter();
     prompter.answer = (q, _items, nth) => {
-      if (q.title.startsWith('New Document (1/4)')) return nth === 1 ? 'Launch bannedword plan' : 'Launch plan from the test';
+      if (q.title === 'New Document: Name') return nth === 1 ? 'Launch bannedword plan' : 'Launch plan from the test';
       if (q.title.includes('Template')) return 'Blog post';
       if (q.title.includes('Prompt')) return 'A launch plan for a small product';
       if (q.title.includes('Creativity')) return 'Creative';
@@ -46,17 +47,32 @@ describe('New Document… and Go to Document…', function () {
       sub.dispose();
     }
 
-    // The questions: template picker defaults to Freestyle, creativity to Original; after the 422 only the name again.
-    const titles = prompter.asked.map((q) => q.title);
+    // The questions, as the steps of one multi-step input (Back from the second on); after the 422 only the name again.
     assert.deepStrictEqual(
-      titles.map((t) => t.replace(/:.*$/, '')),
-      ['New Document (1/4)', 'New Document (2/4)', 'New Document (3/4)', 'New Document (4/4)', 'New Document (1/4)'],
+      prompter.asked.map((q) => `${q.title} ${q.step}${q.back ? ' back' : ''}`),
+      [
+        'New Document: Name 1/4',
+        'New Document: Template 2/4 back',
+        'New Document: Prompt 3/4 back',
+        'New Document: Creativity 4/4 back',
+        'New Document: Name 1/4',
+      ],
     );
+    // Templates: the 52 in the table's order, each with a description, Freestyle (the default) active.
     const templatePick = prompter.asked[1];
     assert.strictEqual(templatePick.items!.length, 52);
     assert.strictEqual(templatePick.items![0], 'Freestyle');
-    assert.strictEqual(prompter.asked[3].items![0], 'Original');
-    assert.deepStrictEqual([...prompter.asked[3].items!].sort(), ['Creative', 'Deterministic', 'Imaginative', 'Original', 'Repetitive']);
+    assert.strictEqual(templatePick.active, 'Freestyle');
+    assert.ok(templatePick.descriptions!.every((d) => d.trim().length > 0), `every template has a description: ${templatePick.descriptions!.join(' | ')}`);
+    assert.match(templatePick.descriptions![0], /\(default\)/);
+    assert.strictEqual(templatePick.descriptions![templatePick.items!.indexOf('Video script')], templatePick.descriptions![templatePick.items!.indexOf('Video title')]);
+    // Creativity: the levels in order from 0 to 1, the default marked and active (Enter keeps it).
+    const levels = prompter.asked[3];
+    assert.deepStrictEqual(levels.items, ['Repetitive', 'Deterministic', 'Original', 'Creative', 'Imaginative']);
+    assert.strictEqual(levels.active, 'Original');
+    assert.deepStrictEqual(levels.descriptions!.map((d) => /default\)$/.test(d)), [false, false, true, false, false], levels.descriptions!.join(' | '));
+    // The prompt's box counts the characters against the limit.
+    assert.match(prompter.asked[2].prompt ?? '', /0 \/ 2,048/);
     const again = prompter.asked[4];
     assert.strictEqual(again.value, 'Launch bannedword plan', 'the name is prefilled with what the user typed');
     assert.match(again.prompt ?? '', /keyword that is banned/, "the server's message is shown");
@@ -82,11 +98,36 @@ describe('New Document… and Go to Document…', function () {
 
   it('New Document: cancelling any question creates nothing', async () => {
     const prompter = new RecordingPrompter();
-    prompter.answer = (q) => (q.title.startsWith('New Document (1/4)') ? 'Never created' : undefined);
+    prompter.answer = (q) => (q.title === 'New Document: Name' ? 'Never created' : undefined);
     s.prompter.current = prompter;
     sandbox.resetRequests();
     await vscode.commands.executeCommand('contentDocs.documentNew');
     assert.strictEqual(sandbox.requests.filter((r) => r.route === 'documents.store').length, 0);
+  });
+
+  it('New Document: Back returns to the step before, its answer kept; the answers given last are the ones sent', async () => {
+    const prompter = new RecordingPrompter();
+    prompter.inputs = ['Back and forth', 'A first idea', BACK_BUTTON, 'A second, better idea'];
+    prompter.picks = ['Blog post', BACK_BUTTON, 'Article', 'Creative'];
+    s.prompter.current = prompter;
+    sandbox.resetRequests();
+    const doc = await vscode.commands.executeCommand<{ id: number } | undefined>('contentDocs.documentNew');
+    assert.ok(doc, `created (asked: ${prompter.asked.map((q) => `${q.title} ${q.step}`).join(', ')})`);
+    assert.deepStrictEqual(
+      prompter.asked.map((q) => `${q.title.replace('New Document: ', '')} ${q.step}`),
+      ['Name 1/4', 'Template 2/4', 'Prompt 3/4', 'Creativity 4/4', 'Prompt 3/4', 'Template 2/4', 'Prompt 3/4', 'Creativity 4/4'],
+    );
+    assert.deepStrictEqual(prompter.asked.map((q) => q.back), [false, true, true, true, true, true, true, true], 'Back from the second step on');
+    assert.strictEqual(prompter.asked[4].value, 'A first idea', 'back at the prompt: what was typed is there');
+    assert.match(prompter.asked[4].prompt ?? '', /12 \/ 2,048/, 'with its character count');
+    assert.strictEqual(prompter.asked[5].active, 'Blog post', 'back at the template: the one chosen is active');
+    assert.strictEqual(prompter.asked[6].value, 'A first idea');
+    const stores = sandbox.requests.filter((r) => r.route === 'documents.store');
+    assert.strictEqual(stores.length, 1, 'one store, after the last step');
+    assert.strictEqual(stores[0].body?.name, 'Back and forth');
+    assert.strictEqual(stores[0].body?.template_id, '4');
+    assert.strictEqual(stores[0].body?.prompt, 'A second, better idea');
+    assert.strictEqual(stores[0].body?.creativity, '0.75');
   });
 
   it('Go to Document finds a document by name as you type (debounced, accent-insensitive) and opens it', async () => {
@@ -119,5 +160,103 @@ describe('New Document… and Go to Document…', function () {
     assert.ok(picked, 'an existing document opened');
     assert.match(picked.name.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase(), /cafe/);
     assert.strictEqual(editor.document.getText(), picked.result ?? '');
+  });
+
+  describe('the Documents view follows the active document', () => {
+    /** The document rows selected in the Documents view. */
+    const selectedDocs = () =>
+      (s.documentsTree.treeView?.selection ?? []).filter((n: DocNode): n is DocumentNode => n.kind === 'document');
+    const listRequests = () => sandbox.requests.filter((r) => r.route === 'documents.list').length;
+
+    let previousInterval = 0;
+
+    before(async () => {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      // The view on screen counts each template in the background: counted at once, and waited for, so that the
+      // requests these tests count are the reveal's (none) and the commands' own.
+      previousInterval = s.documentsTree.model.countIntervalMs;
+      s.documentsTree.model.countIntervalMs = 0;
+      s.documentsTree.model.setSearch(undefined);
+      s.documentsTree.model.refresh();
+      await vscode.commands.executeCommand('workbench.view.extension.contentDocs');
+      const view = s.documentsTree.treeView!;
+      await until('the Documents view visible', () => view.visible);
+      // All Documents' first page loaded, and shown (the workbench renders the root first: reveal once it has).
+      const all = s.documentsTree.model.allGroup;
+      await s.documentsTree.load(all);
+      for (let i = 0; ; i++) {
+        try {
+          await view.reveal(all, { expand: true, select: true, focus: false });
+          break;
+        } catch (e) {
+          if (i >= 20) throw e;
+          await sleep(100);
+        }
+      }
+      await until('the templates counted', () => s.documentsTree.model.counting.state === 'done' || undefined, 30_000);
+    });
+
+    after(async () => {
+      s.documentsTree.model.countIntervalMs = previousInterval;
+      await configure('documents.revealActive', undefined).catch(() => undefined);
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      // A Documents view left on screen reads its counts in the background: the next suites' requests would include them.
+      await vscode.commands.executeCommand('workbench.action.closeSidebar');
+    });
+
+    it('Go to Document: the opened document\'s row is selected where it is loaded (All Documents), with no request for it', async () => {
+      const newest = [...sandbox.documents.values()].sort((a, b) => b.id - a.id)[0];
+      assert.ok(!selectedDocs().some((n) => n.doc.id === newest.id), 'not selected before');
+      sandbox.resetRequests();
+      const done = vscode.commands.executeCommand('contentDocs.documentGoTo');
+      // The empty query lists the newest documents: Enter opens the first.
+      await until('the first listing', () => sandbox.requests.some((r) => r.route === 'documents.list' && r.status === 200));
+      await sleep(300);
+      await press('Enter');
+      await done;
+      const row = await until('the row revealed and selected', () => selectedDocs().find((n) => n.doc.id === newest.id), 20_000);
+      assert.strictEqual(row.parent.kind, 'all', 'the loaded row (All Documents)');
+      assert.strictEqual(listRequests(), 1, 'only Go to Document\'s own listing: nothing read to reveal');
+      assert.notStrictEqual(vscode.window.activeTextEditor?.document.uri.scheme, undefined, 'the editor keeps the focus');
+    });
+
+    it('New Document: the created document\'s row is selected (placed in the loaded All Documents), with no request for it', async () => {
+      const prompter = new RecordingPrompter();
+      prompter.answer = (q) =>
+        q.title === 'New Document: Name' ? 'Revealed when created' : q.title.includes('Template') ? 'Blog post' : q.title.includes('Prompt') ? 'A short note' : q.title.includes('Creativity') ? 'Original' : undefined;
+      s.prompter.current = prompter;
+      sandbox.resetRequests();
+      const doc = await vscode.commands.executeCommand<{ id: number } | undefined>('contentDocs.documentNew');
+      assert.ok(doc, 'created');
+      const row = await until('the new row revealed and selected', () => selectedDocs().find((n) => n.doc.id === doc.id));
+      assert.strictEqual(row.parent.kind, 'all');
+      assert.strictEqual(listRequests(), 0, 'nothing read to reveal it');
+      await screenshot('document-new-revealed');
+    });
+
+    it('a document in no loaded list is not revealed and nothing is read for it; with contentDocs.documents.revealActive off, nothing is revealed', async () => {
+      const loaded = new Set((await s.documentsTree.load(s.documentsTree.model.allGroup)).flatMap((n) => (n.kind === 'document' ? [n.doc.id] : [])));
+      const old = [...sandbox.documents.values()].sort((a, b) => a.id - b.id).find((d) => !loaded.has(d.id) && d.templateId !== null && d.templateId <= 52)!;
+      const before = selectedDocs().map((n) => n.doc.id);
+      sandbox.resetRequests();
+      await vscode.commands.executeCommand('contentDocs.documentOpen', { id: old.id });
+      await until('the old document open', () => vscode.window.activeTextEditor?.document.uri.authority.split('.')[0] === String(old.id) || undefined);
+      await sleep(800);
+      assert.deepStrictEqual(selectedDocs().map((n) => n.doc.id), before, 'the selection stays');
+      assert.strictEqual(listRequests(), 0, 'no page read to find it');
+
+      await configure('documents.revealActive', false);
+      const second = [...loaded][3];
+      sandbox.resetRequests();
+      await vscode.commands.executeCommand('contentDocs.documentOpen', { id: second });
+      await until('the loaded document open', () => vscode.window.activeTextEditor?.document.uri.authority.split('.')[0] === String(second) || undefined);
+      await sleep(800);
+      assert.deepStrictEqual(selectedDocs().map((n) => n.doc.id), before, 'not revealed with the setting off');
+      await configure('documents.revealActive', undefined);
+      // Back on: switching to that tab again reveals it, as the Explorer does.
+      await vscode.commands.executeCommand('workbench.action.openPreviousRecentlyUsedEditor');
+      await vscode.commands.executeCommand('contentDocs.documentOpen', { id: second });
+      await until('revealed once the setting is on again', () => selectedDocs().find((n) => n.doc.id === second));
+    });
   });
 });

@@ -12,7 +12,7 @@ import * as vscode from 'vscode';
 import type { Exchange } from '../../src/api/index';
 import type { TestApi } from '../../src/extension';
 import type { Services } from '../../src/services/services';
-import type { Prompter } from '../../src/ui/prompter';
+import type { Back, Prompter, StepInputOptions, StepPickOptions, ToggledInput, ToggleInputOptions } from '../../src/ui/prompter';
 import type { Sandbox, SandboxDocument } from '../sandbox/server';
 
 export const EXTENSION_ID = 'content-docs.content-docs';
@@ -110,6 +110,23 @@ export interface Question {
   value?: string;
   items?: string[];
   password?: boolean;
+  /** In a multi-step input: "step/totalSteps", and whether the question offered Back. */
+  step?: string;
+  back?: boolean;
+  /** In a multi-step Quick Pick: the label Enter takes at first, and each item's description. */
+  active?: string;
+  descriptions?: string[];
+  /** In an input box with toggles: each toggle's state when the box opened. */
+  toggles?: Record<string, boolean>;
+}
+
+/** The answer that presses a multi-step question's Back button (queued or given by `answer`). */
+export const BACK_BUTTON = '<Back>';
+
+/** A queued answer to an input box with toggles: the text typed, and the toggles pressed before Enter (by id). */
+export interface ToggledAnswer {
+  value: string;
+  press?: string[];
 }
 
 /** Every readable part of a question (title, message, prompt, prefilled value, items), one per line. */
@@ -145,6 +162,11 @@ export class RecordingPrompter implements Prompter {
    * put under the box (undefined: accepted, the box closed).
    */
   checked: Array<{ title: string; value: string; problem: string | undefined }> = [];
+  /**
+   * Answers to the next input boxes with toggles, in order; when empty, `inputs` then `answer` give the text typed,
+   * with no toggle pressed.
+   */
+  toggled: Array<ToggledAnswer | undefined> = [];
 
   async confirm(message: string, detail: string, confirmLabel: string): Promise<boolean> {
     this.asked.push({ kind: 'confirm', title: confirmLabel, message: `${message}\n${detail}` });
@@ -216,6 +238,71 @@ export class RecordingPrompter implements Prompter {
     return label === undefined ? undefined : items.find((i) => i.label === label);
   }
 
+  /**
+   * A step of a multi-step input: answered as `input`, from `inputs` then `answer`; BACK_BUTTON presses Back (taken as
+   * Escape where the step offers no Back: the test asked for something the user could not do).
+   */
+  async inputStep(o: StepInputOptions): Promise<string | Back | undefined> {
+    const prompt = o.promptFor ? o.promptFor(o.value ?? '') : o.prompt;
+    const q: Question = { kind: 'input', title: o.title ?? '', prompt, value: o.value, step: `${o.step}/${o.totalSteps}`, back: o.step > 1 };
+    this.asked.push(q);
+    const a = this.inputs.length ? this.inputs.shift() : this.answer(q, undefined, this.nth(q));
+    if (a === BACK_BUTTON) return q.back ? { back: true } : undefined;
+    if (a !== undefined && o.validateInput) {
+      const problem = await o.validateInput(a);
+      const text = typeof problem === 'string' ? problem : problem?.message;
+      if (text) {
+        this.validationProblems.push(text);
+        return undefined;
+      }
+    }
+    return a;
+  }
+
+  /** A Quick Pick of a multi-step input: answered as `pick`; BACK_BUTTON presses Back. */
+  async pickStep<T extends vscode.QuickPickItem>(items: readonly T[], o: StepPickOptions<T>): Promise<T | Back | undefined> {
+    const q: Question = {
+      kind: 'pick',
+      title: o.title ?? '',
+      prompt: o.placeHolder,
+      items: items.map((i) => i.label),
+      step: `${o.step}/${o.totalSteps}`,
+      back: o.step > 1,
+      active: o.active?.label,
+      descriptions: items.map((i) => i.description ?? ''),
+    };
+    this.asked.push(q);
+    const queued = this.picks.length ? this.picks.shift() : this.answer(q, items, this.nth(q));
+    if (queued === BACK_BUTTON) return q.back ? { back: true } : undefined;
+    if (typeof queued === 'function') return queued(items) as T | undefined;
+    return queued === undefined ? undefined : items.find((i) => i.label === queued);
+  }
+
+  /** An input box with toggles: from `toggled`, else the text from `inputs` then `answer` with no toggle pressed. */
+  async inputToggled(o: ToggleInputOptions): Promise<ToggledInput | undefined> {
+    const checked: Record<string, boolean> = Object.fromEntries(o.toggles.map((t) => [t.id, t.checked]));
+    const q: Question = { kind: 'input', title: o.title, prompt: o.prompt(checked), value: o.value, toggles: { ...checked } };
+    this.asked.push(q);
+    const a: ToggledAnswer | undefined = this.toggled.length
+      ? this.toggled.shift()
+      : (() => {
+          const text = this.inputs.length ? this.inputs.shift() : this.answer(q, undefined, this.nth(q));
+          return text === undefined ? undefined : { value: text };
+        })();
+    if (a === undefined) return undefined;
+    for (const id of a.press ?? []) {
+      assert.ok(id in checked, `the box has a toggle "${id}"`);
+      checked[id] = !checked[id];
+    }
+    const problem = o.validateInput?.(a.value);
+    if (problem) {
+      // A real box stays open: the user fixes it or presses Escape.
+      this.validationProblems.push(problem);
+      return undefined;
+    }
+    return { value: a.value, checked };
+  }
+
   private nth(q: Question): number {
     return this.asked.filter((x) => x.title === q.title).length;
   }
@@ -228,6 +315,7 @@ export class RecordingPrompter implements Prompter {
     this.picks = [];
     this.validationProblems = [];
     this.checked = [];
+    this.toggled = [];
     this.answer = () => undefined;
   }
 }
@@ -235,7 +323,7 @@ export class RecordingPrompter implements Prompter {
 /** New Document's four questions answered: name, Freestyle, prompt, Original. */
 export function newDocumentAnswers(name: string, prompt = 'A short text for a reliability test'): RecordingPrompter['answer'] {
   return (q) => {
-    if (q.title.startsWith('New Document (1/')) return name;
+    if (q.title === 'New Document: Name') return name;
     if (q.title.includes('Template')) return 'Freestyle';
     if (q.title.includes('Prompt')) return prompt;
     if (q.title.includes('Creativity')) return 'Original';

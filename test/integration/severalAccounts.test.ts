@@ -141,7 +141,7 @@ describe('several accounts: two installations side by side', function () {
     prompter.reset();
     prompter.picks = [pickB];
     prompter.answer = (q) => {
-      if (q.title.startsWith('New Document (1/')) return 'Made in B';
+      if (q.title === 'New Document: Name') return 'Made in B';
       if (q.title.includes('Template')) return 'Freestyle';
       if (q.title.includes('Prompt')) return 'A short text for the second account';
       if (q.title.includes('Creativity')) return 'Original';

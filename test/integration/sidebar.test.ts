@@ -361,11 +361,13 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       }
     });
 
-    it('Search by name: asks how, then what; one request; results in their own group, cleared with one click', async () => {
-      prompter.picks = [(items) => items.find((i) => /name/i.test(i.label))];
+    it('Search by name: one box, the words first (by name unless its toggle says in the text), Enter searches; one request; results in their own group, cleared with one click', async () => {
       prompter.inputs = ['café'];
       await vscode.commands.executeCommand(CMD.documentsSearch);
-      assert.deepStrictEqual(prompter.asked.map((a) => a.kind), ['pick', 'input']);
+      assert.deepStrictEqual(prompter.asked.map((a) => a.kind), ['input'], 'one question: the words');
+      assert.strictEqual(prompter.asked[0].title, 'Search Documents');
+      assert.deepStrictEqual(prompter.asked[0].toggles, { text: false }, 'by name by default: the "in the text" toggle is off');
+      assert.match(prompter.asked[0].prompt ?? '', /^Searching the documents' names/, 'the line under the box says what is searched');
       assert.strictEqual(lists().length, 1);
       measured.search = lists().length;
       assert.strictEqual(lists()[0].query.search, 'café');
@@ -390,10 +392,10 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       assert.strictEqual(lists().length, 1, 'clearing costs nothing');
     });
 
-    it('Search in the text: search_by=result, accent-insensitive; a search with no match says so', async () => {
-      prompter.picks = [(items) => items.find((i) => /text/i.test(i.label))];
-      prompter.inputs = ['DELICIEUX'];
+    it('Search in the text: the words, then the toggle, then Enter: search_by=result, accent-insensitive; a search with no match says so', async () => {
+      prompter.toggled = [{ value: 'DELICIEUX', press: ['text'] }];
       await vscode.commands.executeCommand(CMD.documentsSearch);
+      assert.deepStrictEqual(prompter.asked.map((a) => a.kind), ['input'], 'one question: the words, with the toggle in the same box');
       assert.strictEqual(lists().length, 1);
       assert.strictEqual(lists()[0].query.search_by, 'result');
       const g = tree.searchGroup!;
@@ -402,9 +404,12 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       assert.strictEqual(want.length, 1);
       assert.deepStrictEqual((await docNodes(g)).map((d) => d.doc.id), want);
 
-      prompter.picks = [(items) => items[0]];
+      // The next search opens as the last one was made: its words selected, the toggle still on.
       prompter.inputs = ['no document has this name zzqx'];
       await vscode.commands.executeCommand(CMD.documentsSearch);
+      assert.deepStrictEqual(prompter.asked[1].toggles, { text: true });
+      assert.match(prompter.asked[1].prompt ?? '', /^Searching the documents' text/);
+      assert.strictEqual(lists()[1].query.search_by, 'result');
       const kids = await children(tree.searchGroup);
       assert.strictEqual(kids.length, 1);
       assert.strictEqual(kids[0].kind, 'empty');

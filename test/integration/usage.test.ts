@@ -31,15 +31,15 @@ const accountReads = () => sandbox.requests.filter((r) => r.route === 'account')
 const stores = () => sandbox.requests.filter((r) => r.route === 'documents.store');
 const lists = () => sandbox.requests.filter((r) => r.route === 'documents.list');
 
-/** New Document's questions answered: the name, a template, a prompt; creativity: what is offered first (Enter). */
-function answers(name: string, template = 'Freestyle', seen?: { creativity?: readonly vscode.QuickPickItem[] }): RecordingPrompter['answer'] {
+/** New Document's questions answered: the name, a template, a prompt; creativity: what is offered active (Enter). */
+function answers(name: string, template = 'Freestyle', seen?: { active?: vscode.QuickPickItem }): RecordingPrompter['answer'] {
   return (q, items) => {
-    if (q.title.startsWith('New Document (1/')) return q.value === name ? undefined : name;
+    if (q.title === 'New Document: Name') return q.value === name ? undefined : name;
     if (q.title.includes('Template')) return template;
     if (q.title.includes('Prompt')) return 'A short text about plan usage';
     if (q.title.includes('Creativity')) {
-      if (seen) seen.creativity = items;
-      return items?.[0]?.label;
+      if (seen) seen.active = items?.find((i) => i.label === q.active);
+      return q.active;
     }
     return undefined;
   };
@@ -173,7 +173,7 @@ describe('usage: plan usage in the status bar', function () {
     const before = s.usage.state.text;
     sandbox.resetRequests();
     // A name with a banned keyword is refused; asked again, the user gives up.
-    prompter.answer = (q, items) => (q.title.startsWith('New Document (1/') && q.value === 'A bannedword' ? undefined : answers('A bannedword')(q, items));
+    prompter.answer = (q, items) => (q.title === 'New Document: Name' && q.value === 'A bannedword' ? undefined : answers('A bannedword')(q, items));
     await vscode.commands.executeCommand(CMD.documentNew);
     assert.deepStrictEqual(stores().map((r) => r.status), [422]);
     sandbox.setFault('documents.store', { kind: 'status500', count: 1 });
@@ -273,15 +273,15 @@ describe("usage: New Document… preselects the account's default creativity", f
 
   beforeEach(() => prompter.reset());
 
-  it('an account read this session: its default (0.8: nearest Creative) is offered first and sent; no extra read', async () => {
+  it('an account read this session: its default (0.8: nearest Creative) is offered active (Enter takes it) and sent; no extra read', async () => {
     sandbox.setAccount({ defaultCreativity: 0.8 });
     await s.account.refresh();
     sandbox.resetRequests();
-    const seen: { creativity?: readonly vscode.QuickPickItem[] } = {};
+    const seen: { active?: vscode.QuickPickItem } = {};
     prompter.answer = answers('Preselected creativity', 'Freestyle', seen);
     await vscode.commands.executeCommand(CMD.documentNew);
-    assert.strictEqual(seen.creativity?.[0]?.label, 'Creative');
-    assert.match(seen.creativity?.[0]?.description ?? '', /your default/);
+    assert.strictEqual(seen.active?.label, 'Creative');
+    assert.match(seen.active?.description ?? '', /\(your account's default\)/);
     assert.deepStrictEqual(stores().map((r) => r.body?.creativity), ['0.75']);
     await sleep(SETTLE_MS);
     const routes = sandbox.requests.map((r) => r.route);
@@ -296,10 +296,10 @@ describe("usage: New Document… preselects the account's default creativity", f
     await useSandbox(s, sandbox);
     sandbox.setAccount({ defaultCreativity: 0.1 });
     sandbox.resetRequests();
-    const seen: { creativity?: readonly vscode.QuickPickItem[] } = {};
+    const seen: { active?: vscode.QuickPickItem } = {};
     prompter.answer = answers('Preselected after a read', 'Freestyle', seen);
     await vscode.commands.executeCommand(CMD.documentNew);
-    assert.strictEqual(seen.creativity?.[0]?.label, 'Repetitive');
+    assert.strictEqual(seen.active?.label, 'Repetitive');
     assert.deepStrictEqual(stores().map((r) => r.body?.creativity), ['0']);
     const routes = sandbox.requests.map((r) => r.route);
     assert.strictEqual(routes[0], 'account', 'the read comes before the store');
@@ -312,10 +312,10 @@ describe("usage: New Document… preselects the account's default creativity", f
     sandbox.setFault('account', { kind: 'status500' });
     try {
       sandbox.resetRequests();
-      const seen: { creativity?: readonly vscode.QuickPickItem[] } = {};
+      const seen: { active?: vscode.QuickPickItem } = {};
       prompter.answer = answers('Preselected without an account', 'Freestyle', seen);
       await vscode.commands.executeCommand(CMD.documentNew);
-      assert.strictEqual(seen.creativity?.[0]?.label, 'Original');
+      assert.strictEqual(seen.active?.label, 'Original');
       assert.deepStrictEqual(stores().map((r) => r.body?.creativity), ['0.5']);
     } finally {
       sandbox.clearFaults();

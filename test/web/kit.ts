@@ -6,7 +6,7 @@
  */
 import * as vscode from 'vscode';
 import type { TestApi } from '../../src/extension';
-import type { Prompter } from '../../src/ui/prompter';
+import type { Back, Prompter, StepInputOptions, StepPickOptions, ToggledInput, ToggleInputOptions } from '../../src/ui/prompter';
 
 export const EXTENSION_ID = 'content-docs.content-docs';
 
@@ -237,6 +237,20 @@ export class ScriptedPrompter implements Prompter {
     this.asked.push({ kind: 'pick', title: o.title ?? '' });
     const label = this.answer(o.title ?? '', items.map((i) => i.label));
     return label === undefined ? undefined : items.find((i) => i.label === label);
+  }
+  /** A step of a multi-step input: answered as an input box (never Back). */
+  inputStep(o: StepInputOptions): Promise<string | Back | undefined> {
+    return this.input(o);
+  }
+  /** A Quick Pick of a multi-step input: answered as a pick (never Back). */
+  pickStep<T extends vscode.QuickPickItem>(items: readonly T[], o: StepPickOptions<T>): Promise<T | Back | undefined> {
+    return this.pick(items, o);
+  }
+  /** An input box with toggles: the text from `answer`, no toggle pressed. */
+  async inputToggled(o: ToggleInputOptions): Promise<ToggledInput | undefined> {
+    this.asked.push({ kind: 'input', title: o.title });
+    const value = this.answer(o.title);
+    return value === undefined ? undefined : { value, checked: Object.fromEntries(o.toggles.map((t) => [t.id, t.checked])) };
   }
 }
 

@@ -225,8 +225,8 @@ export function defineSuites(): void {
 
     it('creates a document (New Document…): one store, opened in an editor', async () => {
       prompter.answer = (title, labels) => {
-        if (/^New Document \(1\//.test(title)) return 'Written on vscode.dev';
-        if (/^New Document \(3\//.test(title)) return 'A short note about writing in the browser';
+        if (title === 'New Document: Name') return 'Written on vscode.dev';
+        if (title === 'New Document: Prompt') return 'A short note about writing in the browser';
         return labels?.[0];
       };
       const doc = await vscode.commands.executeCommand<{ id: number; name: string } | undefined>('contentDocs.documentNew');
@@ -311,6 +311,9 @@ export function defineSuites(): void {
         input: (o) => prompter.input(o),
         pick: (items, o) => prompter.pick(items, o),
         inputChecked: (o, check) => product.inputChecked({ ...o, value: c.key }, check),
+        inputStep: (o) => prompter.inputStep(o),
+        pickStep: (items, o) => prompter.pickStep(items, o),
+        inputToggled: (o) => prompter.inputToggled(o),
       };
       s.prompter.current = pasting;
       try {

@@ -1,0 +1,20 @@
+/**
+ * What each of the 52 built-in templates is for, in a word: the service describes none of them (its interface lists
+ * the names only), so New Document… says the kind of text each writes. Indexed by template id.
+ */
+const CATEGORY_OF: Readonly<Record<number, string>> = {
+  1: 'Any text: the prompt alone decides',
+  2: 'Website', 3: 'Advertising', 4: 'Long-form writing', 5: 'Blog', 6: 'Blog', 7: 'Blog', 8: 'Blog', 9: 'Blog',
+  10: 'Blog', 11: 'Blog', 12: 'Blog', 13: 'Copywriting', 14: 'Editing', 15: 'Editing', 16: 'Website',
+  17: 'Social media', 18: 'Copywriting', 19: 'Website', 20: 'SEO', 21: 'SEO', 22: 'Business', 23: 'Email',
+  24: 'Copywriting', 25: 'Long-form writing', 26: 'Business', 27: 'Social media', 28: 'Social media', 29: 'Business',
+  30: 'Business', 31: 'Copywriting', 32: 'Website', 33: 'Social media', 34: 'Social media', 35: 'Copywriting',
+  36: 'Video', 37: 'Video', 38: 'Video', 39: 'Video', 40: 'Business', 41: 'E-commerce', 42: 'Email',
+  43: 'Mobile app', 44: 'Blog', 45: 'Editing', 46: 'Blog', 47: 'Long-form writing', 48: 'Advertising',
+  49: 'Advertising', 50: 'Business', 51: 'E-commerce', 52: 'Website',
+};
+
+/** The kind of text a built-in template writes; undefined for a custom template. */
+export function templateCategory(id: number): string | undefined {
+  return CATEGORY_OF[id];
+}
