@@ -38,9 +38,19 @@ function fileIcon(): string {
   return config.fileLanguage() === 'markdown' ? 'markdown' : 'file-text';
 }
 
+/** How long a document row's TreeItem is reused: its description says "updated 5 minutes ago". */
+const ROW_ITEM_TTL_MS = 30_000;
+
 export class DocumentsTreeProvider extends PagedTreeBase<DocNode> {
   readonly model: DocumentsModel;
   #fileIcon = fileIcon();
+  /**
+   * Each document row's TreeItem, reused while its document is the same object (a change replaces it), nothing else
+   * changed the view (a root change: another file icon, a template renamed) and for at most {@link ROW_ITEM_TTL_MS}:
+   * VS Code reads every row of a group again after each Load more, and the rows already shown then cost a lookup.
+   */
+  #rowItems = new WeakMap<DocumentNode, { doc: ContentDocument; epoch: number; at: number; item: vscode.TreeItem }>();
+  #epoch = 0;
 
   constructor(
     documents: DocumentSource,
@@ -70,7 +80,12 @@ export class DocumentsTreeProvider extends PagedTreeBase<DocNode> {
         state.get(STATE.documentsView),
       ),
     );
-    this._register(this.model.onDidChange((node) => this.fire(node)));
+    this._register(
+      this.model.onDidChange((node) => {
+        if (node === undefined) this.#epoch++;
+        this.fire(node);
+      }),
+    );
     this._register(this.model.onDidChangeCounting(() => this.updateViewText()));
     this._register(
       vscode.workspace.onDidChangeConfiguration((e) => {
@@ -83,6 +98,7 @@ export class DocumentsTreeProvider extends PagedTreeBase<DocNode> {
         }
         if (config.affects(e, 'files.language')) {
           this.#fileIcon = fileIcon();
+          this.#epoch++;
           this.fire(undefined);
         }
       }),
@@ -131,7 +147,7 @@ export class DocumentsTreeProvider extends PagedTreeBase<DocNode> {
       case 'other':
         return this.#groupItem(node);
       case 'document':
-        return this.#documentItem(node);
+        return this.#cachedDocumentItem(node);
       case 'loadMore':
         return this.#loadMoreItem(node);
       case 'error':
@@ -210,6 +226,15 @@ export class DocumentsTreeProvider extends PagedTreeBase<DocNode> {
         };
       }
     }
+  }
+
+  #cachedDocumentItem(node: DocumentNode): vscode.TreeItem {
+    const now = Date.now();
+    const cached = this.#rowItems.get(node);
+    if (cached && cached.doc === node.doc && cached.epoch === this.#epoch && now - cached.at < ROW_ITEM_TTL_MS) return cached.item;
+    const item = this.#documentItem(node);
+    this.#rowItems.set(node, { doc: node.doc, epoch: this.#epoch, at: now, item });
+    return item;
   }
 
   #documentItem(node: DocumentNode): vscode.TreeItem {
