@@ -3,14 +3,24 @@ import * as vscode from 'vscode';
 /**
  * The extension's one LogOutputChannel. Levels come from "Developer: Set Log Level".
  * As a last line of defence every line is scrubbed of the API key and of bearer tokens.
+ * The channel is created with the first line or "Show Log", not at activation: every window activates the
+ * extension, and most never write a line (creating a log channel costs VS Code a logger and its file).
  */
 export class Logger implements vscode.Disposable {
-  private readonly channel: vscode.LogOutputChannel;
+  #channel: vscode.LogOutputChannel | undefined;
+  #disposed = false;
   /** The keys to scrub, per account (`primary`: the key of "Set API Key…"; else an added account's label). */
   private readonly secrets = new Map<string, string>();
 
-  constructor(name = 'Content Docs') {
-    this.channel = vscode.window.createOutputChannel(name, { log: true });
+  constructor(private readonly name = 'Content Docs') {}
+
+  private get channel(): vscode.LogOutputChannel {
+    if (!this.#channel) {
+      this.#channel = vscode.window.createOutputChannel(this.name, { log: true });
+      // A line written after dispose (a late answer) must not leave a channel behind.
+      if (this.#disposed) this.#channel.dispose();
+    }
+    return this.#channel;
   }
 
   /** An account's key (`slot`: which account), so that it can be scrubbed should it ever reach a message. */
@@ -47,6 +57,7 @@ export class Logger implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.channel.dispose();
+    this.#disposed = true;
+    this.#channel?.dispose();
   }
 }

@@ -47,7 +47,7 @@ const PAGED_TEMPLATE_ID = 4;
 const BIG_TEMPLATES = new Set([1, 4, 9]);
 
 /** The cases of this suite (the final count checks that every one ran). */
-const CASES = 10;
+const CASES = 12;
 
 let sandbox: Sandbox;
 let s: Services;
@@ -296,6 +296,68 @@ describe('reliability: concurrency', function () {
   });
 
   // --- 2. a save while a rename is in flight --------------------------------------------------------------
+
+  /**
+   * files.autoSave afterDelay (code-server's default) with a short delay: a request of the auto-save of the first edit
+   * is on the wire when the user edits again and presses Ctrl+S (`workbench.action.files.save`, the key's command), or Ctrl+S
+   * comes right after the edit while the auto-save's timer runs. VS Code then joins or folds the saves (a save() it
+   * folded may answer false without a write): what counts is that the last text typed reaches the server.
+   */
+  async function ctrlSDuringAutoSave(d: SandboxDocument, first: string, second: string, editAgain: boolean): Promise<void> {
+    const files = vscode.workspace.getConfiguration('files');
+    const before = { autoSave: files.inspect<string>('autoSave')?.globalValue, delay: files.inspect<number>('autoSaveDelay')?.globalValue };
+    await files.update('autoSave', 'afterDelay', vscode.ConfigurationTarget.Global);
+    await files.update('autoSaveDelay', 200, vscode.ConfigurationTarget.Global);
+    try {
+      const editor = await openDocument(d.id);
+      const uri = editor.document.uri;
+      const errors = saveErrors.errors.length;
+      const t = Date.now();
+      const from = sandbox.requests.length;
+      await replaceAll(editor, first);
+      if (editAgain) {
+        // The auto-save of the first edit is under way: one of its requests (VS Code's stat, the pre-write read or the
+        // PATCH) is at the server, not answered yet.
+        await onWire('the auto-save', (r) => r.path === docPath(d.id), from, 30_000);
+        await replaceAll(editor, second);
+      }
+      await vscode.window.showTextDocument(editor.document);
+      await vscode.commands.executeCommand('workbench.action.files.save');
+      const last = editAgain ? second : first;
+      await until('the last text at the server', () => sandbox.documents.get(d.id)!.result === last.trim(), 10_000).catch(() => undefined);
+      await quiet(from);
+      await until('the editor to be saved (not dirty)', () => !editor.document.isDirty, 5_000);
+      const patches = patchesOf(d.id, from);
+      const state = JSON.stringify({
+        server: sandbox.documents.get(d.id)!.result,
+        requests: sandbox.requests.slice(from).map((r) => `${r.method} ${r.path} ${JSON.stringify(r.body ?? {}).slice(0, 60)} -> ${r.status}`),
+      });
+      assert.strictEqual(sandbox.documents.get(d.id)!.result, last.trim(), `the server ends with the last text typed: ${state}`);
+      assert.strictEqual(patches[patches.length - 1]?.body?.result?.trim(), last.trim(), `the last PATCH carried the last text: ${state}`);
+      assert.ok(patches.every((p) => p.status === 200), `every PATCH was accepted: ${state}`);
+      assert.deepStrictEqual(saveErrors.errors.slice(errors), [], `no save failed: ${state}`);
+      assert.strictEqual(editor.document.getText(), last, 'the editor shows the last text');
+      const back = Buffer.from(await vscode.workspace.fs.readFile(uri)).toString('utf8');
+      assert.strictEqual(back, last.trim(), 'the document reads back as the last text');
+      assert.deepStrictEqual(errorsSince(t), [], 'no error was shown');
+    } finally {
+      await files.update('autoSave', before.autoSave, vscode.ConfigurationTarget.Global);
+      await files.update('autoSaveDelay', before.delay, vscode.ConfigurationTarget.Global);
+    }
+  }
+
+  it('1d. Ctrl+S after a second edit while the auto-save of the first is on the wire: the last text reaches the server', async () => {
+    await concurrencyCase('Ctrl+S while an auto-save is on the wire', async () => {
+      const n = stamp();
+      await ctrlSDuringAutoSave(takeDocument(), `Auto-saved ${n}.\n\nThe first edit.`, `Saved with Ctrl+S ${n}.\n\nTyped while the auto-save was on its way.\n`, true);
+    });
+  });
+
+  it('1e. Ctrl+S right after an edit, while the auto-save timer runs: the text reaches the server', async () => {
+    await concurrencyCase('Ctrl+S before the auto-save delay ran out', async () => {
+      await ctrlSDuringAutoSave(takeDocument(), `Saved with Ctrl+S ${stamp()}.\n\nBefore the auto-save delay ran out.`, '', false);
+    });
+  });
 
   it('2. a save while a rename is in flight: the server has the new name and the new text; the editor and the row agree', async () => {
     await concurrencyCase('save during rename', async () => {

@@ -304,3 +304,35 @@ describe('PagedList by name: equal names ordered per page, renames and deletes e
     assert.ok(shown.indexOf(6) < shown.indexOf(1), `page 1 lists 6 before 1, the rows show ${shown.join(',')}`);
   });
 });
+
+describe('PagedList: the cost of a page does not grow with the rows shown', () => {
+  /**
+   * Load more at 10,000 documents: the 34th page of 50 must cost what the 2nd does. Time-free: counts the calls of
+   * `keyOf` and `order` (every row the merge looks at goes through one of them) per page, newest first as the
+   * Documents view pages a template, with the order the view gives.
+   */
+  it('each page looks at about as many rows at row 1,700 as at row 50 (keys and order calls per page)', async () => {
+    const perPage = 50;
+    const srv = server(Array.from({ length: 2000 }, (_, i) => 10_000 - i), perPage);
+    let calls = 0;
+    const keyOf = (i: Item) => {
+      calls++;
+      return i.id;
+    };
+    const order = (a: Item, b: Item) => {
+      calls++;
+      return b.id - a.id;
+    };
+    const l = new PagedList<Item>(srv.fetch, keyOf, perPage, new AbortController().signal, { order });
+    const perPageCalls: number[] = [];
+    for (let p = 0; p < 35; p++) {
+      calls = 0;
+      await l.next();
+      perPageCalls.push(calls);
+    }
+    assert.equal(l.items.length, 35 * perPage);
+    const second = perPageCalls[1];
+    const last = perPageCalls[perPageCalls.length - 1];
+    assert.ok(last <= second * 1.5, `page 35 made ${last} calls, page 2 made ${second} (all: ${perPageCalls.join(', ')})`);
+  });
+});
