@@ -118,6 +118,8 @@ export class AccountRegistry extends Disposable {
     account.dispose();
     this.log.setSecret(undefined, label);
     await this.#persist();
+    // Its views' state (kept under its label) goes with it.
+    await Promise.all([STATE.documentsView, STATE.projectsView].map((k) => this.state.update(`${k}.${label}`, undefined)));
     await Promise.resolve(this.secrets.delete(SECRET_ACCOUNT_KEY_PREFIX + label)).catch((e: unknown) =>
       this.log.warn(`[accounts] couldn't delete the key of ${label}: ${(e as Error)?.message ?? e}`),
     );
