@@ -41,6 +41,7 @@ export const CMD = {
   signOut: 'contentDocs.signOut',
   accountAdd: 'contentDocs.accountAdd',
   accountRemove: 'contentDocs.accountRemove',
+  accountEnterKey: 'contentDocs.accountEnterKey',
   showLog: 'contentDocs.showLog',
   documentsRefresh: 'contentDocs.documentsRefresh',
   documentsCollapseAll: 'contentDocs.documentsCollapseAll',

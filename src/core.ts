@@ -64,11 +64,21 @@ export function createServices(base: CoreBase): Services {
 
   const documentsTree = new DocumentsTreeProvider(documents, credentials, context.globalState, log);
   const projectsTree = new ProjectsTreeProvider(projects, credentials, context.globalState, log);
-  // An added account's trees are its own, built from its own services when its root is first shown.
+  // An added account's trees are its own, built from its own services when its root is first shown. Each keeps its
+  // view state (choices, learned template names) under its own label; the first account keeps the keys it always had.
+  const stateOf = (a: Account): vscode.Memento => {
+    const own = (key: string) => `${key}.${a.record?.label ?? a.label}`;
+    const g = context.globalState;
+    return {
+      keys: () => g.keys(),
+      get: <T>(key: string, fallback?: T) => (fallback === undefined ? g.get<T>(own(key)) : g.get<T>(own(key), fallback)),
+      update: (key: string, value: unknown) => g.update(own(key), value),
+    };
+  };
   const documentsView = new AccountRootsTree<DocNode>(registry, documentsTree, (a) =>
-    new DocumentsTreeProvider(a.documents, addedSignIn, context.globalState, log, { server: () => a.documentsUrl, fromSettings: false }),
+    new DocumentsTreeProvider(a.documents, addedSignIn, stateOf(a), log, { server: () => a.documentsUrl, fromSettings: false }),
   );
-  const projectsView = new AccountRootsTree<ProjectNode>(registry, projectsTree, (a) => new ProjectsTreeProvider(a.projects, addedSignIn, context.globalState, log));
+  const projectsView = new AccountRootsTree<ProjectNode>(registry, projectsTree, (a) => new ProjectsTreeProvider(a.projects, addedSignIn, stateOf(a), log));
   const fs = new LazyDocumentFileSystem(documents, log, prompter, undefined, registry);
   context.subscriptions.push(documentsTree, projectsTree, documentsView, projectsView, fs);
   documentsView.attach(base.documentsTreeView);

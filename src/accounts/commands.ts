@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { AccountInfo } from '../api/index';
+import type { Account } from './account';
 import { hostOf } from '../auth/accountNames';
 import { validateKey } from '../commands/auth';
 import { CMD } from '../constants';
@@ -125,5 +126,66 @@ export async function removeAccount(s: Services, arg?: unknown): Promise<boolean
   if (!ok || account.label === undefined) return false;
   await s.registry.remove(account.label);
   vscode.window.setStatusBarMessage(`$(account) Removed ${name}`, 4000);
+  return true;
+}
+
+/**
+ * Enter API Key…, for an account added with "Add Account…" whose key is not in this machine's SecretStorage (its
+ * record came in globalState from another machine): asks for that account's key in a box that stays open while its
+ * server checks it, as Add Account…'s does, and stores it under that account's label. Never the first account's key
+ * (that is Set API Key…).
+ */
+export async function enterAccountKey(s: Services, arg?: unknown): Promise<boolean> {
+  const fromRow = s.documentsView.accountOf(arg) ?? s.projectsView.accountOf(arg);
+  let account = typeof arg === 'string' ? s.registry.byLabel(arg) : fromRow;
+  if (!account) {
+    const missing: Account[] = [];
+    for (const a of s.registry.added()) if (!(await s.registry.hasKey(a))) missing.push(a);
+    if (missing.length === 0) {
+      void vscode.window.showInformationMessage('Every account added with "Add Account…" has its API key on this machine.');
+      return false;
+    }
+    const picked = await s.prompter.pick(
+      missing.map((a) => ({ label: a.displayName, description: a.label, account: a })),
+      { title: 'Content Docs: Enter API Key', placeHolder: 'Which account\'s key?' },
+    );
+    if (!picked) return false;
+    account = picked.account;
+  }
+  if (account.primary || !account.record) return Boolean(await vscode.commands.executeCommand(CMD.signIn));
+  const record = account.record;
+  let info: AccountInfo | undefined;
+  const key = await s.prompter.inputChecked(
+    {
+      title: `Content Docs: Enter API Key (${account.displayName})`,
+      prompt: `The API key of your account at ${hostOf(record.documentsUrl)} (API section of its settings). It is stored in VS Code's secret storage.`,
+      password: true,
+      placeHolder: 'API key',
+      validateInput: (v) => validateKey(v),
+      checkingMessage: 'Checking the key with the server…',
+    },
+    async (value, signal) => {
+      const problem = validateKey(value);
+      if (problem) return problem;
+      // The server and key of another account already signed in: one account, never two of it side by side.
+      const label = await s.registry.labelFor(record.documentsUrl, value.trim(), { mint: false });
+      const other = s.registry.byLabel(label);
+      if (other && other !== account) return `This key is the one of another account signed in (${other.displayName}).`;
+      try {
+        info = await s.api.probe(value.trim(), record.documentsUrl, signal, record.projectsUrl);
+        return undefined;
+      } catch (e) {
+        if (signal.aborted) return 'Cancelled.';
+        s.log.warn(`[accounts] key check failed: ${errorKind(e) ?? 'error'}`);
+        return errorKind(e) === 'auth'
+          ? 'The server did not accept this API key. Check it and press Enter again, or Escape to cancel.'
+          : describeError("Couldn't check the API key", e);
+      }
+    },
+  );
+  if (key === undefined || !info) return false;
+  await s.registry.setKey(account, key.trim());
+  account.usage.seed(info);
+  vscode.window.setStatusBarMessage(`$(key) The API key of ${account.displayName} is stored`, 4000);
   return true;
 }

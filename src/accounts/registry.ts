@@ -118,10 +118,35 @@ export class AccountRegistry extends Disposable {
     account.dispose();
     this.log.setSecret(undefined, label);
     await this.#persist();
+    // Its views' state (kept under its label) goes with it.
+    await Promise.all([STATE.documentsView, STATE.projectsView].map((k) => this.state.update(`${k}.${label}`, undefined)));
     await Promise.resolve(this.secrets.delete(SECRET_ACCOUNT_KEY_PREFIX + label)).catch((e: unknown) =>
       this.log.warn(`[accounts] couldn't delete the key of ${label}: ${(e as Error)?.message ?? e}`),
     );
     this.log.info(`[accounts] removed ${label}`);
+    this.#_onDidChange.fire();
+  }
+
+  /**
+   * Whether an added account's key is in SecretStorage (false: its record came without it, e.g. globalState synced
+   * from another machine, whose SecretStorage is not). The first account's key is Set API Key…'s (true here).
+   */
+  async hasKey(account: Account): Promise<boolean> {
+    if (account.primary || !account.record) return true;
+    return Boolean(await Promise.resolve(this.secrets.get(SECRET_ACCOUNT_KEY_PREFIX + account.record.label)).catch(() => undefined));
+  }
+
+  /**
+   * Stores a checked key for an added account whose key is missing, under that account's label (its record and its
+   * URIs keep it); the server and key are given that label from now on. The views hear of it.
+   */
+  async setKey(account: Account, key: string): Promise<void> {
+    const record = account.record;
+    if (!record || this.#added.get(record.label) !== account) throw new Error('This account is not one added with "Add Account…".');
+    await this.credentials.accountLabel(record.documentsUrl, key, { as: record.label });
+    this.log.setSecret(key, record.label);
+    await this.secrets.store(SECRET_ACCOUNT_KEY_PREFIX + record.label, key);
+    this.log.info(`[accounts] key entered for ${record.label}`);
     this.#_onDidChange.fire();
   }
 
@@ -135,13 +160,18 @@ export class AccountRegistry extends Disposable {
 
   #build(record: AccountRecord): Account {
     let key: Promise<string | undefined> | undefined;
+    // A key read is kept; a missing one is looked for again next time (it may be entered, see setKey).
     const getKey = () =>
       (key ??= Promise.resolve(this.secrets.get(SECRET_ACCOUNT_KEY_PREFIX + record.label)).then(
         (k) => {
           this.log.setSecret(k, record.label);
+          if (!k) key = undefined;
           return k || undefined;
         },
-        () => undefined,
+        () => {
+          key = undefined;
+          return undefined;
+        },
       ));
     const api = new ApiProvider(
       { documentsUrl: () => record.documentsUrl, projectsUrl: () => record.projectsUrl, getKey, fromSettings: false },

@@ -247,16 +247,48 @@ class Pacer {
   }
 }
 
+/**
+ * The pacers in use, one per server origin and service: the servers count requests per client address, whatever
+ * the key (CONTRACT.md, transport), so every client of one origin (two accounts on one server) shares one count and
+ * one queue. Kept while a client uses it.
+ */
+const sharedPacers = new Map<string, { pacer: Pacer; queue: Promise<void>; users: number }>();
+
+/** The shared pacer of a server (made for its first client): released when the client is disposed. */
+function sharePacer(service: Service, url: string, withoutHeaders: number): { entry: { pacer: Pacer; queue: Promise<void>; users: number }; release: () => void } {
+  let origin: string;
+  try {
+    origin = new URL(url).origin;
+  } catch {
+    origin = url;
+  }
+  const key = `${service} ${withoutHeaders} ${origin}`;
+  let entry = sharedPacers.get(key);
+  if (!entry) sharedPacers.set(key, (entry = { pacer: new Pacer(withoutHeaders), queue: Promise.resolve(), users: 0 }));
+  entry.users++;
+  const kept = entry;
+  let released = false;
+  return {
+    entry,
+    release: () => {
+      if (released) return;
+      released = true;
+      if (--kept.users === 0 && sharedPacers.get(key) === kept) sharedPacers.delete(key);
+    },
+  };
+}
+
 type RawResponse = TransportResponse;
 
 export class HttpClient {
   private readonly transport: Transport;
   private readonly ownsTransport: boolean;
-  private readonly pacers: Record<Service, Pacer>;
+  /** Each server's pacer and pacing queue, shared with the other clients of its origin (see sharedPacers). */
+  private readonly pacers: Record<Service, { pacer: Pacer; queue: Promise<void> }>;
+  private readonly releasePacers: () => void;
   /** Whether answers' rate-limit headers can be read (not in a browser: the servers expose none to CORS). */
   private readonly headersReadable: boolean;
   private readonly inflight = new Map<string, Promise<unknown>>();
-  private paceQueue: Record<Service, Promise<void>> = { documents: Promise.resolve(), projects: Promise.resolve() };
   private readonly stopWaiting: () => void;
   private disposed = false;
 
@@ -266,9 +298,13 @@ export class HttpClient {
     const readable = options.rateLimitHeadersReadable ?? this.transport.rateLimitHeadersReadable;
     this.headersReadable = readable;
     // Unread counts: 60 a minute, and the projects server may count each request twice (its throttle applied twice).
-    this.pacers = readable
-      ? { documents: new Pacer(Number.POSITIVE_INFINITY), projects: new Pacer(Number.POSITIVE_INFINITY) }
-      : { documents: new Pacer(60), projects: new Pacer(30) };
+    const documents = sharePacer('documents', options.documentsUrl, readable ? Number.POSITIVE_INFINITY : 60);
+    const projects = sharePacer('projects', options.projectsUrl, readable ? Number.POSITIVE_INFINITY : 30);
+    this.pacers = { documents: documents.entry, projects: projects.entry };
+    this.releasePacers = () => {
+      documents.release();
+      projects.release();
+    };
     // Work for the answer's sake only: it runs outside any request, so a failure is logged, never thrown (it would be uncaught).
     this.stopWaiting = this.transport.whenWaiting(() => {
       if (this.disposed) return;
@@ -305,6 +341,7 @@ export class HttpClient {
 
   dispose(): void {
     this.disposed = true;
+    this.releasePacers();
     // A dispatcher or transport passed in may serve other clients after this one: take this client's callback away.
     this.stopWaiting();
     if (this.ownsTransport) this.transport.dispose();
@@ -336,7 +373,7 @@ export class HttpClient {
         if (!retryable || attempt > retries) {
           // The caller hears of it now; the next requests (the caller's or any other) must not follow at once.
           if (err.kind === 'rateLimited' && err.retryAfter === undefined && !this.headersReadable) {
-            this.pacers[spec.service].holdAfterRateLimit(maxWait);
+            this.pacers[spec.service].pacer.holdAfterRateLimit(maxWait);
           }
           throw err;
         }
@@ -350,13 +387,14 @@ export class HttpClient {
 
   private async pace(service: Service, signal?: AbortSignal): Promise<void> {
     if (this.options.pacing === false) return;
-    // Serialize the pacing decision so a burst is spread out, not released at once.
-    const prev = this.paceQueue[service];
+    // Serialize the pacing decision so a burst is spread out, not released at once (with every client of the server).
+    const shared = this.pacers[service];
+    const prev = shared.queue;
     let release!: () => void;
-    this.paceQueue[service] = new Promise<void>((r) => (release = r));
+    shared.queue = new Promise<void>((r) => (release = r));
     try {
       await prev;
-      const pacer = this.pacers[service];
+      const pacer = shared.pacer;
       const wait = pacer.wait();
       if (wait > 0) {
         this.log('info', `[api] pacing ${service} requests: waiting ${wait} ms to stay under the rate limit`);
@@ -430,8 +468,8 @@ export class HttpClient {
   ): Promise<RawResponse> {
     const maxBodyBytes = this.options.maxBodyBytes ?? 8 * 1024 * 1024;
     const res = await this.transport.send({ url, method, headers, body, signal, maxBodyBytes });
-    this.pacers[service].observe(res.headers, res.status);
-    if (res.status !== 429) this.pacers[service].answered();
+    this.pacers[service].pacer.observe(res.headers, res.status);
+    if (res.status !== 429) this.pacers[service].pacer.answered();
     return res;
   }
 

@@ -97,24 +97,30 @@ export class Credentials extends Disposable implements SignIn {
    * saved in another: the same server and key (signed out and in again, a restart) are the same label; another key
    * or server is another. Undefined when signed out or no server is set. Local, no network. `key`: another key than
    * the one set with "Set API Key…" (an account added with "Add Account…"). `mint: false` only looks: a pair seen for
-   * the first time has no label yet (a key being checked must not make one).
+   * the first time has no label yet (a key being checked must not make one). `as`: the pair gets this label (an
+   * account added with "Add Account…" whose key is entered on this machine keeps the label its record and URIs carry).
    */
-  async accountLabel(documentsUrl = config.documentsBaseUrl(), key?: string, { mint = true }: { mint?: boolean } = {}): Promise<string | undefined> {
+  async accountLabel(
+    documentsUrl = config.documentsBaseUrl(),
+    key?: string,
+    { mint = true, as }: { mint?: boolean; as?: string } = {},
+  ): Promise<string | undefined> {
     key ??= await this.getKey();
     if (!key || !documentsUrl) return undefined;
     const digest = await sha256Hex(`${documentsUrl}\n${key}`);
     const known = (await this.readLabels()).find(([d]) => d === digest);
-    if (known) return known[1];
+    if (known && (as === undefined || known[1] === as)) return known[1];
     // Only looking (a candidate key, not yet accepted): nothing is kept for it.
     if (!mint) return undefined;
     const next = this.labelQueue.then(async () => {
       this.labels = undefined;
       const labels = await this.readLabels();
       const found = labels.find(([d]) => d === digest);
-      if (found) return found[1];
-      const label = newLabel();
+      if (found && (as === undefined || found[1] === as)) return found[1];
+      // `as`: the label an added account already has (its key entered on this machine): the pair is given that one.
+      const label = as ?? newLabel();
       // The most recent first; old pairs go after a while (an account not used for 50 sign-ins).
-      const kept = [[digest, label] as [string, string], ...labels].slice(0, 50);
+      const kept = [[digest, label] as [string, string], ...labels.filter(([d]) => d !== digest)].slice(0, 50);
       this.labels = Promise.resolve(kept);
       await Promise.resolve(this.secrets.store(SECRET_ACCOUNT_LABELS, JSON.stringify(kept))).catch((e: unknown) =>
         this.log.warn(`[auth] couldn't keep the account's label: ${(e as Error)?.message ?? e}`),

@@ -1,7 +1,7 @@
 import { CMD } from '../constants';
 import type { Services } from '../services/services';
 import { signIn, signOut } from './auth';
-import { addAccount, removeAccount } from '../accounts/commands';
+import { addAccount, enterAccountKey, removeAccount } from '../accounts/commands';
 import { documentCommands } from './documents';
 import { fileCommands } from './files';
 import { insertCommands } from './insert';
@@ -24,6 +24,7 @@ export function commandTable(s: Services): CommandTable {
     [CMD.signOut]: () => signOut(s),
     [CMD.accountAdd]: () => addAccount(s),
     [CMD.accountRemove]: (arg: unknown) => removeAccount(s, arg),
+    [CMD.accountEnterKey]: (arg: unknown) => enterAccountKey(s, arg),
     [CMD.showLog]: () => s.log.show(),
     ...documentCommands(s),
     ...projectCommands(s),

@@ -1,13 +1,14 @@
 import * as vscode from 'vscode';
+import type { Account } from '../accounts/account';
+import { chooseAccount } from '../accounts/pick';
 import { CMD } from '../constants';
 import type { Services } from '../services/services';
 import { usageRows } from '../status/usageFormat';
-import * as config from '../util/config';
 import type { CommandParts } from './types';
 
 export function usageCommands(s: Services) {
   return {
-    [CMD.usageShow]: () => showUsage(s),
+    [CMD.usageShow]: (arg?: unknown) => showUsage(s, arg),
   } satisfies CommandParts;
 }
 
@@ -15,12 +16,17 @@ type UsageItem = vscode.QuickPickItem & { open?: true };
 
 /**
  * The plan usage in a Quick Pick (what the status bar item summarises): this month's words, documents and
- * images against the plan's limits, the totals, and Open Account Page (the documents server's address).
+ * images against the plan's limits, the totals, and Open Account Page (the account's documents server).
  * Uses the figures already read; reads the account once when there are none yet.
+ *
+ * Whose usage: the account a row or root names (`arg`), else the account of the active document (what the status
+ * bar shows), else the only account, else the one the user picks (the last used first).
  */
-export async function showUsage(s: Services): Promise<void> {
-  const info = s.account.cached ?? (await s.account.get());
-  const base = config.documentsBaseUrl();
+export async function showUsage(s: Services, arg?: unknown): Promise<void> {
+  const account = (arg === undefined ? activeDocumentAccount(s) : undefined) ?? (await chooseAccount(s, 'Content Docs: Plan Usage', arg));
+  if (!account) return;
+  const info = account.usage.cached ?? (await account.usage.get());
+  const base = account.documentsUrl;
   const rows: UsageItem[] = usageRows(info).map((r) => ({ label: r.label, description: r.description }));
   if (rows.length === 0) rows.push({ label: 'The server did not say how much of the plan is used.' });
   const items: UsageItem[] = [
@@ -28,8 +34,18 @@ export async function showUsage(s: Services): Promise<void> {
     { label: '', kind: vscode.QuickPickItemKind.Separator },
     { label: '$(link-external) Open Account Page', description: base, open: true },
   ];
-  const picked = await s.prompter.pick(items, { title: 'Content Docs: Plan Usage', placeHolder: 'This month against your plan' });
+  // With several accounts the title says whose figures these are.
+  const title = s.registry.several ? `Content Docs: Plan Usage — ${account.displayName}` : 'Content Docs: Plan Usage';
+  const picked = await s.prompter.pick(items, { title, placeHolder: 'This month against your plan' });
   if (!picked?.open) return;
   if (!base) throw new Error('No server address is set ("contentDocs.documents.baseUrl").');
   await s.usage.openExternal(vscode.Uri.parse(base));
+}
+
+/** The account of the document in the active editor, while it is one of the accounts shown (no request). */
+function activeDocumentAccount(s: Services): Account | undefined {
+  const uri = vscode.window.activeTextEditor?.document.uri;
+  const target = uri ? s.fs.documentOf(uri) : undefined;
+  if (!target) return undefined;
+  return s.registry.shown().find((a) => a.documents === target.documents);
 }

@@ -53,8 +53,12 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
   readonly onDidChangeFile = this.events.onDidChangeFile;
 
   private readonly index: AccountIndex;
-  /** One record per document this provider has dealt with. */
-  private readonly records = new DocumentRecords<vscode.Uri>();
+  /**
+   * One record per document this provider has dealt with, per account label (the first account's label follows its
+   * key and server): the same id in two accounts is two documents, so a delete in one never forgets what the other's
+   * tabs rely on (the names they were opened under, the versions VS Code was told of).
+   */
+  private readonly recordsByAccount = new Map<string | undefined, DocumentRecords<vscode.Uri>>();
   private prompter: Prompter = new VsCodePrompter();
   private reloadTimer: ReturnType<typeof setTimeout> | undefined;
   /** The account the index was last loaded or unloaded for (its folder's URIs carry this label). */
@@ -99,6 +103,18 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     this._register({ dispose: () => clearTimeout(this.reloadTimer) });
   }
 
+  /** The records of an account (by its label), made on first use. */
+  private recordsOf(account: string | undefined): DocumentRecords<vscode.Uri> {
+    let records = this.recordsByAccount.get(account);
+    if (!records) this.recordsByAccount.set(account, (records = new DocumentRecords<vscode.Uri>()));
+    return records;
+  }
+
+  /** The records of the account used now (what the document service's events are about). */
+  private get records(): DocumentRecords<vscode.Uri> {
+    return this.recordsOf(this.documents.accountLabel);
+  }
+
   /** The questions (delete confirmation) go through the extension's prompter, which tests can answer. */
   setPrompter(prompter: Prompter): void {
     this.prompter = prompter;
@@ -124,14 +140,15 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
    */
   async reloadIfStale(uri: vscode.Uri, id: number): Promise<void> {
     const model = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-    const v = this.records.versions.get(id);
+    const records = this.recordsOf(accountOfUri(uri));
+    const v = records.versions.get(id);
     if (!model || model.isDirty || !v) return;
     // Compared as the server stores a text (trimmed): a model saved with a final newline is not stale.
     const expected = serverTrim(new TextDecoder('utf-8').decode(v.bytes).replace(/\r\n/g, '\n'));
     if (serverTrim(model.getText().replace(/\r\n/g, '\n')) === expected) return;
     await this.events.reload(model);
     // The editor about to be shown checks the file again: it may use the same read, still fresh.
-    this.records.readAgain(id);
+    records.readAgain(id);
   }
 
   // --- FileSystemProvider ------------------------------------------------------------------------
@@ -144,10 +161,11 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
   async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
     const target = await this.resolve(uri, 'open');
     if (target.kind !== 'file') return DIRECTORY;
-    this.records.track(target.id, uri);
-    this.records.statStarted(target.id);
+    const records = this.recordsOf(accountOfUri(uri));
+    records.track(target.id, uri);
+    records.statStarted(target.id);
     const v = await this.current(target.id, 'stat', `Couldn't open "${this.label(target.id, uri)}"`, uri);
-    this.records.statOk(target.id);
+    records.statOk(target.id);
     this.confirmUri(target.id, uri);
     return { type: vscode.FileType.File, ctime: v.ctime, mtime: v.mtime, size: v.size };
   }
@@ -155,7 +173,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
   async readFile(uri: vscode.Uri): Promise<Uint8Array> {
     const target = await this.resolve(uri, 'open');
     if (target.kind !== 'file') throw vscode.FileSystemError.FileIsADirectory(uri);
-    this.records.track(target.id, uri);
+    this.recordsOf(accountOfUri(uri)).track(target.id, uri);
     const v = await this.current(target.id, 'read', `Couldn't open "${this.label(target.id, uri)}"`, uri);
     this.confirmUri(target.id, uri);
     return v.bytes;
@@ -196,7 +214,8 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     const target = await this.resolve(uri, 'write');
     if (target.kind !== 'file') throw vscode.FileSystemError.FileIsADirectory(uri);
     const id = target.id;
-    this.records.track(id, uri);
+    const records = this.recordsOf(accountOfUri(uri));
+    records.track(id, uri);
     const action = `Couldn't save "${this.label(id, uri)}"`;
 
     const text = new TextDecoder('utf-8').decode(content).replace(/^\uFEFF/, '');
@@ -205,9 +224,9 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
 
     // VS Code's own check needs a fresh stat. It ignores a stat that failed, so check here when the
     // last read is not recent: a text changed on the server that nobody has seen yet is never overwritten.
-    const base = this.records.versions.get(id);
-    if (!base || !this.records.statRecent(id)) {
-      const obs = this.accept(await this.fetch(id, action, uri), false);
+    const base = records.versions.get(id);
+    if (!base || !records.statRecent(id)) {
+      const obs = this.accept(await this.fetch(id, action, uri), false, records);
       if (!base || obs.textChanged) {
         throw this.refuse(
           `${action}: the document may have changed on the server since you opened it. Save again to compare your text with the server's and choose whether to overwrite it.`,
@@ -216,7 +235,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
       }
     }
 
-    this.records.setWriting(id, true);
+    records.setWriting(id, true);
     let saved: ContentDocument;
     try {
       // Sent only while the URI's account is the one used now (checked again just before the PATCH leaves).
@@ -224,14 +243,14 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     } catch (e) {
       throw this.toFileSystemError(e, action, id);
     } finally {
-      this.records.setWriting(id, false);
+      records.setWriting(id, false);
     }
-    const obs = this.accept(saved, true);
+    const obs = this.accept(saved, true, records);
     this.log.info(`[fs] saved document ${id} (${obs.version.size} bytes stored${obs.version.text === text ? '' : ', trimmed by the server'})`);
     // Other editors on the same document (another URI for it) learn of the new text. Always: the service's
     // own change event may already have recorded this version, so "changed since the last observation" is
     // no test of whether those editors have seen it.
-    this.fireForDocument(id, vscode.FileChangeType.Changed, uri);
+    this.fireForDocument(id, vscode.FileChangeType.Changed, uri, records);
   }
 
   async delete(uri: vscode.Uri): Promise<void> {
@@ -289,7 +308,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
       release();
       throw this.toFileSystemError(e, action, id);
     }
-    this.records.track(id, newUri);
+    this.recordsOf(accountOfUri(oldUri)).track(id, newUri);
   }
 
   // --- internals ---------------------------------------------------------------------------------
@@ -299,7 +318,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
       account: () => this.documents.currentAccount(),
       index: this.index,
       ensureIndex: () => this.ensureIndex(),
-      names: (id) => this.records.names(id),
+      names: (id) => this.recordsOf(accountOfUri(uri)).names(id),
       currentName: (id) => this.documents.get(id)?.name,
     });
   }
@@ -311,7 +330,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
   /** A single-document URI that was read successfully keeps resolving under its name. */
   private confirmUri(id: number, uri: vscode.Uri): void {
     const segs = segments(uri);
-    if (documentIdFromUri(uri) !== undefined && segs.length === 2) this.records.addName(id, nameFromFileName(segs[1]));
+    if (documentIdFromUri(uri) !== undefined && segs.length === 2) this.recordsOf(accountOfUri(uri)).addName(id, nameFromFileName(segs[1]));
   }
 
   private ensureIndex(): Promise<void> {
@@ -320,10 +339,11 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
 
   /** The server's copy: a recent read this call may still use (see DocumentRecords.reuse), else a new GET. */
   private async current(id: number, use: Use, action: string, uri: vscode.Uri): Promise<Version> {
-    const reused = this.records.reuse(id, use, use === 'stat' && this.hasUnsavedEdits(id));
+    const records = this.recordsOf(accountOfUri(uri));
+    const reused = records.reuse(id, use, use === 'stat' && this.hasUnsavedEdits(id));
     if (reused) return reused;
-    const fetched = this.accept(await this.fetch(id, action, uri), false).version;
-    this.records.used(id, use);
+    const fetched = this.accept(await this.fetch(id, action, uri), false, records).version;
+    records.used(id, use);
     return fetched;
   }
 
@@ -333,9 +353,9 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
   }
 
   /** Records a server copy; when it differs from the last one and is not our own save, editors hear of it. */
-  private accept(doc: ContentDocument, own: boolean): Observation {
-    const obs = this.records.observe(doc, own);
-    if (!own && !obs.first && obs.statChanged) this.fireForDocument(doc.id, vscode.FileChangeType.Changed);
+  private accept(doc: ContentDocument, own: boolean, records = this.records): Observation {
+    const obs = records.observe(doc, own);
+    if (!own && !obs.first && obs.statChanged) this.fireForDocument(doc.id, vscode.FileChangeType.Changed, undefined, records);
     return obs;
   }
 
@@ -354,9 +374,9 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     return toFileSystemError(e, action, this.log, id === undefined ? undefined : () => this.documents.markDeleted(id));
   }
 
-  private fireForDocument(id: number, type: vscode.FileChangeType, except?: vscode.Uri): void {
+  private fireForDocument(id: number, type: vscode.FileChangeType, except?: vscode.Uri, records = this.records): void {
     const skip = except?.toString();
-    this.events.soon(...documentUris(id, this.records.uris(id), this.index, this.indexAccount).filter((u) => u.toString() !== skip).map((uri) => ({ type, uri })));
+    this.events.soon(...documentUris(id, records.uris(id), this.index, this.indexAccount).filter((u) => u.toString() !== skip).map((uri) => ({ type, uri })));
   }
 
   /** What changed in the account folder, told under the account it was listed for. */
@@ -391,9 +411,9 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
    */
   private onServiceForget(account: boolean): void {
     if (account) {
-      // The versions stay: the next read of an id is compared with what VS Code was last told of it, so an
-      // editor's "newer on disk" check holds across the switch (and a changed text reloads clean editors).
-      this.records.forgetReads();
+      // Each account keeps its records (the names its tabs were opened under, the versions VS Code was told of), kept
+      // apart by label: back in an account, its tabs are what they were. Only what was read goes: read again.
+      for (const records of this.recordsByAccount.values()) records.forgetReads();
       // The account folder lists again only if someone looks at it (its root changed). Its paths name the account
       // they belong to: they never come to mean a document of the new account (editors hear of it below).
       const before = this.indexAccount;

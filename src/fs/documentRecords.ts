@@ -143,15 +143,14 @@ export class DocumentRecords<U extends { toString(): string }> {
   }
 
   /**
-   * Another account: what was read of the documents goes (reads, stats, the names they were read under). The URIs
-   * and versions stay: the next read of an id is compared with what VS Code was last told of it. (A URI names its
-   * account: one of the account used before is refused before any record is consulted.)
+   * Another account is used now: what was read of the documents goes (reads, stats), and the next stat or readFile
+   * asks the server again. The records are one account's (the file system keeps them per label): the names, URIs and
+   * versions stay, so back in this account its tabs resolve as before and are compared with what VS Code was told.
    */
   forgetReads(): void {
     for (const r of this.#records.values()) {
       r.lastRead = undefined;
       r.statOkAt = undefined;
-      r.names.clear();
     }
   }
 }

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { Account } from '../accounts/account';
 import type { AccountRegistry } from '../accounts/registry';
+import { CMD } from '../constants';
 import { Disposable } from '../util/disposable';
 import type { PagedTreeBase } from './pagedTree';
 
@@ -12,6 +13,19 @@ export interface AccountRootNode {
 
 export function isAccountRoot(node: unknown): node is AccountRootNode {
   return typeof node === 'object' && node !== null && (node as { kind?: unknown }).kind === 'accountRoot';
+}
+
+/**
+ * The one row of an added account whose key is not in this machine's SecretStorage (its record came from another
+ * machine's globalState): it says so, and a click asks for that account's key.
+ */
+export interface AccountKeyMissingNode {
+  readonly kind: 'accountKeyMissing';
+  readonly account: Account;
+}
+
+export function isAccountKeyMissing(node: unknown): node is AccountKeyMissingNode {
+  return typeof node === 'object' && node !== null && (node as { kind?: unknown }).kind === 'accountKeyMissing';
 }
 
 /**
@@ -127,6 +141,7 @@ export class AccountRootsTree<N extends object> extends Disposable implements vs
       if (!this.registry.several) {
         // One account shown: its tree as it always was. That is an added one when the first account signed out.
         const only = this.registry.shown()[0] ?? this.registry.primary;
+        if (!(await this.registry.hasKey(only))) return [this.#keyMissing(only) as unknown as N];
         return this.#own(only, await this.treeOf(only).getChildren());
       }
       return this.registry.shown().map((a) => {
@@ -136,10 +151,19 @@ export class AccountRootsTree<N extends object> extends Disposable implements vs
       });
     }
     // A root or row of an account removed since (VS Code expanding it as it goes away): nothing to list, no request.
+    if (isAccountKeyMissing(node)) return [];
     const account = this.accountOf(node);
     if (!account) return [];
+    // An added account without its key on this machine: no request, one row that asks for that account's key.
+    if (isAccountRoot(node) && !(await this.registry.hasKey(account))) return [this.#keyMissing(account) as unknown as N];
     if (isAccountRoot(node)) return this.#own(account, await this.treeOf(account).getChildren());
     return this.#own(account, await this.treeOf(account).getChildren(node));
+  }
+
+  #keyMissing(account: Account): AccountKeyMissingNode {
+    const row: AccountKeyMissingNode = { kind: 'accountKeyMissing', account };
+    this.#ownerOf.set(row, account);
+    return row;
   }
 
   #own(account: Account, rows: N[]): N[] {
@@ -148,6 +172,19 @@ export class AccountRootsTree<N extends object> extends Disposable implements vs
   }
 
   getTreeItem(node: N | AccountRootNode): vscode.TreeItem {
+    if (isAccountKeyMissing(node)) {
+      const item = new vscode.TreeItem(vscode.l10n.t('The API key of this account is not on this machine'));
+      item.id = `account:${node.account.label ?? 'signed-out'}/key-missing`;
+      item.description = vscode.l10n.t('Click to enter it');
+      item.tooltip = vscode.l10n.t(
+        '{0}: this account was added on another machine, and its API key is kept in that machine\'s secret storage only. Click to enter the key of this account.',
+        node.account.displayName,
+      );
+      item.iconPath = new vscode.ThemeIcon('key');
+      item.contextValue = 'accountKeyMissing';
+      item.command = { command: CMD.accountEnterKey, title: vscode.l10n.t('Enter API Key'), arguments: [node.account.label] };
+      return item;
+    }
     if (isAccountRoot(node)) {
       const item = new vscode.TreeItem(node.account.displayName, vscode.TreeItemCollapsibleState.Expanded);
       item.id = `account:${node.account.label ?? 'signed-out'}`;
@@ -172,13 +209,14 @@ export class AccountRootsTree<N extends object> extends Disposable implements vs
   }
 
   resolveTreeItem(item: vscode.TreeItem, node: N | AccountRootNode, token: vscode.CancellationToken): vscode.ProviderResult<vscode.TreeItem> {
-    if (isAccountRoot(node)) return item;
+    if (isAccountRoot(node) || isAccountKeyMissing(node)) return item;
     const tree = this.treeOf(this.#ownerOf.get(node) ?? this.registry.primary) as vscode.TreeDataProvider<N>;
     return tree.resolveTreeItem ? tree.resolveTreeItem(item, node, token) : item;
   }
 
   getParent(node: N | AccountRootNode): N | AccountRootNode | undefined {
     if (isAccountRoot(node)) return undefined;
+    if (isAccountKeyMissing(node)) return this.registry.several ? this.#rootOf(node.account) : undefined;
     const account = this.#ownerOf.get(node) ?? this.registry.primary;
     const parent = (this.treeOf(account) as vscode.TreeDataProvider<N>).getParent?.(node) as N | undefined;
     if (parent !== undefined && parent !== null) return parent;

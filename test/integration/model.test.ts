@@ -138,8 +138,6 @@ interface CrossCounts {
   tried: number;
   refused: number;
   byOp: Record<string, number>;
-  /** Saves refused by the known defect below (see save). */
-  knownRefusals: number;
 }
 
 class Violation extends Error {
@@ -235,9 +233,7 @@ class Run {
   current = 0;
   /** Each account's label, as the extension read it when the account was used. */
   readonly labels: Array<string | undefined> = ACCOUNTS.map(() => undefined);
-  readonly cross: CrossCounts = { switches: 0, tried: 0, refused: 0, byOp: {}, knownRefusals: 0 };
-  /** The ids deleted in each account. */
-  readonly deletedIn: Array<Set<number>> = ACCOUNTS.map(() => new Set<number>());
+  readonly cross: CrossCounts = { switches: 0, tried: 0, refused: 0, byOp: {} };
   editors: ModelEditor[] = [];
   readonly trace: string[] = [];
   /** Someone else changed names or the set of documents since the last refresh (the extension cannot know). */
@@ -264,7 +260,6 @@ class Run {
   /** Document `id` is deleted in the account used now. */
   forget(id: number): void {
     this.docs.delete(id);
-    this.deletedIn[this.current].add(id);
   }
 
   /** The editors opened in the account used now, and in the other one. */
@@ -567,14 +562,6 @@ class Run {
     } else {
       if (!doc.isDirty || doc.getText() !== e.text) {
         throw new Violation('2 no loss', `the refused save of ${this.editorLabel(e)} left it ${doc.isDirty ? 'dirty' : 'clean'} with ${short(doc.getText())}, not dirty with ${short(e.text)}`);
-      }
-      // A known defect, left as it is: what the file system knows of a document (the names its tabs may use) is kept
-      // by id for every account, and deleting that id in the other account forgets it, so a document tab renamed
-      // elsewhere is refused as not found back in its own account (its text stays; reopening it from the view
-      // works). Counted, not failed.
-      if (expect === 'saved' && e.form === 'single' && this.deletedIn[1 - e.acct].has(e.id)) {
-        this.cross.knownRefusals++;
-        return this.log(`(known defect: #${e.id} was deleted in account ${ACCOUNTS[1 - e.acct]}, and its tab of account ${ACCOUNTS[e.acct]} is not found)`);
       }
       if (expect === 'saved') throw new Violation('2 no loss', `the save of ${this.editorLabel(e)} was refused although ${why}`);
     }
@@ -1456,7 +1443,7 @@ describe('model-based file system test (content-docs:, random sequences)', funct
         failure = e as Error;
       }
       const ops = Object.entries(run.cross.byOp).map(([op, n]) => `${op} ${n}`).join(', ');
-      const counts = `seed ${seed}: ${run.cross.switches} account switches, ${run.cross.tried} cross-account writes tried, ${run.cross.refused} refused (${ops || 'none'})${run.cross.knownRefusals ? `; ${run.cross.knownRefusals} saves refused by the known defect (a tab's document deleted in the other account)` : ''}`;
+      const counts = `seed ${seed}: ${run.cross.switches} account switches, ${run.cross.tried} cross-account writes tried, ${run.cross.refused} refused (${ops || 'none'})`;
       summary.cross.push(counts);
       console.log(`  ${counts}`);
       if (!failure && process.env.CONTENT_DOCS_MODEL_TRACE) console.log(run.trace.map((l) => `  ${l}`).join('\n'));
