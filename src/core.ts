@@ -89,7 +89,7 @@ export function createServices(base: CoreBase): Services {
     const target = fs.documentOf(uri);
     const owner = target && (target.documents === documents ? primary : registry.added().find((a) => a.documents === target.documents));
     return owner && { usage: owner.usage, name: owner.displayName, primary: owner.primary };
-  });
+  }, { onDidChange: registry.onDidChange, isLive: (u) => registry.added().some((a) => a.usage === u) });
   // The Documents view selects the active document's row, as the Explorer does.
   context.subscriptions.push(
     followActiveDocument(base.documentsTreeView, documentsView, (uri) => {

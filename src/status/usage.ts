@@ -69,8 +69,22 @@ export class UsageStatus extends Disposable {
    * which), that account's usage is shown, named in the tooltip; else the first account's. Its figures are read once
    * when first needed (a document of it was just opened: the user is working there).
    */
-  followActiveEditor(accountOf: (uri: vscode.Uri) => { readonly usage: AccountService; readonly name: string; readonly primary: boolean } | undefined): void {
+  followActiveEditor(
+    accountOf: (uri: vscode.Uri) => { readonly usage: AccountService; readonly name: string; readonly primary: boolean } | undefined,
+    /** The accounts changed (one added or removed), and whether an account's usage is still one of them. */
+    accounts?: { readonly onDidChange: vscode.Event<unknown>; isLive(usage: AccountService): boolean },
+  ): void {
     const watched = new WeakSet<AccountService>();
+    // A removed account's usage is never shown: back to the first account's.
+    if (accounts) {
+      this._register(
+        accounts.onDidChange(() => {
+          if (!this.other || accounts.isLive(this.other.usage)) return;
+          this.other = undefined;
+          this.render(this.account.cached);
+        }),
+      );
+    }
     const update = () => {
       const uri = vscode.window.activeTextEditor?.document.uri;
       const found = uri ? accountOf(uri) : undefined;
