@@ -13,11 +13,6 @@ function positiveId(v: unknown): number | undefined {
   return undefined;
 }
 
-/** What the Documents view's keybindings pass (package.json): "the row selected in the view". */
-function isViewSelection(arg: unknown): boolean {
-  return typeof arg === 'object' && arg !== null && (arg as { selection?: unknown }).selection === true && Object.keys(arg).length === 1;
-}
-
 /**
  * The document a command argument stands for, and the account it is in — the one lookup every document command
  * uses: a row of the Documents view (its account's; none once that account was removed), a `content-docs:` URI (the account it names; editor title menus
@@ -27,14 +22,6 @@ function isViewSelection(arg: unknown): boolean {
  * none, or when it names an account that is not signed in.
  */
 export function documentTargetOf(s: Services, arg: unknown): DocumentTarget | undefined {
-  // A key pressed in the Documents view (its keybindings pass this): the row in focus there, never the active editor's.
-  if (isViewSelection(arg)) {
-    const row = s.documentsView.focused();
-    const target = row === undefined ? undefined : documentTargetOf(s, row);
-    // On a group or Load more row, the key does nothing (as Delete on the Explorer's root): no error message.
-    if (!target) throw new vscode.CancellationError();
-    return target;
-  }
   if (arg === undefined || arg === null) {
     const uri = vscode.window.activeTextEditor?.document.uri;
     return uri ? s.fs.documentOf(uri) : undefined;

@@ -21,6 +21,11 @@ export function loadCommandsBundle(): TableModule {
   return require('./commands.js') as TableModule;
 }
 
+/** What the Documents view's keybindings pass (package.json `"args": { "selection": true }`): "the row in focus there". */
+function isFocusedRowMarker(arg: unknown): boolean {
+  return typeof arg === 'object' && arg !== null && (arg as { selection?: unknown }).selection === true && Object.keys(arg).length === 1;
+}
+
 export function registerCommands(log: Logger, services: () => Services, loadTable: () => TableModule = loadCommandsBundle): vscode.Disposable[] {
   let table: CommandTable | undefined;
   return Object.values(CMD).map((id) =>
@@ -30,6 +35,13 @@ export function registerCommands(log: Logger, services: () => Services, loadTabl
         table ??= loadTable().commandTable(services());
         const handler = table[id];
         if (!handler) throw new Error(`The command ${id} has no implementation.`);
+        // A key pressed in the Documents view (its keybindings pass the marker): the document row in focus there,
+        // never the active editor's; on a group or Load more row the key does nothing, as Delete on a folder-less row.
+        if (isFocusedRowMarker(args[0])) {
+          const row = await services().documentsView.focusedRow();
+          if ((row as { kind?: unknown } | undefined)?.kind !== 'document') return undefined;
+          return await handler(row, ...args.slice(1));
+        }
         return await handler(...args);
       }),
     ),

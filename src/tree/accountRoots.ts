@@ -61,9 +61,30 @@ export class AccountRootsTree<N extends object> extends Disposable implements vs
     return view;
   }
 
-  /** The row selected in the view (what a key pressed in the view acts on), if any. */
-  focused(): N | AccountRootNode | undefined {
-    return this.#view?.selection[0];
+  /**
+   * The row in focus in the view (what a key pressed there acts on), made the selected row as well. The arrow keys
+   * move a tree's focus, not its selection, and the API tells only the selection: the focused row is found by
+   * toggling its selection (`list.toggleSelection` acts on the focused list, which a key scoped to this view makes
+   * ours), then it alone is selected, as in the Explorer. Undefined when the view has no row in focus.
+   */
+  async focusedRow(): Promise<N | AccountRootNode | undefined> {
+    const view = this.#view;
+    if (!view) return undefined;
+    const before = view.selection;
+    const after = await new Promise<readonly (N | AccountRootNode)[]>((resolve) => {
+      const done = (selection: readonly (N | AccountRootNode)[]) => {
+        clearTimeout(timer);
+        sub.dispose();
+        resolve(selection);
+      };
+      const sub = view.onDidChangeSelection((e) => done(e.selection));
+      const timer = setTimeout(() => done(view.selection), 1000);
+      void vscode.commands.executeCommand('list.toggleSelection').then(undefined, () => done(view.selection));
+    });
+    const row = after.find((n) => !before.includes(n)) ?? before.find((n) => !after.includes(n));
+    if (row === undefined) return before[0];
+    await Promise.resolve(view.reveal(row, { select: true, focus: true })).then(undefined, () => undefined);
+    return row;
   }
 
   /** The tree of an account (made on first use). */

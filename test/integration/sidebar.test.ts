@@ -14,7 +14,7 @@ import { DocumentsTreeProvider } from '../../src/tree/documentsTree';
 import type { DocNode, DocumentNode, GroupNode, TemplateGroupNode } from '../../src/model/nodes';
 import type { Prompter } from '../../src/ui/prompter';
 import { documentOrder, likeMatcher, startSandbox, type RequestRecord, type Sandbox, type SandboxDocument } from '../sandbox/server';
-import { screenshot } from './harness';
+import { press, read, screenshot } from './harness';
 import { accountNow, configure, labelText, MessageCapture, openDocument, questionText, RecordingPrompter, SCHEME, services, sleep, until } from './reliabilityKit';
 
 const PAGE = 10;
@@ -736,21 +736,30 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       assert.strictEqual(tree.treeView!.selection[0], node, 'the row is selected in the view');
     }
 
-    it('a key pressed in the view acts on the row selected there, never on the active editor\'s document; on a group row it does nothing', async () => {
+    it('a key pressed in the view acts on the row in focus there (moved with the arrows from the selected one), never on the active editor\'s document; on a group row it does nothing', async () => {
       const inEditor = plainDocument((x) => x.templateId === 4 && !x.favorite);
       const selected = plainDocument((x) => x.templateId === 4 && !x.favorite);
       await loadAll(group(4));
-      const row = (await docNodes(group(4))).find((n) => n.doc.id === selected.id)!;
+      const rows = await docNodes(group(4));
+      const at = rows.findIndex((n) => n.doc.id === selected.id);
+      const row = rows[at];
+      // The row next to it is the selected one; the arrow key then moves the focus (not the selection) onto the row.
+      const [anchor, key] = at > 0 ? [rows[at - 1], 'ArrowDown'] : [rows[at + 1], 'ArrowUp'];
       await openDocument(inEditor.id);
       assert.ok(vscode.window.activeTextEditor?.document.uri.authority.startsWith(`${inEditor.id}.`), 'the other document is the active editor');
       // The view on screen, as a key can only be pressed there.
       await vscode.commands.executeCommand('contentDocs.documents.focus');
       await sleep(300);
-      await select(row);
+      await select(anchor);
+      await press(key);
+      await until('the focus on the row', async () => (await read('.monaco-list-row.focused .label-name')).text === label(row));
+      assert.strictEqual(tree.treeView!.selection[0], anchor, 'the arrow moved the focus only');
       sandbox.resetRequests();
 
       await vscode.commands.executeCommand(CMD.documentFavoriteToggle, { selection: true });
-      assert.strictEqual(sandbox.documents.get(selected.id)!.favorite, true, 'the selected row\'s document is a favorite');
+      assert.strictEqual(sandbox.documents.get(selected.id)!.favorite, true, 'the focused row\'s document is a favorite');
+      assert.strictEqual(sandbox.documents.get(anchor.doc.id)!.favorite, anchor.doc.favorite, 'the selected row\'s document is untouched');
+      assert.strictEqual(tree.treeView!.selection[0], row, 'the row in focus is now the selected one, as in the Explorer');
       assert.strictEqual(sandbox.documents.get(inEditor.id)!.favorite, false, 'the active editor\'s document is untouched');
       await vscode.commands.executeCommand(CMD.documentFavoriteToggle, { selection: true });
       assert.strictEqual(sandbox.documents.get(selected.id)!.favorite, false, 'toggled back');
