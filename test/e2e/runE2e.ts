@@ -199,7 +199,7 @@ async function story(steps: Steps, wb: Workbench, other: Sandbox): Promise<void>
     await docsShot(steps, wb, 'docs-editor', 'window');
   });
 
-  await steps.step('rewrite-selection', 'selecting a paragraph of a Markdown file, "Content Docs › Rewrite Selection" from the editor\'s menu, confirming and pressing Accept replaces it with the proposal', async (shot) => {
+  await steps.step('rewrite-selection', 'selecting a paragraph of a Markdown file, "Content Docs › Rewrite Selection" from the editor\'s menu, confirming and pressing Ctrl+Enter (Accept) replaces it with the proposal', async (shot) => {
     const { workspace } = wb;
     const paragraph = 'We ship the new editor on Monday. It replaces the old one.';
     const original = `# Launch notes\n\n${paragraph}\n\n## What changes\n\n- Faster saves\n- A new toolbar\n`;
@@ -271,8 +271,12 @@ async function story(steps: Steps, wb: Workbench, other: Sandbox): Promise<void>
     assert(fs.readFileSync(file, 'utf8') === original, 'the file changed before Accept');
     await page.waitForTimeout(500);
     await docsShot(steps, wb, 'docs-rewrite-proposal', 'window');
-    const accept = page.locator('.editor-group-container.active .editor-actions .action-label[aria-label^="Accept Proposal"]');
-    await accept.click();
+    // Accept is a word in the diff's title (not an unlabelled icon), and Ctrl+Enter presses it, as in inline chat.
+    const accept = page.locator('.editor-group-container.active .editor-actions .action-label[aria-label^="Accept"]');
+    await accept.first().waitFor();
+    assert(/Accept/.test((await accept.first().textContent()) ?? ''), `the Accept action shows ${JSON.stringify(await accept.first().textContent())}, not its word`);
+    await ui.activeEditor.click();
+    await page.keyboard.press('Control+Enter');
     // Accepted: the file's editor holds the proposal in place of the paragraph, unsaved; Ctrl+S writes it.
     await waitFor('the post.md tab to be active again', async () => ((await ui.activeTab.getAttribute('aria-label')) ?? '').startsWith('post.md'), 10_000);
     await waitFor('the editor to show the proposal', async () => (await ui.activeEditorText()).includes('[sandbox] Generated for'), 10_000);

@@ -64,6 +64,9 @@ describe('write review: Accept and Discard named and on keys, the ready notifica
     assert.match(actions, /Accept/, `the title shows "Accept" in words: ${JSON.stringify(actions)}`);
     assert.match(actions, /Discard/, `the title shows "Discard" in words: ${JSON.stringify(actions)}`);
 
+    // The key goes to the focused part: the proposal diff, as when the user runs the action from the editor (a suite
+    // before this one may have left the focus in a view).
+    await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
     await press('Control+Enter');
     const accepted = POST.replace('We ship the new editor on Monday.', first.proposal.replacement);
     await until('Ctrl+Enter to accept', () => editor.document.getText() === accepted || undefined, 5_000).catch(() => undefined);
@@ -75,6 +78,7 @@ describe('write review: Accept and Discard named and on keys, the ready notifica
     const second = await run('contentDocs.selectionSummarize');
     assert.ok(second?.proposal);
     await until('the diff', () => proposalTabs().length === 1 || undefined);
+    await vscode.commands.executeCommand('workbench.action.focusActiveEditorGroup');
     await press('Escape');
     await until('Escape to discard', () => proposalTabs().length === 0 || undefined, 5_000);
     assert.strictEqual(editor.document.getText(), accepted, 'Escape changed nothing in the file');

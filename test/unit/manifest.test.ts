@@ -35,7 +35,35 @@ const whens: string[] = [
   ...((contributes.keybindings ?? []) as Array<{ when?: string }>).map((k) => k.when ?? ''),
 ].filter(Boolean);
 
+/** Keys that appear twice in one JSON object of a file (JSON.parse keeps the last one and drops the other silently). */
+function duplicateKeys(text: string): string[] {
+  const found: string[] = [];
+  // A scanner of objects' keys: strings followed by a colon, per nesting level of braces.
+  const stack: Set<string>[] = [];
+  const re = /"(?:[^"\\]|\\.)*"\s*:|[{}[\]]|"(?:[^"\\]|\\.)*"/g;
+  for (const m of text.matchAll(re)) {
+    const t = m[0];
+    if (t === '{') stack.push(new Set());
+    else if (t === '[') stack.push(new Set(['[']));
+    else if (t === '}' || t === ']') stack.pop();
+    else if (t.endsWith(':')) {
+      const key = t.slice(0, t.lastIndexOf('"') + 1);
+      const level = stack.at(-1);
+      if (level?.has(key)) found.push(key);
+      level?.add(key);
+    }
+  }
+  return found;
+}
+
 describe('manifest (package.json) and code agree', () => {
+  it('no key appears twice in one object of package.json or package.nls.json (a merge can leave two "keybindings", and the first is then lost)', () => {
+    for (const file of ['package.json', 'package.nls.json']) {
+      assert.deepEqual(duplicateKeys(fs.readFileSync(path.join(ROOT, file), 'utf8')), [], `${file} has duplicate keys`);
+    }
+    assert.deepEqual(duplicateKeys('{"a": {"k": 1}, "b": [{"k": 1}, {"k": 2}], "c": {"k": 1, "k": 2}}'), ['"k"'], 'the check finds a duplicate');
+  });
+
   it('every command the code registers is contributed, and every contributed command is registered', () => {
     assert.deepEqual([...commands].filter((c) => !contributed.has(c)), [], 'registered but not contributed');
     assert.deepEqual([...contributed].filter((c) => !commands.has(c)), [], 'contributed but not registered');
