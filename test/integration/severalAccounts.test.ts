@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import { AccountsMenu } from '../../src/auth/accountsMenu';
 import type { Services } from '../../src/services/services';
 import { startSandbox, type Sandbox } from '../sandbox/server';
-import { closeAll, configure, readView, RecordingPrompter, replaceAll, sandboxDocument, services, until, useSandbox, type AnyNode } from './reliabilityKit';
+import { closeAll, configure, readView, RecordingPrompter, replaceAll, sandboxDocument, services, sleep, until, useSandbox, type AnyNode } from './reliabilityKit';
 
 describe('several accounts: two installations side by side', function () {
   this.timeout(90_000);
@@ -169,8 +169,15 @@ describe('several accounts: two installations side by side', function () {
     await until('the Go to Document search in B', () => b.requests.some((r) => r.method === 'GET' && r.route === 'documents.list'));
     assert.match(prompter.asked[0].items?.[0] ?? '', new RegExp(bName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')), 'B, the last used, first');
     assert.strictEqual(a.requests.filter((r) => r.route === 'documents.list').length, 0, 'A is not searched');
-    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
-    await qp;
+    // Closed once it is open: a close sent before the picker shows (its search can go out first) closes nothing, and
+    // the command would wait for the open picker for ever.
+    let settled = false;
+    void Promise.resolve(qp).then(() => (settled = true), () => (settled = true));
+    for (let i = 0; i < 40 && !settled; i++) {
+      await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+      await sleep(250);
+    }
+    assert.ok(settled, 'Go to Document… closed');
 
     // Rewrite Selection in an untitled file, created in the account picked (A here).
     const scratch = await vscode.workspace.openTextDocument({ content: 'A sentence to rewrite for the first account.', language: 'markdown' });
