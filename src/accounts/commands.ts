@@ -1,11 +1,9 @@
 import * as vscode from 'vscode';
-import type { AccountInfo } from '../api/index';
 import type { Account } from './account';
 import { hostOf } from '../auth/accountNames';
-import { validateKey } from '../commands/auth';
+import { addressProblem, askCheckedKey } from './keyBox';
 import { CMD } from '../constants';
 import type { Services } from '../services/services';
-import { describeError, errorKind } from '../util/errors';
 
 /**
  * Add Account…: another installation of the service (or another key on one), beside the first account. Asks for the
@@ -18,22 +16,15 @@ export async function addAccount(s: Services): Promise<boolean> {
     // No account yet: the first one is the one of Set API Key… (its address in the user settings).
     return Boolean(await vscode.commands.executeCommand(CMD.signIn));
   }
-  const addressProblem = (v: string, label: string): string | undefined => {
-    try {
-      s.api.checkBaseUrl(v, label);
-      return undefined;
-    } catch (e) {
-      return (e as Error).message;
-    }
-  };
+  const check = (v: string, label: string) => addressProblem(s, v, label);
   const url = await s.prompter.inputChecked(
     {
       title: 'Content Docs: Add Account (1/3)',
       prompt: 'The address of the content service of this account (https://…).',
       placeHolder: 'https://writer.example.com',
-      validateInput: (v) => addressProblem(v, 'server address'),
+      validateInput: (v) => check(v, 'server address'),
     },
-    (v) => Promise.resolve(addressProblem(v, 'server address')),
+    (v) => Promise.resolve(check(v, 'server address')),
   );
   if (url === undefined) return false;
   const documentsUrl = s.api.checkBaseUrl(url, 'server address');
@@ -42,45 +33,31 @@ export async function addAccount(s: Services): Promise<boolean> {
       title: 'Content Docs: Add Account (2/3)',
       prompt: 'The address of its projects (SEO) server. Press Enter to use the same address.',
       value: documentsUrl,
-      validateInput: (v) => (v.trim() ? addressProblem(v, 'projects server address') : undefined),
+      validateInput: (v) => (v.trim() ? check(v, 'projects server address') : undefined),
     },
-    (v) => Promise.resolve(v.trim() ? addressProblem(v, 'projects server address') : undefined),
+    (v) => Promise.resolve(v.trim() ? check(v, 'projects server address') : undefined),
   );
   if (seo === undefined) return false;
   const projectsUrl = seo.trim() ? s.api.checkBaseUrl(seo, 'projects server address') : documentsUrl;
 
-  let account: AccountInfo | undefined;
-  const key = await s.prompter.inputChecked(
+  const checked = await askCheckedKey(
+    s,
     {
       title: 'Content Docs: Add Account (3/3)',
       prompt: `The API key of your account at ${hostOf(documentsUrl)} (API section of its settings). It is stored in VS Code's secret storage.`,
-      password: true,
-      placeHolder: 'API key',
-      validateInput: (v) => validateKey(v),
-      checkingMessage: 'Checking the key with the server…',
+      logTag: 'accounts',
     },
-    async (value, signal) => {
-      const problem = validateKey(value);
-      if (problem) return problem;
-      const label = await s.registry.labelFor(documentsUrl, value.trim(), { mint: false });
+    // Only a key the server accepted gets a label (registry.add makes it): labels are kept for the newest pairs only,
+    // and wrong keys would push out those of the accounts in use (their tabs would then be refused).
+    { documentsUrl, projectsUrl },
+    (label) => {
       const existing = s.registry.byLabel(label);
-      if (existing) return `This account is already signed in (${existing.displayName}).`;
-      try {
-        // Only a key the server accepted gets a label (registry.add makes it): labels are kept for the newest pairs
-        // only, and wrong keys would push out those of the accounts in use (their tabs would then be refused).
-        account = await s.api.probe(value.trim(), documentsUrl, signal, projectsUrl);
-        return undefined;
-      } catch (e) {
-        if (signal.aborted) return 'Cancelled.';
-        s.log.warn(`[accounts] key check failed: ${errorKind(e) ?? 'error'}`);
-        return errorKind(e) === 'auth'
-          ? 'The server did not accept this API key. Check it and press Enter again, or Escape to cancel.'
-          : describeError("Couldn't check the API key", e);
-      }
+      return existing ? `This account is already signed in (${existing.displayName}).` : undefined;
     },
   );
-  if (key === undefined || !account) return false;
-  const added = await s.registry.add({ documentsUrl, projectsUrl, ...(account.name?.trim() ? { name: account.name.trim() } : {}) }, key.trim());
+  if (!checked) return false;
+  const { key, account } = checked;
+  const added = await s.registry.add({ documentsUrl, projectsUrl, ...(account.name?.trim() ? { name: account.name.trim() } : {}) }, key);
   added.usage.seed(account);
   void vscode.window.showInformationMessage(`Content Docs: added ${added.displayName}.`);
   return true;
@@ -154,37 +131,24 @@ export async function enterAccountKey(s: Services, arg?: unknown): Promise<boole
   }
   if (account.primary || !account.record) return Boolean(await vscode.commands.executeCommand(CMD.signIn));
   const record = account.record;
-  let info: AccountInfo | undefined;
-  const key = await s.prompter.inputChecked(
+  const target = account;
+  const checked = await askCheckedKey(
+    s,
     {
       title: `Content Docs: Enter API Key (${account.displayName})`,
       prompt: `The API key of your account at ${hostOf(record.documentsUrl)} (API section of its settings). It is stored in VS Code's secret storage.`,
-      password: true,
-      placeHolder: 'API key',
-      validateInput: (v) => validateKey(v),
-      checkingMessage: 'Checking the key with the server…',
+      logTag: 'accounts',
     },
-    async (value, signal) => {
-      const problem = validateKey(value);
-      if (problem) return problem;
+    { documentsUrl: record.documentsUrl, projectsUrl: record.projectsUrl },
+    (label) => {
       // The server and key of another account already signed in: one account, never two of it side by side.
-      const label = await s.registry.labelFor(record.documentsUrl, value.trim(), { mint: false });
       const other = s.registry.byLabel(label);
-      if (other && other !== account) return `This key is the one of another account signed in (${other.displayName}).`;
-      try {
-        info = await s.api.probe(value.trim(), record.documentsUrl, signal, record.projectsUrl);
-        return undefined;
-      } catch (e) {
-        if (signal.aborted) return 'Cancelled.';
-        s.log.warn(`[accounts] key check failed: ${errorKind(e) ?? 'error'}`);
-        return errorKind(e) === 'auth'
-          ? 'The server did not accept this API key. Check it and press Enter again, or Escape to cancel.'
-          : describeError("Couldn't check the API key", e);
-      }
+      return other && other !== target ? `This key is the one of another account signed in (${other.displayName}).` : undefined;
     },
   );
-  if (key === undefined || !info) return false;
-  await s.registry.setKey(account, key.trim());
+  if (!checked) return false;
+  const { key, account: info } = checked;
+  await s.registry.setKey(account, key);
   account.usage.seed(info);
   vscode.window.setStatusBarMessage(`$(key) The API key of ${account.displayName} is stored`, 4000);
   return true;
