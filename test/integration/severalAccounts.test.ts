@@ -8,27 +8,25 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { AccountsMenu } from '../../src/auth/accountsMenu';
 import type { Services } from '../../src/services/services';
-import { startSandbox, type Sandbox } from '../sandbox/server';
-import { closeAll, configure, readView, RecordingPrompter, replaceAll, sandboxDocument, services, sleep, until, useSandbox, type AnyNode } from './reliabilityKit';
+import type { Sandbox } from '../sandbox/server';
+import { startTwoAccounts, type TwoAccounts } from './twoAccountsKit';
+import { configure, readView, RecordingPrompter, replaceAll, sandboxDocument, sleep, until, useSandbox, type AnyNode } from './reliabilityKit';
 
 describe('several accounts: two installations side by side', function () {
   this.timeout(90_000);
+  const ID = 5151;
+  const NAME = 'Quarterly letter';
+  let kit: TwoAccounts;
   let a: Sandbox;
   let b: Sandbox;
   let s: Services;
   let prompter: RecordingPrompter;
-  let previous: Services['prompter']['current'];
-  const ID = 5151;
-  const NAME = 'Quarterly letter';
 
   const rootLabels = async () =>
     (((await s.documentsView.getChildren()) as unknown as AnyNode[]).map((n) => ({ node: n, item: s.documentsView.getTreeItem(n as never) })));
 
   /** The document rows with this id under an account's root, read as VS Code reads the view. */
-  async function rowsUnder(root: AnyNode): Promise<AnyNode[]> {
-    const view = await readView(s.documentsView as never, 4, root);
-    return view.nodes.filter((n) => n.node.kind === 'document' && (n.node.doc as { id: number }).id === ID).map((n) => n.node);
-  }
+  const rowsUnder = (root: AnyNode) => kit.rowsOfId(root);
 
   let autoSave: string | undefined;
 
@@ -36,25 +34,13 @@ describe('several accounts: two installations side by side', function () {
     // code-server's default is files.autoSave = afterDelay: here the test decides when a save happens.
     autoSave = vscode.workspace.getConfiguration('files').inspect<string>('autoSave')?.globalValue;
     await vscode.workspace.getConfiguration('files').update('autoSave', 'off', vscode.ConfigurationTarget.Global);
-    a = await startSandbox({ rateLimit: 0, storeDelayMs: 0 });
-    b = await startSandbox({ rateLimit: 0, storeDelayMs: 0 });
-    a.documents.set(ID, sandboxDocument(ID, NAME, 'Text of A'));
-    b.documents.set(ID, sandboxDocument(ID, NAME, 'Text of B'));
-    s = await services();
-    await closeAll();
-    await useSandbox(s, a);
-    previous = s.prompter.current;
-    prompter = new RecordingPrompter();
-    s.prompter.current = prompter;
+    kit = await startTwoAccounts({ id: ID, name: NAME });
+    ({ a, b, s, prompter } = kit);
   });
 
   after(async () => {
-    await closeAll();
-    for (const added of s.registry.added()) await s.registry.remove(added.label!);
-    s.prompter.current = previous;
+    await kit?.dispose();
     await vscode.workspace.getConfiguration('files').update('autoSave', autoSave, vscode.ConfigurationTarget.Global);
-    await a?.close();
-    await b?.close();
   });
 
   it('Add Account… checks the key with the server, keeps it in SecretStorage only, and the views show a root per account', async () => {

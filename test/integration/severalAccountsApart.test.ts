@@ -9,55 +9,34 @@ import * as vscode from 'vscode';
 import type { Account } from '../../src/accounts/account';
 import type { Services } from '../../src/services/services';
 import type { DocumentsTreeProvider } from '../../src/tree/documentsTree';
-import { startSandbox, type Sandbox } from '../sandbox/server';
-import { closeAll, RecordingPrompter, sandboxDocument, services, until, useSandbox, type AnyNode } from './reliabilityKit';
+import type { Sandbox } from '../sandbox/server';
+import { startTwoAccounts, type TwoAccounts } from './twoAccountsKit';
+import { closeAll, RecordingPrompter, type AnyNode } from './reliabilityKit';
 
 describe('several accounts: each account its own usage, view state and key', function () {
   this.timeout(90_000);
+  const ID = 6161;
+  const NAME = 'Monthly report';
+  let kit: TwoAccounts;
   let a: Sandbox;
   let b: Sandbox;
   let s: Services;
   let prompter: RecordingPrompter;
-  let previous: Services['prompter']['current'];
   let added: Account;
-  const ID = 6161;
-  const NAME = 'Monthly report';
 
-  const roots = async () => (await s.documentsView.getChildren()) as unknown as AnyNode[];
-  const rootOf = async (account: Account) => {
-    const all = await until('a root per account', async () => {
-      const r = await roots();
-      return r.length === 2 && r.every((n) => n.kind === 'accountRoot') ? r : undefined;
-    });
-    return all.find((n) => (n as unknown as { account: Account }).account === account)!;
-  };
+  const rootOf = async (account: Account) => (await kit.roots(2)).find((n) => (n as unknown as { account: Account }).account === account)!;
 
   before(async () => {
-    a = await startSandbox({ rateLimit: 0, storeDelayMs: 0 });
-    b = await startSandbox({ rateLimit: 0, storeDelayMs: 0 });
-    a.documents.set(ID, sandboxDocument(ID, NAME, 'Text of A'));
-    b.documents.set(ID, sandboxDocument(ID, NAME, 'Text of B'));
+    kit = await startTwoAccounts({ id: ID, name: NAME });
+    ({ a, b, s, prompter } = kit);
     a.setAccount({ plan: { name: 'Plan of A', features: { words: 50_000, documents: 200 } }, counters: { words_month_count: 1_000 } });
     b.setAccount({ plan: { name: 'Plan of B', features: { words: 80_000, documents: 300 } }, counters: { words_month_count: 2_000 } });
-    s = await services();
-    await closeAll();
-    await useSandbox(s, a);
-    previous = s.prompter.current;
-    prompter = new RecordingPrompter();
-    s.prompter.current = prompter;
-    prompter.inputs = [b.docsUrl, b.seoUrl, b.key];
-    assert.strictEqual(await vscode.commands.executeCommand('contentDocs.accountAdd'), true);
+    await kit.addB();
     added = s.registry.added()[0];
     await s.account.refresh();
   });
 
-  after(async () => {
-    await closeAll();
-    for (const x of s.registry.added()) await s.registry.remove(x.label!);
-    s.prompter.current = previous;
-    await a?.close();
-    await b?.close();
-  });
+  after(() => kit?.dispose());
 
   /** Runs Show Plan Usage and returns its rows ("label: description") and its title. */
   async function showUsage(pickAccount?: string): Promise<{ title: string; rows: string[] }> {

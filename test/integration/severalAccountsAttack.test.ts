@@ -9,6 +9,7 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { Services } from '../../src/services/services';
 import { startSandbox, type Sandbox } from '../sandbox/server';
+import { startTwoAccounts, type TwoAccounts } from './twoAccountsKit';
 import {
   closeAll,
   configure,
@@ -16,7 +17,6 @@ import {
   readView,
   RecordingPrompter,
   sandboxDocument,
-  services,
   until,
   useSandbox,
   type AnyNode,
@@ -24,56 +24,29 @@ import {
 
 describe('attack on several accounts: the wrong account, a removed account, a lost account', function () {
   this.timeout(90_000);
+  const ID = 6161;
+  const NAME = 'Shared name';
+  let kit: TwoAccounts;
   let a: Sandbox;
   let b: Sandbox;
   let s: Services;
   let prompter: RecordingPrompter;
-  let previous: Services['prompter']['current'];
-  const ID = 6161;
-  const NAME = 'Shared name';
-
-  /** Adds the account of sandbox B with Add Account… (its key checked in its box); returns its label. */
-  async function addB(): Promise<string> {
-    prompter.reset();
-    prompter.inputs = [b.docsUrl, b.seoUrl, b.key];
-    assert.strictEqual(await vscode.commands.executeCommand('contentDocs.accountAdd'), true, `Add Account… failed: ${JSON.stringify(prompter.checked)}`);
-    const label = s.registry.added().at(-1)?.label;
-    assert.ok(label, 'the added account has a label');
-    return label;
-  }
-
-  /** The roots of the Documents view, once there are `n`. */
-  async function roots(n: number): Promise<AnyNode[]> {
-    return until(`${n} account roots`, async () => {
-      const r = (await s.documentsView.getChildren()) as unknown as AnyNode[];
-      return r.length === n && r.every((x) => x.kind === 'accountRoot') ? r : undefined;
-    });
-  }
-
-  /** The rows of document ID under a node of the Documents view (down to `depth`), as VS Code reads the view. */
-  async function rowsOfId(parent?: AnyNode, depth = 4): Promise<AnyNode[]> {
-    const view = await readView(s.documentsView as never, depth, parent);
-    return view.nodes.filter((n) => n.node.kind === 'document' && (n.node.doc as { id: number }).id === ID).map((n) => n.node);
-  }
+  const addB = () => kit.addB();
+  const roots = (n: number) => kit.roots(n);
+  const rowsOfId = (parent?: AnyNode, depth?: number) => kit.rowsOfId(parent, depth);
 
   const updatesTo = (box: Sandbox) => box.requests.filter((r) => r.route === 'documents.update');
 
   before(async () => {
-    a = await startSandbox({ rateLimit: 0, storeDelayMs: 0 });
     // Another installation with a key of its own (the sandboxes' default key is one and the same).
-    b = await startSandbox({ rateLimit: 0, storeDelayMs: 0, key: 'another-installation-key-0123456789' });
-    s = await services();
-    await closeAll();
-    previous = s.prompter.current;
-    prompter = new RecordingPrompter();
-    s.prompter.current = prompter;
+    kit = await startTwoAccounts({ id: ID, name: NAME }, { key: 'another-installation-key-0123456789' });
+    ({ a, b, s, prompter } = kit);
   });
 
   beforeEach(async () => {
     a.clearFaults();
     b.clearFaults();
-    a.documents.set(ID, sandboxDocument(ID, NAME, 'Text of A'));
-    b.documents.set(ID, sandboxDocument(ID, NAME, 'Text of B'));
+    kit.reseed();
     await useSandbox(s, a);
     await until('the first account\'s label', () => s.documents.accountLabel);
     prompter.reset();
@@ -84,12 +57,7 @@ describe('attack on several accounts: the wrong account, a removed account, a lo
     for (const added of s.registry.added()) await s.registry.remove(added.label!);
   });
 
-  after(async () => {
-    s.prompter.current = previous;
-    await useSandbox(s, a);
-    await a?.close();
-    await b?.close();
-  });
+  after(() => kit?.dispose());
 
   it('a row of an account kept after the account was removed changes nothing on that account\'s server', async () => {
     const label = await addB();
