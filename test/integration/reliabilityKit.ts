@@ -186,16 +186,17 @@ export class RecordingPrompter implements Prompter {
     const q: Question = { kind: 'input', title: o.title ?? '', prompt: o.prompt, value: o.value, password: o.password };
     this.asked.push(q);
     const a = this.inputs.length ? this.inputs.shift() : this.answer(q, undefined, this.nth(q));
-    if (a !== undefined && o.validateInput) {
-      const problem = await o.validateInput(a);
-      const text = typeof problem === 'string' ? problem : problem?.message;
-      if (text) {
-        this.validationProblems.push(text);
-        // A real input box would not accept it: the user has to fix it or press Escape.
-        return undefined;
-      }
-    }
-    return a;
+    // A real input box would not accept a refused answer: the user has to fix it or press Escape.
+    return a !== undefined && (await this.invalid(o, a)) ? undefined : a;
+  }
+
+  /** Whether the box's validateInput refuses an answer (recorded in validationProblems). */
+  private async invalid(o: Pick<vscode.InputBoxOptions, 'validateInput'>, a: string): Promise<boolean> {
+    if (!o.validateInput) return false;
+    const problem = await o.validateInput(a);
+    const text = typeof problem === 'string' ? problem : problem?.message;
+    if (text) this.validationProblems.push(text);
+    return Boolean(text);
   }
 
   /**
@@ -212,14 +213,7 @@ export class RecordingPrompter implements Prompter {
       const a = this.inputs.length ? this.inputs.shift() : this.answer(q, undefined, this.nth(q));
       if (a === undefined || a === refused) return undefined;
       refused = a;
-      if (o.validateInput) {
-        const invalid = await o.validateInput(a);
-        const text = typeof invalid === 'string' ? invalid : invalid?.message;
-        if (text) {
-          this.validationProblems.push(text);
-          continue;
-        }
-      }
+      if (await this.invalid(o, a)) continue;
       const problem = await check(a, new AbortController().signal);
       this.checked.push({ title: q.title, value: a, problem });
       if (problem === undefined) return a;
@@ -248,15 +242,7 @@ export class RecordingPrompter implements Prompter {
     this.asked.push(q);
     const a = this.inputs.length ? this.inputs.shift() : this.answer(q, undefined, this.nth(q));
     if (a === BACK_BUTTON) return q.back ? { back: true } : undefined;
-    if (a !== undefined && o.validateInput) {
-      const problem = await o.validateInput(a);
-      const text = typeof problem === 'string' ? problem : problem?.message;
-      if (text) {
-        this.validationProblems.push(text);
-        return undefined;
-      }
-    }
-    return a;
+    return a !== undefined && (await this.invalid(o, a)) ? undefined : a;
   }
 
   /** A Quick Pick of a multi-step input: answered as `pick`; BACK_BUTTON presses Back. */
