@@ -3,7 +3,7 @@ import { baseName } from '../util/paths';
 import type { AccountInfo, ContentDocument } from '../api/index';
 import { compareNames } from '../api/collation';
 import { TEMPLATES, templateName } from '../api/templates';
-import { CREATIVITY_LEVELS, nearestCreativity, type Creativity } from '../api/validate';
+import { CREATIVITY_LEVELS, nearestCreativity, serverTrim, type Creativity } from '../api/validate';
 import type { CommandParts } from '../commands/types';
 import { CMD, PROPOSAL_SCHEME, STATE } from '../constants';
 import { documentUri } from '../fs/uris';
@@ -503,6 +503,7 @@ class Writer implements vscode.Disposable {
       proposedText: sentText.slice(0, start) + replacement + sentText.slice(end),
       documentId: created.id,
       documentName: created.name,
+      documentText: created.result ?? '',
       account,
       languageId: doc.languageId,
     });
@@ -696,6 +697,23 @@ class Writer implements vscode.Disposable {
     try {
       const account = await this.accountNamed(p.account);
       if (!account) throw anotherAccount(p.documentName);
+      // Only the document as the run wrote it: one renamed or given other text since (Open Beside and a save, the
+      // web app, while the question waited) is the user's now, and so is one with unsaved edits in an editor.
+      const now = await account.documents.fetch(p.documentId, undefined, p.account).catch((e: unknown) => {
+        if (errorKind(e) === 'notFound') return undefined;
+        throw e;
+      });
+      if (!now) return;
+      const edited = vscode.workspace.textDocuments.some((d) => {
+        const t = d.isDirty ? this.s.fs.documentOf(d.uri) : undefined;
+        return t !== undefined && t.documents === account.documents && t.id === p.documentId;
+      });
+      if (edited || now.name !== p.documentName || serverTrim(now.result ?? '') !== serverTrim(p.documentText)) {
+        void vscode.window.showInformationMessage(
+          vscode.l10n.t('The generated document "{0}" was changed since it was generated: it was kept.', noLinks(p.documentName)),
+        );
+        return;
+      }
       await account.documents.delete(p.documentId, p.account);
       this.s.log.info(`[write] deleted the discarded proposal's document ${p.documentId}`);
       vscode.window.setStatusBarMessage(vscode.l10n.t('$(trash) Deleted "{0}"', p.documentName), 4000);
