@@ -10,6 +10,7 @@ import { documentUri } from '../fs/uris';
 import type { Services } from '../services/services';
 import type { Account } from '../accounts/account';
 import { chooseAccount } from '../accounts/pick';
+import type { DocumentsTreeProvider } from '../tree/documentsTree';
 import { formatCount } from '../tree/format';
 import * as config from '../util/config';
 import { describeError, errorKind, isApiError, isCancellation } from '../util/errors';
@@ -337,7 +338,7 @@ class Writer implements vscode.Disposable {
     const recent = this.s.context.globalState.get<unknown[]>(STATE.writeRecentTemplates, []).filter((v): v is number => typeof v === 'number');
     // Named as the view names them: the server's word once a document showed it; custom ones of this account only.
     const all = new Map<number, { name: string; custom: boolean }>(TEMPLATES.map((x) => [x.id, { name: x.name, custom: false }]));
-    for (const g of this.s.documentsTree.templateGroups()) all.set(g.templateId, { name: g.name, custom: g.custom });
+    for (const g of this.treeOf(account).templateGroups()) all.set(g.templateId, { name: g.name, custom: g.custom });
     const items: TemplateItem[] = [...all].map(([id, x]) => ({
       label: x.name,
       description: recent.includes(id) ? vscode.l10n.t('recently used') : x.custom ? vscode.l10n.t('custom template') : undefined,
@@ -425,7 +426,7 @@ class Writer implements vscode.Disposable {
       return undefined;
     }
 
-    const template = templateName(job.templateId, this.s.documentsTree.templateGroup(job.templateId)?.name);
+    const template = templateName(job.templateId, this.treeOf(job.account).templateGroup(job.templateId)?.name);
     const level = CREATIVITY_LEVELS.find((c) => c.value === job.creativity)?.label ?? String(job.creativity);
     if (config.writeConfirm()) {
       // Short, and no warning: sending is what the user asked for. It names what it costs and what creativity means.
@@ -633,6 +634,14 @@ class Writer implements vscode.Disposable {
 
   private async resend(job: Job): Promise<void> {
     await this.send({ ...job, readsBefore: this.accountReads });
+  }
+
+  /**
+   * The Documents tree of an account: what it learned of that account's templates (custom ones, the server's names).
+   * Another account's custom template id is another template, or none, on this account's server.
+   */
+  private treeOf(account: Account): DocumentsTreeProvider {
+    return this.s.documentsView.treeOf(account) as DocumentsTreeProvider;
   }
 
   // --- Accept, Discard, Open Beside --------------------------------------------------------------------------
