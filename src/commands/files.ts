@@ -11,6 +11,7 @@ import { documentTargetOf, type DocumentTarget } from './args';
 import type { Account } from '../accounts/account';
 import { chooseAccount } from '../accounts/pick';
 import { templateCategory } from '../api/templateCategories';
+import type { DocumentsTreeProvider } from '../tree/documentsTree';
 import { isBack, type Back, type Step } from '../ui/quickInputs';
 import type { CommandParts } from './types';
 
@@ -124,6 +125,7 @@ function promptLine(value: string): string {
  */
 async function askDraft(
   s: Services,
+  tree: DocumentsTreeProvider,
   prev: Partial<Draft>,
   refused: Record<string, string[]> | undefined,
   preferred: () => Promise<Creativity | undefined>,
@@ -142,7 +144,7 @@ async function askDraft(
       i++;
       continue;
     }
-    const answer = await askStep(s, field, { step: i + 1, totalSteps: STEPS }, draft, refused, preferred);
+    const answer = await askStep(s, tree, field, { step: i + 1, totalSteps: STEPS }, draft, refused, preferred);
     if (answer === undefined) return undefined;
     if (isBack(answer)) {
       // To the step answered before; after a 422 that asked a later step first, to the one before it.
@@ -159,6 +161,7 @@ async function askDraft(
 /** Asks one step's question and keeps its answer in `draft`: 'done', Back, or undefined (Escape). */
 async function askStep(
   s: Services,
+  tree: DocumentsTreeProvider,
   field: DraftField,
   step: Step,
   draft: Partial<Draft>,
@@ -184,8 +187,8 @@ async function askStep(
       type TemplateItem = vscode.QuickPickItem & { id: number };
       // In the table's order (Freestyle, the default, first); the current choice is active, so Enter keeps it.
       const items: TemplateItem[] = TEMPLATES.map((t) => ({
-        // As the Documents view names it: the server's word once a document showed it.
-        label: s.documentsTree.templateGroup(t.id)?.name ?? t.name,
+        // As the Documents view names it under this account: its server's word once a document showed it.
+        label: tree.templateGroup(t.id)?.name ?? t.name,
         description: `${templateCategory(t.id) ?? ''}${t.id === DEFAULT_TEMPLATE_ID ? ' (default)' : ''}`,
         id: t.id,
       }));
@@ -298,7 +301,7 @@ export async function newDocument(s: Services, arg?: unknown): Promise<ContentDo
   let refused: Record<string, string[]> | undefined;
   const preferred = preferredCreativity(account);
   for (;;) {
-    const d = await askDraft(s, draft, refused, preferred);
+    const d = await askDraft(s, s.documentsView.treeOf(account) as DocumentsTreeProvider, draft, refused, preferred);
     if (!d) return undefined;
     draft = d;
     const action = `Couldn't create "${d.name}"`;

@@ -3,13 +3,14 @@ import { baseName } from '../util/paths';
 import type { AccountInfo, ContentDocument } from '../api/index';
 import { compareNames } from '../api/collation';
 import { TEMPLATES, templateName } from '../api/templates';
-import { CREATIVITY_LEVELS, nearestCreativity, type Creativity } from '../api/validate';
+import { CREATIVITY_LEVELS, nearestCreativity, serverTrim, type Creativity } from '../api/validate';
 import type { CommandParts } from '../commands/types';
 import { CMD, PROPOSAL_SCHEME, STATE } from '../constants';
 import { documentUri } from '../fs/uris';
 import type { Services } from '../services/services';
 import type { Account } from '../accounts/account';
 import { chooseAccount } from '../accounts/pick';
+import type { DocumentsTreeProvider } from '../tree/documentsTree';
 import { formatCount } from '../tree/format';
 import * as config from '../util/config';
 import { describeError, errorKind, isApiError, isCancellation } from '../util/errors';
@@ -337,7 +338,7 @@ class Writer implements vscode.Disposable {
     const recent = this.s.context.globalState.get<unknown[]>(STATE.writeRecentTemplates, []).filter((v): v is number => typeof v === 'number');
     // Named as the view names them: the server's word once a document showed it; custom ones of this account only.
     const all = new Map<number, { name: string; custom: boolean }>(TEMPLATES.map((x) => [x.id, { name: x.name, custom: false }]));
-    for (const g of this.s.documentsTree.templateGroups()) all.set(g.templateId, { name: g.name, custom: g.custom });
+    for (const g of this.treeOf(account).templateGroups()) all.set(g.templateId, { name: g.name, custom: g.custom });
     const items: TemplateItem[] = [...all].map(([id, x]) => ({
       label: x.name,
       description: recent.includes(id) ? vscode.l10n.t('recently used') : x.custom ? vscode.l10n.t('custom template') : undefined,
@@ -425,7 +426,7 @@ class Writer implements vscode.Disposable {
       return undefined;
     }
 
-    const template = templateName(job.templateId, this.s.documentsTree.templateGroup(job.templateId)?.name);
+    const template = templateName(job.templateId, this.treeOf(job.account).templateGroup(job.templateId)?.name);
     const level = CREATIVITY_LEVELS.find((c) => c.value === job.creativity)?.label ?? String(job.creativity);
     if (config.writeConfirm()) {
       // Short, and no warning: sending is what the user asked for. It names what it costs and what creativity means.
@@ -503,6 +504,7 @@ class Writer implements vscode.Disposable {
       proposedText: sentText.slice(0, start) + replacement + sentText.slice(end),
       documentId: created.id,
       documentName: created.name,
+      documentText: created.result ?? '',
       account,
       languageId: doc.languageId,
     });
@@ -634,6 +636,14 @@ class Writer implements vscode.Disposable {
     await this.send({ ...job, readsBefore: this.accountReads });
   }
 
+  /**
+   * The Documents tree of an account: what it learned of that account's templates (custom ones, the server's names).
+   * Another account's custom template id is another template, or none, on this account's server.
+   */
+  private treeOf(account: Account): DocumentsTreeProvider {
+    return this.s.documentsView.treeOf(account) as DocumentsTreeProvider;
+  }
+
   // --- Accept, Discard, Open Beside --------------------------------------------------------------------------
 
   private proposalOf(arg: unknown): Proposal | undefined {
@@ -696,6 +706,23 @@ class Writer implements vscode.Disposable {
     try {
       const account = await this.accountNamed(p.account);
       if (!account) throw anotherAccount(p.documentName);
+      // Only the document as the run wrote it: one renamed or given other text since (Open Beside and a save, the
+      // web app, while the question waited) is the user's now, and so is one with unsaved edits in an editor.
+      const now = await account.documents.fetch(p.documentId, undefined, p.account).catch((e: unknown) => {
+        if (errorKind(e) === 'notFound') return undefined;
+        throw e;
+      });
+      if (!now) return;
+      const edited = vscode.workspace.textDocuments.some((d) => {
+        const t = d.isDirty ? this.s.fs.documentOf(d.uri) : undefined;
+        return t !== undefined && t.documents === account.documents && t.id === p.documentId;
+      });
+      if (edited || now.name !== p.documentName || serverTrim(now.result ?? '') !== serverTrim(p.documentText)) {
+        void vscode.window.showInformationMessage(
+          vscode.l10n.t('The generated document "{0}" was changed since it was generated: it was kept.', noLinks(p.documentName)),
+        );
+        return;
+      }
       await account.documents.delete(p.documentId, p.account);
       this.s.log.info(`[write] deleted the discarded proposal's document ${p.documentId}`);
       vscode.window.setStatusBarMessage(vscode.l10n.t('$(trash) Deleted "{0}"', p.documentName), 4000);

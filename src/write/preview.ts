@@ -88,6 +88,8 @@ export interface Proposal {
   /** The document created in the account: its id and name. */
   readonly documentId: number;
   readonly documentName: string;
+  /** The document's text as the run created it: Discard's delete leaves a document changed since then alone. */
+  readonly documentText: string;
   /** The account it was created in (its label, see DocumentService.accountOf). */
   readonly account: string;
   readonly languageId: string;

@@ -283,4 +283,33 @@ describe('attack on several accounts: the wrong account, a removed account, a lo
       await copy.close();
     }
   });
+  it('Generate from Selection in an added account offers that account\'s custom templates, never the first account\'s (the same id is another template, or none, on its server)', async () => {
+    // A custom template of each account, seen in each account's list (CONTRACT.md: ids above 52 are an account's own).
+    a.documents.set(7070, sandboxDocument(7070, 'Made with A\'s template', 'Text', { templateId: 60, templateName: 'Private template of A' }));
+    b.documents.set(7071, sandboxDocument(7071, 'Made with B\'s template', 'Text', { templateId: 61, templateName: 'Own template of B' }));
+    const label = await addB();
+    const added = s.registry.byLabel(label)!;
+    for (const account of [s.registry.primary, added]) {
+      const tree = s.documentsView.treeOf(account) as unknown as { model: { rootChildren(): Promise<AnyNode[]> }; load(g: AnyNode): Promise<unknown> };
+      const all = (await tree.model.rootChildren()).find((g) => g.kind === 'all')!;
+      await tree.load(all);
+    }
+    const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ content: 'Notes to write from.', language: 'markdown' }));
+    editor.selection = new vscode.Selection(0, 0, 0, editor.document.lineAt(0).text.length);
+    prompter.reset();
+    let offered: string[] | undefined;
+    prompter.picks = [
+      (items) => items.find((i) => i.label.includes(added.displayName)),
+      (items) => {
+        offered = items.map((i) => i.label);
+        return undefined;
+      },
+    ];
+    await vscode.commands.executeCommand('contentDocs.selectionGenerate');
+    assert.ok(offered, `the template was asked: ${JSON.stringify(prompter.asked.map((q) => q.title))}`);
+    assert.ok(offered.includes('Own template of B'), `B's own template is offered in B: ${JSON.stringify(offered.filter((l) => /template/i.test(l)))}`);
+    assert.ok(!offered.includes('Private template of A'), `A's custom template is not offered in B: ${JSON.stringify(offered.filter((l) => /template/i.test(l)))}`);
+    a.documents.delete(7070);
+    b.documents.delete(7071);
+  });
 });

@@ -223,3 +223,60 @@ describe('write review: Accept and Discard named and on keys, the ready notifica
     }
   });
 });
+
+describe('write review: the Discard delete offer deletes only the document as the run wrote it', function () {
+  this.timeout(60_000);
+
+  before(async () => {
+    suite = await startWriteSuite();
+    ({ sandbox, s, prompter, messages } = suite);
+    await s.context.globalState.update(STATE.writeStyle, { language: 'en', tone: 'Professional' });
+  });
+
+  eachWriteTest(() => suite, { autoDismiss: false });
+  after(async () => {
+    await configure('write.discardedDocument', undefined).catch(() => undefined);
+    await endWriteSuite(suite);
+  });
+
+  it('a generated document changed after the run (elsewhere, while the offer waited) is kept when Delete Document is chosen, and the user is told', async () => {
+    const editor = await workspaceFile('discard-edited.md', POST);
+    selectLines(editor, 3, 3);
+    const result = await run('contentDocs.selectionRewrite');
+    assert.ok(result?.proposal);
+    const id = result.document.id;
+    assert.strictEqual(await vscode.commands.executeCommand('contentDocs.proposalDiscard', result.proposal.uri), true);
+    const offer = await messages.waitFor('the offer to delete', (m) => /stays in your account/.test(m.message), 5_000);
+    // The user makes the document their own in the web app before answering (the offer stays until answered).
+    const stored = sandbox.documents.get(id)!;
+    stored.result = 'My own notes, written in the generated document after the run.';
+    stored.updatedAt = new Date(stored.updatedAt.getTime() + 1000);
+    offer.choose('Delete Document');
+    const told = await messages.waitFor('word that it was kept', (m) => m.message.includes(result.document.name) && /kept/i.test(m.message), 5_000);
+    assert.doesNotMatch(told.message, /^Deleted/);
+    await sleep(300);
+    assert.ok(sandbox.documents.has(id), 'the edited document is still in the account');
+    assert.strictEqual(deletes(), 0, 'no DELETE was sent');
+  });
+
+  it('with contentDocs.write.discardedDocument "delete", a generated document opened and saved with the user\'s text before Discard is kept', async () => {
+    await configure('write.discardedDocument', 'delete');
+    const editor = await workspaceFile('discard-saved.md', POST);
+    selectLines(editor, 3, 3);
+    const result = await run('contentDocs.selectionRewrite');
+    assert.ok(result?.proposal);
+    const id = result.document.id;
+    const beside = await vscode.commands.executeCommand<vscode.TextEditor>('contentDocs.proposalOpenDocument', result.proposal.uri);
+    assert.ok(beside, 'the generated document opened beside');
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(beside.document.uri, new vscode.Position(0, 0), 'Kept by me: ');
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    assert.ok(await beside.document.save(), 'saved');
+    await until('the save on the server', () => sandbox.documents.get(id)?.result?.startsWith('Kept by me: ') || undefined, 5_000);
+    assert.strictEqual(await vscode.commands.executeCommand('contentDocs.proposalDiscard', result.proposal.uri), true);
+    await messages.waitFor('word that it was kept', (m) => m.message.includes(result.document.name) && /kept/i.test(m.message), 5_000);
+    await sleep(300);
+    assert.ok(sandbox.documents.has(id), 'the document the user saved text in is still in the account');
+    assert.strictEqual(deletes(), 0, 'no DELETE was sent');
+  });
+});
