@@ -40,6 +40,9 @@ describe('Accounts menu: the signed-in account as "name @ host (Content Docs)", 
     previous = s.prompter.current;
     s.prompter.current = prompter;
     await closeAll();
+    // The suite's server, whichever of its tests a --grep runs first (Set API Key… asks for an address without one).
+    await configure('documents.baseUrl', sandbox.docsUrl);
+    await configure('projects.baseUrl', sandbox.seoUrl);
   });
 
   after(async () => {
