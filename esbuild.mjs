@@ -33,13 +33,15 @@ export const BUNDLES = {
     // and the added accounts' records, src/accounts/records.ts: 3.7 KB), which VS Code asks for the accounts' sessions
     // from startup on; it reads only SecretStorage and globalState, and hears of the account service and the added
     // accounts (dist/core.js) once the services are built. 18.6 KB since the proposal's keys (their context key),
-    // the writing confirmation's question (Prompter.ask) and the Documents view's keys (the focused-row marker).
+    // the writing confirmation's question (Prompter.ask) and the Documents view's keys (the focused-row marker); 18.6 KB
+    // since the language-model tools' registrations (src/agents/tools/register.ts: their work is dist/tools.js).
     maxKB: 19,
     packages: [],
     contains: [
       'src/extension.ts',
       'src/accounts/records.ts',
       'src/activation/forwarders.ts',
+      'src/agents/tools/register.ts',
       'src/api/errors.ts',
       'src/auth/accountNames.ts',
       'src/auth/accountsMenu.ts',
@@ -62,6 +64,7 @@ export const BUNDLES = {
   core: { entry: 'src/core.ts', loads: 'when a view first asks for its rows, a command first runs or a document is first opened', packages: [] },
   commands: { entry: 'src/commands/table.ts', loads: 'when a command first runs: the implementations', packages: [] },
   fs: { entry: 'src/fs/documentFs.ts', loads: 'when a document is first opened: the content-docs file system', packages: [] },
+  tools: { entry: 'src/agents/tools/index.ts', loads: 'when a language-model tool is first invoked: what the tools do, and their input schemas (zod)', packages: ['zod'] },
   api: {
     entry: 'src/api/index.ts',
     loads: "on the first request: the HTTP client (undici's connection pool and request, see src/api/http.ts) and the response schemas (zod)",

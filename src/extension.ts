@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { AUTH_PROVIDER, SCHEME, STATE, VIEW } from './constants';
 import { ForwardingFileSystem, ForwardingTree } from './activation/forwarders';
+import { registerTools } from './agents/tools/register';
 import { parseRecords } from './accounts/records';
 import { AccountsMenu } from './auth/accountsMenu';
 import { Credentials } from './auth/credentials';
@@ -21,6 +22,8 @@ export interface TestApi {
   readonly services: Services;
   /** Where this build runs: a browser's web worker has no `process` (the web tier checks it really ran there). */
   readonly runsInWebWorker: boolean;
+  /** The language-model tools as registered, by name (a test calls their prepareInvocation). */
+  readonly tools: ReadonlyMap<string, vscode.LanguageModelTool<unknown>>;
 }
 
 /** dist/core.js: the services, the views' providers and models (loaded when first needed). */
@@ -71,6 +74,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     vscode.authentication.registerAuthenticationProvider(AUTH_PROVIDER.id, AUTH_PROVIDER.label, accounts, { supportsMultipleAccounts: true }),
   );
 
+  const tools = new Map<string, vscode.LanguageModelTool<unknown>>();
   const documentsForward = new ForwardingTree<DocNode | AccountRootNode>(core);
   const projectsForward = new ForwardingTree<ProjectNode | AccountRootNode>(core);
   const fsForward = new ForwardingFileSystem(core);
@@ -85,6 +89,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     vscode.workspace.registerFileSystemProvider(SCHEME, fsForward, { isCaseSensitive: true }),
     ...registerCommands(log, core),
     ...registerWriteUi(credentials),
+    ...registerTools(core, tools),
   );
 
   // Local only: reads SecretStorage to show either the welcome view or the trees.
@@ -97,6 +102,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
       return core();
     },
     runsInWebWorker: typeof process === 'undefined',
+    tools,
   };
 }
 

@@ -1,0 +1,414 @@
+/**
+ * dist/tools.js: what the language-model tools do (registered at activation by register.ts, loaded on the first
+ * invocation). Every input is checked first (inputs.ts): a bad one, a signed-out extension or an unknown account is
+ * answered in words a model can act on, with no request. Then as many requests as a person clicking would make,
+ * through the same services as the views and commands, so what a tool reads or changes shows in the views at once.
+ */
+import * as vscode from 'vscode';
+import type { Account } from '../../accounts/account';
+import type { ContentDocument } from '../../api/index';
+import { PAGE_SIZES, nearestCreativity, type PageSize } from '../../api/validate';
+import { TEMPLATES, templateName } from '../../api/templates';
+import { hostOf } from '../../auth/accountNames';
+import { STATE } from '../../constants';
+import { sameDocument } from '../../model/document';
+import type { DocumentService } from '../../services/documentService';
+import type { Services } from '../../services/services';
+import { figureLine } from '../../status/usageFormat';
+import type { DocumentsTreeProvider } from '../../tree/documentsTree';
+import { averageScore } from '../../tree/projectScore';
+import type { ProjectsTreeProvider } from '../../tree/projectsTree';
+import { describeError, errorKind, isCancellation } from '../../util/errors';
+import * as format from './format';
+import { parseToolInput, type ToolInputs } from './inputs';
+import { toolKey } from './names';
+
+/** The setting that turns the tools off (they then answer so, and send nothing). */
+export const ENABLED_SETTING = 'agents.enabled';
+
+/** An update trusts a read of the document this recent; otherwise it reads it again first (as a save does, see WRITE_CHECK_MS). */
+export const UPDATE_CHECK_MS = 2_000;
+
+const SIGNED_OUT = 'You are not signed in to Content Docs: run "Content Docs: Set API Key…" (or "Content Docs: Add Account…") first. Nothing was sent.';
+
+type Options = vscode.LanguageModelToolInvocationOptions<unknown>;
+type PrepareOptions = vscode.LanguageModelToolInvocationPrepareOptions<unknown>;
+
+/** A tool's answer: its text, and the same facts as JSON where they help. */
+function answer(text: string, data?: unknown): vscode.LanguageModelToolResult {
+  const parts: Array<vscode.LanguageModelTextPart | vscode.LanguageModelDataPart> = [new vscode.LanguageModelTextPart(text)];
+  if (data !== undefined) parts.push(vscode.LanguageModelDataPart.json(data));
+  return new vscode.LanguageModelToolResult(parts);
+}
+
+function enabled(): boolean {
+  return vscode.workspace.getConfiguration('contentDocs').get<boolean>(ENABLED_SETTING, true) !== false;
+}
+
+const DISABLED = 'The Content Docs tools are turned off (the setting "contentDocs.agents.enabled"). Nothing was sent.';
+
+// --- Which account ----------------------------------------------------------------------------------------------
+
+/**
+ * The account a tool works in: the one `wanted` names (its name as the views show it, its host, or its local label),
+ * else the one the user last worked in, else the first. A string: why there is none (nothing is sent). Local.
+ */
+export async function accountFor(s: Services, wanted: string | undefined): Promise<Account | string> {
+  const shown = s.registry.shown();
+  const primaryOnly = shown.length === 1 && shown[0].primary;
+  if (primaryOnly && !(await s.credentials.hasKey())) return SIGNED_OUT;
+  let account: Account;
+  if (wanted !== undefined) {
+    const w = wanted.toLowerCase();
+    const names = (a: Account) => [a.displayName, a.label, hostOf(a.documentsUrl)];
+    const matches = shown.filter((a) => names(a).some((n) => n?.toLowerCase() === w));
+    if (matches.length !== 1) {
+      const list = shown.map((a) => JSON.stringify(a.displayName)).join(', ');
+      const what = matches.length ? `Several accounts match ${JSON.stringify(wanted)}` : `There is no account named ${JSON.stringify(wanted)}`;
+      return `${what}; ${shown.length === 1 ? 'the account is' : 'the accounts are'} ${list}. Nothing was sent.`;
+    }
+    account = matches[0];
+  } else {
+    const last = s.context.globalState.get<string>(STATE.lastAccount);
+    account = shown.find((a) => a.label !== undefined && a.label === last) ?? shown[0];
+  }
+  if (account.primary ? !(await s.credentials.hasKey()) : !(await s.registry.hasKey(account))) {
+    return account.primary
+      ? SIGNED_OUT
+      : `The API key of ${account.displayName} is not on this machine: run "Content Docs: Enter API Key of an Added Account…" first. Nothing was sent.`;
+  }
+  return account;
+}
+
+/** The local label requests of this account are checked against (a document id means another document elsewhere). */
+function labelOf(account: Account): Promise<string | undefined> {
+  return account.documents.currentAccount();
+}
+
+function treeOf(s: Services, account: Account): DocumentsTreeProvider {
+  return s.documentsView.treeOf(account) as DocumentsTreeProvider;
+}
+
+/** A document's template as the Documents view names it in this account. */
+function templateOf(s: Services, account: Account, doc: ContentDocument): string {
+  const id = doc.template?.id;
+  return templateName(id, doc.template?.name || (id === undefined ? undefined : treeOf(s, account).templateGroup(id)?.name));
+}
+
+/** The 52 templates and the custom ones this account's Documents view has seen, with the server's names. */
+function templatesOf(s: Services, account: Account): format.TemplateData[] {
+  const all = new Map<number, format.TemplateData>(TEMPLATES.map((t) => [t.id, { id: t.id, name: t.name, custom: false }]));
+  for (const g of treeOf(s, account).templateGroups()) all.set(g.templateId, { id: g.templateId, name: g.name, custom: g.custom });
+  return [...all.values()].sort((a, b) => a.id - b.id);
+}
+
+// --- What the tools read: the copy each answer showed (the update's conflict check) ------------------------------
+
+interface Seen {
+  readonly doc: ContentDocument;
+  readonly at: number;
+}
+
+/** Per account's document service: the copy of each document a tool's answer last showed, and when it was read. */
+const seen = new WeakMap<DocumentService, Map<number, Seen>>();
+
+function remember(documents: DocumentService, doc: ContentDocument, at = Date.now()): void {
+  let m = seen.get(documents);
+  if (!m) seen.set(documents, (m = new Map<number, Seen>()));
+  m.set(doc.id, { doc, at });
+}
+
+function signalOf(token: vscode.CancellationToken): AbortSignal {
+  const c = new AbortController();
+  if (token.isCancellationRequested) c.abort();
+  else token.onCancellationRequested(() => c.abort());
+  return c.signal;
+}
+
+/** A failure in the UI's words; a document the server no longer has is dropped from the views, as the UI does. */
+function failure(action: string, e: unknown, gone?: { account: Account; id: number }): vscode.LanguageModelToolResult {
+  if (isCancellation(e)) return answer(`${action}: cancelled.`);
+  if (errorKind(e) === 'notFound' && gone) {
+    gone.account.documents.markDeleted(gone.id);
+    return answer(`${action}: it no longer exists on the server.`);
+  }
+  return answer(describeError(action, e));
+}
+
+// --- Confirmations ------------------------------------------------------------------------------------------------
+
+/**
+ * What VS Code shows before a tool runs: for the tools that create, change or delete, a confirmation naming what
+ * they do (and a creation's quota); nothing to confirm for a bad input, which invoke answers without a request.
+ */
+export async function prepare(s: Services, name: string, options: PrepareOptions, _token: vscode.CancellationToken): Promise<vscode.PreparedToolInvocation> {
+  const key = toolKey(name);
+  const parsed = parseToolInput(key, options.input);
+  if (!enabled() || !parsed.ok) return { invocationMessage: 'Content Docs' };
+  const account = await accountFor(s, parsed.value.account);
+  if (typeof account === 'string') return { invocationMessage: 'Content Docs' };
+  const where = account.displayName;
+  switch (key) {
+    case 'search':
+      return { invocationMessage: `Searching the documents of ${where}` };
+    case 'read':
+      return { invocationMessage: `Reading document ${(parsed.value as ToolInputs['read']).id} of ${where}` };
+    case 'templates':
+      return { invocationMessage: `Listing the templates of ${where}` };
+    case 'usage':
+      return { invocationMessage: `Reading the plan usage of ${where}` };
+    case 'projects':
+      return { invocationMessage: `Listing the projects of ${where}` };
+    case 'create': {
+      const v = parsed.value as ToolInputs['create'];
+      const template = templateName(v.template ?? 1, treeOf(s, account).templateGroup(v.template ?? 1)?.name);
+      const creativity = v.creativity ?? nearestCreativity(account.usage.cached?.defaultCreativity) ?? 0.5;
+      const message = new vscode.MarkdownString(
+        [
+          `Create the document ${JSON.stringify(v.name)} in **${where}** with the template ${template} (creativity ${creativity}), written by the service from this prompt:`,
+          '',
+          `> ${v.prompt.replace(/\s+/g, ' ')}`,
+          '',
+          format.quotaText(account.usage.cached, figureLine),
+        ].join('\n'),
+      );
+      return { invocationMessage: `Creating ${JSON.stringify(v.name)} in ${where}`, confirmationMessages: { title: 'Create a document with Content Docs?', message } };
+    }
+    case 'update': {
+      const v = parsed.value as ToolInputs['update'];
+      const before = account.documents.get(v.id);
+      const name = before ? `${JSON.stringify(before.name)} (#${v.id})` : `document #${v.id}`;
+      const lines = format.changeLines(before, v.changes).map((l) => `- ${l}`);
+      const message = new vscode.MarkdownString([`Change ${name} in **${where}**:`, '', ...lines].join('\n'));
+      return { invocationMessage: `Updating ${name} in ${where}`, confirmationMessages: { title: 'Change a document with Content Docs?', message } };
+    }
+    case 'delete': {
+      const v = parsed.value as ToolInputs['delete'];
+      // Named in the question: what is known of it, else one read (as Delete… from a command does).
+      let doc = account.documents.get(v.id);
+      let unread = '';
+      if (!doc) {
+        try {
+          doc = await account.documents.fetch(v.id, undefined, await labelOf(account));
+          remember(account.documents, doc);
+        } catch (e) {
+          unread = ` (its name could not be read: ${describeError('reading it failed', e).replace(/^reading it failed: /, '')})`;
+        }
+      }
+      const name = doc ? `${JSON.stringify(doc.name)} (#${v.id}, ${templateOf(s, account, doc)})` : `document #${v.id}${unread}`;
+      const message = new vscode.MarkdownString(`Delete ${name} from **${where}**? This cannot be undone.`);
+      return { invocationMessage: `Deleting ${name} in ${where}`, confirmationMessages: { title: 'Delete a document with Content Docs?', message } };
+    }
+    case 'deleteProject': {
+      const v = parsed.value as ToolInputs['deleteProject'];
+      const count = (s.projectsView.treeOf(account) as ProjectsTreeProvider).model.findProject(v.project)?.project.reports;
+      const reports = count === undefined ? 'every report in it' : count === 1 ? 'its 1 report' : `all ${count} of its reports`;
+      const message = new vscode.MarkdownString(`Delete the project ${JSON.stringify(v.project)} and ${reports} from **${where}**? This cannot be undone.`);
+      return {
+        invocationMessage: `Deleting the project ${JSON.stringify(v.project)} in ${where}`,
+        confirmationMessages: { title: 'Delete a project with Content Docs?', message },
+      };
+    }
+  }
+}
+
+// --- The tools ------------------------------------------------------------------------------------------------------
+
+export async function invoke(s: Services, name: string, options: Options, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
+  const key = toolKey(name);
+  if (!enabled()) return answer(DISABLED);
+  const parsed = parseToolInput(key, options.input);
+  if (!parsed.ok) return answer(parsed.message);
+  const account = await accountFor(s, parsed.value.account);
+  if (typeof account === 'string') return answer(account);
+  const signal = signalOf(token);
+  switch (key) {
+    case 'search':
+      return search(s, account, parsed.value as ToolInputs['search'], signal);
+    case 'read':
+      return read(s, account, (parsed.value as ToolInputs['read']).id, signal);
+    case 'templates': {
+      const templates = templatesOf(s, account);
+      return answer(format.templatesText(account.displayName, templates), { account: account.displayName, templates });
+    }
+    case 'create':
+      return create(s, account, parsed.value as ToolInputs['create'], signal);
+    case 'update':
+      return update(s, account, parsed.value as ToolInputs['update']);
+    case 'delete':
+      return remove(account, (parsed.value as ToolInputs['delete']).id);
+    case 'deleteProject':
+      return removeProject(s, account, (parsed.value as ToolInputs['deleteProject']).project);
+    case 'usage':
+      return usage(account);
+    case 'projects':
+      return projects(account, parsed.value as ToolInputs['projects'], signal);
+  }
+}
+
+/** The smallest page the server offers that holds `limit` rows: one request. */
+function pageFor(limit: number): PageSize {
+  return PAGE_SIZES.find((n) => n >= limit) ?? 100;
+}
+
+const DOCUMENT_ORDER = {
+  newest: { sortBy: 'id', sort: 'desc' },
+  oldest: { sortBy: 'id', sort: 'asc' },
+  nameAsc: { sortBy: 'name', sort: 'asc' },
+  nameDesc: { sortBy: 'name', sort: 'desc' },
+} as const;
+
+async function search(s: Services, account: Account, v: ToolInputs['search'], signal: AbortSignal): Promise<vscode.LanguageModelToolResult> {
+  let template: format.TemplateData | undefined;
+  if (v.template !== undefined) {
+    const all = templatesOf(s, account);
+    template =
+      typeof v.template === 'number'
+        ? (all.find((t) => t.id === v.template) ?? { id: v.template, name: templateName(v.template), custom: true })
+        : all.find((t) => t.name.toLowerCase() === String(v.template).toLowerCase());
+    if (!template) {
+      return answer(`\`template\`: ${account.displayName} has no template named ${JSON.stringify(v.template)}; contentTemplates lists them (give the id). Nothing was sent.`);
+    }
+  }
+  const action = `Couldn't search the documents of ${account.displayName}`;
+  try {
+    const page = await account.documents.list(
+      {
+        search: v.query,
+        searchBy: v.query === undefined ? undefined : v.searchIn,
+        templateId: template?.id,
+        favorite: v.favoritesOnly ? true : undefined,
+        ...DOCUMENT_ORDER[v.sort],
+        perPage: pageFor(v.limit),
+        page: 1,
+      },
+      signal,
+      { announce: true },
+    );
+    const at = Date.now();
+    const docs = page.items.slice(0, v.limit).map((d) => {
+      remember(account.documents, d, at);
+      return format.documentData(d, templateOf(s, account, d), 'excerpt');
+    });
+    const summary = { account: account.displayName, query: v.query, searchIn: v.searchIn, template: template?.name, favoritesOnly: v.favoritesOnly, sort: v.sort, total: page.total };
+    return answer(format.searchText(summary, docs), { ...summary, documents: docs });
+  } catch (e) {
+    return failure(action, e);
+  }
+}
+
+async function read(s: Services, account: Account, id: number, signal: AbortSignal): Promise<vscode.LanguageModelToolResult> {
+  const action = `Couldn't read document ${id} of ${account.displayName}`;
+  try {
+    const doc = await account.documents.fetch(id, signal, await labelOf(account));
+    remember(account.documents, doc);
+    const data = format.documentData(doc, templateOf(s, account, doc), 'text');
+    return answer(format.readText(account.displayName, data), { account: account.displayName, document: data });
+  } catch (e) {
+    return failure(action, e, { account, id });
+  }
+}
+
+async function create(s: Services, account: Account, v: ToolInputs['create'], signal: AbortSignal): Promise<vscode.LanguageModelToolResult> {
+  const action = `Couldn't create "${v.name}" in ${account.displayName}`;
+  const creativity = v.creativity ?? nearestCreativity(account.usage.cached?.defaultCreativity) ?? 0.5;
+  try {
+    const doc = await account.documents.create({ name: v.name, prompt: v.prompt, creativity, templateId: v.template ?? 1 }, signal);
+    remember(account.documents, doc);
+    const data = format.documentData(doc, templateOf(s, account, doc), 'text');
+    return answer(`Created.\n${format.readText(account.displayName, data)}`, { account: account.displayName, document: data });
+  } catch (e) {
+    return failure(action, e);
+  }
+}
+
+/**
+ * The same conflict rule as a save: refused when the document changed since the agent read it. What the services
+ * know decides without a request (a newer copy, read by a view or another tool: refused; the agent's read within
+ * {@link UPDATE_CHECK_MS}: sent); otherwise one read first, compared with what the agent read.
+ */
+async function update(s: Services, account: Account, v: ToolInputs['update']): Promise<vscode.LanguageModelToolResult> {
+  const documents = account.documents;
+  const known = documents.get(v.id);
+  const mine = seen.get(documents)?.get(v.id);
+  const name = (known ?? mine?.doc)?.name;
+  const action = `Couldn't change ${name === undefined ? `document ${v.id}` : `"${name}"`} in ${account.displayName}`;
+  const refused = (doc: ContentDocument) =>
+    answer(
+      `${action}: it changed since you read it (it was last changed at ${doc.updated_at ?? 'an unknown time'}, not ${v.updated_at}), so nothing was changed. Read it again with contentRead, then decide.`,
+    );
+  /** Whether `doc` is the version the agent read: its updated_at, and its content when a tool showed that version. */
+  const isRead = (doc: ContentDocument) => doc.updated_at === v.updated_at && (!mine || mine.doc.updated_at !== v.updated_at || sameDocument(mine.doc, doc));
+  try {
+    if (known && !isRead(known)) return refused(known);
+    const fresh = known && mine && mine.doc.updated_at === v.updated_at && Date.now() - mine.at <= UPDATE_CHECK_MS;
+    const label = await labelOf(account);
+    if (!fresh) {
+      const now = await documents.fetch(v.id, undefined, label);
+      if (!isRead(now)) return refused(now);
+    }
+    const before = documents.get(v.id);
+    const doc = await documents.update(v.id, v.changes, label);
+    remember(documents, doc);
+    const data = format.documentData(doc, templateOf(s, account, doc), 'excerpt');
+    const changed = format.changeLines(before, v.changes).join('; ');
+    return answer(
+      `Changed: ${changed}.\nAccount: ${account.displayName}\nDocument ${format.documentLine(data)}\n(Use this updated_at for a further change.)`,
+      { account: account.displayName, document: data },
+    );
+  } catch (e) {
+    return failure(action, e, { account, id: v.id });
+  }
+}
+
+async function remove(account: Account, id: number): Promise<vscode.LanguageModelToolResult> {
+  const known = account.documents.get(id);
+  const what = known ? `"${known.name}" (#${id})` : `document ${id}`;
+  try {
+    await account.documents.delete(id, await labelOf(account));
+    seen.get(account.documents)?.delete(id);
+    return answer(`Deleted ${what} from ${account.displayName}.`, { account: account.displayName, deleted: { id, name: known?.name } });
+  } catch (e) {
+    return failure(`Couldn't delete ${what} in ${account.displayName}`, e);
+  }
+}
+
+async function removeProject(s: Services, account: Account, project: string): Promise<vscode.LanguageModelToolResult> {
+  const tree = s.projectsView.treeOf(account) as ProjectsTreeProvider;
+  try {
+    const outcome = await tree.model.delete(project);
+    const text =
+      outcome === 'gone'
+        ? `The project "${project}" no longer exists on the server of ${account.displayName}: nothing was deleted.`
+        : `Deleted the project "${project}" and its reports from ${account.displayName}.`;
+    return answer(text, { account: account.displayName, project, deleted: outcome === 'deleted' });
+  } catch (e) {
+    return failure(`Couldn't delete the project "${project}" in ${account.displayName}`, e);
+  }
+}
+
+async function usage(account: Account): Promise<vscode.LanguageModelToolResult> {
+  try {
+    const info = account.usage.cached ?? (await account.usage.get());
+    return answer(format.usageText(account.displayName, info), { account: account.displayName, ...info });
+  } catch (e) {
+    return failure(`Couldn't read the plan usage of ${account.displayName}`, e);
+  }
+}
+
+const PROJECT_ORDER = {
+  newest: { sortBy: 'created_at', sort: 'desc' },
+  oldest: { sortBy: 'created_at', sort: 'asc' },
+  nameAsc: { sortBy: 'project', sort: 'asc' },
+  nameDesc: { sortBy: 'project', sort: 'desc' },
+} as const;
+
+async function projects(account: Account, v: ToolInputs['projects'], signal: AbortSignal): Promise<vscode.LanguageModelToolResult> {
+  try {
+    const page = await account.projects.list({ search: v.search, ...PROJECT_ORDER[v.sort], perPage: pageFor(v.limit), page: 1 }, signal);
+    const rows = page.items.slice(0, v.limit).map((p) => format.projectData(p, averageScore(p)));
+    return answer(format.projectsText(account.displayName, rows, page.total, v.search), { account: account.displayName, total: page.total, projects: rows });
+  } catch (e) {
+    return failure(`Couldn't list the projects of ${account.displayName}`, e);
+  }
+}
