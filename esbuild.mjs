@@ -61,6 +61,7 @@ export const BUNDLES = {
   },
   core: { entry: 'src/core.ts', loads: 'when a view first asks for its rows, a command first runs or a document is first opened', packages: [] },
   commands: { entry: 'src/commands/table.ts', loads: 'when a command first runs: the implementations', packages: [] },
+  backup: { entry: 'src/backup/command.ts', loads: 'when Back Up Account to Folder… first runs', packages: [] },
   fs: { entry: 'src/fs/documentFs.ts', loads: 'when a document is first opened: the content-docs file system', packages: [] },
   api: {
     entry: 'src/api/index.ts',

@@ -130,6 +130,9 @@ export interface BackupOptions {
   now?: () => number;
 }
 
+/** How many files are written at once (vscode.workspace.fs answers each call asynchronously, often over IPC). */
+const WRITERS = 8;
+
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -197,7 +200,7 @@ class Run {
   /** Per folder key: the folder's name as first used (a template named "Blog post" and one named "blog post" share it). */
   readonly #folderName = new Map<string, string>();
   /** Per folder key: the keys of the names in it, read once a run. */
-  readonly #listings = new Map<string, Set<string>>();
+  readonly #listings = new Map<string, Promise<Set<string>>>();
   #dirty = false;
   #savedAt: number;
 
@@ -256,11 +259,16 @@ class Run {
       const p = await this.#source.page(page, this.#signal);
       this.#report.requests++;
       if (page === 1) this.#report.total = p.total;
+      const writes: Array<() => Promise<void>> = [];
       for (const doc of p.items) {
         if (this.#cancelled) return false;
         // A document created elsewhere meanwhile can show a row twice across pages: once is enough.
-        if (!this.#seen.has(doc.id)) await this.#take(doc);
+        if (this.#seen.has(doc.id)) continue;
+        const write = await this.#prepare(doc);
+        if (write) writes.push(write);
       }
+      await this.#writeAll(writes);
+      if (this.#cancelled) return false;
       this.#options.onProgress?.({ seen: this.#seen.size, total: this.#report.total, phase: 'list' });
       if (this.#now() - this.#savedAt >= (this.#options.saveEveryMs ?? 5000)) await this.#save();
       if (!p.hasMore) return true;
@@ -276,14 +284,42 @@ class Run {
       const doc = await this.#source.show(id, this.#signal);
       this.#report.requests++;
       // Still there: the list skipped it (others changed the list while it was read).
-      if (doc) await this.#take(doc);
+      if (doc) await (await this.#prepare(doc))?.();
       else await this.#moveToDeleted(id);
       this.#options.onProgress?.({ seen: this.#seen.size, total: this.#report.total, phase: 'check' });
     }
     return true;
   }
 
-  async #take(doc: BackupDocument): Promise<void> {
+  /**
+   * A page's writes, a few at a time (each file is its own: its own temporary file, a path no other document of
+   * the page was given). Each document's state follows its own file; the first failure stops the rest, once those
+   * already started have ended.
+   */
+  async #writeAll(writes: ReadonlyArray<() => Promise<void>>): Promise<void> {
+    let next = 0;
+    let failed = false;
+    let failure: unknown;
+    const writer = async () => {
+      while (next < writes.length && !failed && !this.#cancelled) {
+        const write = writes[next++];
+        try {
+          await write();
+        } catch (e) {
+          if (!failed) failure = e;
+          failed = true;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(WRITERS, writes.length) }, writer));
+    if (failed) throw failure;
+  }
+
+  /**
+   * What a document's file needs: nothing (it is as the state says, and there: counted unchanged), or the write
+   * returned (its path is taken now, so the next document planned cannot take it too).
+   */
+  async #prepare(doc: BackupDocument): Promise<(() => Promise<void>) | undefined> {
     this.#seen.add(doc.id);
     this.#report.seen = this.#seen.size;
     const format = detectFormat(doc.result);
@@ -294,8 +330,14 @@ class Run {
     const present = entry !== undefined && (await this.#listed(entry.path));
     if (entry && entry.path === path && entry.hash === hash && present) {
       this.#report.unchanged++;
-      return;
+      return undefined;
     }
+    this.#owner.set(pathKey(path), doc.id);
+    return () => this.#write(doc, entry, { want, path, text, hash }, present);
+  }
+
+  async #write(doc: BackupDocument, entry: Entry | undefined, file: { want: string; path: string; text: string; hash: string }, present: boolean): Promise<void> {
+    const { want, path, text, hash } = file;
     const moved = entry !== undefined && entry.path !== path;
     // Only the case differs: on Windows and macOS that is one file, so it is renamed first (a write then a delete
     // of the old name would delete the new file).
@@ -344,12 +386,13 @@ class Run {
     throw new Error('unreachable');
   }
 
-  async #listing(folder: string): Promise<Set<string>> {
+  #listing(folder: string): Promise<Set<string>> {
     const key = pathKey(folder);
     let names = this.#listings.get(key);
     if (!names) {
-      const listed = await this.#fsStep(`read the folder “${folder || '.'}”`, () => this.#fs.list(folder));
-      names = new Set(listed.map(pathKey));
+      names = this.#fsStep(`read the folder “${folder || '.'}”`, () => this.#fs.list(folder)).then((listed) => new Set(listed.map(pathKey)));
+      // A failed read is not kept: the run stops on it, and the next run reads again.
+      names.catch(() => this.#listings.delete(key));
       this.#listings.set(key, names);
     }
     return names;
@@ -362,7 +405,7 @@ class Run {
 
   #unlist(path: string): void {
     const { folder, file } = splitPath(path);
-    this.#listings.get(pathKey(folder))?.delete(pathKey(file));
+    void this.#listings.get(pathKey(folder))?.then((names) => names.delete(pathKey(file)), () => undefined);
   }
 
   async #writeWhole(path: string, text: string, id: number): Promise<void> {
