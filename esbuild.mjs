@@ -63,6 +63,7 @@ export const BUNDLES = {
   },
   core: { entry: 'src/core.ts', loads: 'when a view first asks for its rows, a command first runs or a document is first opened', packages: [] },
   commands: { entry: 'src/commands/table.ts', loads: 'when a command first runs: the implementations', packages: [] },
+  backup: { entry: 'src/backup/command.ts', loads: 'when Back Up Account to Folder… first runs', packages: [] },
   fs: { entry: 'src/fs/documentFs.ts', loads: 'when a document is first opened: the content-docs file system', packages: [] },
   tools: { entry: 'src/agents/tools/index.ts', loads: 'when a language-model tool is first invoked: what the tools do, and their input schemas (zod)', packages: ['zod'] },
   api: {

@@ -63,6 +63,7 @@ export const CMD = {
   documentCopyResult: 'contentDocs.documentCopyResult',
   documentDelete: 'contentDocs.documentDelete',
   openAccountFolder: 'contentDocs.openAccountFolder',
+  backupAccount: 'contentDocs.backupAccount',
   documentInsertAtCursor: 'contentDocs.documentInsertAtCursor',
   documentReplaceSelection: 'contentDocs.documentReplaceSelection',
   documentOpenBeside: 'contentDocs.documentOpenBeside',

@@ -25,6 +25,8 @@ export interface UsageFigures {
 
 /** GET /account, typed: the plan, this month's and all-time usage, and the user's defaults. Every part may be missing. */
 export interface AccountInfo {
+  /** The user's id on this server (what tells one account from another there, e.g. a backup folder's owner). */
+  id?: number;
   name?: string;
   email?: string;
   plan?: { id?: number; name?: string };
@@ -154,6 +156,7 @@ function build() {
 
   const accountRecord = z.pipe(
     z.looseObject({
+      id: figure,
       name: text,
       email: text,
       plan: z.catch(
@@ -172,6 +175,7 @@ function build() {
     z.transform((a): AccountInfo => {
       const f = a.plan?.features ?? undefined;
       return {
+        id: a.id,
         name: a.name,
         email: a.email,
         plan: a.plan ? { id: a.plan.id, name: a.plan.name } : undefined,

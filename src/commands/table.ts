@@ -10,6 +10,15 @@ import { projectCommands } from './projects';
 import { writeCommands } from '../write/commands';
 import { usageCommands } from './usage';
 
+type BackupModule = typeof import('../backup/command');
+
+/** dist/backup.js: Back Up Account to Folder… (loaded when it first runs). */
+function loadBackup(): BackupModule {
+  // A bundle of its own, loaded on first use: a runtime require on purpose.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('./backup.js') as BackupModule;
+}
+
 export { goneText } from '../write/proposalGone';
 export { showCheckedInput } from '../ui/checkedInput';
 export { showStepInput, showStepPick, showToggleInput } from '../ui/quickInputs';
@@ -26,6 +35,7 @@ export function commandTable(s: Services): CommandTable {
     [CMD.accountRemove]: (arg: unknown) => removeAccount(s, arg),
     [CMD.accountEnterKey]: (arg: unknown) => enterAccountKey(s, arg),
     [CMD.showLog]: () => s.log.show(),
+    [CMD.backupAccount]: (arg: unknown) => loadBackup().backupAccount(s, arg),
     ...documentCommands(s),
     ...projectCommands(s),
     ...fileCommands(s),

@@ -1,0 +1,473 @@
+/**
+ * Back Up Account to Folder: every document of an account as a file `<Template>/<Name>.md|.html` with front matter,
+ * brought up to date incrementally. No `vscode` import: the file system and the server come in through the small
+ * interfaces below (the command gives vscode.workspace.fs and the account's client; the unit tests a memory file
+ * system with faults and a fake server).
+ *
+ * What keeps the folder true:
+ * - A state file (`.content-docs-backup/state.json`) keyed by document id: the file's path, the document's
+ *   `updated_at` and a hash of the file's text (two writes can share one `updated_at`). A document whose text, name,
+ *   template and fields are as the state says, and whose file is there, is not written again.
+ * - Every file is written to a temporary file, then renamed over its place: a file is the old one or the new one,
+ *   never half of either. The state is saved after the files it describes (never ahead of them): a run that stops
+ *   anywhere leaves files the next run recognises, by the state or by the id in their front matter.
+ * - A document missing from the list is not taken for deleted: a list read page by page while others create and
+ *   delete documents can skip one. Only after a complete pass is each missing document asked for by id, and only a
+ *   404 moves its file to `_deleted/` (never erased); one the server still has is backed up from that answer. A run
+ *   that was cancelled or failed moves nothing.
+ * - The state names the account (its server and the user's id there): a folder holding another account's backup is
+ *   refused before anything is read or written.
+ */
+import type { Page } from '../api/paging';
+import { templateName } from '../api/templates';
+import { detectFormat, FORMAT_EXTENSION } from '../content/format';
+import { sha1Hex } from '../util/sha1';
+import { documentIdOf, renderDocument, type BackupDocument } from './frontMatter';
+import { candidateNames, pathKey, safeStem, splitExtension, splitPath } from './names';
+
+export type { BackupDocument } from './frontMatter';
+
+/** The backup folder, as paths relative to it (`/`-separated, '' for the folder itself). */
+export interface BackupFs {
+  /** The file's bytes, or undefined when there is no such file. */
+  read(path: string): Promise<Uint8Array | undefined>;
+  /** Writes the whole file, creating its folders. */
+  write(path: string, data: Uint8Array): Promise<void>;
+  /** Moves a file over whatever `to` held, creating `to`'s folders. */
+  rename(from: string, to: string): Promise<void>;
+  /** Deletes a file; none there is no error. */
+  delete(path: string): Promise<void>;
+  /** The names in a folder; none (no such folder) is an empty list. */
+  list(folder: string): Promise<string[]>;
+}
+
+/** The account's documents on the server. */
+export interface BackupSource {
+  /** One page of every document in ascending id order (100 a page: one request). */
+  page(page: number, signal?: AbortSignal): Promise<Page<BackupDocument>>;
+  /** The document, or undefined when the server says it does not exist (404): one request. */
+  show(id: number, signal?: AbortSignal): Promise<BackupDocument | undefined>;
+}
+
+/** Whose documents these are. */
+export interface BackupIdentity {
+  /** What tells this account from any other, anywhere: its server and the user's id there. */
+  readonly id: string;
+  /** The documents server's address. */
+  readonly server: string;
+  /** The account as the user knows it ("Ann @ writer.example.com"). */
+  readonly account: string;
+}
+
+export const STATE_FOLDER = '.content-docs-backup';
+export const STATE_FILE = `${STATE_FOLDER}/state.json`;
+export const DELETED_FOLDER = '_deleted';
+const STATE_FORMAT = 'content-docs-backup';
+
+interface Entry {
+  /** Where the document's file is. */
+  path: string;
+  /** The path the document's name and template ask for (before a suffix made it unique): while it stays, so does `path`. */
+  want: string;
+  updated: string | null;
+  /** SHA-1 of the file's text. */
+  hash: string;
+}
+
+interface State {
+  format: typeof STATE_FORMAT;
+  version: 1;
+  account: { id: string; server: string; label: string };
+  /** When a run last went through every document. */
+  completed?: string;
+  documents: Record<string, Entry>;
+}
+
+export interface BackupReport {
+  /** Documents written for the first time. */
+  new: number;
+  /** Documents written again: changed on the server (text, name, template, favorite, …). */
+  changed: number;
+  /** Documents unchanged whose file was missing (removed by hand) and was written again. */
+  restored: number;
+  unchanged: number;
+  /** Documents the server no longer has: their files moved to `_deleted/`. */
+  deleted: number;
+  /** Requests made: list pages and documents asked for by id. */
+  requests: number;
+  /** Documents seen on the server in this run. */
+  seen: number;
+  /** The server's count of documents, from the first page. */
+  total: number | undefined;
+  /** Cancelled before the end: what was written is kept, and the next run goes on from there. */
+  cancelled: boolean;
+}
+
+export type BackupErrorKind = 'otherAccount' | 'state' | 'write' | 'server';
+
+/** A run that could not go on. `report`: what it did before (its files are whole, and the state says so). */
+export class BackupError extends Error {
+  constructor(
+    message: string,
+    readonly kind: BackupErrorKind,
+    readonly report: BackupReport | undefined,
+    override readonly cause?: unknown,
+  ) {
+    super(message);
+    this.name = 'BackupError';
+  }
+}
+
+export interface BackupOptions {
+  fs: BackupFs;
+  source: BackupSource;
+  identity: BackupIdentity;
+  signal?: AbortSignal;
+  /** After each page and each check of a missing document: documents seen so far, of `total`. */
+  onProgress?(p: { seen: number; total: number | undefined; phase: 'list' | 'check' }): void;
+  /** The state is saved after a page once this long has passed since the last save (and always at the end). */
+  saveEveryMs?: number;
+  now?: () => number;
+}
+
+/** How many files are written at once (vscode.workspace.fs answers each call asynchronously, often over IPC). */
+const WRITERS = 8;
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+function message(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
+/** Backs the account up into the folder; see the file's comment. Throws a {@link BackupError}. */
+export async function runBackup(options: BackupOptions): Promise<BackupReport> {
+  const run = new Run(options, await readState(options.fs, options.identity));
+  return run.go();
+}
+
+async function readState(fs: BackupFs, identity: BackupIdentity): Promise<State> {
+  let raw: Uint8Array | undefined;
+  try {
+    raw = await fs.read(STATE_FILE);
+  } catch (e) {
+    throw new BackupError(`Couldn't read the folder's backup state (${STATE_FILE}): ${message(e)}`, 'state', undefined, e);
+  }
+  const fresh: State = { format: STATE_FORMAT, version: 1, account: { id: identity.id, server: identity.server, label: identity.account }, documents: {} };
+  if (raw === undefined) return fresh;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(decoder.decode(raw));
+  } catch {
+    parsed = undefined;
+  }
+  const s = parsed as Partial<State> | undefined;
+  if (!s || s.format !== STATE_FORMAT || s.version !== 1 || typeof s.account?.id !== 'string' || typeof s.documents !== 'object' || !s.documents) {
+    throw new BackupError(
+      `The folder's backup state (${STATE_FILE}) is not one this version can read. Choose another folder, or move that file away to start the backup over.`,
+      'state',
+      undefined,
+    );
+  }
+  if (s.account.id !== identity.id) {
+    const who = typeof s.account.label === 'string' && s.account.label ? s.account.label : s.account.server;
+    throw new BackupError(
+      `This folder holds the backup of another account (${who}). Choose an empty folder or this account's backup folder.`,
+      'otherAccount',
+      undefined,
+    );
+  }
+  const documents: Record<string, Entry> = {};
+  for (const [id, e] of Object.entries(s.documents)) {
+    if (/^\d+$/.test(id) && e && typeof e.path === 'string' && typeof e.want === 'string' && typeof e.hash === 'string') {
+      documents[id] = { path: e.path, want: e.want, updated: typeof e.updated === 'string' ? e.updated : null, hash: e.hash };
+    }
+  }
+  return { ...fresh, completed: s.completed, documents };
+}
+
+class Run {
+  readonly #fs: BackupFs;
+  readonly #source: BackupSource;
+  readonly #identity: BackupIdentity;
+  readonly #signal: AbortSignal | undefined;
+  readonly #options: BackupOptions;
+  readonly #state: State;
+  readonly #report: BackupReport = { new: 0, changed: 0, restored: 0, unchanged: 0, deleted: 0, requests: 0, seen: 0, total: undefined, cancelled: false };
+  readonly #seen = new Set<number>();
+  /** Per path (as a case-insensitive file system sees it): the document whose file it is; -1: a file not ours. */
+  readonly #owner = new Map<string, number>();
+  /** Per folder key: the folder's name as first used (a template named "Blog post" and one named "blog post" share it). */
+  readonly #folderName = new Map<string, string>();
+  /** Per folder key: the keys of the names in it, read once a run. */
+  readonly #listings = new Map<string, Promise<Set<string>>>();
+  #dirty = false;
+  #savedAt: number;
+
+  constructor(options: BackupOptions, state: State) {
+    this.#options = options;
+    this.#fs = options.fs;
+    this.#source = options.source;
+    this.#identity = options.identity;
+    this.#signal = options.signal;
+    this.#state = state;
+    this.#state.account = { id: options.identity.id, server: options.identity.server, label: options.identity.account };
+    this.#savedAt = this.#now();
+    for (const [id, e] of Object.entries(state.documents)) {
+      this.#owner.set(pathKey(e.path), Number(id));
+      const { folder } = splitPath(e.path);
+      if (!this.#folderName.has(pathKey(folder))) this.#folderName.set(pathKey(folder), folder);
+    }
+  }
+
+  #now(): number {
+    return (this.#options.now ?? Date.now)();
+  }
+
+  get #cancelled(): boolean {
+    return this.#signal?.aborted === true;
+  }
+
+  async go(): Promise<BackupReport> {
+    try {
+      await this.#clearTemporaryFiles();
+      if (!(await this.#pass())) return await this.#stop();
+      if (!(await this.#checkMissing())) return await this.#stop();
+      this.#state.completed = new Date(this.#now()).toISOString();
+      this.#dirty = true;
+      await this.#save();
+      return this.#report;
+    } catch (e) {
+      // What was written is whole; the state catches up with it (if the disk lets it), so the next run goes on.
+      await this.#save().catch(() => undefined);
+      if (e instanceof BackupError) throw new BackupError(e.message, e.kind, this.#report, e.cause);
+      if (this.#cancelled) return { ...this.#report, cancelled: true };
+      throw new BackupError(`Couldn't read the documents from the server: ${message(e)}`, 'server', this.#report, e);
+    }
+  }
+
+  async #stop(): Promise<BackupReport> {
+    this.#report.cancelled = true;
+    await this.#save();
+    return this.#report;
+  }
+
+  /** Every page of the list, each document written where it changed. False when cancelled. */
+  async #pass(): Promise<boolean> {
+    for (let page = 1; page <= 100_000; page++) {
+      if (this.#cancelled) return false;
+      const p = await this.#source.page(page, this.#signal);
+      this.#report.requests++;
+      if (page === 1) this.#report.total = p.total;
+      const writes: Array<() => Promise<void>> = [];
+      for (const doc of p.items) {
+        if (this.#cancelled) return false;
+        // A document created elsewhere meanwhile can show a row twice across pages: once is enough.
+        if (this.#seen.has(doc.id)) continue;
+        const write = await this.#prepare(doc);
+        if (write) writes.push(write);
+      }
+      await this.#writeAll(writes);
+      if (this.#cancelled) return false;
+      this.#options.onProgress?.({ seen: this.#seen.size, total: this.#report.total, phase: 'list' });
+      if (this.#now() - this.#savedAt >= (this.#options.saveEveryMs ?? 5000)) await this.#save();
+      if (!p.hasMore) return true;
+    }
+    return true;
+  }
+
+  /** After a complete pass: each document of the state the pass did not see, asked for by id. False when cancelled. */
+  async #checkMissing(): Promise<boolean> {
+    const missing = Object.keys(this.#state.documents).map(Number).filter((id) => !this.#seen.has(id));
+    for (const id of missing) {
+      if (this.#cancelled) return false;
+      const doc = await this.#source.show(id, this.#signal);
+      this.#report.requests++;
+      // Still there: the list skipped it (others changed the list while it was read).
+      if (doc) await (await this.#prepare(doc))?.();
+      else await this.#moveToDeleted(id);
+      this.#options.onProgress?.({ seen: this.#seen.size, total: this.#report.total, phase: 'check' });
+    }
+    return true;
+  }
+
+  /**
+   * A page's writes, a few at a time (each file is its own: its own temporary file, a path no other document of
+   * the page was given). Each document's state follows its own file; the first failure stops the rest, once those
+   * already started have ended.
+   */
+  async #writeAll(writes: ReadonlyArray<() => Promise<void>>): Promise<void> {
+    let next = 0;
+    let failed = false;
+    let failure: unknown;
+    const writer = async () => {
+      while (next < writes.length && !failed && !this.#cancelled) {
+        const write = writes[next++];
+        try {
+          await write();
+        } catch (e) {
+          if (!failed) failure = e;
+          failed = true;
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(WRITERS, writes.length) }, writer));
+    if (failed) throw failure;
+  }
+
+  /**
+   * What a document's file needs: nothing (it is as the state says, and there: counted unchanged), or the write
+   * returned (its path is taken now, so the next document planned cannot take it too).
+   */
+  async #prepare(doc: BackupDocument): Promise<(() => Promise<void>) | undefined> {
+    this.#seen.add(doc.id);
+    this.#report.seen = this.#seen.size;
+    const format = detectFormat(doc.result);
+    const text = renderDocument(doc, format, { account: this.#identity.account, server: this.#identity.server });
+    const hash = sha1Hex(text);
+    const entry = this.#state.documents[doc.id] as Entry | undefined;
+    const { want, path } = await this.#place(doc, FORMAT_EXTENSION[format], entry);
+    const present = entry !== undefined && (await this.#listed(entry.path));
+    if (entry && entry.path === path && entry.hash === hash && present) {
+      this.#report.unchanged++;
+      return undefined;
+    }
+    this.#owner.set(pathKey(path), doc.id);
+    return () => this.#write(doc, entry, { want, path, text, hash }, present);
+  }
+
+  async #write(doc: BackupDocument, entry: Entry | undefined, file: { want: string; path: string; text: string; hash: string }, present: boolean): Promise<void> {
+    const { want, path, text, hash } = file;
+    const moved = entry !== undefined && entry.path !== path;
+    // Only the case differs: on Windows and macOS that is one file, so it is renamed first (a write then a delete
+    // of the old name would delete the new file).
+    if (moved && present && pathKey(entry.path) === pathKey(path)) await this.#fsStep(`rename “${entry.path}”`, () => this.#fs.rename(entry.path, path));
+    await this.#writeWhole(path, text, doc.id);
+    if (moved && pathKey(entry.path) !== pathKey(path)) {
+      await this.#fsStep(`remove the old file “${entry.path}”`, () => this.#fs.delete(entry.path));
+      this.#unlist(entry.path);
+      this.#owner.delete(pathKey(entry.path));
+    }
+    this.#owner.set(pathKey(path), doc.id);
+    this.#state.documents[doc.id] = { path, want, updated: doc.updated_at ?? null, hash };
+    this.#dirty = true;
+    if (!entry) this.#report.new++;
+    else if (entry.hash === hash && entry.path === path) this.#report.restored++;
+    else this.#report.changed++;
+  }
+
+  /** The path a document's file takes: where it is, while its name, template and format ask for the same. */
+  async #place(doc: BackupDocument, ext: string, entry: Entry | undefined): Promise<{ want: string; path: string }> {
+    let folderStem = safeStem(templateName(doc.template?.id, doc.template?.name), 'No template');
+    if ([DELETED_FOLDER, STATE_FOLDER].includes(pathKey(folderStem))) folderStem = `${folderStem}_`;
+    const folder = this.#folderName.get(pathKey(folderStem)) ?? folderStem;
+    this.#folderName.set(pathKey(folder), folder);
+    const stem = safeStem(doc.name);
+    const want = `${folder}/${stem}${ext}`;
+    if (entry && entry.want === want && this.#owner.get(pathKey(entry.path)) === doc.id) return { want, path: entry.path };
+    return { want, path: await this.#freeName(folder, stem, ext, doc.id) };
+  }
+
+  /** A name in `folder` for document `id` that no other document's file and no file of someone else's holds. */
+  async #freeName(folder: string, stem: string, ext: string, id: number): Promise<string> {
+    for (const name of candidateNames(stem, ext, id)) {
+      const path = `${folder}/${name}`;
+      const owner = this.#owner.get(pathKey(path));
+      if (owner === id) return path;
+      if (owner !== undefined) continue;
+      if (!(await this.#listed(path))) return path;
+      // A file the state does not know: this document's when a run stopped between its file and the state.
+      const bytes = await this.#fsStep(`read “${path}”`, () => this.#fs.read(path));
+      const holder = bytes && documentIdOf(decoder.decode(bytes.subarray(0, 4096)));
+      if (holder === id) return path;
+      // Another document's file from such a run (it finds it there when its turn comes), or a file not ours: kept.
+      this.#owner.set(pathKey(path), holder ?? -1);
+    }
+    throw new Error('unreachable');
+  }
+
+  #listing(folder: string): Promise<Set<string>> {
+    const key = pathKey(folder);
+    let names = this.#listings.get(key);
+    if (!names) {
+      names = this.#fsStep(`read the folder “${folder || '.'}”`, () => this.#fs.list(folder)).then((listed) => new Set(listed.map(pathKey)));
+      // A failed read is not kept: the run stops on it, and the next run reads again.
+      names.catch(() => this.#listings.delete(key));
+      this.#listings.set(key, names);
+    }
+    return names;
+  }
+
+  async #listed(path: string): Promise<boolean> {
+    const { folder, file } = splitPath(path);
+    return (await this.#listing(folder)).has(pathKey(file));
+  }
+
+  #unlist(path: string): void {
+    const { folder, file } = splitPath(path);
+    void this.#listings.get(pathKey(folder))?.then((names) => names.delete(pathKey(file)), () => undefined);
+  }
+
+  async #writeWhole(path: string, text: string, id: number): Promise<void> {
+    const temp = `${STATE_FOLDER}/tmp/${id}.part`;
+    try {
+      await this.#fs.write(temp, encoder.encode(text));
+      await this.#fs.rename(temp, path);
+    } catch (e) {
+      await this.#fs.delete(temp).catch(() => undefined);
+      throw new BackupError(`Couldn't write “${path}”: ${message(e)}`, 'write', undefined, e);
+    }
+    const { folder, file } = splitPath(path);
+    (await this.#listing(folder)).add(pathKey(file));
+  }
+
+  /** The file of a document the server no longer has, moved under `_deleted/` (its own name there, unique). */
+  async #moveToDeleted(id: number): Promise<void> {
+    const entry = this.#state.documents[id];
+    if (await this.#listed(entry.path)) {
+      const { folder, file } = splitPath(`${DELETED_FOLDER}/${entry.path}`);
+      const [stem, ext] = splitExtension(file);
+      let target = '';
+      for (const name of candidateNames(stem, ext, id)) {
+        target = `${folder}/${name}`;
+        if (!(await this.#listed(target))) break;
+      }
+      await this.#fsStep(`move “${entry.path}” to “${target}”`, () => this.#fs.rename(entry.path, target));
+      this.#unlist(entry.path);
+      (await this.#listing(folder)).add(pathKey(splitPath(target).file));
+      this.#report.deleted++;
+    }
+    this.#owner.delete(pathKey(entry.path));
+    delete this.#state.documents[id];
+    this.#dirty = true;
+  }
+
+  /** Temporary files a run that stopped left behind. */
+  async #clearTemporaryFiles(): Promise<void> {
+    const left = await this.#fsStep('read the backup state folder', () => this.#fs.list(`${STATE_FOLDER}/tmp`));
+    for (const name of left) await this.#fs.delete(`${STATE_FOLDER}/tmp/${name}`).catch(() => undefined);
+  }
+
+  /** Saves the state (written whole, then renamed over the last one), if anything changed since the last save. */
+  async #save(): Promise<void> {
+    this.#savedAt = this.#now();
+    if (!this.#dirty) return;
+    const temp = `${STATE_FILE}.part`;
+    try {
+      await this.#fs.write(temp, encoder.encode(JSON.stringify(this.#state)));
+      await this.#fs.rename(temp, STATE_FILE);
+    } catch (e) {
+      await this.#fs.delete(temp).catch(() => undefined);
+      throw new BackupError(`Couldn't save the backup state (${STATE_FILE}): ${message(e)}`, 'write', undefined, e);
+    }
+    this.#dirty = false;
+  }
+
+  async #fsStep<T>(what: string, step: () => Promise<T>): Promise<T> {
+    try {
+      return await step();
+    } catch (e) {
+      throw new BackupError(`Couldn't ${what}: ${message(e)}`, 'write', undefined, e);
+    }
+  }
+}

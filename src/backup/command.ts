@@ -1,0 +1,246 @@
+/**
+ * dist/backup.js: Back Up Account to Folder… — the account and the folder asked for (or given by the caller: an
+ * agent, a test), the documents read 100 a page, written with vscode.workspace.fs, progress with Cancel, the
+ * outcome in one message. Loaded when the command first runs (see BUNDLES in esbuild.mjs). The work itself is
+ * src/backup/backup.ts (no vscode).
+ */
+import * as vscode from 'vscode';
+import type { Account } from '../accounts/account';
+import { chooseAccount, useAccount } from '../accounts/pick';
+import { isNotFound } from '../api/errors';
+import type { Services } from '../services/services';
+import { isCancellation, reason } from '../util/errors';
+import { showError } from '../util/run';
+import { BackupError, DELETED_FOLDER, runBackup, type BackupDocument, type BackupErrorKind, type BackupFs, type BackupIdentity, type BackupReport, type BackupSource } from './backup';
+
+/** What a caller (an agent, a test) may pass instead of answering the questions. */
+export interface BackupArgs {
+  /** The folder: a URI, or an absolute path on the machine the extension runs on. */
+  folder?: vscode.Uri | string;
+  /** The account's local label (its URIs carry it); default: asked, as for New Document…. */
+  account?: string;
+  /** Stops the run as the progress notification's Cancel does. */
+  token?: vscode.CancellationToken;
+}
+
+/** What the command returns: the folder, what the run did, and why it stopped when it failed. */
+export interface BackupOutcome {
+  folder: string;
+  report: BackupReport | undefined;
+  error?: { kind: BackupErrorKind; message: string };
+}
+
+const PER_PAGE = 100;
+
+function isArgs(arg: unknown): arg is BackupArgs {
+  return typeof arg === 'object' && arg !== null && ('folder' in arg || 'account' in arg || 'token' in arg) && !('kind' in arg);
+}
+
+async function pickAccount(s: Services, arg: unknown): Promise<Account | undefined> {
+  if (isArgs(arg) && arg.account !== undefined) {
+    const named = s.registry.shown().find((a) => a.label === arg.account);
+    if (!named) throw new Error(`There is no account "${arg.account}".`);
+    await useAccount(s, named);
+    return named;
+  }
+  return chooseAccount(s, 'Back Up Account to Folder: Account', isArgs(arg) ? undefined : arg);
+}
+
+async function pickFolder(arg: unknown, account: Account): Promise<vscode.Uri | undefined> {
+  if (isArgs(arg) && arg.folder !== undefined) {
+    if (typeof arg.folder !== 'string') return arg.folder;
+    return /^[a-z][a-z0-9+.-]+:/i.test(arg.folder) && !/^[a-z]:[\\/]/i.test(arg.folder) ? vscode.Uri.parse(arg.folder) : vscode.Uri.file(arg.folder);
+  }
+  const picked = await vscode.window.showOpenDialog({
+    canSelectFiles: false,
+    canSelectFolders: true,
+    canSelectMany: false,
+    openLabel: 'Back Up Here',
+    title: `Back Up ${account.displayName} to Folder`,
+  });
+  return picked?.[0];
+}
+
+/** The account as the folder's state names it: the documents server and the user's id there (a key changes, the user does not). */
+async function identityOf(account: Account): Promise<BackupIdentity> {
+  const server = account.documentsUrl.replace(/\/+$/, '');
+  let origin = server;
+  try {
+    const u = new URL(server);
+    origin = `${u.protocol}//${u.host}${u.pathname.replace(/\/+$/, '')}`;
+  } catch {
+    // Not a URL: as it is.
+  }
+  const info = await account.usage.get();
+  const user = info.id !== undefined ? `user ${info.id}` : info.email !== undefined ? `email ${info.email}` : `label ${account.label ?? ''}`;
+  return { id: `${origin} ${user}`, server, account: account.displayName };
+}
+
+/**
+ * The account's documents, read with its own client (not through the DocumentService: a backup of 10,000 documents
+ * is not kept in memory, nor told to the views). Each answer is checked to still be this account's: a key or server
+ * changed while the run reads would make its ids another account's documents.
+ */
+function sourceOf(account: Account): BackupSource {
+  const generation = account.documents.generation;
+  const still = async () => {
+    if (!(await account.documents.isCurrent(generation))) throw new Error('The account changed (another key or server) while it was being backed up.');
+  };
+  return {
+    async page(page, signal) {
+      const p = await account.api.get().listDocuments({ perPage: PER_PAGE, sortBy: 'id', sort: 'asc', page }, signal);
+      await still();
+      return p;
+    },
+    async show(id, signal): Promise<BackupDocument | undefined> {
+      try {
+        const d = await account.api.get().showDocument(id, signal);
+        await still();
+        return d;
+      } catch (e) {
+        if (isNotFound(e)) {
+          await still();
+          return undefined;
+        }
+        throw e;
+      }
+    },
+  };
+}
+
+/** vscode.workspace.fs under the folder: the desktop's disk, the remote machine's, or the browser's. */
+class WorkspaceBackupFs implements BackupFs {
+  readonly #made = new Set<string>();
+  constructor(private readonly root: vscode.Uri) {}
+
+  #uri(path: string): vscode.Uri {
+    return path ? vscode.Uri.joinPath(this.root, ...path.split('/')) : this.root;
+  }
+
+  async #folderOf(path: string): Promise<void> {
+    const i = path.lastIndexOf('/');
+    const folder = i < 0 ? '' : path.slice(0, i);
+    if (this.#made.has(folder)) return;
+    await vscode.workspace.fs.createDirectory(this.#uri(folder)).then(undefined, plain);
+    this.#made.add(folder);
+  }
+
+  async read(path: string): Promise<Uint8Array | undefined> {
+    try {
+      return await vscode.workspace.fs.readFile(this.#uri(path));
+    } catch (e) {
+      if (notFound(e)) return undefined;
+      return plain(e);
+    }
+  }
+
+  async write(path: string, data: Uint8Array): Promise<void> {
+    await this.#folderOf(path);
+    await vscode.workspace.fs.writeFile(this.#uri(path), data).then(undefined, plain);
+  }
+
+  async rename(from: string, to: string): Promise<void> {
+    await this.#folderOf(to);
+    await vscode.workspace.fs.rename(this.#uri(from), this.#uri(to), { overwrite: true }).then(undefined, plain);
+  }
+
+  async delete(path: string): Promise<void> {
+    try {
+      await vscode.workspace.fs.delete(this.#uri(path), { recursive: false, useTrash: false });
+    } catch (e) {
+      if (!notFound(e)) plain(e);
+    }
+  }
+
+  async list(folder: string): Promise<string[]> {
+    try {
+      return (await vscode.workspace.fs.readDirectory(this.#uri(folder))).map(([name]) => name);
+    } catch (e) {
+      if (notFound(e)) return [];
+      return plain(e);
+    }
+  }
+}
+
+function notFound(e: unknown): boolean {
+  return e instanceof vscode.FileSystemError && e.code === 'FileNotFound';
+}
+
+/** A file system error in plain words (VS Code's carry the error code and the path in their message). */
+function plain(e: unknown): never {
+  const text = reason(e);
+  if (e instanceof vscode.FileSystemError && e.code === 'NoPermissions') throw new Error(`permission denied (${text})`);
+  if (/ENOSPC|no space left/i.test(text)) throw new Error(`the disk is full (${text})`);
+  if (/EROFS|read-only file system/i.test(text)) throw new Error(`the disk is read-only (${text})`);
+  throw e instanceof Error ? e : new Error(text);
+}
+
+/** "3 new, 1 changed, 1 deleted (moved to _deleted), 245 unchanged". */
+export function summary(r: BackupReport): string {
+  const parts = [`${r.new} new`, `${r.changed} changed`];
+  if (r.restored) parts.push(`${r.restored} restored`);
+  parts.push(r.deleted ? `${r.deleted} deleted (moved to ${DELETED_FOLDER})` : '0 deleted', `${r.unchanged} unchanged`);
+  return parts.join(', ');
+}
+
+/** Back Up Account to Folder…: see the file's comment. Undefined when the user pressed Escape. */
+export async function backupAccount(s: Services, arg?: unknown): Promise<BackupOutcome | undefined> {
+  const account = await pickAccount(s, arg);
+  if (!account) return undefined;
+  const root = await pickFolder(arg, account);
+  if (!root) return undefined;
+  const folder = root.scheme === 'file' ? root.fsPath : root.toString();
+  const identity = await identityOf(account);
+  const outside = isArgs(arg) ? arg.token : undefined;
+  const name = account.displayName;
+  try {
+    const report = await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `Backing up ${name}`, cancellable: true },
+      async (progress, token) => {
+        const controller = new AbortController();
+        const subs = [token.onCancellationRequested(() => controller.abort()), outside?.onCancellationRequested(() => controller.abort())];
+        if (outside?.isCancellationRequested) controller.abort();
+        let shown = 0;
+        try {
+          return await runBackup({
+            fs: new WorkspaceBackupFs(root),
+            source: sourceOf(account),
+            identity,
+            signal: controller.signal,
+            onProgress({ seen, total, phase }) {
+              const part = total ? (seen / total) * 100 : 0;
+              progress.report({
+                message: phase === 'check' ? 'checking documents missing from the list…' : `${seen}${total ? ` of ${total}` : ''} documents`,
+                increment: Math.max(0, Math.min(100, part) - shown),
+              });
+              shown = Math.max(shown, Math.min(100, part));
+            },
+          });
+        } finally {
+          for (const sub of subs) sub?.dispose();
+        }
+      },
+    );
+    s.log.info(`[backup] ${name} → ${folder}: ${summary(report)}${report.cancelled ? ' (cancelled)' : ''}; ${report.requests} requests`);
+    if (report.cancelled) {
+      void vscode.window.showInformationMessage(
+        `Backup of ${name} stopped: ${summary(report)} so far. Run Back Up Account to Folder… on the same folder to finish; it goes on from there.`,
+      );
+    } else {
+      void vscode.window.showInformationMessage(`Backed up ${name} to ${folder}: ${summary(report)}.`);
+    }
+    return { folder, report };
+  } catch (e) {
+    if (!(e instanceof BackupError)) {
+      if (isCancellation(e)) return { folder, report: undefined };
+      throw e;
+    }
+    const resume = e.kind === 'write' || e.kind === 'server';
+    const done = e.report && (e.report.new || e.report.changed || e.report.deleted) ? ` Before that: ${summary(e.report)}.` : '';
+    const message =
+      `Couldn't back up ${name} to ${folder}: ${e.message}` +
+      (resume ? ` No file was left half-written.${done} Run Back Up Account to Folder… again to go on from there.` : '');
+    void showError(s.log, message, e.cause ?? e);
+    return { folder, report: e.report, error: { kind: e.kind, message } };
+  }
+}

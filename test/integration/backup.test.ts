@@ -1,0 +1,165 @@
+/**
+ * Back Up Account to Folder… inside a real VS Code against the sandbox, written with vscode.workspace.fs to a folder
+ * on disk: 250 documents in 3 list requests and 250 files with their front matter; a document changed on the server
+ * rewrites exactly its file; one deleted moves to _deleted/; a run cancelled half-way and run again completes with no
+ * duplicate; a folder holding another account's backup is refused.
+ */
+import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
+import * as vscode from 'vscode';
+import type { BackupOutcome } from '../../src/backup/command';
+import type { Services } from '../../src/services/services';
+import { startSandbox, type Sandbox } from '../sandbox/server';
+import { putDocument, startAccountSuite, type AccountSuite } from './accountKit';
+import { useSandbox } from './reliabilityKit';
+
+const COUNT = 250;
+const HTML = '<h2>Plan</h2><p>First&nbsp;line with <strong>bold</strong> and <a href="https://example.com">a link</a>.</p><p><br></p><ul><li>one</li></ul>';
+
+let box: Sandbox;
+let s: Services;
+let suite: AccountSuite;
+let dir: string;
+
+/** Every file under `root` (relative, `/`-separated), the backup's own state folder left out. */
+function files(root: string, under = ''): string[] {
+  const out: string[] = [];
+  for (const e of fs.readdirSync(path.join(root, under), { withFileTypes: true })) {
+    const rel = under ? `${under}/${e.name}` : e.name;
+    if (rel === '.content-docs-backup') continue;
+    if (e.isDirectory()) out.push(...files(root, rel));
+    else out.push(rel);
+  }
+  return out.sort();
+}
+
+/** The front matter's `key: value` lines of a backed-up file, as written. */
+function frontMatter(file: string): Record<string, string> {
+  const text = fs.readFileSync(file, 'utf8');
+  const m = /^---\n([\s\S]*?)\n---\n/.exec(text);
+  assert.ok(m, `${file} opens with front matter`);
+  return Object.fromEntries(m[1].split('\n').filter((l) => /^\w+: /.test(l)).map((l) => [l.slice(0, l.indexOf(':')), l.slice(l.indexOf(':') + 2)]));
+}
+
+/** The list requests of a backup (100 a page, ascending id) since the requests were last reset. */
+function listRequests(): Array<{ page: string | undefined; perPage: string | undefined }> {
+  return box.requests
+    .filter((r) => r.method === 'GET' && r.path === '/api/v1/documents' && r.query.sort === 'asc' && r.query.sort_by === 'id')
+    .map((r) => ({ page: r.query.page, perPage: r.query.per_page }));
+}
+
+function backup(folder: string, extra: Record<string, unknown> = {}): Thenable<BackupOutcome | undefined> {
+  return vscode.commands.executeCommand<BackupOutcome | undefined>('contentDocs.backupAccount', { folder, ...extra });
+}
+
+describe('Back Up Account to Folder', function () {
+  this.timeout(120_000);
+
+  before(async () => {
+    box = await startSandbox({ rateLimit: 0, storeDelayMs: 0, seed: 'empty' });
+    for (let id = 1; id <= COUNT; id++) putDocument(box, id, `Doc ${id}`, id % 2 ? 1 : 9, id % 5 === 0 ? { result: HTML } : {});
+    suite = await startAccountSuite(box);
+    s = suite.s;
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'content-docs-backup-'));
+  });
+
+  after(async () => {
+    box.onRequest(undefined);
+    s.prompter.current = suite.previousPrompter ?? s.prompter.vscode;
+    await box.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('250 documents: 3 list requests of 100 and 250 files <Template>/<Name>.md|.html with their front matter', async () => {
+    box.resetRequests();
+    const out = await backup(dir);
+    assert.ok(out?.report, `the backup ran: ${JSON.stringify(out)}`);
+    assert.strictEqual(out.error, undefined);
+    assert.deepStrictEqual(listRequests(), [{ page: '1', perPage: '100' }, { page: '2', perPage: '100' }, { page: '3', perPage: '100' }]);
+    assert.strictEqual(out.report.new, COUNT);
+    const all = files(dir);
+    assert.strictEqual(all.length, COUNT);
+    assert.strictEqual(all.filter((f) => f.endsWith('.html')).length, COUNT / 5);
+    const md = frontMatter(path.join(dir, 'Freestyle', 'Doc 1.md'));
+    assert.deepStrictEqual(
+      { id: md.id, name: md.name, favorite: md.favorite, words: md.words, format: md.format, server: md.server },
+      { id: '1', name: '"Doc 1"', favorite: 'false', words: '4', format: 'markdown', server: JSON.stringify(box.docsUrl) },
+    );
+    assert.match(md.created, /^"2026-06-01T10:00:00/);
+    assert.match(md.account, new RegExp(new URL(box.docsUrl).host.replace(/\./g, '\\.')));
+    const htmlFile = path.join(dir, 'Blog post', 'Doc 10.html');
+    assert.strictEqual(frontMatter(htmlFile).format, 'html');
+    assert.ok(fs.readFileSync(htmlFile, 'utf8').includes('\n  id: 9\n  name: "Blog post"\n'), 'template id and name');
+    assert.ok(fs.readFileSync(htmlFile, 'utf8').endsWith(`---\n${HTML}\n`), 'the stored markup, every tag kept');
+  });
+
+  it('a document changed on the server: the next run rewrites exactly its file, "1 changed"', async () => {
+    const before = new Map(files(dir).map((f) => [f, fs.statSync(path.join(dir, f)).ino]));
+    const d = box.documents.get(42)!;
+    box.documents.set(42, { ...d, result: 'Changed on the web', updatedAt: new Date('2026-06-02T10:00:00Z') });
+    box.resetRequests();
+    const out = await backup(dir);
+    assert.deepStrictEqual([out?.report?.new, out?.report?.changed, out?.report?.deleted, out?.report?.unchanged], [0, 1, 0, COUNT - 1]);
+    assert.strictEqual(listRequests().length, 3);
+    const rewritten = files(dir).filter((f) => fs.statSync(path.join(dir, f)).ino !== before.get(f));
+    assert.deepStrictEqual(rewritten, ['Blog post/Doc 42.md']);
+    assert.ok(fs.readFileSync(path.join(dir, 'Blog post', 'Doc 42.md'), 'utf8').endsWith('---\nChanged on the web\n'));
+  });
+
+  it('a document deleted on the server: confirmed by a 404, "1 deleted", its file moved to _deleted/', async () => {
+    box.documents.delete(7);
+    box.resetRequests();
+    const out = await backup(dir);
+    assert.deepStrictEqual([out?.report?.changed, out?.report?.deleted, out?.report?.unchanged], [0, 1, COUNT - 1]);
+    assert.ok(box.requests.some((r) => r.method === 'GET' && r.path === '/api/v1/documents/7' && r.status === 404), 'asked for by id: 404');
+    assert.ok(!fs.existsSync(path.join(dir, 'Freestyle', 'Doc 7.md')));
+    assert.strictEqual(frontMatter(path.join(dir, '_deleted', 'Freestyle', 'Doc 7.md')).id, '7');
+  });
+
+  it('cancelled half-way, then run again: completes with no duplicate', async () => {
+    const fresh = fs.mkdtempSync(path.join(os.tmpdir(), 'content-docs-backup-'));
+    try {
+      const cancel = new vscode.CancellationTokenSource();
+      // Cancelled while page 2 is answered: page 1 is written, the run stops before page 3.
+      box.onRequest((r) => {
+        if (r.path === '/api/v1/documents' && r.query.page === '2' && r.query.sort === 'asc') cancel.cancel();
+      });
+      const first = await backup(fresh, { token: cancel.token });
+      box.onRequest(undefined);
+      assert.strictEqual(first?.report?.cancelled, true, JSON.stringify(first));
+      const part = files(fresh).length;
+      assert.ok(part >= 100 && part < COUNT - 1, `a part written (${part})`);
+      const rest = await backup(fresh);
+      assert.strictEqual(rest?.report?.cancelled, false);
+      assert.strictEqual((rest.report.new ?? 0) + part, COUNT - 1, `new ${rest.report.new} after ${part}`);
+      const all = files(fresh);
+      assert.strictEqual(all.length, COUNT - 1);
+      assert.deepStrictEqual(all.filter((f) => / \(\d+\)\./.test(f)), [], 'no "Name (id)" duplicate');
+      assert.strictEqual(new Set(all.map((f) => frontMatter(path.join(fresh, f)).id)).size, COUNT - 1, 'each document once');
+    } finally {
+      box.onRequest(undefined);
+      fs.rmSync(fresh, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses a folder holding another account's backup, before any list request", async () => {
+    const other = await startSandbox({ rateLimit: 0, storeDelayMs: 0, seed: 'empty' });
+    putDocument(other, 1, 'Doc 1', 1, { result: 'Another account' });
+    const before = files(dir);
+    try {
+      await useSandbox(s, other);
+      other.resetRequests();
+      const out = await backup(dir);
+      assert.strictEqual(out?.error?.kind, 'otherAccount', JSON.stringify(out));
+      assert.match(out.error.message, /another account/);
+      assert.deepStrictEqual(other.requests.filter((r) => r.path === '/api/v1/documents'), []);
+      assert.deepStrictEqual(files(dir), before);
+      assert.ok(fs.readFileSync(path.join(dir, 'Freestyle', 'Doc 1.md'), 'utf8').includes('Text of Doc 1'), 'nothing overwritten');
+    } finally {
+      await useSandbox(s, box);
+      await other.close();
+    }
+  });
+});

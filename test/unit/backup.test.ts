@@ -1,0 +1,358 @@
+/**
+ * Back Up Account to Folder, its core: paths, front matter, the state that makes reruns incremental, deletions only
+ * on proof, resuming, another account's folder, and the file system failing (full disk, unwritable, mid-way).
+ */
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import * as yaml from 'js-yaml';
+import { BackupError, runBackup, STATE_FILE, type BackupIdentity, type BackupReport } from '../../src/backup/backup';
+import { documentIdOf, renderDocument, yamlString } from '../../src/backup/frontMatter';
+import { safeStem } from '../../src/backup/names';
+import { AT, doc, manyDocuments, MemoryFs, MemoryServer } from './backupKit';
+
+const ME: BackupIdentity = { id: 'http://127.0.0.1:1234#7', server: 'http://127.0.0.1:1234', account: 'Sam Sandbox @ 127.0.0.1:1234' };
+const OTHER: BackupIdentity = { id: 'http://127.0.0.1:9999#7', server: 'http://127.0.0.1:9999', account: 'Sam Sandbox @ 127.0.0.1:9999' };
+
+function run(fs: MemoryFs, server: MemoryServer, extra: { signal?: AbortSignal; identity?: BackupIdentity } = {}): Promise<BackupReport> {
+  return runBackup({ fs, source: server, identity: extra.identity ?? ME, signal: extra.signal, saveEveryMs: 0 });
+}
+
+function frontMatter(text: string): Record<string, unknown> {
+  const m = /^---\n([\s\S]*?)\n---\n/.exec(text);
+  assert.ok(m, `front matter in ${JSON.stringify(text.slice(0, 80))}`);
+  return yaml.load(m[1]) as Record<string, unknown>;
+}
+
+function body(text: string): string {
+  return text.replace(/^---\n[\s\S]*?\n---\n/, '');
+}
+
+/** Every file of the folder: one per document of `server`, its front matter naming it, none twice. */
+function assertMirrors(fs: MemoryFs, server: MemoryServer): void {
+  const live = fs.paths().filter((p) => !p.startsWith('_deleted/'));
+  const ids = live.map((p) => frontMatter(fs.text(p)!).id as number).sort((a, b) => a - b);
+  assert.deepEqual(ids, [...server.documents.keys()].sort((a, b) => a - b), 'one file per document, none twice');
+  for (const p of live) {
+    const text = fs.text(p)!;
+    const d = server.documents.get(frontMatter(text).id as number)!;
+    assert.equal(body(text).replace(/\n$/, ''), d.result, `${p} holds its document's text`);
+  }
+}
+
+/** The state never ahead of the files: each document it names has its file, with the text the state's hash says. */
+function assertStateTrue(fs: MemoryFs): void {
+  const raw = fs.text(STATE_FILE);
+  if (raw === undefined) return;
+  const state = JSON.parse(raw) as { documents: Record<string, { path: string; hash: string }> };
+  for (const [id, e] of Object.entries(state.documents)) {
+    const text = fs.text(e.path);
+    assert.ok(text !== undefined, `the state names ${e.path} (document ${id}), which is there`);
+    assert.equal(createHash('sha1').update(text, 'utf8').digest('hex'), e.hash, `${e.path} is what the state says`);
+    assert.equal(frontMatter(text).id, Number(id));
+  }
+}
+
+describe('Back Up Account to Folder (core)', () => {
+  it('250 documents: 3 list requests, 250 files <Template>/<Name>.md|.html with their front matter, HTML as .html', async () => {
+    const fs = new MemoryFs();
+    const server = new MemoryServer().put(...manyDocuments(250));
+    const r = await run(fs, server);
+    assert.deepEqual(server.requests, ['page:1', 'page:2', 'page:3']);
+    assert.equal(r.new, 250);
+    assert.equal(r.cancelled, false);
+    assert.equal(fs.paths().length, 250);
+    assert.ok(fs.text('Blog post/Document 1.md'), 'id 1 is in template 9');
+    const html = fs.text('Blog post/Document 10.html')!;
+    const fm = frontMatter(html);
+    assert.deepEqual(fm, {
+      id: 10, name: 'Document 10', template: { id: 9, name: 'Blog post' }, favorite: false, words: 4,
+      created: AT, updated: AT, account: ME.account, server: ME.server, format: 'html',
+    });
+    assert.equal(body(html), '<h2>Document 10</h2><p>Its&nbsp;text.</p><p><br></p>\n');
+    assert.equal(frontMatter(fs.text('Freestyle/Document 3.md')!).format, 'markdown');
+    assertMirrors(fs, server);
+    assertStateTrue(fs);
+  });
+
+  it('a rerun with nothing changed writes no document; one changed on the server rewrites exactly one file', async () => {
+    const fs = new MemoryFs();
+    const server = new MemoryServer().put(...manyDocuments(250));
+    await run(fs, server);
+    fs.calls.length = 0;
+    const again = await run(fs, server);
+    assert.deepEqual(fs.written(), []);
+    assert.equal(again.unchanged, 250);
+    server.put({ ...server.documents.get(42)!, result: 'New text', updated_at: '2026-06-02T10:00:00.000000Z' });
+    fs.calls.length = 0;
+    const r = await run(fs, server);
+    assert.deepEqual(fs.written(), ['Freestyle/Document 42.md']);
+    assert.deepEqual([r.new, r.changed, r.deleted, r.unchanged], [0, 1, 0, 249]);
+    assert.equal(body(fs.text('Freestyle/Document 42.md')!), 'New text\n');
+  });
+
+  it('two writes within one second (the same updated_at): the content hash still sees the change', async () => {
+    const fs = new MemoryFs();
+    const server = new MemoryServer().put(doc(1, 'One', 1));
+    await run(fs, server);
+    server.put({ ...server.documents.get(1)!, result: 'Edited in the same second' });
+    const r = await run(fs, server);
+    assert.equal(r.changed, 1);
+    assert.equal(body(fs.text('Freestyle/One.md')!), 'Edited in the same second\n');
+  });
+
+  it('a document deleted on the server: confirmed by a 404, its file moved to _deleted/ (never erased), "1 deleted"', async () => {
+    const fs = new MemoryFs();
+    const server = new MemoryServer().put(...manyDocuments(250));
+    await run(fs, server);
+    const before = fs.text('Freestyle/Document 7.md');
+    server.documents.delete(7);
+    server.requests.length = 0;
+    const r = await run(fs, server);
+    assert.deepEqual(server.requests, ['page:1', 'page:2', 'page:3', 'show:7']);
+    assert.deepEqual([r.new, r.changed, r.deleted, r.unchanged], [0, 0, 1, 249]);
+    assert.equal(fs.text('Freestyle/Document 7.md'), undefined);
+    assert.equal(fs.text('_deleted/Freestyle/Document 7.md'), before);
+    // Next run: nothing more to do with it.
+    server.requests.length = 0;
+    const next = await run(fs, server);
+    assert.deepEqual([next.deleted, next.unchanged], [0, 249]);
+    assert.deepEqual(server.requests, ['page:1', 'page:2', 'page:3']);
+  });
+
+  it('a list that changes while it is read (a deletion shifts a document past a page boundary) never moves a live document', async () => {
+    const fs = new MemoryFs();
+    const server = new MemoryServer().put(...manyDocuments(250));
+    await run(fs, server);
+    // After page 1 is read, document 5 is deleted elsewhere: document 101 moves onto page 1, and page 2 starts at 102.
+    server.beforePage = (p) => {
+      if (p === 2) server.documents.delete(5);
+    };
+    const r = await run(fs, server);
+    assert.ok(server.requests.includes('show:101'), 'the document the list skipped is asked for by id');
+    assert.ok(fs.text('Freestyle/Document 101.md') ?? fs.text('Blog post/Document 101.md') ?? fs.text('Template 20/Document 101.md'), '101 stays where it was');
+    assert.ok(!fs.paths().some((p) => p.startsWith('_deleted/') && p.includes('Document 101')));
+    // Document 5 was seen on page 1, before its deletion: this run keeps it; the next one moves it.
+    assert.equal(r.deleted, 0);
+    server.beforePage = undefined;
+    const next = await run(fs, server);
+    assert.equal(next.deleted, 1);
+    assertMirrors(fs, server);
+  });
+
+  it('an empty list (a server answering nothing) moves nothing without a 404 for each document', async () => {
+    const fs = new MemoryFs();
+    const server = new MemoryServer().put(doc(1, 'One', 1), doc(2, 'Two', 1));
+    await run(fs, server);
+    const real = server.page.bind(server);
+    server.page = async (page, signal) => ({ ...(await real(page, signal)), items: [], total: 0, hasMore: false });
+    const r = await run(fs, server);
+    assert.equal(r.deleted, 0);
+    assert.deepEqual(server.requests.slice(-3), ['page:1', 'show:1', 'show:2']);
+    assert.deepEqual(fs.paths(), ['Freestyle/One.md', 'Freestyle/Two.md']);
+  });
+
+  it('cancelled half-way: what was written is kept, nothing is moved, and the rerun completes with no duplicate', async () => {
+    const fs = new MemoryFs();
+    const server = new MemoryServer().put(...manyDocuments(250));
+    await run(fs, server);
+    server.documents.delete(3);
+    for (let id = 251; id <= 400; id++) server.put(doc(id, `Document ${id}`, 9));
+    const stop = new AbortController();
+    server.beforePage = (p) => {
+      if (p === 3) stop.abort();
+    };
+    const r = await run(fs, server, { signal: stop.signal });
+    assert.equal(r.cancelled, true);
+    assert.equal(r.deleted, 0, 'a cancelled run moves nothing to _deleted');
+    assert.ok(fs.text('Freestyle/Document 3.md'), 'the deleted document\'s file waits for a complete run');
+    assertStateTrue(fs);
+    server.beforePage = undefined;
+    const rest = await run(fs, server);
+    assert.equal(rest.cancelled, false);
+    assert.equal(rest.deleted, 1);
+    assert.equal(rest.new, 150);
+    assertMirrors(fs, server);
+    assert.ok(!fs.paths().some((p) => /\(\d+\)/.test(p)), 'no "Name (id)" duplicate');
+  });
+
+  it('stopped between the files and the state (the state could not be saved): the rerun takes its own files back, no duplicate', async () => {
+    const fs = new MemoryFs();
+    const server = new MemoryServer().put(...manyDocuments(150));
+    fs.fault = (op, path) => (op === 'write' && path.startsWith(STATE_FILE) ? new Error('I/O error') : undefined);
+    await assert.rejects(run(fs, server), (e: unknown) => e instanceof BackupError && e.kind === 'write' && /backup state/.test(e.message));
+    assert.equal(fs.text(STATE_FILE), undefined);
+    assert.ok(fs.paths().length >= 100, 'the files of page 1 are there');
+    fs.fault = undefined;
+    const r = await run(fs, server);
+    assert.equal(r.new, 150);
+    assert.equal(fs.paths().length, 150);
+    assertMirrors(fs, server);
+    assertStateTrue(fs);
+  });
+
+  it('refuses a folder holding another account\'s backup, before any request or write', async () => {
+    const fs = new MemoryFs();
+    await run(fs, new MemoryServer().put(doc(1, 'One', 1)), { identity: OTHER });
+    const server = new MemoryServer().put(doc(1, 'Mine', 1));
+    fs.calls.length = 0;
+    await assert.rejects(run(fs, server), (e: unknown) => e instanceof BackupError && e.kind === 'otherAccount' && e.message.includes(OTHER.account));
+    assert.deepEqual(server.requests, []);
+    assert.deepEqual(fs.calls.filter((c) => c.op !== 'read'), []);
+  });
+
+  it('refuses a state file it cannot read (never overwrites it)', async () => {
+    const fs = new MemoryFs();
+    await fs.write(STATE_FILE, new TextEncoder().encode('{"format":"something else"}'));
+    await assert.rejects(run(fs, new MemoryServer().put(doc(1, 'One', 1))), (e: unknown) => e instanceof BackupError && e.kind === 'state');
+    assert.equal(fs.text(STATE_FILE), '{"format":"something else"}');
+  });
+
+  it('a full disk mid-way: a clear error, no half-written file, the state not ahead; once there is room the rerun completes', async () => {
+    const fs = new MemoryFs();
+    const server = new MemoryServer().put(...manyDocuments(250));
+    fs.capacity = 30_000;
+    let error: unknown;
+    await run(fs, server).catch((e: unknown) => (error = e));
+    assert.ok(error instanceof BackupError && error.kind === 'write', String(error));
+    assert.match(error.message, /No space left on device/);
+    assert.ok(error.report && error.report.new > 0 && error.report.new < 250, 'the report says how far it got');
+    for (const p of fs.paths()) assert.equal(body(fs.text(p)!).replace(/\n$/, ''), server.documents.get(frontMatter(fs.text(p)!).id as number)!.result, `${p} whole`);
+    assert.equal([...fs.files.keys()].filter((k) => k.endsWith('.part')).length, 0, 'no temporary file left');
+    assertStateTrue(fs);
+    fs.capacity = Infinity;
+    const r = await run(fs, server);
+    assert.equal(fs.paths().length, 250);
+    assert.equal(r.new + r.unchanged, 250);
+    assertMirrors(fs, server);
+  });
+
+  it('an unwritable folder: a clear error naming the file, nothing written', async () => {
+    const fs = new MemoryFs();
+    fs.fault = (op) => (op === 'write' || op === 'rename' ? Object.assign(new Error('Permission denied'), { code: 'EACCES' }) : undefined);
+    await assert.rejects(run(fs, new MemoryServer().put(doc(1, 'One', 1))), (e: unknown) => e instanceof BackupError && e.kind === 'write' && /Couldn't write “Freestyle\/One\.md”: Permission denied/.test(e.message));
+    assert.deepEqual(fs.paths(), []);
+  });
+
+  it('a server error mid-way: no deletion, the state true, the rerun completes', async () => {
+    const fs = new MemoryFs();
+    const server = new MemoryServer().put(...manyDocuments(250));
+    await run(fs, server);
+    server.documents.delete(1);
+    server.put({ ...server.documents.get(2)!, result: 'changed' });
+    server.beforePage = (p) => {
+      if (p === 2) throw new Error('the server had a problem (HTTP 500)');
+    };
+    await assert.rejects(run(fs, server), (e: unknown) => e instanceof BackupError && e.kind === 'server' && /HTTP 500/.test(e.message) && e.report?.changed === 1);
+    assert.ok(fs.paths().some((p) => p.endsWith('/Document 1.md') && !p.startsWith('_deleted')), 'nothing moved');
+    assertStateTrue(fs);
+    server.beforePage = undefined;
+    const r = await run(fs, server);
+    assert.deepEqual([r.changed, r.deleted], [0, 1]);
+    assertMirrors(fs, server);
+  });
+
+  it('names: safe on Windows (forbidden characters, device names, trailing dots and spaces, length), unique per folder, stable per id', async () => {
+    const fs = new MemoryFs(true);
+    const long = 'ü'.repeat(300);
+    const server = new MemoryServer().put(
+      doc(1, 'a<b>c:d"e/f\\g|h?i*j', 1),
+      doc(2, 'CON', 1),
+      doc(3, 'nul.txt', 1),
+      doc(4, 'Ends with dots... ', 1),
+      doc(5, long, 1),
+      doc(6, 'Note', 1),
+      doc(7, 'note', 1),
+      doc(8, 'Note', 1),
+      doc(9, '.hidden', 1),
+      doc(10, '   ', 1),
+      doc(11, 'Cafe\u0301', 1),
+      doc(12, 'Café', 1),
+    );
+    await run(fs, server);
+    const names = fs.paths().map((p) => p.slice('Freestyle/'.length));
+    assert.deepEqual(names.sort(), [
+      'CON_.md', 'Café (12).md', 'Café.md', 'Ends with dots.md', 'Note (7).md', 'Note (8).md', 'Note.md', 'Untitled.md', 'a_b_c_d_e_f_g_h_i_j.md',
+      'hidden.md', 'nul_.txt.md', `${'ü'.repeat(75)}.md`,
+    ].sort((a, b) => (a < b ? -1 : 1)).map((n) => n.replace('Note (7)', 'note (7)')).sort());
+    for (const n of names) {
+      assert.doesNotMatch(n, /[<>:"/\\|?*\u0000-\u001f]/);
+      assert.ok(Buffer.byteLength(n) <= 160, n);
+    }
+    // Stable: the first "Note" deleted, the others keep their names (no file changes hands).
+    server.documents.delete(6);
+    fs.calls.length = 0;
+    const r = await run(fs, server);
+    assert.deepEqual(fs.written(), []);
+    assert.equal(r.deleted, 1);
+    assert.ok(fs.text('Freestyle/note (7).md') && fs.text('Freestyle/Note (8).md'));
+  });
+
+  it('safeStem: device names whatever the case or extension, never empty, never half a character', () => {
+    assert.equal(safeStem('aux'), 'aux_');
+    assert.equal(safeStem('Com1'), 'Com1_');
+    assert.equal(safeStem('LPT9.report'), 'LPT9_.report');
+    assert.equal(safeStem('Console'), 'Console');
+    assert.equal(safeStem('...'), 'Untitled');
+    assert.equal(safeStem('😀'.repeat(100)), '😀'.repeat(37));
+    assert.equal(safeStem('a\ud800b'), 'a\ufffdb');
+  });
+
+  it('a renamed document, one moved to another template and one now HTML: each file moves, the old one goes', async () => {
+    const fs = new MemoryFs();
+    const server = new MemoryServer().put(doc(1, 'Old name', 1), doc(2, 'Moves', 1), doc(3, 'Becomes HTML', 1));
+    await run(fs, server);
+    server.put({ ...server.documents.get(1)!, name: 'New name' });
+    server.put({ ...server.documents.get(2)!, template: { id: 9, name: 'Blog post' } });
+    server.put({ ...server.documents.get(3)!, result: '<p>Now <strong>HTML</strong></p>' });
+    const r = await run(fs, server);
+    assert.equal(r.changed, 3);
+    assert.deepEqual(fs.paths(), ['Blog post/Moves.md', 'Freestyle/Becomes HTML.html', 'Freestyle/New name.md']);
+  });
+
+  it('a case-only rename on a case-insensitive disk keeps the file (renamed, not written then deleted)', async () => {
+    const fs = new MemoryFs(true);
+    const server = new MemoryServer().put(doc(1, 'title', 1));
+    await run(fs, server);
+    server.put({ ...server.documents.get(1)!, name: 'Title' });
+    await run(fs, server);
+    assert.deepEqual(fs.paths(), ['Freestyle/Title.md']);
+    assert.equal(frontMatter(fs.text('Freestyle/Title.md')!).name, 'Title');
+  });
+
+  it('a file that is not the backup\'s is never overwritten: the document takes "Name (id)"', async () => {
+    const fs = new MemoryFs();
+    await fs.write('Freestyle/One.md', new TextEncoder().encode('my own notes'));
+    const server = new MemoryServer().put(doc(1, 'One', 1));
+    await run(fs, server);
+    assert.equal(fs.text('Freestyle/One.md'), 'my own notes');
+    assert.equal(frontMatter(fs.text('Freestyle/One (1).md')!).id, 1);
+  });
+
+  it('a file removed by hand is written again ("restored"), the others untouched', async () => {
+    const fs = new MemoryFs();
+    const server = new MemoryServer().put(doc(1, 'One', 1), doc(2, 'Two', 1));
+    await run(fs, server);
+    await fs.delete('Freestyle/One.md');
+    fs.calls.length = 0;
+    const r = await run(fs, server);
+    assert.deepEqual([r.restored, r.unchanged], [1, 1]);
+    assert.deepEqual(fs.written(), ['Freestyle/One.md']);
+  });
+
+  it('front matter: any name, template and text read back exactly with a YAML reader; the id is found again', () => {
+    const names = ['He said "hi": #1 - yes', '- leading dash', 'line\nbreak', 'tab\there', 'sep\u2028arator', 'bom\ufeff', 'nel\u0085', 'del\u007f', '@at', 'null', 'true', '123', "it's", 'back\\slash', 'émoji 😀'];
+    for (const name of names) {
+      const text = renderDocument(doc(5, name, 70, { template: { id: 70, name }, result: '---\nnot front matter\n---' }), 'markdown', { account: name, server: 'https://x.example' });
+      const fm = frontMatter(text);
+      assert.equal(fm.name, name, JSON.stringify(name));
+      assert.deepEqual(fm.template, { id: 70, name });
+      assert.equal(fm.account, name);
+      assert.equal(documentIdOf(text), 5);
+      assert.equal(body(text), '---\nnot front matter\n---\n');
+    }
+    assert.equal(yaml.load(yamlString('\ud800 lone')), '\ufffd lone');
+    const none = frontMatter(renderDocument(doc(6, 'x', undefined, { created_at: undefined }), 'markdown', { account: 'a', server: 'b' }));
+    assert.equal(none.template, null);
+    assert.equal(none.created, null);
+  });
+});
