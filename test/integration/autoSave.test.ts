@@ -9,6 +9,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { Services } from '../../src/services/services';
+import type { SaveItemState } from '../../src/status/save';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { closeAll, DocumentPool, MessageCapture, openDocument, SaveErrors, services, sleep, until, useSandbox } from './reliabilityKit';
 
@@ -26,8 +27,8 @@ const PAUSE_MS = 400;
 const WINDOW_MS = 5_000;
 
 /** What the save status item shows (the API cannot read a status bar item back). */
-function status(): { text: string; tooltip: string } {
-  return (s as unknown as { saveStatus?: { state: { text: string; tooltip: string } } }).saveStatus?.state ?? { text: '', tooltip: '' };
+function status(): SaveItemState {
+  return s.saveStatus.state;
 }
 
 function patchesOf(id: number, from: number) {
@@ -97,6 +98,7 @@ describe('auto-save: saves coalesced within the rate limit', function () {
       const state = JSON.stringify({ burstMs, patches: patches.length, requests: requests.map((r) => `${r.method} ${r.path} -> ${r.status}`), seen: [...seen] });
       // One PATCH at the start, then at most one per window, and the one that carries the last text.
       const allowed = Math.ceil(burstMs / WINDOW_MS) + 2;
+      console.log(`      auto-save: ${patches.length} PATCHes (at most ${allowed} allowed) and ${requests.length} requests for 20 pauses over ${burstMs} ms`);
       assert.ok(patches.length <= allowed, `at most ${allowed} PATCHes for a burst of ${burstMs} ms: ${state}`);
       assert.ok(patches.length >= 2, `the text went out during the burst too, not only at its end: ${state}`);
       assert.ok(requests.every((r) => r.status !== 429), `no request was refused by the rate limit: ${state}`);
