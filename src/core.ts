@@ -10,6 +10,7 @@ import { AccountService } from './services/accountService';
 import { DocumentService } from './services/documentService';
 import { ProjectService } from './services/projectService';
 import type { Services } from './services/services';
+import { SaveStatus } from './status/save';
 import { UsageStatus } from './status/usage';
 import { AccountRootsTree, type AccountRootNode } from './tree/accountRoots';
 import { DocumentsTreeProvider } from './tree/documentsTree';
@@ -90,6 +91,13 @@ export function createServices(base: CoreBase): Services {
     const owner = target && (target.documents === documents ? primary : registry.added().find((a) => a.documents === target.documents));
     return owner && { usage: owner.usage, name: owner.displayName, primary: owner.primary };
   }, { onDidChange: registry.onDidChange, isLive: (u) => registry.added().some((a) => a.usage === u) });
+  // Whether the active document's text reached the server ("Saving…" / "Saved"), named by its account.
+  const saveStatus = new SaveStatus(fs.onDidSaveState, (uri) => {
+    const target = fs.documentOf(uri);
+    const owner = target && (target.documents === documents ? primary : registry.added().find((a) => a.documents === target.documents));
+    return owner?.displayName;
+  });
+  context.subscriptions.push(saveStatus);
   // The Documents view selects the active document's row, as the Explorer does.
   context.subscriptions.push(
     followActiveDocument(base.documentsTreeView, documentsView, (uri) => {
@@ -101,6 +109,6 @@ export function createServices(base: CoreBase): Services {
 
   return {
     context, log, credentials, accounts, api, registry, documents, account, usage, prompter,
-    documentsTree, projectsTree, documentsView, projectsView, fs, proposalContent,
+    documentsTree, projectsTree, documentsView, projectsView, fs, proposalContent, saveStatus,
   };
 }

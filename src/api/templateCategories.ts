@@ -18,3 +18,32 @@ const CATEGORY_OF: Readonly<Record<number, string>> = {
 export function templateCategory(id: number): string | undefined {
   return CATEGORY_OF[id];
 }
+
+/**
+ * The codicon of each kind of text, for a template's group in the Documents view: the 52 groups read apart at a
+ * glance, where one folder icon repeated 52 times says nothing. (The document rows keep the icon of the file
+ * language they open in, and the editor tab the language's own: VS Code picks a tab's icon by language and file
+ * extension from the user's file icon theme, and offers no icon per resource.)
+ */
+const CATEGORY_ICON: Readonly<Record<string, string>> = {
+  'Any text: the prompt alone decides': 'note',
+  Website: 'globe',
+  Advertising: 'megaphone',
+  'Long-form writing': 'book',
+  Blog: 'rss',
+  Copywriting: 'edit',
+  Editing: 'whole-word',
+  'Social media': 'comment-discussion',
+  SEO: 'graph-line',
+  Business: 'briefcase',
+  Email: 'mail',
+  Video: 'device-camera-video',
+  'E-commerce': 'tag',
+  'Mobile app': 'device-mobile',
+};
+
+/** The codicon of a built-in template's kind of text; undefined for a custom template. */
+export function templateIcon(id: number): string | undefined {
+  const category = CATEGORY_OF[id];
+  return category === undefined ? undefined : CATEGORY_ICON[category];
+}

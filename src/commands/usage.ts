@@ -16,7 +16,9 @@ type UsageItem = vscode.QuickPickItem & { open?: true };
 
 /**
  * The plan usage in a Quick Pick (what the status bar item summarises): this month's words, documents and
- * images against the plan's limits, the totals, and Open Account Page (the account's documents server).
+ * images against the plan's limits, the totals, and Open Account Page (the account's documents server). The figures
+ * are read-only, but a Quick Pick's lines are choices: choosing any of them opens the account page, where the plan is
+ * seen and changed, and the box says so (no line is a dead end).
  * Uses the figures already read; reads the account once when there are none yet.
  *
  * Whose usage: the account a row or root names (`arg`), else the account of the active document (what the status
@@ -27,7 +29,7 @@ export async function showUsage(s: Services, arg?: unknown): Promise<void> {
   if (!account) return;
   const info = account.usage.cached ?? (await account.usage.get());
   const base = account.documentsUrl;
-  const rows: UsageItem[] = usageRows(info).map((r) => ({ label: r.label, description: r.description }));
+  const rows: UsageItem[] = usageRows(info).map((r) => ({ label: r.label, description: r.description, open: true }));
   if (rows.length === 0) rows.push({ label: 'The server did not say how much of the plan is used.' });
   const items: UsageItem[] = [
     ...rows,
@@ -36,7 +38,7 @@ export async function showUsage(s: Services, arg?: unknown): Promise<void> {
   ];
   // With several accounts the title says whose figures these are.
   const title = s.registry.several ? `Content Docs: Plan Usage — ${account.displayName}` : 'Content Docs: Plan Usage';
-  const picked = await s.prompter.pick(items, { title, placeHolder: 'This month against your plan' });
+  const picked = await s.prompter.pick(items, { title, placeHolder: 'This month against your plan: select a line to open your account page' });
   if (!picked?.open) return;
   if (!base) throw new Error('No server address is set ("contentDocs.documents.baseUrl").');
   await s.usage.openExternal(vscode.Uri.parse(base));

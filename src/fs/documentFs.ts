@@ -12,6 +12,7 @@ import { AccountIndex, listAccount, type IndexDiff } from './accountIndex';
 import { DocumentRecords, type Use } from './documentRecords';
 import { FileChangeBatcher } from './fileEvents';
 import { refusal, toFileSystemError, unsavableText, unusableName } from './fsErrors';
+import { SaveWindow, type SaveEvent } from './saveWindow';
 import { documentIdOf, documentUris, isAccountRefusal, isShown, resolveTarget, type Target } from './targets';
 import {
   accountOfUri,
@@ -47,10 +48,18 @@ const DIRECTORY: vscode.FileStat = { type: vscode.FileType.Directory, ctime: 0, 
  *
  * Failures: `writeFile` throws a FileSystemError carrying the reason (refused locally when empty or over
  * 20,480 characters); VS Code then keeps the editor dirty with its text and offers Retry / Save As.
+ *
+ * Auto-save: an auto-save that comes within a few seconds of the document's last PATCH is held before its stat until
+ * that window has passed, and VS Code folds the saves asked for meanwhile into the next one (see saveWindow.ts).
+ * Each save is told on {@link onDidSaveState} (the status bar's "Saving…" / "Saved").
  */
 export class DocumentFileSystem extends Disposable implements vscode.FileSystemProvider {
   private readonly events = this._register(new FileChangeBatcher());
   readonly onDidChangeFile = this.events.onDidChangeFile;
+  private readonly saveEvents = this._register(new vscode.EventEmitter<SaveEvent>());
+  /** Each save of a document's text: held or sent, saved, failed. */
+  readonly onDidSaveState = this.saveEvents.event;
+  private readonly saveWindow = new SaveWindow();
 
   private readonly index: AccountIndex;
   /**
@@ -101,6 +110,13 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
       }),
     );
     this._register({ dispose: () => clearTimeout(this.reloadTimer) });
+    // VS Code says why it saves just before the save's stat: an auto-save may be held, a save the user asked for never.
+    this._register(
+      vscode.workspace.onWillSaveTextDocument((e) => {
+        if (e.document.uri.scheme !== SCHEME) return;
+        this.saveWindow.announce(e.document.uri.toString(), e.reason === vscode.TextDocumentSaveReason.Manual ? 'manual' : 'auto');
+      }),
+    );
   }
 
   /** The records of an account (by its label), made on first use. */
@@ -161,6 +177,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
   async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
     const target = await this.resolve(uri, 'open');
     if (target.kind !== 'file') return DIRECTORY;
+    await this.holdAutoSave(uri, target.id);
     const records = this.recordsOf(accountOfUri(uri));
     records.track(target.id, uri);
     records.statStarted(target.id);
@@ -210,7 +227,19 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     throw vscode.FileSystemError.NoPermissions('Template folders come from the server: they cannot be created here.');
   }
 
-  async writeFile(uri: vscode.Uri, content: Uint8Array, _options: { readonly create: boolean; readonly overwrite: boolean }): Promise<void> {
+  async writeFile(uri: vscode.Uri, content: Uint8Array, options: { readonly create: boolean; readonly overwrite: boolean }): Promise<void> {
+    const key = uri.toString();
+    this.saveEvents.fire({ uri: key, state: 'saving' });
+    try {
+      await this.write(uri, content, options);
+    } catch (e) {
+      this.saveEvents.fire({ uri: key, state: 'failed', message: e instanceof Error ? e.message : String(e) });
+      throw e;
+    }
+    this.saveEvents.fire({ uri: key, state: 'saved' });
+  }
+
+  private async write(uri: vscode.Uri, content: Uint8Array, _options: { readonly create: boolean; readonly overwrite: boolean }): Promise<void> {
     const target = await this.resolve(uri, 'write');
     if (target.kind !== 'file') throw vscode.FileSystemError.FileIsADirectory(uri);
     const id = target.id;
@@ -236,6 +265,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     }
 
     records.setWriting(id, true);
+    this.saveWindow.sending(id);
     let saved: ContentDocument;
     try {
       // Sent only while the URI's account is the one used now (checked again just before the PATCH leaves).
@@ -244,6 +274,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
       throw this.toFileSystemError(e, action, id);
     } finally {
       records.setWriting(id, false);
+      this.saveWindow.sent(id);
     }
     const obs = this.accept(saved, true, records);
     this.log.info(`[fs] saved document ${id} (${obs.version.size} bytes stored${obs.version.text === text ? '' : ', trimmed by the server'})`);
@@ -321,6 +352,19 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
       names: (id) => this.recordsOf(accountOfUri(uri)).names(id),
       currentName: (id) => this.documents.get(id)?.name,
     });
+  }
+
+  /**
+   * The stat before an auto-save of a document PATCHed a moment ago waits for the end of the document's window (see
+   * saveWindow.ts); meanwhile VS Code folds the further saves of the editor into one, which carries the last text.
+   */
+  private async holdAutoSave(uri: vscode.Uri, id: number): Promise<void> {
+    if (!this.saveWindow.startsAutoSave(uri.toString())) return;
+    let wait = this.saveWindow.waitMs(id);
+    if (wait <= 0) return;
+    this.saveEvents.fire({ uri: uri.toString(), state: 'saving' });
+    this.log.info(`[fs] auto-save of document ${id} held ${wait} ms: a document's auto-saves go out at most once in ${this.saveWindow.windowMs / 1000} s`);
+    while ((wait = this.saveWindow.waitMs(id)) > 0) await new Promise((r) => setTimeout(r, Math.min(wait, 250)));
   }
 
   private hasUnsavedEdits(id: number): boolean {

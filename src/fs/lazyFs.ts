@@ -8,6 +8,7 @@ import { Disposable } from '../util/disposable';
 import type { Logger } from '../util/log';
 import { ActiveFavoriteContext } from './activeFavoriteContext';
 import type { DocumentFileSystem } from './documentFs';
+import type { SaveEvent } from './saveWindow';
 import { accountOfUri, documentIdFromUri } from './uris';
 
 type FsModule = typeof import('./documentFs');
@@ -36,6 +37,9 @@ export interface DocumentTarget {
 export class LazyDocumentFileSystem extends Disposable implements vscode.FileSystemProvider {
   private readonly _onDidChangeFile = this._register(new vscode.EventEmitter<vscode.FileChangeEvent[]>());
   readonly onDidChangeFile = this._onDidChangeFile.event;
+  private readonly _onDidSaveState = this._register(new vscode.EventEmitter<SaveEvent>());
+  /** Each save of a document's text, in any account (the status bar's "Saving…" / "Saved"). */
+  readonly onDidSaveState = this._onDidSaveState.event;
   private impl: DocumentFileSystem | undefined;
   /** The file systems of added accounts, by label (built on first use, disposed with their account). */
   private readonly added = new Map<string, { documents: DocumentService; fs: DocumentFileSystem }>();
@@ -66,7 +70,13 @@ export class LazyDocumentFileSystem extends Disposable implements vscode.FileSys
     const impl = new (this.load().DocumentFileSystem)(documents, this.log);
     impl.setPrompter(this.prompter);
     const sub = impl.onDidChangeFile((e) => this._onDidChangeFile.fire(e));
-    this._register({ dispose: () => void sub.dispose() });
+    const saves = impl.onDidSaveState((e) => this._onDidSaveState.fire(e));
+    this._register({
+      dispose: () => {
+        sub.dispose();
+        saves.dispose();
+      },
+    });
     if (documents === this.documents) this._register(impl);
     this.favorite ??= this._register(new ActiveFavoriteContext((uri) => this.documentOf(uri)));
     this.favorite.watch(documents);

@@ -7,6 +7,7 @@ import type { ApiProvider } from './apiProvider';
 import type { DocumentService } from './documentService';
 import type { AccountService } from './accountService';
 import type { UsageStatus } from '../status/usage';
+import type { SaveStatus } from '../status/save';
 import type { DocumentsTreeProvider } from '../tree/documentsTree';
 import type { ProjectsTreeProvider } from '../tree/projectsTree';
 import type { LazyDocumentFileSystem } from '../fs/lazyFs';
@@ -30,6 +31,8 @@ export interface Services {
   readonly documents: DocumentService;
   readonly account: AccountService;
   readonly usage: UsageStatus;
+  /** Whether the active document's text reached the server (the status bar's "Saving…" / "Saved"). */
+  readonly saveStatus: SaveStatus;
   readonly prompter: SwitchablePrompter;
   /** The first account's Documents tree (with several accounts, its root's content). */
   readonly documentsTree: DocumentsTreeProvider;

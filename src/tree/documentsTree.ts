@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { ContentDocument } from '../api/index';
 import { templateName } from '../api/templates';
+import { templateIcon } from '../api/templateCategories';
 import type { SignIn } from '../auth/credentials';
 import { CMD, CTX, STATE, VIEW } from '../constants';
 import { DocumentsModel, isGroup, type Counting, type DocumentSource } from '../model/documentsModel';
@@ -209,7 +210,7 @@ export class DocumentsTreeProvider extends PagedTreeBase<DocNode> {
         const what = this.model.favoritesOnly ? vscode.l10n.t('favorite documents') : vscode.l10n.t('documents');
         return {
           label: g.name,
-          icon: g.custom ? 'folder-library' : 'folder',
+          icon: g.custom ? 'folder-library' : (templateIcon(g.templateId) ?? 'folder'),
           tooltip:
             n === undefined || n < 0
               ? vscode.l10n.t('{0}: expand to list its {1}', g.name, what)

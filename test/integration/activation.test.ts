@@ -53,7 +53,9 @@ describe('activation: on startup, network-free, and the writing Code Actions are
       const editor = await workspaceFile('startup.md', '# Notes\n\nA paragraph to rewrite.\n');
       editor.selection = new vscode.Selection(2, 0, 2, editor.document.lineAt(2).text.length);
       const titles = await until('the Code Actions', async () => {
-        const actions = (await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', editor.document.uri, editor.selection)) ?? [];
+        const actions =
+          (await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', editor.document.uri, editor.selection, vscode.CodeActionKind.Refactor.value)) ??
+          [];
         const ours = actions.map((a) => a.title).filter((t) => t.startsWith('Content Docs:'));
         return ours.length ? ours : undefined;
       });

@@ -224,6 +224,30 @@ describe('usage: plan usage in the status bar', function () {
     assert.strictEqual(s.usage.state.text, '$(sparkle) 12.3k / 50k words');
   });
 
+  it('click on a figure: not a dead end — it opens the account page too, as the box says', async () => {
+    // Runs alone with --grep too: signed in to this suite's sandbox.
+    if (vscode.workspace.getConfiguration('contentDocs').get('documents.baseUrl') !== sandbox.docsUrl) await useSandbox(s, sandbox);
+    await s.account.refresh();
+    const opened: string[] = [];
+    const original = s.usage.openExternal;
+    s.usage.openExternal = (uri) => {
+      opened.push(uri.toString());
+      return Promise.resolve(true);
+    };
+    let placeHolder = '';
+    prompter.answer = (q) => {
+      placeHolder = q.prompt ?? '';
+      return q.title === 'Content Docs: Plan Usage' ? 'Words this month' : undefined;
+    };
+    try {
+      await vscode.commands.executeCommand(CMD.usageShow);
+    } finally {
+      s.usage.openExternal = original;
+    }
+    assert.deepStrictEqual(opened, [vscode.Uri.parse(sandbox.docsUrl).toString()], 'a figure opens the account page');
+    assert.match(placeHolder, /select a line to open your account page/i, 'the box says what a click does');
+  });
+
   it('sign-out hides it and forgets the figures; another key or server reads again on the next request', async () => {
     // This test's own figures (it runs alone with --grep, too).
     sandbox.setAccount({ plan: { name: 'Writer', features: { words: 50_000, documents: 200 } }, counters: { words_month_count: 12_345, documents_month_count: 17 } });

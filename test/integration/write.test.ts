@@ -392,13 +392,19 @@ describe('write: AI writing on the active editor (selection commands, proposal, 
     }
   });
 
-  it('Code Actions on a non-empty selection offer the actions the setting lists', async () => {
+  it('Code Actions on a non-empty selection offer the actions the setting lists, as refactorings asked for (Refactor…), never in the light bulb', async () => {
     const editor = await workspaceFile('actions.md', POST);
     const sel = selectLines(editor, 3, 4);
-    const titles = async (range: vscode.Range) =>
-      ((await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', editor.document.uri, range)) ?? [])
+    // Refactor… (Ctrl+Shift+R) asks for the kind `refactor`; the light bulb and Quick Fix ask for no kind.
+    const ask = async (range: vscode.Range, only: string | undefined) =>
+      ((await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', editor.document.uri, range, only)) ?? [])
         .map((a) => a.title)
         .filter((t) => t.startsWith('Content Docs:'));
+    const titles = (range: vscode.Range) => ask(range, vscode.CodeActionKind.Refactor.value);
+    await until('the Code Actions (signed in)', async () => (await titles(sel)).length > 0 || undefined);
+    assert.strictEqual((await ask(sel, vscode.CodeActionKind.RefactorRewrite.value)).length, 6, 'Refactor > Rewrite asks for them');
+    assert.deepStrictEqual(await ask(sel, undefined), [], 'not offered unasked: no light bulb on every selection');
+    assert.deepStrictEqual(await ask(sel, vscode.CodeActionKind.QuickFix.value), [], 'not Quick Fixes');
     assert.deepStrictEqual(await titles(sel), [
       'Content Docs: Rewrite Selection',
       'Content Docs: Summarize Selection',

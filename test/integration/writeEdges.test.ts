@@ -413,7 +413,7 @@ describe('write edges: a read-only editor, a notebook cell, reversed selections,
       assert.strictEqual(stores(a).length, 0, 'no document was created');
       assert.strictEqual(proposalTabs().length, 0);
       // The Code Actions do not offer what the command refuses.
-      const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', ro.uri, editor.selection);
+      const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', ro.uri, editor.selection, vscode.CodeActionKind.Refactor.value);
       assert.deepStrictEqual(
         actions.filter((x) => x.title.startsWith('Content Docs:')).map((x) => x.title),
         [],

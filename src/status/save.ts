@@ -1,0 +1,94 @@
+import * as vscode from 'vscode';
+import { SCHEME } from '../constants';
+import type { SaveEvent } from '../fs/saveWindow';
+import { AUTO_SAVE_WINDOW_MS } from '../fs/saveWindow';
+import { Disposable } from '../util/disposable';
+
+/** How long "Saved" stays in the status bar after a save (ms). */
+export const SAVED_SHOWN_MS = 4_000;
+/** A "Saving…" that hears nothing more (VS Code stopped the save after its check) goes after this long (ms). */
+const SAVING_FORGOTTEN_MS = 60_000;
+
+/** What the item shows (the API cannot read a status bar item back: tests read this). */
+export interface SaveItemState {
+  readonly visible: boolean;
+  readonly text: string;
+  readonly tooltip: string;
+}
+
+interface Shown {
+  readonly state: SaveEvent['state'];
+  readonly at: number;
+  readonly message?: string;
+}
+
+/**
+ * Whether the active editor's document reached the server: a status bar word, not a notification (auto-save saves
+ * every pause). "Saving…" while a save is held for its window or on the wire, "Saved" for a few seconds once the
+ * server has the text, "Not saved" after a failure until the next save (VS Code says why as well, and keeps the
+ * editor dirty). Each tooltip names the account. Shown only for a `content-docs:` document.
+ */
+export class SaveStatus extends Disposable {
+  private readonly item: vscode.StatusBarItem;
+  private readonly shown = new Map<string, Shown>();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private current: SaveItemState = { visible: false, text: '', tooltip: '' };
+
+  constructor(
+    saves: vscode.Event<SaveEvent>,
+    /** The name of the account a document's URI belongs to (undefined: not known). */
+    private readonly accountOf: (uri: vscode.Uri) => string | undefined,
+  ) {
+    super();
+    this.item = this._register(vscode.window.createStatusBarItem('contentDocs.save', vscode.StatusBarAlignment.Right, 101));
+    this.item.name = 'Content Docs Save';
+    this._register(saves((e) => this.onSave(e)));
+    this._register(vscode.window.onDidChangeActiveTextEditor(() => this.render()));
+    this._register(vscode.workspace.onDidCloseTextDocument((d) => this.shown.delete(d.uri.toString())));
+    this._register({ dispose: () => clearTimeout(this.timer) });
+  }
+
+  get state(): SaveItemState {
+    return this.current;
+  }
+
+  private onSave(e: SaveEvent): void {
+    this.shown.set(e.uri, { state: e.state, at: Date.now(), message: e.message });
+    this.render();
+  }
+
+  private render(now = Date.now()): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
+    const uri = vscode.window.activeTextEditor?.document.uri;
+    const shown = uri?.scheme === SCHEME ? this.shown.get(uri.toString()) : undefined;
+    const lasts = shown && (shown.state === 'saved' ? SAVED_SHOWN_MS : shown.state === 'saving' ? SAVING_FORGOTTEN_MS : undefined);
+    if (!uri || !shown || (lasts !== undefined && now - shown.at >= lasts)) return this.show(undefined);
+    if (lasts !== undefined) this.timer = setTimeout(() => this.render(), shown.at + lasts - now + 5);
+    const account = this.accountOf(uri) ?? 'the server';
+    switch (shown.state) {
+      case 'saving':
+        return this.show({
+          visible: true,
+          text: '$(sync~spin) Saving…',
+          tooltip: `Saving to ${account}. Auto-saves of a document go out at most once in ${AUTO_SAVE_WINDOW_MS / 1000} seconds (the server takes 60 requests a minute); the last text you typed is sent.`,
+        });
+      case 'saved':
+        return this.show({ visible: true, text: '$(cloud) Saved', tooltip: `Saved to ${account} at ${new Date(shown.at).toLocaleTimeString()}.` });
+      case 'failed':
+        return this.show({
+          visible: true,
+          text: '$(warning) Not saved',
+          tooltip: `Not saved to ${account}: ${shown.message ?? 'the save failed'}\nYour text stays in the editor: save again to retry.`,
+        });
+    }
+  }
+
+  private show(state: SaveItemState | undefined): void {
+    this.current = state ?? { visible: false, text: '', tooltip: '' };
+    if (!state) return this.item.hide();
+    this.item.text = state.text;
+    this.item.tooltip = state.tooltip;
+    this.item.show();
+  }
+}
