@@ -34,7 +34,8 @@ export const BUNDLES = {
     // from startup on; it reads only SecretStorage and globalState, and hears of the account service and the added
     // accounts (dist/core.js) once the services are built. 18.6 KB since the proposal's keys (their context key),
     // the writing confirmation's question (Prompter.ask) and the Documents view's keys (the focused-row marker); 18.6 KB
-    // since the language-model tools' registrations (src/agents/tools/register.ts: their work is dist/tools.js).
+    // since the language-model tools' registrations (src/agents/tools/register.ts: their work is dist/tools.js); 18.9 KB
+    // since the @content chat participant's (src/chat/participant.ts: its answers are in dist/commands.js).
     maxKB: 19,
     packages: [],
     contains: [
@@ -46,6 +47,7 @@ export const BUNDLES = {
       'src/auth/accountNames.ts',
       'src/auth/accountsMenu.ts',
       'src/auth/credentials.ts',
+      'src/chat/participant.ts',
       'src/commands/index.ts',
       'src/constants.ts',
       'src/ui/prompter.ts',

@@ -10,6 +10,7 @@ import { projectCommands } from './projects';
 import { writeCommands } from '../write/commands';
 import { usageCommands } from './usage';
 
+export { answerChat } from '../chat/handler';
 export { goneText } from '../write/proposalGone';
 export { showCheckedInput } from '../ui/checkedInput';
 export { showStepInput, showStepPick, showToggleInput } from '../ui/quickInputs';
