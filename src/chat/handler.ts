@@ -3,7 +3,7 @@ import type { ContentDocument } from '../api/index';
 import { templateName } from '../api/templates';
 import type { Account } from '../accounts/account';
 import { accountInUse, useAccount } from '../accounts/pick';
-import { CHAT, CMD } from '../constants';
+import { CHAT, CMD, PROPOSAL_SCHEME } from '../constants';
 import type { Services } from '../services/services';
 import { usageRows } from '../status/usageFormat';
 import { fromNow, md, parseDate, words } from '../tree/format';
@@ -155,7 +155,7 @@ async function write(s: Services, prompt: string, stream: vscode.ChatResponseStr
     return { metadata: { command: 'write' } satisfies ChatAnswerMetadata };
   }
   const editor = vscode.window.activeTextEditor;
-  if (!editor) {
+  if (!editor || editor.document.uri.scheme === PROPOSAL_SCHEME) {
     stream.markdown(vscode.l10n.t('There is no editor to write in. Open a file, put the cursor where the text should go (or select text to work on), then ask again.'));
     return { metadata: { command: 'write' } satisfies ChatAnswerMetadata };
   }
