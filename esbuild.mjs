@@ -35,8 +35,9 @@ export const BUNDLES = {
     // accounts (dist/core.js) once the services are built. 18.6 KB since the proposal's keys (their context key),
     // the writing confirmation's question (Prompter.ask) and the Documents view's keys (the focused-row marker); 18.6 KB
     // since the language-model tools' registrations (src/agents/tools/register.ts: their work is dist/tools.js); 18.9 KB
-    // since the @content chat participant's (src/chat/participant.ts: its answers are in dist/commands.js).
-    maxKB: 19,
+    // since the @content chat participant's (src/chat/participant.ts: its answers are in dist/commands.js), which
+    // takes it past 19 KB as the unit test measures a development build's sources minified (19.3 KB).
+    maxKB: 20,
     packages: [],
     contains: [
       'src/extension.ts',
