@@ -181,6 +181,25 @@ export function defineSuites(): void {
       assert.deepEqual(reqs.map((r) => r.route), ['documents.show'], 'one request');
     });
 
+    it('language-model tools: search and read run in the web worker through fetch, one request each (after its preflight)', async () => {
+      await quiet();
+      const id = await freshDocument();
+      const server = await sb.document(id);
+      await sb.resetRequests();
+      const textOf = (r: vscode.LanguageModelToolResult) =>
+        r.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+      const search = textOf(await vscode.lm.invokeTool('contentDocs_search_documents', { input: { limit: 3 }, toolInvocationToken: undefined }));
+      assert.match(search, /^Account: .+\n3 of \d+ documents, newest first:\n- #\d+ "/);
+      const read = textOf(await vscode.lm.invokeTool('contentDocs_read_document', { input: { id }, toolInvocationToken: undefined }));
+      assert.match(read, new RegExp(`^Account: .+\\nDocument #${id} `));
+      assert.ok(read.endsWith(server.result ?? ''), 'the read answer ends with the server\'s text');
+      // The status bar's own read of the plan usage is not the tools'.
+      const reqs = (await sb.requests()).filter((r) => r.route !== 'account');
+      assert.deepEqual(reqs.map((r) => r.route), ['documents.list', 'documents.show']);
+      assert.equal(reqs[0].query?.per_page, '10');
+      assert.ok((await sb.preflights()).length >= reqs.length, 'the browser asked before each request');
+    });
+
     it('edits and saves: the PATCH lands on that document, UTF-8 intact', async () => {
       await quiet();
       const id = await freshDocument();

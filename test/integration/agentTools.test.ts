@@ -1,0 +1,387 @@
+/**
+ * The language-model tools inside a real VS Code against the sandbox, run as a chat runs them but with no model:
+ * vscode.lm.invokeTool. Every tool's answer, the requests the sandbox saw, the confirmations prepareInvocation
+ * returns (in test mode VS Code accepts every confirmation itself, so the test reads them from the tool), a bad input
+ * answered with no request, a server error in the UI's words, signed out, turned off, and two accounts.
+ */
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import type { TestApi } from '../../src/extension';
+import type { Services } from '../../src/services/services';
+import { startSandbox, type RequestRecord, type Sandbox } from '../sandbox/server';
+import { startTwoAccounts } from './twoAccountsKit';
+import { EXTENSION_ID, configure, sandboxDocument, sleep, useSandbox } from './reliabilityKit';
+
+const NAMES = [
+  'contentDocs_search_documents',
+  'contentDocs_read_document',
+  'contentDocs_list_templates',
+  'contentDocs_create_document',
+  'contentDocs_update_document',
+  'contentDocs_delete_document',
+  'contentDocs_delete_project',
+  'contentDocs_get_plan_usage',
+  'contentDocs_list_projects',
+];
+
+const ID = 9001;
+
+/** An input each tool takes. */
+const VALID: Record<string, object> = {
+  contentDocs_search_documents: { query: 'coffee' },
+  contentDocs_read_document: { id: 9001 },
+  contentDocs_list_templates: {},
+  contentDocs_create_document: { name: 'N', prompt: 'P' },
+  contentDocs_update_document: { id: 9001, updated_at: '2026-01-01T00:00:00.000000Z', favorite: true },
+  contentDocs_delete_document: { id: 9001 },
+  contentDocs_delete_project: { project: 'P' },
+  contentDocs_get_plan_usage: {},
+  contentDocs_list_projects: {},
+};
+const HTML_ID = 9002;
+
+let sandbox: Sandbox;
+let s: Services;
+let api: TestApi;
+
+/** What the tool answered: its text parts joined, and its JSON data part. */
+async function run(name: string, input: object): Promise<{ text: string; data: unknown }> {
+  const result = await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined });
+  let text = '';
+  let data: unknown;
+  for (const part of result.content) {
+    if (part instanceof vscode.LanguageModelTextPart) text += part.value;
+    // LanguageModelDataPart.json's mime type is text/x-json.
+    else if (part instanceof vscode.LanguageModelDataPart && /json/.test(part.mimeType)) data = JSON.parse(new TextDecoder().decode(part.data));
+  }
+  return { text, data };
+}
+
+/** What prepareInvocation returns for an input: the confirmation's title and message as text. */
+async function confirmation(name: string, input: object): Promise<{ title?: string; message?: string; invocation?: string }> {
+  const tool = api.tools.get(name);
+  assert.ok(tool?.prepareInvocation !== undefined, `${name} has a prepareInvocation`);
+  const token = new vscode.CancellationTokenSource().token;
+  const p = await tool.prepareInvocation({ input }, token);
+  const m = p?.confirmationMessages?.message;
+  const inv = p?.invocationMessage;
+  return {
+    title: p?.confirmationMessages?.title,
+    message: typeof m === 'string' ? m : m?.value,
+    invocation: typeof inv === 'string' ? inv : inv?.value,
+  };
+}
+
+/** `Account: <name @ host>` (the host alone while the user's name is not known yet) at the start of an answer. */
+function accountLine(host: string): RegExp {
+  return new RegExp(`^Account: (.+ @ )?${host.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\n`);
+}
+
+/**
+ * The API requests the sandbox answered, but the account's: the status bar reads the plan usage by itself once the
+ * extension talked to the server and after a document is created (the plan usage tool's own are counted apart).
+ */
+function apiRequests(box: Sandbox = sandbox): RequestRecord[] {
+  return box.requests.filter((r) => r.route !== undefined && r.route !== 'account');
+}
+
+function routes(box: Sandbox = sandbox): string[] {
+  return apiRequests(box).map((r) => r.route!);
+}
+
+describe('language-model tools (vscode.lm.invokeTool against the sandbox)', function () {
+  this.timeout(60_000);
+
+  before(async () => {
+    sandbox = await startSandbox({ rateLimit: 0, storeDelayMs: 0 });
+    api = (await vscode.extensions.getExtension(EXTENSION_ID)!.activate()) as TestApi;
+    s = api.services;
+    await useSandbox(s, sandbox);
+    await vscode.commands.executeCommand('workbench.action.closeSidebar');
+  });
+
+  after(async () => {
+    await configure('agents.enabled', undefined);
+    await sandbox.close();
+  });
+
+  beforeEach(async () => {
+    sandbox.clearFaults();
+    sandbox.documents.set(ID, sandboxDocument(ID, 'Coffee grinder guide', 'How to grind coffee for a French press.'));
+    sandbox.documents.set(HTML_ID, sandboxDocument(HTML_ID, 'Coffee newsletter', '<p>Our <strong>new</strong> beans&nbsp;are here.</p>'));
+    s.documents.forgetAll();
+    await sleep(50);
+    sandbox.resetRequests();
+  });
+
+  it('vscode.lm.tools lists all nine with their input schemas', () => {
+    const ours = vscode.lm.tools.filter((t) => t.name.startsWith('contentDocs_'));
+    assert.deepStrictEqual(ours.map((t) => t.name).sort(), [...NAMES].sort());
+    for (const t of ours) {
+      assert.ok(t.description.length > 40, `${t.name} has a description for a model`);
+      assert.strictEqual((t.inputSchema as { type?: string } | undefined)?.type, 'object', `${t.name} has an input schema`);
+    }
+    const update = ours.find((t) => t.name === 'contentDocs_update_document')!;
+    assert.deepStrictEqual((update.inputSchema as { required: string[] }).required, ['id', 'updated_at']);
+  });
+
+  it('search: one list request of the page that holds `limit` rows; ids, names, templates, dates and excerpts; the account named', async () => {
+    const { text, data } = await run('contentDocs_search_documents', { query: 'coffee', limit: 2 });
+    const lists = apiRequests().filter((r) => r.route === 'documents.list');
+    assert.deepStrictEqual(routes(), ['documents.list'], text);
+    assert.strictEqual(lists[0].query.per_page, '10');
+    assert.strictEqual(lists[0].query.search, 'coffee');
+    assert.match(text, /^Account: /);
+    assert.match(text, new RegExp(`#${HTML_ID} "Coffee newsletter" — Freestyle · 2 words · created \\S+ · updated_at \\S+`));
+    assert.match(text, /Our new beans are here\./, 'the excerpt of an HTML text is its words');
+    assert.match(text, /#9001 "Coffee grinder guide"/);
+    const d = data as { documents: Array<{ id: number; excerpt: string; format: string }> };
+    assert.deepStrictEqual(d.documents.map((x) => x.id), [HTML_ID, ID]);
+    assert.strictEqual(d.documents[0].format, 'html');
+  });
+
+  it('search: a template by name and favorites only go to the server as its filters', async () => {
+    await run('contentDocs_search_documents', { template: 'blog post', favoritesOnly: true, sort: 'nameAsc', limit: 30 });
+    const q = apiRequests()[0].query;
+    assert.deepStrictEqual([q.template_id, q.favorite, q.sort_by, q.sort, q.per_page], ['9', '1', 'name', 'asc', '50']);
+  });
+
+  it('read: one GET; name, template, words, dates and the text, saying whether it is HTML or plain text', async () => {
+    const plain = await run('contentDocs_read_document', { id: ID });
+    assert.deepStrictEqual(routes(), ['documents.show']);
+    assert.match(plain.text, /Its text is plain text:\n\nHow to grind coffee for a French press\.$/);
+    const html = await run('contentDocs_read_document', { id: HTML_ID });
+    assert.match(html.text, /Its text is HTML \(edited in the web app\):\n\n<p>Our <strong>new<\/strong>/);
+    assert.strictEqual(routes().length, 2);
+  });
+
+  it('templates: the 52 with no request', async () => {
+    const { text, data } = await run('contentDocs_list_templates', {});
+    assert.strictEqual(routes().length, 0);
+    assert.match(text, /52 built in/);
+    assert.match(text, /41: Product sheet/);
+    assert.strictEqual((data as { templates: unknown[] }).templates.length >= 52, true);
+  });
+
+  it('create: the confirmation names the account, the template and the quota; one store request', async () => {
+    await s.account.get();
+    sandbox.resetRequests();
+    const input = { name: 'Grinder sheet', prompt: 'A product sheet for our new grinder', template: 41, creativity: 0.75 };
+    const c = await confirmation('contentDocs_create_document', input);
+    assert.strictEqual(routes().length, 0, 'the confirmation sends nothing');
+    assert.match(c.message!, /Create the document "Grinder sheet" in \*\*.+\*\* with the template Product sheet \(creativity 0\.75\)/);
+    assert.match(c.message!, /counts toward the plan's monthly quota: one document and the words the service writes \(used this month: documents [\d,]+ of [\d,]+ \(\d+ %\); words /);
+    const { text } = await run('contentDocs_create_document', input);
+    assert.deepStrictEqual(routes(), ['documents.store']);
+    const body = apiRequests()[0].body!;
+    assert.deepStrictEqual([body.name, body.template_id, body.creativity], ['Grinder sheet', '41', '0.75']);
+    assert.match(text, /^Created\.\nAccount: .+\nDocument #\d+ "Grinder sheet" — Product sheet/);
+  });
+
+  it('update: the confirmation shows what changes; right after a read, one PATCH and no second read', async () => {
+    const read = await run('contentDocs_read_document', { id: ID });
+    const updatedAt = (read.data as { document: { updated_at: string } }).document.updated_at;
+    const input = { id: ID, updated_at: updatedAt, name: 'Grinder guide', favorite: true };
+    const c = await confirmation('contentDocs_update_document', input);
+    assert.match(c.message!, /Change "Coffee grinder guide" \(#9001\) in \*\*.+\*\*:\n\n- Rename "Coffee grinder guide" to "Grinder guide"\n- Add it to favorites/);
+    sandbox.resetRequests();
+    const { text } = await run('contentDocs_update_document', input);
+    assert.deepStrictEqual(routes(), ['documents.update'], text);
+    assert.deepStrictEqual(apiRequests()[0].body, { name: 'Grinder guide', favorite: '1' });
+    assert.match(text, /^Changed: Rename "Coffee grinder guide" to "Grinder guide"; Add it to favorites\./);
+    assert.strictEqual(sandbox.documents.get(ID)!.name, 'Grinder guide');
+  });
+
+  it('update: refused with no request when the services already know a newer version than the one read', async () => {
+    const read = await run('contentDocs_read_document', { id: ID });
+    const updatedAt = (read.data as { document: { updated_at: string } }).document.updated_at;
+    // Someone changes it on the server; a list (the view, another search) brings the newer copy.
+    const doc = sandbox.documents.get(ID)!;
+    sandbox.documents.set(ID, { ...doc, result: 'Changed in the web app.', updatedAt: new Date(doc.updatedAt.getTime() + 5_000) });
+    await run('contentDocs_search_documents', { query: 'grinder' });
+    sandbox.resetRequests();
+    const { text } = await run('contentDocs_update_document', { id: ID, updated_at: updatedAt, result: 'My text.' });
+    assert.deepStrictEqual(routes(), [], 'nothing sent');
+    assert.match(text, /Couldn't change "Coffee grinder guide" in .+: it changed since you read it .* so nothing was changed\. Read it again with contentRead/);
+    assert.strictEqual(sandbox.documents.get(ID)!.result, 'Changed in the web app.');
+  });
+
+  it('update: a read not recent is checked with one GET first, as a save is; a change since, even within the same second, is refused', async () => {
+    const read = await run('contentDocs_read_document', { id: ID });
+    const updatedAt = (read.data as { document: { updated_at: string } }).document.updated_at;
+    // Changed on the server within the same second (updated_at unchanged), seen by nobody here.
+    sandbox.documents.set(ID, { ...sandbox.documents.get(ID)!, result: 'Changed in the same second.' });
+    await sleep(2_200);
+    sandbox.resetRequests();
+    const { text } = await run('contentDocs_update_document', { id: ID, updated_at: updatedAt, favorite: true });
+    assert.deepStrictEqual(routes(), ['documents.show'], text);
+    assert.match(text, /it changed since you read it/);
+    // Unchanged since the read: one GET, then the PATCH.
+    const again = await run('contentDocs_read_document', { id: ID });
+    await sleep(2_200);
+    sandbox.resetRequests();
+    const ok = await run('contentDocs_update_document', { id: ID, updated_at: (again.data as { document: { updated_at: string } }).document.updated_at, favorite: true });
+    assert.deepStrictEqual(routes(), ['documents.show', 'documents.update'], ok.text);
+  });
+
+  it('delete: the confirmation names the document (known: no request); one DELETE', async () => {
+    await run('contentDocs_read_document', { id: ID });
+    sandbox.resetRequests();
+    const c = await confirmation('contentDocs_delete_document', { id: ID });
+    assert.strictEqual(routes().length, 0);
+    assert.match(c.message!, /^Delete "Coffee grinder guide" \(#9001, Freestyle\) from \*\*.+\*\*\? This cannot be undone\.$/);
+    const { text } = await run('contentDocs_delete_document', { id: ID });
+    assert.deepStrictEqual(routes(), ['documents.delete']);
+    assert.match(text, /^Deleted "Coffee grinder guide" \(#9001\) from /);
+    assert.ok(!sandbox.documents.has(ID));
+  });
+
+  it('delete: a document never read is read once to be named in the confirmation', async () => {
+    const c = await confirmation('contentDocs_delete_document', { id: HTML_ID });
+    assert.deepStrictEqual(routes(), ['documents.show']);
+    assert.match(c.message!, /^Delete "Coffee newsletter" \(#9002, Freestyle\)/);
+  });
+
+  it('projects: one list request; each project with its reports and average score words as the Projects view says them', async () => {
+    const { text, data } = await run('contentDocs_list_projects', { limit: 5 });
+    assert.deepStrictEqual(routes(), ['projects.list']);
+    assert.strictEqual(apiRequests()[0].query.per_page, '10');
+    const rows = (data as { projects: Array<{ project: string; reports: number; average_score?: number; score?: string }> }).projects;
+    assert.strictEqual(rows.length, 5);
+    for (const p of rows) {
+      if (p.average_score === undefined) continue;
+      assert.strictEqual(p.score, p.average_score > 79 ? 'Good' : p.average_score > 49 ? 'Decent' : 'Bad');
+      assert.ok(text.includes(`"${p.project}" — ${p.reports} report`));
+    }
+  });
+
+  it('delete project: the confirmation names the project; one DELETE on the projects server', async () => {
+    const name = sandbox.reports[0].project;
+    const c = await confirmation('contentDocs_delete_project', { project: name });
+    assert.strictEqual(routes().length, 0);
+    assert.match(c.message!, new RegExp(`^Delete the project "${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}" and .+ from \\*\\*.+\\*\\*\\? This cannot be undone\\.$`));
+    const { text } = await run('contentDocs_delete_project', { project: name });
+    assert.deepStrictEqual(routes(), ['projects.delete']);
+    assert.match(text, /^Deleted the project /);
+  });
+
+  it('plan usage: the figures already read, else one request', async () => {
+    const { text } = await run('contentDocs_get_plan_usage', {});
+    assert.ok(sandbox.requests.filter((r) => r.route === 'account').length <= 1);
+    assert.match(text, /^Account: .+\nPlan usage:\n- Words this month: [\d,]+ of [\d,]+ \(\d+ %\)\n- Documents this month: /);
+    assert.strictEqual(routes().length, 0);
+    const cached = s.account.cached;
+    assert.ok(cached, 'the figures are read');
+    sandbox.resetRequests();
+    const again = await run('contentDocs_get_plan_usage', {});
+    assert.strictEqual(sandbox.requests.filter((r) => r.route === 'account').length, 0, 'the second answer uses what was read');
+    assert.strictEqual(again.text, text);
+  });
+
+  it('bad input: a clear message the model can act on, and no request', async () => {
+    const cases: Array<[string, object, RegExp]> = [
+      ['contentDocs_search_documents', { limit: 500 }, /`limit` must be 1–100 \(got 500\)/],
+      ['contentDocs_search_documents', { q: 'coffee' }, /`q` is not an input of this tool; its inputs are `query`, /],
+      ['contentDocs_search_documents', { sort: 'date' }, /`sort` must be one of newest, oldest, nameAsc, nameDesc/],
+      ['contentDocs_search_documents', { template: 'Nonexistent template' }, /has no template named "Nonexistent template"/],
+      ['contentDocs_read_document', {}, /`id` is required: it must be a document id/],
+      ['contentDocs_read_document', { id: '12' }, /`id` must be a document id \(a whole number from 1\) \(got "12"\)/],
+      ['contentDocs_create_document', { name: 'x'.repeat(129), prompt: 'p' }, /`name`: The name can be at most 128 characters \(this one has 129\)\./],
+      ['contentDocs_create_document', { name: 'N', prompt: 'p', creativity: 0.3 }, /`creativity`: must be one of 0 \(Repetitive\), 0\.25/],
+      ['contentDocs_create_document', { name: '  ', prompt: 'p' }, /`name`: The name cannot be empty\./],
+      ['contentDocs_update_document', { id: ID, updated_at: 'yesterday' }, /Nothing to change: give at least one of `name`, `result` or `favorite`\..*`updated_at` must be/],
+      ['contentDocs_delete_project', { project: 'a/b' }, /cannot address a project whose name contains "\/"/],
+      ['contentDocs_get_plan_usage', { account: 'nobody@example.com' }, /There is no account named "nobody@example\.com"; the account is ".+"\. Nothing was sent\./],
+    ];
+    for (const [name, input, expected] of cases) {
+      const { text } = await run(name, input);
+      assert.match(text, expected, `${name} ${JSON.stringify(input)}`);
+      assert.match(text, /Nothing was sent/);
+      const c = await confirmation(name, input);
+      assert.strictEqual(c.message, undefined, 'nothing to confirm for a bad input');
+    }
+    assert.deepStrictEqual(routes(), [], 'no request for any of them');
+  });
+
+  it("a server error: the UI's words", async () => {
+    sandbox.setFault('documents.show', { kind: 'status500' });
+    sandbox.setFault('documents.list', { kind: 'html200' });
+    const read = await run('contentDocs_read_document', { id: ID });
+    assert.match(read.text, /^Couldn't read document 9001 of .+: the server had a problem \(HTTP 500\)/);
+    const search = await run('contentDocs_search_documents', { query: 'x' });
+    assert.match(search.text, /^Couldn't search the documents of .+: /);
+    assert.doesNotMatch(search.text, /<html/i);
+    sandbox.clearFaults();
+    sandbox.documents.delete(ID);
+    const gone = await run('contentDocs_read_document', { id: ID });
+    assert.match(gone.text, /^Couldn't read document 9001 of .+: it no longer exists on the server\.$/);
+  });
+
+  it('signed out: says to run Set API Key…, and sends nothing', async () => {
+    await s.credentials.clearKey();
+    try {
+      sandbox.resetRequests();
+      for (const name of NAMES) {
+        const { text } = await run(name, VALID[name]);
+        assert.match(text, /run "Content Docs: Set API Key…"/, name);
+      }
+      assert.deepStrictEqual(routes(), []);
+    } finally {
+      await useSandbox(s, sandbox);
+    }
+  });
+
+  it('turned off (contentDocs.agents.enabled false): says so, and sends nothing', async () => {
+    await configure('agents.enabled', false);
+    try {
+      const { text } = await run('contentDocs_search_documents', {});
+      assert.match(text, /turned off \(the setting "contentDocs\.agents\.enabled"\)/);
+      assert.deepStrictEqual(routes(), []);
+    } finally {
+      await configure('agents.enabled', undefined);
+    }
+  });
+});
+
+describe('language-model tools with two accounts', function () {
+  this.timeout(60_000);
+
+  before(async () => {
+    api = (await vscode.extensions.getExtension(EXTENSION_ID)!.activate()) as TestApi;
+  });
+
+  it('the answer names the account; `account` picks one; the same id on both servers is never mixed', async () => {
+    const two = await startTwoAccounts({ id: 7001, name: 'Shared name' });
+    try {
+      await two.addB();
+      const [a, b] = two.s.registry.shown();
+      two.a.resetRequests();
+      two.b.resetRequests();
+      const first = await run('contentDocs_read_document', { id: 7001 });
+      assert.match(first.text, accountLine(new URL(two.a.docsUrl).host));
+      assert.match(first.text, /Text of A$/);
+      const second = await run('contentDocs_read_document', { id: 7001, account: b.displayName });
+      assert.match(second.text, accountLine(new URL(two.b.docsUrl).host));
+      assert.match(second.text, /Text of B$/);
+      assert.deepStrictEqual([routes(two.a), routes(two.b)], [['documents.show'], ['documents.show']]);
+
+      // An update with B's version goes to B only; A's copy is untouched.
+      const updatedAt = (second.data as { document: { updated_at: string } }).document.updated_at;
+      const upd = await run('contentDocs_update_document', { id: 7001, updated_at: updatedAt, name: 'Renamed in B', account: b.displayName });
+      assert.match(upd.text, /^Changed: /, upd.text);
+      assert.strictEqual(two.b.documents.get(7001)!.name, 'Renamed in B');
+      assert.strictEqual(two.a.documents.get(7001)!.name, 'Shared name');
+      assert.deepStrictEqual(routes(two.a), ['documents.show']);
+
+      // Deleting in A is confirmed with A's document.
+      const c = await confirmation('contentDocs_delete_document', { id: 7001, account: a.displayName });
+      const hostA = new URL(two.a.docsUrl).host.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      assert.match(c.message!, new RegExp(`^Delete "Shared name" \\(#7001, Freestyle\\) from \\*\\*(.+ @ )?${hostA}\\*\\*`));
+
+      const unknown = await run('contentDocs_get_plan_usage', { account: 'elsewhere' });
+      assert.match(unknown.text, /There is no account named "elsewhere"; the accounts are ".+", ".+"\. Nothing was sent\./);
+    } finally {
+      await two.dispose();
+    }
+  });
+});
