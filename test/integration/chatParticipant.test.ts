@@ -12,7 +12,7 @@ import type { Services } from '../../src/services/services';
 import { VsCodePrompter } from '../../src/ui/prompter';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { click, read, screenshot } from './harness';
-import { RecordingPrompter, services, sleep, until, useSandbox } from './reliabilityKit';
+import { configure, RecordingPrompter, services, sleep, until, useSandbox } from './reliabilityKit';
 import { startTwoAccounts, type TwoAccounts } from './twoAccountsKit';
 import { cleanUp, proposalTabs, settleRequests, workspaceFile } from './writeKit';
 
@@ -180,6 +180,19 @@ describe('@content chat participant: /usage, /search, /write and a question to t
     const received = await vscode.commands.executeCommand<Received[]>('fakeChatModel.received');
     assert.strictEqual(received.length, MAX_TOOL_ROUNDS);
     assert.strictEqual(received[MAX_TOOL_ROUNDS - 1].messages.filter((m) => m.parts.some((p) => p.kind === 'toolResult')).length, MAX_TOOL_ROUNDS - 1);
+  });
+
+  it('with the tools turned off (contentDocs.agents.enabled) the model is offered none', async () => {
+    await configure('agents.enabled', false);
+    try {
+      await vscode.commands.executeCommand('fakeChatModel.script', [{ text: 'Without tools, I cannot look.' }]);
+      await ask('@content find my documents about solar');
+      await answerHolding('Without tools, I cannot look.');
+      const received = await vscode.commands.executeCommand<Received[]>('fakeChatModel.received');
+      assert.deepStrictEqual(received.map((r) => r.tools), [[]]);
+    } finally {
+      await configure('agents.enabled', undefined);
+    }
   });
 
   it('/write puts the proposal diff into the active editor at the cursor; Accept in the chat applies it', async () => {
