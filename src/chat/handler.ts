@@ -3,7 +3,7 @@ import type { ContentDocument } from '../api/index';
 import { templateName } from '../api/templates';
 import type { Account } from '../accounts/account';
 import { accountInUse, useAccount } from '../accounts/pick';
-import { CHAT, CMD, PROPOSAL_SCHEME } from '../constants';
+import { CHAT, CMD, CONFIG, PROPOSAL_SCHEME } from '../constants';
 import type { Services } from '../services/services';
 import { usageRows } from '../status/usageFormat';
 import { fromNow, md, parseDate, words } from '../tree/format';
@@ -219,8 +219,10 @@ async function ask(
   token: vscode.CancellationToken,
 ): Promise<vscode.ChatResult> {
   const model = request.model;
+  // The tools turned off (contentDocs.agents.enabled): the model answers without them.
+  const toolsOn = vscode.workspace.getConfiguration(CONFIG).get<boolean>('agents.enabled', true) !== false;
   const tools: vscode.LanguageModelChatTool[] = vscode.lm.tools
-    .filter((t) => t.name.startsWith(CHAT.toolPrefix))
+    .filter((t) => toolsOn && t.name.startsWith(CHAT.toolPrefix))
     .map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
   const messages = [vscode.LanguageModelChatMessage.User(INSTRUCTIONS), ...historyOf(context), vscode.LanguageModelChatMessage.User(request.prompt)];
   const called: string[] = [];
