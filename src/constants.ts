@@ -88,6 +88,12 @@ export const CMD = {
   proposalOpenDocument: 'contentDocs.proposalOpenDocument',
 } as const;
 
+/** The @content chat participant (contributes.chatParticipants) and the prefix of the tools it gives the model. */
+export const CHAT = {
+  participant: 'contentDocs.content',
+  toolPrefix: 'contentDocs_',
+} as const;
+
 /** Keys in globalState (view choices that survive a restart). Never anything secret. */
 export const STATE = {
   documentsView: 'contentDocs.documentsView',

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { AUTH_PROVIDER, SCHEME, STATE, VIEW } from './constants';
 import { ForwardingFileSystem, ForwardingTree } from './activation/forwarders';
 import { registerTools } from './agents/tools/register';
+import { registerChatParticipant } from './chat/participant';
 import { parseRecords } from './accounts/records';
 import { AccountsMenu } from './auth/accountsMenu';
 import { Credentials } from './auth/credentials';
@@ -34,9 +35,9 @@ function loadCore(): CoreModule {
 }
 
 /**
- * Registers the views, the file system, the commands, the writing Code Actions and the accounts in VS Code's
- * Accounts menu, and sets the first context keys; nothing else. Every window runs this once startup finished, so it
- * loads only this bundle: the services, the views' providers and models (dist/core.js) are built when a view first
+ * Registers the views, the file system, the commands, the writing Code Actions, the @content chat participant and
+ * the accounts in VS Code's Accounts menu, and sets the first context keys; nothing else. Every window runs this once
+ * startup finished, so it loads only this bundle: the services, the views' providers and models (dist/core.js) are built when a view first
  * asks for its rows, a command first runs or a document is first opened. No network, no awaiting the API.
  */
 export function activate(context: vscode.ExtensionContext): TestApi | undefined {
@@ -90,6 +91,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     ...registerCommands(log, core),
     ...registerWriteUi(credentials),
     ...registerTools(core, tools),
+    ...registerChatParticipant(context.extensionUri, core),
   );
 
   // Local only: reads SecretStorage to show either the welcome view or the trees.

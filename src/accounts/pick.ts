@@ -31,3 +31,23 @@ export async function chooseAccount(s: Services, title: string, arg?: unknown): 
 export async function useAccount(s: Services, account: Account): Promise<void> {
   if (account.label !== undefined) await s.context.globalState.update(STATE.lastAccount, account.label);
 }
+
+/** The account of the document in the active editor, while it is one of the accounts shown (no request). */
+export function activeDocumentAccount(s: Services): Account | undefined {
+  const uri = vscode.window.activeTextEditor?.document.uri;
+  const target = uri ? s.fs.documentOf(uri) : undefined;
+  if (!target) return undefined;
+  return s.registry.shown().find((a) => a.documents === target.documents);
+}
+
+/**
+ * The account of an action that asks no question (the @content chat): the active document's, else the one last
+ * used, else the first shown. Local, no request.
+ */
+export function accountInUse(s: Services): Account {
+  const active = activeDocumentAccount(s);
+  if (active) return active;
+  const shown = s.registry.shown();
+  const last = s.context.globalState.get<string>(STATE.lastAccount);
+  return shown.find((a) => a.label !== undefined && a.label === last) ?? shown[0] ?? s.registry.primary;
+}

@@ -19,6 +19,7 @@ function loadBackup(): BackupModule {
   return require('./backup.js') as BackupModule;
 }
 
+export { answerChat } from '../chat/handler';
 export { goneText } from '../write/proposalGone';
 export { showCheckedInput } from '../ui/checkedInput';
 export { showStepInput, showStepPick, showToggleInput } from '../ui/quickInputs';

@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
-import type { Account } from '../accounts/account';
-import { chooseAccount } from '../accounts/pick';
+import { activeDocumentAccount, chooseAccount } from '../accounts/pick';
 import { CMD } from '../constants';
 import type { Services } from '../services/services';
 import { usageRows } from '../status/usageFormat';
@@ -42,12 +41,4 @@ export async function showUsage(s: Services, arg?: unknown): Promise<void> {
   if (!picked?.open) return;
   if (!base) throw new Error('No server address is set ("contentDocs.documents.baseUrl").');
   await s.usage.openExternal(vscode.Uri.parse(base));
-}
-
-/** The account of the document in the active editor, while it is one of the accounts shown (no request). */
-function activeDocumentAccount(s: Services): Account | undefined {
-  const uri = vscode.window.activeTextEditor?.document.uri;
-  const target = uri ? s.fs.documentOf(uri) : undefined;
-  if (!target) return undefined;
-  return s.registry.shown().find((a) => a.documents === target.documents);
 }

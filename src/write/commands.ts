@@ -20,6 +20,7 @@ import { ProposalPreview, TrackedRange, type Proposal } from './preview';
 import {
   checkPrompt,
   composePrompt,
+  composeRequest,
   decodeAnswer,
   DEFAULT_LANGUAGE,
   DEFAULT_TONE,
@@ -35,10 +36,22 @@ import {
   type Tone,
 } from './prompt';
 
+/** The one Writer of the services: the commands and @content /write share its proposals (Accept finds them there). */
+const writers = new WeakMap<Services, Writer>();
+
+export function writerFor(s: Services): Writer {
+  let w = writers.get(s);
+  if (!w) {
+    w = new Writer(s);
+    writers.set(s, w);
+    s.context.subscriptions.push(w);
+  }
+  return w;
+}
+
 /** The writing commands on the active editor, and the proposal's Accept / Discard / Open Beside. */
 export function writeCommands(s: Services) {
-  const w = new Writer(s);
-  s.context.subscriptions.push(w);
+  const w = writerFor(s);
   return {
     [CMD.selectionGenerate]: (arg: unknown) => w.generate(arg),
     [CMD.selectionRewrite]: (arg: unknown) => w.runAction('rewrite', arg),
@@ -84,6 +97,8 @@ interface Job {
   readonly prompt: string;
   readonly style: Style | undefined;
   readonly placement: WriteAction['placement'];
+  /** What of the user's is sent when it is more than the editor's text (@content /write: the request too). */
+  readonly sent?: string;
   readonly editor: vscode.TextEditor;
   readonly range: vscode.Range;
   readonly text: string;
@@ -160,9 +175,12 @@ function proposalKeys(): { accept: string; discard: string } {
   return { accept: onMac() ? '⌘Enter' : 'Ctrl+Enter', discard: 'Escape' };
 }
 
+/** The template that labels the documents @content /write creates: Freestyle (the request says what to write). */
+const WRITE_TEMPLATE = 1;
+
 const reached = (c: { used: number; limit: number } | undefined) => c !== undefined && c.limit !== -1 && c.used >= c.limit;
 
-class Writer implements vscode.Disposable {
+export class Writer implements vscode.Disposable {
   private preview: ProposalPreview | undefined;
   /** GET /account requests made by the writing actions (at most one per run). */
   private accountReads = 0;
@@ -405,10 +423,57 @@ class Writer implements vscode.Disposable {
     });
   }
 
+  // --- @content /write ------------------------------------------------------------------------------------
+
+  /**
+   * Writes what the user asked for in the chat into the active editor: with a selection, the request works on the
+   * selected text and the answer takes its place; without one, the answer goes in at the cursor. The same
+   * confirmation, created document and proposal diff as Rewrite Selection. Throws when there is no editor to write in.
+   */
+  async writeFromRequest(request: string, account: Account): Promise<WriteResult | undefined> {
+    const title = vscode.l10n.t('@content /write');
+    const editor = vscode.window.activeTextEditor;
+    if (!editor || editor.document.uri.scheme === PROPOSAL_SCHEME) {
+      throw new Error(vscode.l10n.t('{0}: there is no editor to write in. Open a file, put the cursor where the text should go (or select text to work on), then ask again.', title));
+    }
+    const doc = editor.document;
+    if (vscode.workspace.fs.isWritableFileSystem(doc.uri.scheme) === false) {
+      throw new Error(vscode.l10n.t('{0}: "{1}" is read-only here, so a proposal could not be applied. Nothing was sent.', title, baseName(doc.uri.path) || doc.uri.toString(true)));
+    }
+    const sel = editor.selection;
+    const range = new vscode.Range(sel.start, sel.end);
+    const text = doc.getText(range);
+    const style = await this.style(account);
+    const format = formatOf(doc.languageId);
+    const prompt = text.trim()
+      ? composePrompt({ task: request, language: style.language, tone: style.tone, text, format, keepStructure: true })
+      : composeRequest({ request, language: style.language, tone: style.tone, format });
+    const base = doc.isUntitled ? doc.uri.path : baseName(doc.uri.path);
+    return this.send({
+      verb: vscode.l10n.t('write the text'),
+      title,
+      confirmLabel: vscode.l10n.t('Write'),
+      name: documentName(vscode.l10n.t('Write'), base, range.start.line + 1),
+      templateId: WRITE_TEMPLATE,
+      creativity: config.writeCreativity(),
+      prompt,
+      style,
+      placement: 'replace',
+      sent: text.trim() ? `${request}\n${text}` : request,
+      editor,
+      range,
+      text,
+      wholeDocument: false,
+      others: editor.selections.length - 1,
+      readsBefore: this.accountReads,
+      account,
+    });
+  }
+
   // --- Sending, waiting, the proposal ------------------------------------------------------------------------
 
   private async send(job: Job): Promise<WriteResult | undefined> {
-    const problem = checkPrompt(job.text, job.prompt);
+    const problem = checkPrompt(job.sent ?? job.text, job.prompt);
     if (problem?.kind === 'empty') {
       void vscode.window.showWarningMessage(vscode.l10n.t('{0}: there is no text. Nothing was sent.', job.title));
       return undefined;
@@ -433,7 +498,7 @@ class Writer implements vscode.Disposable {
       const creativity = vscode.l10n.t('creativity {0} (how freely it writes)', level);
       const dontAsk = vscode.l10n.t("{0} and Don't Ask Again", job.confirmLabel);
       const choice = await this.s.prompter.ask(
-        vscode.l10n.t('{0}: send {1} characters to the service?', job.title, formatCount([...job.text].length)),
+        vscode.l10n.t('{0}: send {1} characters to the service?', job.title, formatCount([...(job.sent ?? job.text)].length)),
         [
           vscode.l10n.t(
             'It creates the document "{0}" ({1}) in your account; each run counts toward your plan\'s monthly words and documents.',

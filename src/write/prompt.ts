@@ -295,6 +295,24 @@ export function composePrompt(p: PromptInput): string {
   return parts.join(' ');
 }
 
+/**
+ * The prompt of a request with no text to work on (@content /write at the cursor): the request, the language and
+ * tone, and how to answer so that the answer's structure reaches the editor (the server flattens line breaks).
+ */
+export function composeRequest(p: { request: string; language?: Language; tone?: Tone; format: TextFormat }): string {
+  const parts = [collapse(p.request)];
+  if (p.language && p.tone) parts.push(`Write the answer in ${p.language.name}, in a ${p.tone.toLowerCase()} tone.`);
+  else if (p.language) parts.push(`Write the answer in ${p.language.name}.`);
+  parts.push(
+    p.format === 'html'
+      ? 'Answer in HTML, with nothing before or after it.'
+      : p.format === 'code'
+        ? 'Answer with the text only.'
+        : `Answer with the text only; where it has several paragraphs, headings or lists, write it in HTML using only the tags ${ALLOWED_TAGS}, because line breaks do not reach you.`,
+  );
+  return parts.join(' ');
+}
+
 /** The prompt's length as the server counts it: code points, after its trim. */
 export function promptLength(prompt: string): number {
   return charLength(serverTrim(prompt));

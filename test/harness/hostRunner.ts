@@ -47,6 +47,8 @@ const NOISE: readonly RegExp[] = [
   /^\[AccountPolicyGate\]/, /ENOTFOUND open-vsx\.org/, /open-vsx\.org/, /^\[ChatModelSelection\]/,
   /^Canceled: Canceled/, // benign race while the workbench shuts the extension hosts down after the run
   /^\[driver\] /,
+  // Copilot Chat, which starts while a suite turns the chat's AI features on, cannot sign in offline.
+  /extensions\/copilot\/dist\//, /^GitHubLoginFailed/,
 ];
 
 const BRIDGE_LINE = /\[\[harness:(screenshot|click|press|type|read) (.+)\]\]/;
@@ -82,6 +84,19 @@ export function parseArgs(argv: readonly string[]): Args {
   }
   if (o.folder) o.folder = path.resolve(o.folder);
   return o;
+}
+
+/**
+ * The one extensionDevelopmentPath the workbench is given: it reads its payload into a Map, so a second entry would
+ * replace the first. Several extensions go in as one folder holding a link to each, which VS Code scans as several
+ * extensions under development.
+ */
+export function developmentLocation(dev: readonly string[], runDir: string): string {
+  if (dev.length === 1) return dev[0];
+  const dir = path.join(runDir, 'development-extensions');
+  fs.mkdirSync(dir, { recursive: true });
+  dev.forEach((d, i) => fs.symlinkSync(d, path.join(dir, `${i}-${path.basename(d)}`), 'dir'));
+  return dir;
 }
 
 function writeAck(file: string, result: { ok: boolean; error?: string; visible?: boolean; text?: string }): void {
@@ -195,7 +210,7 @@ async function main(): Promise<number> {
     }
 
     const payload: [string, string][] = [
-      ...o.dev.map((d): [string, string] => ['extensionDevelopmentPath', cs!.remoteUri(d)]),
+      ['extensionDevelopmentPath', cs.remoteUri(developmentLocation(o.dev, cs.runDir))],
       ['extensionTestsPath', cs.remoteUri(o.tests)],
       ['enableProposedApi', ''],
       ['skipWelcome', 'true'],

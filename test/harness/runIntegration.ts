@@ -71,7 +71,9 @@ async function main(): Promise<number> {
   try {
     code = await runTests({
       vscodeExecutablePath: path.join(repo, 'test', 'harness', 'code-shim'),
-      extensionDevelopmentPath: repo,
+      // Content Docs, and a chat model whose answers the chat suite scripts (test/fixtures/fake-chat-model: tiny,
+      // inert while the chat's AI features are off, as they are for every other suite).
+      extensionDevelopmentPath: [repo, path.join(repo, 'test', 'fixtures', 'fake-chat-model')],
       extensionTestsPath: testsEntry,
       launchArgs: [ws],
       extensionTestsEnv: env,

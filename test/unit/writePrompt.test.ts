@@ -12,6 +12,7 @@ import { WRITE_ACTIONS, WRITE_ACTION_IDS } from '../../src/write/actions';
 import {
   checkPrompt,
   composePrompt,
+  composeRequest,
   decodeAnswer,
   documentName,
   encodeText,
@@ -252,5 +253,22 @@ describe('write: code, limits and names at their edges', () => {
       assert.ok(laravelTrim(name).length > 0);
       assert.ok(!/[\uD800-\uDBFF]$/.test(name) && !/^[\uDC00-\uDFFF]/.test(name), 'no half of a surrogate pair');
     }
+  });
+});
+
+describe('write: a request with no text to work on (@content /write at the cursor)', () => {
+  const german = findLanguage('de')!;
+
+  it('is the request, the language and tone, and how to answer, on one line', () => {
+    const p = composeRequest({ request: 'A short intro\nabout our   grinder', language: german, tone: 'Friendly', format: 'markdown' });
+    assert.ok(p.startsWith('A short intro about our grinder Write the answer in German, in a friendly tone.'), p);
+    assert.ok(!/\s{2}|\n/.test(p), 'one line, single spaces');
+    assert.match(p, /write it in HTML using only the tags h1 to h6, p, ul, ol, li, blockquote, pre and br/);
+    assert.equal(checkPrompt('A short intro', p), undefined, 'within the limit');
+  });
+
+  it('asks for HTML in an HTML file and for the text alone in code', () => {
+    assert.match(composeRequest({ request: 'A footer', format: 'html' }), /^A footer Answer in HTML, with nothing before or after it\.$/);
+    assert.equal(composeRequest({ request: 'A comment', format: 'code' }), 'A comment Answer with the text only.');
   });
 });
