@@ -10,6 +10,7 @@ import type { TestApi } from '../../src/extension';
 import type { Services } from '../../src/services/services';
 import { startSandbox, type RequestRecord, type Sandbox } from '../sandbox/server';
 import { startTwoAccounts } from './twoAccountsKit';
+import { STATE } from '../../src/constants';
 import { EXTENSION_ID, configure, sandboxDocument, sleep, useSandbox } from './reliabilityKit';
 
 const NAMES = [
@@ -380,6 +381,29 @@ describe('language-model tools with two accounts', function () {
 
       const unknown = await run('contentDocs_get_plan_usage', { account: 'elsewhere' });
       assert.match(unknown.text, /There is no account named "elsewhere"; the accounts are ".+", ".+"\. Nothing was sent\./);
+    } finally {
+      await two.dispose();
+    }
+  });
+
+  it('a confirmation without `account` names the account last worked in; invoke acts there, even if the user works in the other one while it waits', async () => {
+    const two = await startTwoAccounts({ id: 7002, name: 'Same everywhere' });
+    try {
+      await two.addB();
+      const [a, b] = two.s.registry.shown();
+      await two.s.context.globalState.update(STATE.lastAccount, a.label);
+      const input = { id: 7002 };
+      const c = await confirmation('contentDocs_delete_document', input);
+      const hostA = new URL(two.a.docsUrl).host.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      assert.match(c.message!, new RegExp(`^Delete "Same everywhere" \\(#7002, Freestyle\\) from \\*\\*(.+ @ )?${hostA}\\*\\*`));
+      // While the question waits, the user picks B for New Document… (it becomes the account last worked in).
+      await two.s.context.globalState.update(STATE.lastAccount, b.label);
+      const tool = api.tools.get('contentDocs_delete_document')!;
+      const result = await tool.invoke({ input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token);
+      const text = (result?.content ?? []).map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+      assert.ok(!two.a.documents.has(7002), `the document confirmed is deleted: ${text}`);
+      assert.ok(two.b.documents.has(7002), "the other account's document of the same id is untouched");
+      assert.match(text, new RegExp(`from (.+ @ )?${hostA}\\.$`));
     } finally {
       await two.dispose();
     }
