@@ -11,7 +11,7 @@ import type { Services } from '../../src/services/services';
 import { startSandbox, type RequestRecord, type Sandbox } from '../sandbox/server';
 import { startTwoAccounts } from './twoAccountsKit';
 import { STATE } from '../../src/constants';
-import { EXTENSION_ID, configure, sandboxDocument, sleep, useSandbox } from './reliabilityKit';
+import { EXTENSION_ID, closeAll, configure, openDocument, replaceAll, sandboxDocument, sleep, useSandbox } from './reliabilityKit';
 
 const NAMES = [
   'contentDocs_search_documents',
@@ -241,6 +241,34 @@ describe('language-model tools (vscode.lm.invokeTool against the sandbox)', func
     const c = await confirmation('contentDocs_delete_document', { id: HTML_ID });
     assert.deepStrictEqual(routes(), ['documents.show']);
     assert.match(c.message!, /^Delete "Coffee newsletter" \(#9002, Freestyle\)/);
+  });
+
+  it('update and delete of a document with unsaved edits in an editor: the editor keeps the user\'s text, dirty', async () => {
+    // Edits stay unsaved (code-server saves after a delay by default).
+    const files = vscode.workspace.getConfiguration('files');
+    const autoSave = files.inspect<string>('autoSave')?.globalValue;
+    await files.update('autoSave', 'off', vscode.ConfigurationTarget.Global);
+    const editor = await openDocument(ID);
+    const typed = 'My unsaved text.';
+    await replaceAll(editor, typed);
+    try {
+      const read = await run('contentDocs_read_document', { id: ID });
+      const updatedAt = (read.data as { document: { updated_at: string } }).document.updated_at;
+      const upd = await run('contentDocs_update_document', { id: ID, updated_at: updatedAt, result: 'The agent\'s text.' });
+      await sleep(500);
+      assert.strictEqual(editor.document.getText(), typed, `after the update (${upd.text})`);
+      assert.strictEqual(sandbox.documents.get(ID)!.result, "The agent's text.", upd.text);
+      assert.strictEqual(editor.document.isDirty, true);
+      const del = await run('contentDocs_delete_document', { id: ID });
+      await sleep(500);
+      assert.strictEqual(editor.document.getText(), typed, `after the delete (${del.text})`);
+      assert.strictEqual(editor.document.isDirty, true);
+      assert.ok(!sandbox.documents.has(ID), del.text);
+      assert.ok(vscode.workspace.textDocuments.includes(editor.document), 'the tab is still open');
+    } finally {
+      await closeAll();
+      await files.update('autoSave', autoSave, vscode.ConfigurationTarget.Global);
+    }
   });
 
   it('projects: one list request; each project with its reports and average score words as the Projects view says them', async () => {
