@@ -179,11 +179,21 @@ async function readState(fs: BackupFs, identity: BackupIdentity): Promise<State>
   }
   const documents: Record<string, Entry> = {};
   for (const [id, e] of Object.entries(s.documents)) {
-    if (/^\d+$/.test(id) && e && typeof e.path === 'string' && typeof e.want === 'string' && typeof e.hash === 'string') {
+    if (/^\d+$/.test(id) && e && typeof e.path === 'string' && ownPath(e.path) && typeof e.want === 'string' && typeof e.hash === 'string') {
       documents[id] = { path: e.path, want: e.want, updated: typeof e.updated === 'string' ? e.updated : null, hash: e.hash };
     }
   }
   return { ...fresh, completed: s.completed, documents };
+}
+
+/**
+ * Whether a path of the state is one a run writes: `<Template>/<Name>` inside the folder, outside its own folders. A
+ * state edited by hand could name `../elsewhere/file`, which a rename or a move to `_deleted/` would then reach.
+ */
+function ownPath(path: string): boolean {
+  const parts = path.split('/');
+  if (parts.length !== 2 || parts.some((p) => !p || p === '.' || p === '..' || p.includes('\\'))) return false;
+  return ![DELETED_FOLDER, STATE_FOLDER].includes(pathKey(parts[0]));
 }
 
 class Run {
@@ -344,7 +354,8 @@ class Run {
     if (moved && present && pathKey(entry.path) === pathKey(path)) await this.#fsStep(`rename “${entry.path}”`, () => this.#fs.rename(entry.path, path));
     await this.#writeWhole(path, text, doc.id);
     if (moved && pathKey(entry.path) !== pathKey(path)) {
-      await this.#fsStep(`remove the old file “${entry.path}”`, () => this.#fs.delete(entry.path));
+      // Only a file the backup wrote for this document (a state edited by hand may name another).
+      if (await this.#holds(entry.path, doc.id)) await this.#fsStep(`remove the old file “${entry.path}”`, () => this.#fs.delete(entry.path));
       this.#unlist(entry.path);
       this.#owner.delete(pathKey(entry.path));
     }
@@ -421,10 +432,17 @@ class Run {
     (await this.#listing(folder)).add(pathKey(file));
   }
 
+  /** Whether the file at `path` is the backup's file of document `id` (its front matter says so). */
+  async #holds(path: string, id: number): Promise<boolean> {
+    if (!(await this.#listed(path))) return false;
+    const bytes = await this.#fsStep(`read “${path}”`, () => this.#fs.read(path));
+    return bytes !== undefined && documentIdOf(decoder.decode(bytes.subarray(0, 4096))) === id;
+  }
+
   /** The file of a document the server no longer has, moved under `_deleted/` (its own name there, unique). */
   async #moveToDeleted(id: number): Promise<void> {
     const entry = this.#state.documents[id];
-    if (await this.#listed(entry.path)) {
+    if (await this.#holds(entry.path, id)) {
       const { folder, file } = splitPath(`${DELETED_FOLDER}/${entry.path}`);
       const [stem, ext] = splitExtension(file);
       let target = '';

@@ -10,7 +10,8 @@ import type { TestApi } from '../../src/extension';
 import type { Services } from '../../src/services/services';
 import { startSandbox, type RequestRecord, type Sandbox } from '../sandbox/server';
 import { startTwoAccounts } from './twoAccountsKit';
-import { EXTENSION_ID, configure, sandboxDocument, sleep, useSandbox } from './reliabilityKit';
+import { STATE } from '../../src/constants';
+import { EXTENSION_ID, closeAll, configure, openDocument, replaceAll, sandboxDocument, sleep, useSandbox } from './reliabilityKit';
 
 const NAMES = [
   'contentDocs_search_documents',
@@ -242,6 +243,34 @@ describe('language-model tools (vscode.lm.invokeTool against the sandbox)', func
     assert.match(c.message!, /^Delete "Coffee newsletter" \(#9002, Freestyle\)/);
   });
 
+  it('update and delete of a document with unsaved edits in an editor: the editor keeps the user\'s text, dirty', async () => {
+    // Edits stay unsaved (code-server saves after a delay by default).
+    const files = vscode.workspace.getConfiguration('files');
+    const autoSave = files.inspect<string>('autoSave')?.globalValue;
+    await files.update('autoSave', 'off', vscode.ConfigurationTarget.Global);
+    const editor = await openDocument(ID);
+    const typed = 'My unsaved text.';
+    await replaceAll(editor, typed);
+    try {
+      const read = await run('contentDocs_read_document', { id: ID });
+      const updatedAt = (read.data as { document: { updated_at: string } }).document.updated_at;
+      const upd = await run('contentDocs_update_document', { id: ID, updated_at: updatedAt, result: 'The agent\'s text.' });
+      await sleep(500);
+      assert.strictEqual(editor.document.getText(), typed, `after the update (${upd.text})`);
+      assert.strictEqual(sandbox.documents.get(ID)!.result, "The agent's text.", upd.text);
+      assert.strictEqual(editor.document.isDirty, true);
+      const del = await run('contentDocs_delete_document', { id: ID });
+      await sleep(500);
+      assert.strictEqual(editor.document.getText(), typed, `after the delete (${del.text})`);
+      assert.strictEqual(editor.document.isDirty, true);
+      assert.ok(!sandbox.documents.has(ID), del.text);
+      assert.ok(vscode.workspace.textDocuments.includes(editor.document), 'the tab is still open');
+    } finally {
+      await closeAll();
+      await files.update('autoSave', autoSave, vscode.ConfigurationTarget.Global);
+    }
+  });
+
   it('projects: one list request; each project with its reports and average score words as the Projects view says them', async () => {
     const { text, data } = await run('contentDocs_list_projects', { limit: 5 });
     assert.deepStrictEqual(routes(), ['projects.list']);
@@ -380,6 +409,29 @@ describe('language-model tools with two accounts', function () {
 
       const unknown = await run('contentDocs_get_plan_usage', { account: 'elsewhere' });
       assert.match(unknown.text, /There is no account named "elsewhere"; the accounts are ".+", ".+"\. Nothing was sent\./);
+    } finally {
+      await two.dispose();
+    }
+  });
+
+  it('a confirmation without `account` names the account last worked in; invoke acts there, even if the user works in the other one while it waits', async () => {
+    const two = await startTwoAccounts({ id: 7002, name: 'Same everywhere' });
+    try {
+      await two.addB();
+      const [a, b] = two.s.registry.shown();
+      await two.s.context.globalState.update(STATE.lastAccount, a.label);
+      const input = { id: 7002 };
+      const c = await confirmation('contentDocs_delete_document', input);
+      const hostA = new URL(two.a.docsUrl).host.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      assert.match(c.message!, new RegExp(`^Delete "Same everywhere" \\(#7002, Freestyle\\) from \\*\\*(.+ @ )?${hostA}\\*\\*`));
+      // While the question waits, the user picks B for New Document… (it becomes the account last worked in).
+      await two.s.context.globalState.update(STATE.lastAccount, b.label);
+      const tool = api.tools.get('contentDocs_delete_document')!;
+      const result = await tool.invoke({ input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token);
+      const text = (result?.content ?? []).map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+      assert.ok(!two.a.documents.has(7002), `the document confirmed is deleted: ${text}`);
+      assert.ok(two.b.documents.has(7002), "the other account's document of the same id is untouched");
+      assert.match(text, new RegExp(`from (.+ @ )?${hostA}\\.$`));
     } finally {
       await two.dispose();
     }

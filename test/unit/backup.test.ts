@@ -207,6 +207,30 @@ describe('Back Up Account to Folder (core)', () => {
     assert.equal(fs.text(STATE_FILE), '{"format":"something else"}');
   });
 
+  it('a state file edited by hand never makes the run touch a file outside the folder, or one it did not write', async () => {
+    const fs = new MemoryFs();
+    const server = new MemoryServer().put(doc(1, 'One', 1), doc(2, 'Two', 1));
+    await run(fs, server);
+    const state = JSON.parse(fs.text(STATE_FILE)!) as { documents: Record<string, { path: string; want: string }> };
+    // Document 1's entry points out of the folder, document 2's at a file of the user's; both "renamed" since.
+    state.documents['1'] = { ...state.documents['1'], path: '../outside/Secret.md', want: 'Freestyle/Old one.md' };
+    state.documents['2'] = { ...state.documents['2'], path: 'Notes/todo.md', want: 'Freestyle/Old two.md' };
+    await fs.write(STATE_FILE, new TextEncoder().encode(JSON.stringify(state)));
+    await fs.write('../outside/Secret.md', new TextEncoder().encode('not the backup\'s'));
+    await fs.write('Notes/todo.md', new TextEncoder().encode('my own notes'));
+    fs.calls.length = 0;
+    await run(fs, server);
+    assert.deepEqual(fs.calls.filter((c) => `${c.path}/${c.to ?? ''}`.split('/').includes('..')), [], 'nothing outside the folder is read, listed, moved or deleted');
+    assert.equal(fs.text('../outside/Secret.md'), 'not the backup\'s');
+    assert.equal(fs.text('Notes/todo.md'), 'my own notes');
+    server.documents.delete(2);
+    await run(fs, server);
+    assert.equal(fs.text('Notes/todo.md'), 'my own notes', 'a file the backup did not write is not moved to _deleted either');
+    assert.equal(frontMatter(fs.text('Freestyle/One.md')!).id, 1);
+    assert.equal(frontMatter(fs.text('_deleted/Freestyle/Two.md')!).id, 2);
+    assertStateTrue(fs);
+  });
+
   it('a full disk mid-way: a clear error, no half-written file, the state not ahead; once there is room the rerun completes', async () => {
     const fs = new MemoryFs();
     const server = new MemoryServer().put(...manyDocuments(250));

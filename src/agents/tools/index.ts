@@ -72,12 +72,43 @@ export async function accountFor(s: Services, wanted: string | undefined): Promi
     const last = s.context.globalState.get<string>(STATE.lastAccount);
     account = shown.find((a) => a.label !== undefined && a.label === last) ?? shown[0];
   }
+  return withKey(s, account);
+}
+
+/** The account, when its key is on this machine; else what to do first. */
+async function withKey(s: Services, account: Account): Promise<Account | string> {
   if (account.primary ? !(await s.credentials.hasKey()) : !(await s.registry.hasKey(account))) {
     return account.primary
       ? SIGNED_OUT
       : `The API key of ${account.displayName} is not on this machine: run "Content Docs: Enter API Key of an Added Account…" first. Nothing was sent.`;
   }
   return account;
+}
+
+/**
+ * The account each confirmation named, per tool and input, when the input names none: invoke acts there, not in the
+ * account the user last worked in by the time the question is answered (the same id there is another document).
+ */
+const confirmed = new Map<string, { label: string; at: number }>();
+
+/** How long a confirmation's account is kept for its invocation (a question may wait; one never answered goes). */
+const CONFIRMED_MS = 60 * 60_000;
+
+function confirmedKey(name: string, input: unknown): string {
+  return `${name}\n${JSON.stringify(input)}`;
+}
+
+/** The account of the input (see {@link accountFor}); without one, the account its confirmation named. */
+async function accountOfInvocation(s: Services, name: string, input: unknown, wanted: string | undefined): Promise<Account | string> {
+  const key = confirmedKey(name, input);
+  const pin = confirmed.get(key);
+  confirmed.delete(key);
+  if (wanted === undefined && pin && Date.now() - pin.at <= CONFIRMED_MS) {
+    const account = s.registry.shown().find((a) => a.label === pin.label);
+    if (!account) return 'The account this was confirmed in is no longer signed in. Nothing was sent.';
+    return withKey(s, account);
+  }
+  return accountFor(s, wanted);
 }
 
 /** The local label requests of this account are checked against (a document id means another document elsewhere). */
@@ -147,6 +178,11 @@ export async function prepare(s: Services, name: string, options: PrepareOptions
   if (!enabled() || !parsed.ok) return { invocationMessage: 'Content Docs' };
   const account = await accountFor(s, parsed.value.account);
   if (typeof account === 'string') return { invocationMessage: 'Content Docs' };
+  if (parsed.value.account === undefined && account.label !== undefined) {
+    const now = Date.now();
+    for (const [k, v] of confirmed) if (now - v.at > CONFIRMED_MS) confirmed.delete(k);
+    confirmed.set(confirmedKey(name, options.input), { label: account.label, at: now });
+  }
   const where = account.displayName;
   switch (key) {
     case 'search':
@@ -219,7 +255,7 @@ export async function invoke(s: Services, name: string, options: Options, token:
   if (!enabled()) return answer(DISABLED);
   const parsed = parseToolInput(key, options.input);
   if (!parsed.ok) return answer(parsed.message);
-  const account = await accountFor(s, parsed.value.account);
+  const account = await accountOfInvocation(s, name, options.input, parsed.value.account);
   if (typeof account === 'string') return answer(account);
   const signal = signalOf(token);
   switch (key) {
