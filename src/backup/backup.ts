@@ -15,6 +15,13 @@
  *   delete documents can skip one. Only after a complete pass is each missing document asked for by id, and only a
  *   404 moves its file to `_deleted/` (never erased); one the server still has is backed up from that answer. A run
  *   that was cancelled or failed moves nothing.
+ * - A deletion between two pages shifts the later rows left: the first row of the next page was on the page already
+ *   read, and a first run has no state to find it by id. So when the list's total changed between the pages of a
+ *   pass, the list is read once more (and at most once again after that), and what that pass brings is backed up.
+ *   When it still changed, the report says so (`listChanged`) and the run is not recorded as complete: a rerun
+ *   completes it. Creations append at the end in id order and shift nothing (they change the total too, which costs
+ *   one pass more and skips nothing). A creation and a deletion in the same gap keep the total, so that pass is
+ *   taken as whole and a shifted document can be missed: the next run repairs it (the list then shows it).
  * - The state names the account (its server and the user's id there): a folder holding another account's backup is
  *   refused before anything is read or written.
  */
@@ -101,6 +108,8 @@ export interface BackupReport {
   total: number | undefined;
   /** Cancelled before the end: what was written is kept, and the next run goes on from there. */
   cancelled: boolean;
+  /** The list still changed while its last pass was read: a document may have been skipped, and a rerun completes it. */
+  listChanged: boolean;
 }
 
 export type BackupErrorKind = 'otherAccount' | 'state' | 'write' | 'server';
@@ -129,6 +138,9 @@ export interface BackupOptions {
   saveEveryMs?: number;
   now?: () => number;
 }
+
+/** How many times more the list is read when its total changed while it was read (each pass costs ⌈N/100⌉ requests). */
+const PASSES_AGAIN = 2;
 
 /** How many files are written at once (vscode.workspace.fs answers each call asynchronously, often over IPC). */
 const WRITERS = 8;
@@ -203,7 +215,7 @@ class Run {
   readonly #signal: AbortSignal | undefined;
   readonly #options: BackupOptions;
   readonly #state: State;
-  readonly #report: BackupReport = { new: 0, changed: 0, restored: 0, unchanged: 0, deleted: 0, requests: 0, seen: 0, total: undefined, cancelled: false };
+  readonly #report: BackupReport = { new: 0, changed: 0, restored: 0, unchanged: 0, deleted: 0, requests: 0, seen: 0, total: undefined, cancelled: false, listChanged: false };
   readonly #seen = new Set<number>();
   /** Per path (as a case-insensitive file system sees it): the document whose file it is; -1: a file not ours. */
   readonly #owner = new Map<string, number>();
@@ -241,10 +253,19 @@ class Run {
   async go(): Promise<BackupReport> {
     try {
       await this.#clearTemporaryFiles();
-      if (!(await this.#pass())) return await this.#stop();
+      let changed = await this.#pass();
+      if (changed === undefined) return await this.#stop();
+      // The list's total changed between pages: a row may have shifted onto a page already read. Read it again.
+      for (let again = 0; changed && again < PASSES_AGAIN; again++) {
+        changed = await this.#pass();
+        if (changed === undefined) return await this.#stop();
+      }
+      this.#report.listChanged = changed;
       if (!(await this.#checkMissing())) return await this.#stop();
-      this.#state.completed = new Date(this.#now()).toISOString();
-      this.#dirty = true;
+      if (!changed) {
+        this.#state.completed = new Date(this.#now()).toISOString();
+        this.#dirty = true;
+      }
       await this.#save();
       return this.#report;
     } catch (e) {
@@ -262,28 +283,36 @@ class Run {
     return this.#report;
   }
 
-  /** Every page of the list, each document written where it changed. False when cancelled. */
-  async #pass(): Promise<boolean> {
+  /**
+   * Every page of the list, each document written where it changed (one seen by an earlier pass of this run is not
+   * looked at again). Whether the list's total changed between its pages; undefined when cancelled.
+   */
+  async #pass(): Promise<boolean | undefined> {
+    let first: number | undefined;
+    let changed = false;
     for (let page = 1; page <= 100_000; page++) {
-      if (this.#cancelled) return false;
+      if (this.#cancelled) return undefined;
       const p = await this.#source.page(page, this.#signal);
       this.#report.requests++;
-      if (page === 1) this.#report.total = p.total;
+      if (page === 1) {
+        first = p.total;
+        this.#report.total = p.total;
+      } else if (p.total !== first) changed = true;
       const writes: Array<() => Promise<void>> = [];
       for (const doc of p.items) {
-        if (this.#cancelled) return false;
+        if (this.#cancelled) return undefined;
         // A document created elsewhere meanwhile can show a row twice across pages: once is enough.
         if (this.#seen.has(doc.id)) continue;
         const write = await this.#prepare(doc);
         if (write) writes.push(write);
       }
       await this.#writeAll(writes);
-      if (this.#cancelled) return false;
+      if (this.#cancelled) return undefined;
       this.#options.onProgress?.({ seen: this.#seen.size, total: this.#report.total, phase: 'list' });
       if (this.#now() - this.#savedAt >= (this.#options.saveEveryMs ?? 5000)) await this.#save();
-      if (!p.hasMore) return true;
+      if (!p.hasMore) return changed;
     }
-    return true;
+    return changed;
   }
 
   /** After a complete pass: each document of the state the pass did not see, asked for by id. False when cancelled. */

@@ -226,6 +226,11 @@ export async function backupAccount(s: Services, arg?: unknown): Promise<BackupO
       void vscode.window.showInformationMessage(
         `Backup of ${name} stopped: ${summary(report)} so far. Run Back Up Account to Folder… on the same folder to finish; it goes on from there.`,
       );
+    } else if (report.listChanged) {
+      s.log.info(`[backup] ${name}: the list of documents changed while it was read; a rerun completes the backup`);
+      void vscode.window.showInformationMessage(
+        `Backed up ${name} to ${folder}: ${summary(report)}. The list of documents changed on the server during the run, so one may be missing: run Back Up Account to Folder… on the same folder again to complete it.`,
+      );
     } else {
       void vscode.window.showInformationMessage(`Backed up ${name} to ${folder}: ${summary(report)}.`);
     }

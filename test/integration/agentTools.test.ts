@@ -414,6 +414,38 @@ describe('language-model tools with two accounts', function () {
     }
   });
 
+  it('two accounts with the same name on one host (two keys on one server): the answer lists each with its label, and the label picks it', async () => {
+    const two = await startTwoAccounts({ id: 7003, name: 'One host' });
+    try {
+      // A second key of the same user on server A, added with Add Account…: a second account, same name, same host.
+      two.a.addKey('sandbox-second-key-0123456789');
+      two.prompter.reset();
+      two.prompter.inputs = [two.a.docsUrl, two.a.seoUrl, 'sandbox-second-key-0123456789'];
+      assert.strictEqual(await vscode.commands.executeCommand('contentDocs.accountAdd'), true, `Add Account… failed: ${JSON.stringify(two.prompter.checked)}`);
+      const [a, a2] = two.s.registry.shown();
+      assert.ok(a.label && a2.label && a.label !== a2.label, 'two accounts, each with its own label');
+      // Both know the user's name (one account read reads it), so the views show "Sandbox User @ host" for each.
+      await a.usage.refresh();
+      await a2.usage.refresh();
+      assert.strictEqual(a.displayName, a2.displayName, 'the views show both by the same name');
+      const esc = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      two.a.resetRequests();
+      const ambiguous = await run('contentDocs_get_plan_usage', { account: a.displayName });
+      assert.match(ambiguous.text, /^Several accounts match /);
+      for (const label of [a.label, a2.label]) {
+        assert.match(ambiguous.text, new RegExp(`"${esc(a.displayName)}" \\(label "${esc(label)}"\\)`), ambiguous.text);
+      }
+      assert.deepStrictEqual(apiRequests(two.a), [], 'nothing was sent');
+      // The label the answer gave picks that account.
+      const usage = await run('contentDocs_get_plan_usage', { account: a2.label });
+      assert.match(usage.text, accountLine(new URL(two.a.docsUrl).host), usage.text);
+      const read = await run('contentDocs_read_document', { id: 7003, account: a2.label });
+      assert.match(read.text, /Text of A$/, read.text);
+    } finally {
+      await two.dispose();
+    }
+  });
+
   it('a confirmation without `account` names the account last worked in; invoke acts there, even if the user works in the other one while it waits', async () => {
     const two = await startTwoAccounts({ id: 7002, name: 'Same everywhere' });
     try {

@@ -246,6 +246,8 @@ export interface Sandbox {
   readonly key: string;
   /** The user made a new API key in their account settings: from now on only `key` is accepted, the old one gets 401. */
   regenerateKey(key: string): void;
+  /** The user made a second API key: it is accepted too, for the same user (the valid `key` stays). */
+  addKey(key: string): void;
   /**
    * The server goes down (`false`: stops listening, open connections dropped, so a connection is refused) or comes
    * back on the same address (`true`). The address, the key and the data stay: it is the same installation.
@@ -526,6 +528,8 @@ class SandboxImpl implements Sandbox {
   docsUrl = '';
   seoUrl = '';
   key: string;
+  /** Further keys of the same user (see {@link addKey}). */
+  private readonly otherKeys = new Set<string>();
   readonly documents = new Map<number, SandboxDocument>();
   readonly reports: SandboxReport[] = [];
   readonly requests: RequestRecord[] = [];
@@ -1062,6 +1066,11 @@ class SandboxImpl implements Sandbox {
 
   regenerateKey(key: string): void {
     this.key = key;
+    this.otherKeys.clear();
+  }
+
+  addKey(key: string): void {
+    this.otherKeys.add(key);
   }
 
   async setListening(name: ServerName, on: boolean): Promise<void> {
@@ -1096,7 +1105,7 @@ class SandboxImpl implements Sandbox {
       const m = /^Bearer\s+(.+)$/i.exec(authorization.trim());
       if (m) token = m[1].trim();
     }
-    return token !== undefined && token === this.key;
+    return token !== undefined && (token === this.key || this.otherKeys.has(token));
   }
 
   private takeFault(route: RouteName): Fault | undefined {

@@ -127,8 +127,11 @@ describe('Back Up Account to Folder (core)', () => {
     server.beforePage = (p) => {
       if (p === 2) server.documents.delete(5);
     };
+    server.requests.length = 0;
     const r = await run(fs, server);
-    assert.ok(server.requests.includes('show:101'), 'the document the list skipped is asked for by id');
+    // The total changed between pages (250, then 249): the list is read again, and that pass sees 101.
+    assert.deepEqual(server.requests.filter((q) => q.startsWith('page:')), ['page:1', 'page:2', 'page:3', 'page:1', 'page:2', 'page:3']);
+    assert.equal(r.listChanged, false);
     assert.ok(fs.text('Freestyle/Document 101.md') ?? fs.text('Blog post/Document 101.md') ?? fs.text('Template 20/Document 101.md'), '101 stays where it was');
     assert.ok(!fs.paths().some((p) => p.startsWith('_deleted/') && p.includes('Document 101')));
     // Document 5 was seen on page 1, before its deletion: this run keeps it; the next one moves it.
@@ -137,6 +140,51 @@ describe('Back Up Account to Folder (core)', () => {
     const next = await run(fs, server);
     assert.equal(next.deleted, 1);
     assertMirrors(fs, server);
+  });
+
+  it('a first run while a document is deleted between two pages: the list is read again, and every remaining document has its file', async () => {
+    const fs = new MemoryFs();
+    const server = new MemoryServer().put(...manyDocuments(250));
+    // After page 1 is read, document 5 is deleted elsewhere: document 101 moves onto page 1, which was already read.
+    server.beforePage = (p) => {
+      if (p === 2 && server.documents.has(5)) server.documents.delete(5);
+    };
+    const r = await run(fs, server);
+    assert.equal(r.cancelled, false);
+    const live = fs.paths().filter((p) => !p.startsWith('_deleted/')).map((p) => frontMatter(fs.text(p)!).id as number);
+    for (const id of server.documents.keys()) assert.ok(live.includes(id), `document ${id} has its file`);
+    assert.equal(r.listChanged, false, 'the second pass saw the list unchanged');
+    // The first pass (3 pages, its total 250 then 249) and the second (3 pages of 249).
+    assert.deepEqual(server.requests, ['page:1', 'page:2', 'page:3', 'page:1', 'page:2', 'page:3']);
+    assert.equal(server.documents.size, 249);
+    // Document 5 was seen on page 1 before its deletion: its file stays until the next run confirms the deletion.
+    assert.equal(r.new, 250);
+    server.beforePage = undefined;
+    const next = await run(fs, server);
+    assert.deepEqual([next.new, next.deleted, next.unchanged], [0, 1, 249]);
+    assertMirrors(fs, server);
+    assertStateTrue(fs);
+  });
+
+  it('a list that keeps changing through three passes: the report says so (never complete), and the rerun completes', async () => {
+    const fs = new MemoryFs();
+    const server = new MemoryServer().put(...manyDocuments(250));
+    // Each pass, one document deleted after its page 1.
+    let deletions = 0;
+    server.beforePage = (p) => {
+      if (p === 2) server.documents.delete(10 + deletions++);
+    };
+    const r = await run(fs, server);
+    assert.equal(r.listChanged, true);
+    assert.equal(r.cancelled, false);
+    assert.equal(server.lists(), 9, 'three passes of three pages, no more');
+    const state = JSON.parse(fs.text(STATE_FILE)!) as { completed?: string };
+    assert.equal(state.completed, undefined, 'a run whose list changed under it is not recorded as complete');
+    server.beforePage = undefined;
+    const next = await run(fs, server);
+    assert.equal(next.listChanged, false);
+    assertMirrors(fs, server);
+    assertStateTrue(fs);
   });
 
   it('an empty list (a server answering nothing) moves nothing without a 404 for each document', async () => {

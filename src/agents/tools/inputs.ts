@@ -20,7 +20,7 @@ export const MAX_LIMIT = 100;
 
 /** What each input must be, as the answer to a bad one says it (`limit` must be 1–100). */
 export const RULES: Record<string, string> = {
-  account: "must be an account's name as the Documents view shows it (or its host)",
+  account: "must be an account's name as the Documents view shows it (or its host, or its label)",
   query: 'must be text',
   searchIn: 'must be "name" or "result"',
   template: 'must be a template id (a whole number from 1; contentTemplates lists them)',
