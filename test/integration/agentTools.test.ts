@@ -45,17 +45,19 @@ let sandbox: Sandbox;
 let s: Services;
 let api: TestApi;
 
-/** What the tool answered: its text parts joined, and its JSON data part. */
-async function run(name: string, input: object): Promise<{ text: string; data: unknown }> {
+/** What the tool answered: its text parts joined (a tool answers text only: no data part, which chat shows as "file.bin"). */
+async function run(name: string, input: object): Promise<{ text: string; parts: number }> {
   const result = await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined });
   let text = '';
-  let data: unknown;
-  for (const part of result.content) {
-    if (part instanceof vscode.LanguageModelTextPart) text += part.value;
-    // LanguageModelDataPart.json's mime type is text/x-json.
-    else if (part instanceof vscode.LanguageModelDataPart && /json/.test(part.mimeType)) data = JSON.parse(new TextDecoder().decode(part.data));
-  }
-  return { text, data };
+  for (const part of result.content) if (part instanceof vscode.LanguageModelTextPart) text += part.value;
+  return { text, parts: result.content.length };
+}
+
+/** The updated_at of the document line in a tool's answer (`… · updated_at <time>`), which an update must quote. */
+function updatedAtOf(answer: { text: string }): string {
+  const m = /updated_at (\S+)/.exec(answer.text);
+  assert.ok(m, `an updated_at in ${JSON.stringify(answer.text)}`);
+  return m[1];
 }
 
 /** What prepareInvocation returns for an input: the confirmation's title and message as text. */
@@ -69,7 +71,8 @@ async function confirmation(name: string, input: object): Promise<{ title?: stri
   return {
     title: p?.confirmationMessages?.title,
     message: typeof m === 'string' ? m : m?.value,
-    invocation: typeof inv === 'string' ? inv : inv?.value,
+    // A string up to VS Code 1.105, a string or a MarkdownString since.
+    invocation: typeof inv === 'string' ? inv : (inv as vscode.MarkdownString | undefined)?.value,
   };
 }
 
@@ -127,7 +130,8 @@ describe('language-model tools (vscode.lm.invokeTool against the sandbox)', func
   });
 
   it('search: one list request of the page that holds `limit` rows; ids, names, templates, dates and excerpts; the account named', async () => {
-    const { text, data } = await run('contentDocs_search_documents', { query: 'coffee', limit: 2 });
+    const { text, parts } = await run('contentDocs_search_documents', { query: 'coffee', limit: 2 });
+    assert.strictEqual(parts, 1, 'one text part');
     const lists = apiRequests().filter((r) => r.route === 'documents.list');
     assert.deepStrictEqual(routes(), ['documents.list'], text);
     assert.strictEqual(lists[0].query.per_page, '10');
@@ -136,9 +140,9 @@ describe('language-model tools (vscode.lm.invokeTool against the sandbox)', func
     assert.match(text, new RegExp(`#${HTML_ID} "Coffee newsletter" — Freestyle · 2 words · created \\S+ · updated_at \\S+`));
     assert.match(text, /Our new beans are here\./, 'the excerpt of an HTML text is its words');
     assert.match(text, /#9001 "Coffee grinder guide"/);
-    const d = data as { documents: Array<{ id: number; excerpt: string; format: string }> };
-    assert.deepStrictEqual(d.documents.map((x) => x.id), [HTML_ID, ID]);
-    assert.strictEqual(d.documents[0].format, 'html');
+    assert.deepStrictEqual([...text.matchAll(/^- #(\d+) /gm)].map((m) => Number(m[1])), [HTML_ID, ID]);
+    assert.match(text, new RegExp(`^- #${HTML_ID} .* · HTML$`, 'm'), 'the HTML document\'s row says so');
+    assert.doesNotMatch(text, new RegExp(`^- #${ID} .* · HTML$`, 'm'));
   });
 
   it('search: a template by name and favorites only go to the server as its filters', async () => {
@@ -157,11 +161,11 @@ describe('language-model tools (vscode.lm.invokeTool against the sandbox)', func
   });
 
   it('templates: the 52 with no request', async () => {
-    const { text, data } = await run('contentDocs_list_templates', {});
+    const { text } = await run('contentDocs_list_templates', {});
     assert.strictEqual(routes().length, 0);
     assert.match(text, /52 built in/);
     assert.match(text, /41: Product sheet/);
-    assert.strictEqual((data as { templates: unknown[] }).templates.length >= 52, true);
+    assert.strictEqual([...text.matchAll(/(?:^|; )(\d+): /gm)].length >= 52, true, 'every built-in template by id');
   });
 
   it('create: the confirmation names the account, the template and the quota; one store request', async () => {
@@ -181,7 +185,7 @@ describe('language-model tools (vscode.lm.invokeTool against the sandbox)', func
 
   it('update: the confirmation shows what changes; right after a read, one PATCH and no second read', async () => {
     const read = await run('contentDocs_read_document', { id: ID });
-    const updatedAt = (read.data as { document: { updated_at: string } }).document.updated_at;
+    const updatedAt = updatedAtOf(read);
     const input = { id: ID, updated_at: updatedAt, name: 'Grinder guide', favorite: true };
     const c = await confirmation('contentDocs_update_document', input);
     assert.match(c.message!, /Change "Coffee grinder guide" \(#9001\) in \*\*.+\*\*:\n\n- Rename "Coffee grinder guide" to "Grinder guide"\n- Add it to favorites/);
@@ -195,7 +199,7 @@ describe('language-model tools (vscode.lm.invokeTool against the sandbox)', func
 
   it('update: refused with no request when the services already know a newer version than the one read', async () => {
     const read = await run('contentDocs_read_document', { id: ID });
-    const updatedAt = (read.data as { document: { updated_at: string } }).document.updated_at;
+    const updatedAt = updatedAtOf(read);
     // Someone changes it on the server; a list (the view, another search) brings the newer copy.
     const doc = sandbox.documents.get(ID)!;
     sandbox.documents.set(ID, { ...doc, result: 'Changed in the web app.', updatedAt: new Date(doc.updatedAt.getTime() + 5_000) });
@@ -209,7 +213,7 @@ describe('language-model tools (vscode.lm.invokeTool against the sandbox)', func
 
   it('update: a read not recent is checked with one GET first, as a save is; a change since, even within the same second, is refused', async () => {
     const read = await run('contentDocs_read_document', { id: ID });
-    const updatedAt = (read.data as { document: { updated_at: string } }).document.updated_at;
+    const updatedAt = updatedAtOf(read);
     // Changed on the server within the same second (updated_at unchanged), seen by nobody here.
     sandbox.documents.set(ID, { ...sandbox.documents.get(ID)!, result: 'Changed in the same second.' });
     await sleep(2_200);
@@ -221,7 +225,7 @@ describe('language-model tools (vscode.lm.invokeTool against the sandbox)', func
     const again = await run('contentDocs_read_document', { id: ID });
     await sleep(2_200);
     sandbox.resetRequests();
-    const ok = await run('contentDocs_update_document', { id: ID, updated_at: (again.data as { document: { updated_at: string } }).document.updated_at, favorite: true });
+    const ok = await run('contentDocs_update_document', { id: ID, updated_at: updatedAtOf(again), favorite: true });
     assert.deepStrictEqual(routes(), ['documents.show', 'documents.update'], ok.text);
   });
 
@@ -253,7 +257,7 @@ describe('language-model tools (vscode.lm.invokeTool against the sandbox)', func
     await replaceAll(editor, typed);
     try {
       const read = await run('contentDocs_read_document', { id: ID });
-      const updatedAt = (read.data as { document: { updated_at: string } }).document.updated_at;
+      const updatedAt = updatedAtOf(read);
       const upd = await run('contentDocs_update_document', { id: ID, updated_at: updatedAt, result: 'The agent\'s text.' });
       await sleep(500);
       assert.strictEqual(editor.document.getText(), typed, `after the update (${upd.text})`);
@@ -272,10 +276,16 @@ describe('language-model tools (vscode.lm.invokeTool against the sandbox)', func
   });
 
   it('projects: one list request; each project with its reports and average score words as the Projects view says them', async () => {
-    const { text, data } = await run('contentDocs_list_projects', { limit: 5 });
+    const { text } = await run('contentDocs_list_projects', { limit: 5 });
     assert.deepStrictEqual(routes(), ['projects.list']);
     assert.strictEqual(apiRequests()[0].query.per_page, '10');
-    const rows = (data as { projects: Array<{ project: string; reports: number; average_score?: number; score?: string }> }).projects;
+    // `- "name" — N reports · average score X of 100 (Word)` or `· no score`
+    const rows = [...text.matchAll(/^- ("(?:[^"\\]|\\.)*") — (\d+) reports? · (?:average score ([\d.]+) of 100 \((\w+)\)|no score)/gm)].map((m) => ({
+      project: JSON.parse(m[1]) as string,
+      reports: Number(m[2]),
+      average_score: m[3] === undefined ? undefined : Number(m[3]),
+      score: m[4],
+    }));
     assert.strictEqual(rows.length, 5);
     for (const p of rows) {
       if (p.average_score === undefined) continue;
@@ -395,7 +405,7 @@ describe('language-model tools with two accounts', function () {
       assert.deepStrictEqual([routes(two.a), routes(two.b)], [['documents.show'], ['documents.show']]);
 
       // An update with B's version goes to B only; A's copy is untouched.
-      const updatedAt = (second.data as { document: { updated_at: string } }).document.updated_at;
+      const updatedAt = updatedAtOf(second);
       const upd = await run('contentDocs_update_document', { id: 7001, updated_at: updatedAt, name: 'Renamed in B', account: b.displayName });
       assert.match(upd.text, /^Changed: /, upd.text);
       assert.strictEqual(two.b.documents.get(7001)!.name, 'Renamed in B');

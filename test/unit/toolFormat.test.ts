@@ -19,9 +19,10 @@ function doc(extra: Partial<ContentDocument> = {}): ContentDocument {
 }
 
 describe('format: the tools\' answers', () => {
-  it('isHtml: the web app\'s markup is HTML; Markdown and angle brackets in prose are plain text', () => {
+  it('isHtml: the web app\'s markup is HTML; Markdown (a <br> in a line included, as the backup and the editor read it) and angle brackets in prose are not', () => {
     assert.equal(isHtml('<p>Hello</p>'), true);
-    assert.equal(isHtml('Line<br>next'), true);
+    assert.equal(isHtml('<p>Line<br>next</p>'), true);
+    assert.equal(isHtml('Line<br>next'), false);
     assert.equal(isHtml('<h2 class="x">Title</h2>'), true);
     assert.equal(isHtml('# Title\n\n- item **bold**'), false);
     assert.equal(isHtml('if a < b and c > d'), false);

@@ -1,19 +1,21 @@
 /**
- * What the language-model tools answer: short lines a model reads well (every answer first names the account), and
- * the same facts as JSON for a data part. No `vscode` import: unit-tested in plain Node (test/unit/toolFormat.test.ts).
+ * What the language-model tools answer: short lines a model reads well (every answer first names the account). No
+ * `vscode` import: unit-tested in plain Node (test/unit/toolFormat.test.ts).
  */
 import type { AccountInfo, ContentDocument, Project } from '../../api/index';
+import { detectFormat } from '../../content/format';
 import { usageRows } from '../../status/usageFormat';
 
 /** How long a search row's excerpt may be (characters). */
 export const EXCERPT_CHARS = 160;
 
-/** Tags of the web app's rich-text editor (Quill) and its sanitiser: a result holding one is HTML. */
-const HTML_TAG = /<\/?(p|br|h[1-6]|ul|ol|li|strong|em|u|s|a|pre|div|span|b|i|strike|img|blockquote)\b[^>]*>/i;
-
-/** Whether a document's text is HTML (edited in the web app) rather than plain text (as the service writes it). */
+/**
+ * Whether a document's text is HTML (edited in the web app) rather than plain text or Markdown (as the service writes
+ * it): the same detector as the backup's file names and the editor's (src/content/format.ts), so a Markdown text with a
+ * `<br>` is Markdown everywhere.
+ */
 export function isHtml(text: string): boolean {
-  return HTML_TAG.test(text);
+  return detectFormat(text) === 'html';
 }
 
 const ENTITIES: Record<string, string> = { nbsp: ' ', amp: '&', lt: '<', gt: '>', quot: '"', '#39': "'", apos: "'" };
@@ -99,7 +101,8 @@ export function searchText(s: SearchSummary, docs: readonly DocumentData[]): str
       ? `No documents ${what.length ? what.join(', ') : 'at all'}.`
       : `${docs.length}${s.total !== undefined && s.total > docs.length ? ` of ${s.total}` : ''} document${docs.length === 1 && !(s.total && s.total > 1) ? '' : 's'}${what.length ? ` ${what.join(', ')}` : ''}, ${SORT_WORDS[s.sort] ?? s.sort}:`;
   const lines = [`Account: ${s.account}`, head];
-  for (const d of docs) lines.push(`- ${documentLine(d)}`, `  ${d.excerpt || '(no text)'}`);
+  // A row says HTML where the text is the web app's (read tells it for the whole text).
+  for (const d of docs) lines.push(`- ${documentLine(d)}${d.format === 'html' ? ' · HTML' : ''}`, `  ${d.excerpt || '(no text)'}`);
   if (docs.length) lines.push('Read one with contentRead (by its id) for its whole text.');
   return lines.join('\n');
 }

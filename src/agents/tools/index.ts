@@ -34,11 +34,12 @@ const SIGNED_OUT = 'You are not signed in to Content Docs: run "Content Docs: Se
 type Options = vscode.LanguageModelToolInvocationOptions<unknown>;
 type PrepareOptions = vscode.LanguageModelToolInvocationPrepareOptions<unknown>;
 
-/** A tool's answer: its text, and the same facts as JSON where they help. */
-function answer(text: string, data?: unknown): vscode.LanguageModelToolResult {
-  const parts: Array<vscode.LanguageModelTextPart | vscode.LanguageModelDataPart> = [new vscode.LanguageModelTextPart(text)];
-  if (data !== undefined) parts.push(vscode.LanguageModelDataPart.json(data));
-  return new vscode.LanguageModelToolResult(parts);
+/**
+ * A tool's answer: text only. Its lines carry every fact (ids, updated_at, formats, scores); a JSON data part would
+ * repeat them for the model and shows in the chat as an unnamed "file.bin" under the tool call.
+ */
+function answer(text: string): vscode.LanguageModelToolResult {
+  return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(text)]);
 }
 
 function enabled(): boolean {
@@ -269,7 +270,7 @@ export async function invoke(s: Services, name: string, options: Options, token:
       return read(s, account, (parsed.value as ToolInputs['read']).id, signal);
     case 'templates': {
       const templates = templatesOf(s, account);
-      return answer(format.templatesText(account.displayName, templates), { account: account.displayName, templates });
+      return answer(format.templatesText(account.displayName, templates));
     }
     case 'create':
       return create(s, account, parsed.value as ToolInputs['create'], signal);
@@ -331,7 +332,7 @@ async function search(s: Services, account: Account, v: ToolInputs['search'], si
       return format.documentData(d, templateOf(s, account, d), 'excerpt');
     });
     const summary = { account: account.displayName, query: v.query, searchIn: v.searchIn, template: template?.name, favoritesOnly: v.favoritesOnly, sort: v.sort, total: page.total };
-    return answer(format.searchText(summary, docs), { ...summary, documents: docs });
+    return answer(format.searchText(summary, docs));
   } catch (e) {
     return failure(action, e);
   }
@@ -343,7 +344,7 @@ async function read(s: Services, account: Account, id: number, signal: AbortSign
     const doc = await account.documents.fetch(id, signal, await labelOf(account));
     remember(account.documents, doc);
     const data = format.documentData(doc, templateOf(s, account, doc), 'text');
-    return answer(format.readText(account.displayName, data), { account: account.displayName, document: data });
+    return answer(format.readText(account.displayName, data));
   } catch (e) {
     return failure(action, e, { account, id });
   }
@@ -356,7 +357,7 @@ async function create(s: Services, account: Account, v: ToolInputs['create'], si
     const doc = await account.documents.create({ name: v.name, prompt: v.prompt, creativity, templateId: v.template ?? 1 }, signal);
     remember(account.documents, doc);
     const data = format.documentData(doc, templateOf(s, account, doc), 'text');
-    return answer(`Created.\n${format.readText(account.displayName, data)}`, { account: account.displayName, document: data });
+    return answer(`Created.\n${format.readText(account.displayName, data)}`);
   } catch (e) {
     return failure(action, e);
   }
@@ -394,7 +395,6 @@ async function update(s: Services, account: Account, v: ToolInputs['update']): P
     const changed = format.changeLines(before, v.changes).join('; ');
     return answer(
       `Changed: ${changed}.\nAccount: ${account.displayName}\nDocument ${format.documentLine(data)}\n(Use this updated_at for a further change.)`,
-      { account: account.displayName, document: data },
     );
   } catch (e) {
     return failure(action, e, { account, id: v.id });
@@ -407,7 +407,7 @@ async function remove(account: Account, id: number): Promise<vscode.LanguageMode
   try {
     await account.documents.delete(id, await labelOf(account));
     seen.get(account.documents)?.delete(id);
-    return answer(`Deleted ${what} from ${account.displayName}.`, { account: account.displayName, deleted: { id, name: known?.name } });
+    return answer(`Deleted ${what} from ${account.displayName}.`);
   } catch (e) {
     return failure(`Couldn't delete ${what} in ${account.displayName}`, e);
   }
@@ -421,7 +421,7 @@ async function removeProject(s: Services, account: Account, project: string): Pr
       outcome === 'gone'
         ? `The project "${project}" no longer exists on the server of ${account.displayName}: nothing was deleted.`
         : `Deleted the project "${project}" and its reports from ${account.displayName}.`;
-    return answer(text, { account: account.displayName, project, deleted: outcome === 'deleted' });
+    return answer(text);
   } catch (e) {
     return failure(`Couldn't delete the project "${project}" in ${account.displayName}`, e);
   }
@@ -430,7 +430,7 @@ async function removeProject(s: Services, account: Account, project: string): Pr
 async function usage(account: Account): Promise<vscode.LanguageModelToolResult> {
   try {
     const info = account.usage.cached ?? (await account.usage.get());
-    return answer(format.usageText(account.displayName, info), { account: account.displayName, ...info });
+    return answer(format.usageText(account.displayName, info));
   } catch (e) {
     return failure(`Couldn't read the plan usage of ${account.displayName}`, e);
   }
@@ -447,7 +447,7 @@ async function projects(account: Account, v: ToolInputs['projects'], signal: Abo
   try {
     const page = await account.projects.list({ search: v.search, ...PROJECT_ORDER[v.sort], perPage: pageFor(v.limit), page: 1 }, signal);
     const rows = page.items.slice(0, v.limit).map((p) => format.projectData(p, averageScore(p)));
-    return answer(format.projectsText(account.displayName, rows, page.total, v.search), { account: account.displayName, total: page.total, projects: rows });
+    return answer(format.projectsText(account.displayName, rows, page.total, v.search));
   } catch (e) {
     return failure(`Couldn't list the projects of ${account.displayName}`, e);
   }
