@@ -595,7 +595,15 @@ export async function closeAll(): Promise<void> {
   for (const d of vscode.workspace.textDocuments) {
     if (d.uri.scheme !== SCHEME || !d.isDirty) continue;
     await vscode.window.showTextDocument(d);
-    await vscode.commands.executeCommand('workbench.action.files.revert');
+    try {
+      await vscode.commands.executeCommand('workbench.action.files.revert');
+    } catch (e) {
+      // VS Code's revert of an editor whose save just failed can throw ("Illegal state: service accessor is only
+      // valid during the invocation of its target method"): close it without saving instead, so that one failed
+      // case does not leave its editor, and the suite's cleanup after it, to the next.
+      console.log(`[closeAll] revert of ${d.uri.toString()} failed (${(e as Error).message}): closing it unsaved`);
+      await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor').then(undefined, () => undefined);
+    }
   }
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
 }
