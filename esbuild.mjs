@@ -7,7 +7,7 @@
 // it does not declare or the activation bundle outgrows its size: code that lands in the activation bundle is a
 // decision made here, not an accident of an import.
 // A bundle loads another by a runtime `require('./<name>.js')` (see loadCore in src/extension.ts, loadCommandsBundle
-// in src/commands/index.ts, src/fs/lazyFs.ts, src/services/apiProvider.ts); errors crossing bundles are recognised by
+// in src/commands/index.ts, src/files/lazyFs.ts, src/accounts/apiProvider.ts); errors crossing bundles are recognised by
 // kind (isApiError / errorKind), never by instanceof.
 // Measured with npm run bench: the activation bundle holding the services, views and models (61 KB) cost 34–47 ms of
 // require() at startup on a loaded machine; see README "Performance" for the figures of the split.
@@ -29,14 +29,14 @@ export const BUNDLES = {
   extension: {
     entry: 'src/extension.ts',
     loads: 'at activation, in every window once startup finished',
-    // 17.1 KB: the registrations (13.5 KB) and the Accounts menu's provider (src/auth/accountsMenu.ts, accountNames.ts
+    // 17.1 KB: the registrations (13.5 KB) and the Accounts menu's provider (src/accounts/accountsMenu.ts, accountNames.ts
     // and the added accounts' records, src/accounts/records.ts: 3.7 KB), which VS Code asks for the accounts' sessions
     // from startup on; it reads only SecretStorage and globalState, and hears of the account service and the added
     // accounts (dist/core.js) once the services are built. 18.6 KB since the proposal's keys (their context key),
     // the writing confirmation's question (Prompter.ask) and the Documents view's keys (the focused-row marker); 18.6 KB
     // since the language-model tools' registrations (src/agents/tools/register.ts: their work is dist/tools.js); 19.0 KB
     // with the backup command's registration (its work is dist/backup.js); more with the @content chat participant's
-    // (src/chat/participant.ts: its answers are in dist/commands.js). The unit test measures the sources minified.
+    // (src/agents/chat/participant.ts: its answers are in dist/commands.js). The unit test measures the sources minified.
     maxKB: 20,
     packages: [],
     contains: [
@@ -45,10 +45,10 @@ export const BUNDLES = {
       'src/activation/forwarders.ts',
       'src/agents/tools/register.ts',
       'src/api/errors.ts',
-      'src/auth/accountNames.ts',
-      'src/auth/accountsMenu.ts',
-      'src/auth/credentials.ts',
-      'src/chat/participant.ts',
+      'src/accounts/accountNames.ts',
+      'src/accounts/accountsMenu.ts',
+      'src/accounts/credentials.ts',
+      'src/agents/chat/participant.ts',
       'src/commands/index.ts',
       'src/constants.ts',
       'src/ui/prompter.ts',
@@ -67,7 +67,7 @@ export const BUNDLES = {
   core: { entry: 'src/core.ts', loads: 'when a view first asks for its rows, a command first runs or a document is first opened', packages: [] },
   commands: { entry: 'src/commands/table.ts', loads: 'when a command first runs: the implementations', packages: [] },
   backup: { entry: 'src/backup/command.ts', loads: 'when Back Up Account to Folder… first runs', packages: [] },
-  fs: { entry: 'src/fs/documentFs.ts', loads: 'when a document is first opened: the content-docs file system', packages: [] },
+  fs: { entry: 'src/files/documentFs.ts', loads: 'when a document is first opened: the content-docs file system', packages: [] },
   tools: { entry: 'src/agents/tools/index.ts', loads: 'when a language-model tool is first invoked: what the tools do, and their input schemas (zod)', packages: ['zod'] },
   api: {
     entry: 'src/api/index.ts',

@@ -31,7 +31,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/api/**/*.ts', 'src/model/**/*.ts', 'src/services/documentService.ts', 'src/services/projectService.ts', 'src/fs/names.ts', 'src/fs/accountIndex.ts', 'src/fs/versions.ts', 'src/fs/documentRecords.ts', 'src/status/usageFormat.ts'],
+    files: ['src/api/**/*.ts', 'src/model/**/*.ts', 'src/documents/documentsModel.ts', 'src/documents/document.ts', 'src/projects/projectsModel.ts', 'src/documents/documentService.ts', 'src/projects/projectService.ts', 'src/files/names.ts', 'src/files/accountIndex.ts', 'src/files/versions.ts', 'src/files/documentRecords.ts', 'src/usage/usageFormat.ts', 'src/content/**/*.ts', 'src/backup/backup.ts', 'src/backup/frontMatter.ts', 'src/backup/names.ts', 'src/files/saveWindow.ts'],
     rules: { 'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'src/api and the models stay free of vscode.' }] }] },
   },
 );

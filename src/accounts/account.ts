@@ -1,9 +1,9 @@
 import type { ContentDocument } from '../api/index';
-import { displayLabel, hostOf } from '../auth/accountNames';
-import type { AccountService } from '../services/accountService';
-import type { ApiProvider } from '../services/apiProvider';
-import type { DocumentService } from '../services/documentService';
-import type { ProjectService } from '../services/projectService';
+import { displayLabel, hostOf } from './accountNames';
+import type { AccountService } from '../usage/accountService';
+import type { ApiProvider } from './apiProvider';
+import type { DocumentService } from '../documents/documentService';
+import type { ProjectService } from '../projects/projectService';
 import { Disposable } from '../util/disposable';
 import type { AccountRecord } from './records';
 

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Account } from './account';
-import { hostOf } from '../auth/accountNames';
+import { hostOf } from './accountNames';
 import { addressProblem, askCheckedKey } from './keyBox';
 import { CMD } from '../constants';
 import type { Services } from '../services/services';

@@ -1,12 +1,12 @@
 import * as vscode from 'vscode';
 import type { ContentDocument } from '../api/index';
-import type { Credentials } from '../auth/credentials';
+import type { Credentials } from './credentials';
 import { SECRET_ACCOUNT_KEY_PREFIX, STATE } from '../constants';
 import { Emitter } from '../model/emitter';
-import { AccountService } from '../services/accountService';
-import { ApiProvider } from '../services/apiProvider';
-import { DocumentService } from '../services/documentService';
-import { ProjectService } from '../services/projectService';
+import { AccountService } from '../usage/accountService';
+import { ApiProvider } from './apiProvider';
+import { DocumentService } from '../documents/documentService';
+import { ProjectService } from '../projects/projectService';
 import { Disposable } from '../util/disposable';
 import type { Logger } from '../util/log';
 import { Account } from './account';

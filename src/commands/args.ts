@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import type { DocumentTarget } from '../fs/lazyFs';
+import type { DocumentTarget } from '../files/lazyFs';
 import type { Services } from '../services/services';
 
-export type { DocumentTarget } from '../fs/lazyFs';
+export type { DocumentTarget } from '../files/lazyFs';
 
 function positiveId(v: unknown): number | undefined {
   if (typeof v === 'number' && Number.isSafeInteger(v) && v > 0) return v;

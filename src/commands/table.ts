@@ -1,14 +1,14 @@
 import { CMD } from '../constants';
 import type { Services } from '../services/services';
-import { signIn, signOut } from './auth';
+import { signIn, signOut } from '../accounts/signIn';
 import { addAccount, enterAccountKey, removeAccount } from '../accounts/commands';
-import { documentCommands } from './documents';
-import { fileCommands } from './files';
-import { insertCommands } from './insert';
+import { documentCommands } from '../documents/commands';
+import { fileCommands } from '../files/commands';
+import { insertCommands } from '../files/insert';
 import type { CommandTable } from './types';
-import { projectCommands } from './projects';
+import { projectCommands } from '../projects/commands';
 import { writeCommands } from '../write/commands';
-import { usageCommands } from './usage';
+import { usageCommands } from '../usage/commands';
 
 type BackupModule = typeof import('../backup/command');
 
@@ -19,7 +19,7 @@ function loadBackup(): BackupModule {
   return require('./backup.js') as BackupModule;
 }
 
-export { answerChat } from '../chat/handler';
+export { answerChat } from '../agents/chat/handler';
 export { goneText } from '../write/proposalGone';
 export { showCheckedInput } from '../ui/checkedInput';
 export { showStepInput, showStepPick, showToggleInput } from '../ui/quickInputs';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Credentials } from '../auth/credentials';
+import type { Credentials } from '../accounts/credentials';
 import { CMD, CTX, PROPOSAL_SCHEME } from '../constants';
 import * as config from '../util/config';
 import { WRITE_ACTION_IDS, WRITE_ACTION_TITLES, type WriteActionId } from './actionIds';

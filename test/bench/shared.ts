@@ -13,7 +13,7 @@ export const ENV = {
   docsUrl: 'BENCH_SANDBOX_DOCS',
   seoUrl: 'BENCH_SANDBOX_SEO',
   key: 'BENCH_SANDBOX_KEY',
-  /** Go to Document's debounce (read from src/commands/files.ts by the orchestrator). */
+  /** Go to Document's debounce (read from src/files/commands.ts by the orchestrator). */
   debounceMs: 'BENCH_GOTO_DEBOUNCE_MS',
 } as const;
 

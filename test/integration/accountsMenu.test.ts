@@ -1,12 +1,12 @@
 /**
- * The signed-in account in VS Code's Accounts menu (src/auth/accountsMenu.ts), inside a real VS Code against the
+ * The signed-in account in VS Code's Accounts menu (src/accounts/accountsMenu.ts), inside a real VS Code against the
  * sandbox: what vscode.authentication.getAccounts lists ("name @ host", the host alone before the name is known, a
  * remembered name after a restart without a request), and the menu's Sign Out (VS Code's own `_signOutOfAccount`,
  * which calls the provider's removeSession) removing the key as "Content Docs: Sign Out" does.
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import { AccountsMenu } from '../../src/auth/accountsMenu';
+import { AccountsMenu } from '../../src/accounts/accountsMenu';
 import { AUTH_PROVIDER, CMD, SECRET_KEY, STATE } from '../../src/constants';
 import type { Services } from '../../src/services/services';
 import { startSandbox, type Sandbox } from '../sandbox/server';

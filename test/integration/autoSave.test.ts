@@ -9,7 +9,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { Services } from '../../src/services/services';
-import type { SaveItemState } from '../../src/status/save';
+import type { SaveItemState } from '../../src/files/saveStatus';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { closeAll, DocumentPool, MessageCapture, openDocument, SaveErrors, services, sleep, until, useSandbox } from './reliabilityKit';
 
@@ -23,7 +23,7 @@ const messages = new MessageCapture();
 const AUTO_SAVE_DELAY_MS = 150;
 /** How long the typing pauses between two edits of the burst (longer than the delay: each pause saves). */
 const PAUSE_MS = 400;
-/** The product's window between two PATCHes of one document's auto-saves (src/fs/saveWindow.ts). */
+/** The product's window between two PATCHes of one document's auto-saves (src/files/saveWindow.ts). */
 const WINDOW_MS = 5_000;
 
 /** What the save status item shows (the API cannot read a status bar item back). */

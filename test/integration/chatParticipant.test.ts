@@ -6,7 +6,7 @@
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import { MAX_TOOL_ROUNDS } from '../../src/chat/handler';
+import { MAX_TOOL_ROUNDS } from '../../src/agents/chat/handler';
 import { SCHEME, STATE } from '../../src/constants';
 import type { Services } from '../../src/services/services';
 import { VsCodePrompter } from '../../src/ui/prompter';

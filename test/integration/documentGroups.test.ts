@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { CMD } from '../../src/constants';
 import type { DocNode, DocumentNode, GroupNode } from '../../src/model/nodes';
 import type { Services } from '../../src/services/services';
-import type { DocumentsTreeProvider } from '../../src/tree/documentsTree';
+import type { DocumentsTreeProvider } from '../../src/documents/documentsTree';
 import type { Prompter } from '../../src/ui/prompter';
 import { startSandbox, type Sandbox, type SandboxDocument } from '../sandbox/server';
 import { closedPort, configure, RecordingPrompter, services, sleep, useSandbox } from './reliabilityKit';

@@ -1,5 +1,5 @@
 /**
- * Insert at Cursor and Replace Selection (src/commands/insert.ts), inside a real VS Code against the sandbox: when
+ * Insert at Cursor and Replace Selection (src/files/insert.ts), inside a real VS Code against the sandbox: when
  * someone else changed or deleted the document after the Documents view listed it, the text put in is the one the
  * server has now (or nothing); on every URI form of a document, its own editor and its account-folder editor are
  * never the target.

@@ -56,7 +56,7 @@ const REPLAY_SEEDS = (process.env.CONTENT_DOCS_MODEL_SEED ?? '')
 const SEEDS = REPLAY_SEEDS.length ? REPLAY_SEEDS : DEFAULT_SEEDS;
 const STEPS = Number(process.env.CONTENT_DOCS_MODEL_STEPS) > 0 ? Number(process.env.CONTENT_DOCS_MODEL_STEPS) : 50;
 const MAX_EDITORS = 4;
-/** What the file system says when a URI belongs to another account than the one used now (src/fs/targets.ts). */
+/** What the file system says when a URI belongs to another account than the one used now (src/files/targets.ts). */
 const OTHER_ACCOUNT = /belongs to the account used before the API key or server changed/;
 /** A label no account has: a tab restored from a setup that no longer exists. */
 const MADE_UP_LABEL = 'zzzzzzzz';
@@ -149,7 +149,7 @@ class Violation extends Error {
   }
 }
 
-/** VS Code's file name of a document name (the rule the account folder documents: see src/fs/uris.ts safeSegment). */
+/** VS Code's file name of a document name (the rule the account folder documents: see src/files/uris.ts safeSegment). */
 function segment(name: string, fallback = 'Untitled'): string {
   const cleaned = name
     .replace(/\//g, '\u2215')
@@ -983,7 +983,7 @@ class Run {
     this.labels[to] = label;
     this.current = to;
     sandbox = boxes[to];
-    // An account path means its document until another account is used (src/fs/accountIndex.ts): listed afresh.
+    // An account path means its document until another account is used (src/files/accountIndex.ts): listed afresh.
     pathOwners.clear();
     // The account folder is looked at (as an open account folder is), then everything is read again and checked.
     await vscode.workspace.fs.readDirectory(vscode.Uri.from({ scheme: SCHEME, authority: accountNow(), path: '/' }));

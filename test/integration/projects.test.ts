@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import { CMD } from '../../src/constants';
 import type { Services } from '../../src/services/services';
 import type { ProjectItemNode, ProjectNode } from '../../src/model/nodes';
-import type { ProjectsTreeProvider } from '../../src/tree/projectsTree';
+import type { ProjectsTreeProvider } from '../../src/projects/projectsTree';
 import type { Prompter } from '../../src/ui/prompter';
 import { collate, startSandbox, type RequestRecord, type Sandbox } from '../sandbox/server';
 import { screenshot } from './harness';

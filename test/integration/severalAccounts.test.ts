@@ -6,7 +6,7 @@
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import { AccountsMenu } from '../../src/auth/accountsMenu';
+import { AccountsMenu } from '../../src/accounts/accountsMenu';
 import type { Services } from '../../src/services/services';
 import type { Sandbox } from '../sandbox/server';
 import { startTwoAccounts, type TwoAccounts } from './twoAccountsKit';

@@ -8,7 +8,7 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { Account } from '../../src/accounts/account';
 import type { Services } from '../../src/services/services';
-import type { DocumentsTreeProvider } from '../../src/tree/documentsTree';
+import type { DocumentsTreeProvider } from '../../src/documents/documentsTree';
 import type { Sandbox } from '../sandbox/server';
 import { startTwoAccounts, type TwoAccounts } from './twoAccountsKit';
 import { closeAll, RecordingPrompter, type AnyNode } from './reliabilityKit';

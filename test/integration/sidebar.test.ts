@@ -10,7 +10,7 @@ import * as fs from 'fs';
 import * as vscode from 'vscode';
 import { CMD } from '../../src/constants';
 import type { Services } from '../../src/services/services';
-import { DocumentsTreeProvider } from '../../src/tree/documentsTree';
+import { DocumentsTreeProvider } from '../../src/documents/documentsTree';
 import type { DocNode, DocumentNode, GroupNode, TemplateGroupNode } from '../../src/model/nodes';
 import type { Prompter } from '../../src/ui/prompter';
 import { documentOrder, likeMatcher, startSandbox, type RequestRecord, type Sandbox, type SandboxDocument } from '../sandbox/server';

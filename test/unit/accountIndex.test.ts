@@ -1,10 +1,10 @@
 /**
- * AccountIndex (src/fs/accountIndex.ts): the account as folders and files. The property that matters
+ * AccountIndex (src/files/accountIndex.ts): the account as folders and files. The property that matters
  * most: a path once given to a document keeps meaning that document, so an editor showing it can never
  * save into another document — after a delete, after a rename onto its name, after a reload.
  */
 import assert from 'node:assert/strict';
-import { AccountIndex, listAccount, type AccountListing, type IndexedDocument } from '../../src/fs/accountIndex';
+import { AccountIndex, listAccount, type AccountListing, type IndexedDocument } from '../../src/files/accountIndex';
 
 const ARTICLE = { id: 4, name: 'Article' };
 const CUSTOM = { id: 60, name: 'My template' };

@@ -1,11 +1,11 @@
 /**
- * What the Accounts menu shows for an account and the names remembered for it (src/auth/accountNames.ts,
+ * What the Accounts menu shows for an account and the names remembered for it (src/accounts/accountNames.ts,
  * vscode-free), and the manifest's authentication provider being the one the code registers.
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { displayLabel, hostOf, MAX_REMEMBERED, parseRemembered, remember, rememberedName, type RememberedName } from '../../src/auth/accountNames';
+import { displayLabel, hostOf, MAX_REMEMBERED, parseRemembered, remember, rememberedName, type RememberedName } from '../../src/accounts/accountNames';
 import { AUTH_PROVIDER } from '../../src/constants';
 
 describe('Accounts menu: labels and remembered names (vscode-free)', () => {

@@ -113,7 +113,7 @@ describe('the Node bundles hold what esbuild.mjs declares', () => {
   it('the check catches a file or a package that is not declared', () => {
     const declared = { packages: [], contains: ['src/extension.ts'] };
     assert.deepEqual(bundleProblems('extension', { ...declared, inputs: ['src/extension.ts'] }), []);
-    assert.equal(bundleProblems('extension', { ...declared, inputs: ['src/extension.ts', 'src/model/documentsModel.ts'] }).length, 1);
+    assert.equal(bundleProblems('extension', { ...declared, inputs: ['src/extension.ts', 'src/documents/documentsModel.ts'] }).length, 1);
     assert.equal(bundleProblems('extension', { ...declared, inputs: ['node_modules/zod/v4/core/api.js'] }).length, 1);
     assert.deepEqual(bundleProblems('api', { packages: ['zod'], inputs: ['node_modules/zod/v4/core/api.js'] }), []);
   });

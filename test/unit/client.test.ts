@@ -23,7 +23,7 @@ import {
   type Project,
 } from '../../src/api';
 import { isKnownTemplate, templateName, TEMPLATES } from '../../src/api/templates';
-import { listAccount } from '../../src/fs/accountIndex';
+import { listAccount } from '../../src/files/accountIndex';
 import { collate, fold, likeMatcher, startSandbox, type RequestRecord, type Sandbox } from '../sandbox/server';
 import { CUSTOM_TEMPLATES, TEMPLATES as SANDBOX_TEMPLATES } from '../sandbox/templates';
 import { withFastClientSleeps, withVirtualClock } from './apiKit';

@@ -1,5 +1,5 @@
 /**
- * The Documents view's groups (src/model/documentsModel.ts) in plain Node, against the sandbox over HTTP on
+ * The Documents view's groups (src/documents/documentsModel.ts) in plain Node, against the sandbox over HTTP on
  * 127.0.0.1: which groups the root shows (Hide Empty Templates, a sort), the counts arriving by themselves
  * (one walk of All Documents for a small account, paced requests otherwise), the names of the templates
  * (the server's word over the seed table) and the account they belong to (a change of key or server).
@@ -7,12 +7,12 @@
 import assert from 'node:assert/strict';
 import { createApi, type ContentApi, type ContentDocument, type DocumentListQuery } from '../../src/api';
 import { templateName } from '../../src/api/templates';
-import type { Credentials } from '../../src/auth/credentials';
-import { DocumentsModel, type DocumentPage, type DocumentSource, type DocumentsModelHost } from '../../src/model/documentsModel';
+import type { Credentials } from '../../src/accounts/credentials';
+import { DocumentsModel, type DocumentPage, type DocumentSource, type DocumentsModelHost } from '../../src/documents/documentsModel';
 import { Emitter } from '../../src/model/emitter';
 import type { DocNode, DocumentsViewState, GroupNode } from '../../src/model/nodes';
-import type { ApiProvider } from '../../src/services/apiProvider';
-import { DocumentService } from '../../src/services/documentService';
+import type { ApiProvider } from '../../src/accounts/apiProvider';
+import { DocumentService } from '../../src/documents/documentService';
 import { startSandbox, type Sandbox, type SandboxDocument } from '../sandbox/server';
 
 const AT = new Date('2026-06-01T10:00:00Z');

@@ -1,11 +1,11 @@
 /**
- * DocumentRecords (src/fs/documentRecords.ts): what the file system knows of each document, in plain Node. The
+ * DocumentRecords (src/files/documentRecords.ts): what the file system knows of each document, in plain Node. The
  * rules that keep opening a document at one request and never let a save-time check use a stale read.
  */
 import assert from 'node:assert/strict';
 import type { ContentDocument } from '../../src/api/index';
-import { listAccount } from '../../src/fs/accountIndex';
-import { DocumentRecords, REUSE_MS, WRITE_CHECK_MS } from '../../src/fs/documentRecords';
+import { listAccount } from '../../src/files/accountIndex';
+import { DocumentRecords, REUSE_MS, WRITE_CHECK_MS } from '../../src/files/documentRecords';
 
 const AT = '2026-01-01T10:00:00.000000Z';
 const T = 1_000_000;

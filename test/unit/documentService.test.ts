@@ -1,5 +1,5 @@
 /**
- * DocumentService (src/services/documentService.ts, vscode-free) when the account changes while a request is on the
+ * DocumentService (src/documents/documentService.ts, vscode-free) when the account changes while a request is on the
  * wire, in plain Node against the sandbox over HTTP on 127.0.0.1: signing out and in again with the same key is the
  * same account (its answers are kept); another key or another server address is another account (refused, in words
  * that say which: a sign-out, or the API key or server changed); and a change for the new account never waits
@@ -7,10 +7,10 @@
  */
 import assert from 'node:assert/strict';
 import { createApi, type ContentApi } from '../../src/api';
-import type { Credentials } from '../../src/auth/credentials';
+import type { Credentials } from '../../src/accounts/credentials';
 import { Emitter } from '../../src/model/emitter';
-import type { ApiProvider } from '../../src/services/apiProvider';
-import { DocumentService } from '../../src/services/documentService';
+import type { ApiProvider } from '../../src/accounts/apiProvider';
+import { DocumentService } from '../../src/documents/documentService';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 
 const ID = 7001;

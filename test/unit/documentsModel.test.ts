@@ -1,16 +1,16 @@
 /**
- * The Documents view's model (src/model/documentsModel.ts) in plain Node: the real DocumentService and API
+ * The Documents view's model (src/documents/documentsModel.ts) in plain Node: the real DocumentService and API
  * client against the sandbox over HTTP on 127.0.0.1. Lists per group, counts, paging, reconciliation of
  * created/renamed/favorited/deleted documents, background counting and account switches.
  */
 import assert from 'node:assert/strict';
 import { createApi, type ContentApi, type DocumentListQuery } from '../../src/api';
-import { DocumentsModel, readState, type DocumentsModelHost } from '../../src/model/documentsModel';
+import { DocumentsModel, readState, type DocumentsModelHost } from '../../src/documents/documentsModel';
 import { Emitter } from '../../src/model/emitter';
 import type { DocNode, DocumentNode, DocumentsViewState, GroupNode } from '../../src/model/nodes';
-import type { ApiProvider } from '../../src/services/apiProvider';
-import type { Credentials } from '../../src/auth/credentials';
-import { DocumentService } from '../../src/services/documentService';
+import type { ApiProvider } from '../../src/accounts/apiProvider';
+import type { Credentials } from '../../src/accounts/credentials';
+import { DocumentService } from '../../src/documents/documentService';
 import type { DocumentSortSetting, PageSize } from '../../src/util/config';
 import { startSandbox, type Sandbox, type SandboxDocument } from '../sandbox/server';
 

@@ -1,17 +1,17 @@
 /**
  * The pieces of the lists' model-based test (listsModel.test.ts): the client stack without `vscode` (the real
  * API client, DocumentService, DocumentsModel and the account folder's AccountIndex, wired as
- * src/fs/documentFs.ts wires it), the server's own answers read over HTTP (the oracle), and a seeded PRNG.
+ * src/files/documentFs.ts wires it), the server's own answers read over HTTP (the oracle), and a seeded PRNG.
  */
 import { createApi, type ContentApi } from '../../src/api';
 import type { ContentDocument } from '../../src/api/index';
-import type { Credentials } from '../../src/auth/credentials';
-import { AccountIndex, listAccount } from '../../src/fs/accountIndex';
-import { DocumentsModel, type DocumentsModelHost } from '../../src/model/documentsModel';
+import type { Credentials } from '../../src/accounts/credentials';
+import { AccountIndex, listAccount } from '../../src/files/accountIndex';
+import { DocumentsModel, type DocumentsModelHost } from '../../src/documents/documentsModel';
 import { Emitter } from '../../src/model/emitter';
 import type { DocNode, DocumentNode, GroupNode } from '../../src/model/nodes';
-import type { ApiProvider } from '../../src/services/apiProvider';
-import { DocumentService } from '../../src/services/documentService';
+import type { ApiProvider } from '../../src/accounts/apiProvider';
+import { DocumentService } from '../../src/documents/documentService';
 import { errorKind } from '../../src/util/errors';
 import type { DocumentSortSetting, PageSize } from '../../src/util/config';
 import { mulberry32 } from '../sandbox/seed';
@@ -184,7 +184,7 @@ export function clientStack(sb: Sandbox, pageSize: PageSize, sort: DocumentSortS
   const model = new DocumentsModel(service, host, undefined);
   model.countIntervalMs = 0;
 
-  // As src/fs/documentFs.ts: the whole listing in pages of 100 by id, announced to the other listeners; a document
+  // As src/files/documentFs.ts: the whole listing in pages of 100 by id, announced to the other listeners; a document
   // the listing lacks is read by id (a 404 lets it go, any other failure keeps it).
   const index = new AccountIndex(
     (current) => listAccount((page) => service.list({ perPage: 100, sortBy: 'id', sort: 'asc', page }, undefined, { announce: true }), current),

@@ -1,13 +1,13 @@
 /**
- * The Projects view's model (src/model/projectsModel.ts) in plain Node: ProjectService and the real API client
+ * The Projects view's model (src/projects/projectsModel.ts) in plain Node: ProjectService and the real API client
  * against the sandbox's projects server over HTTP on 127.0.0.1.
  */
 import assert from 'node:assert/strict';
 import { createApi, type ContentApi } from '../../src/api';
 import { Emitter } from '../../src/model/emitter';
 import type { ProjectItemNode, ProjectNode, ProjectsViewState } from '../../src/model/nodes';
-import { ProjectsModel, readProjectsState } from '../../src/model/projectsModel';
-import { ProjectService } from '../../src/services/projectService';
+import { ProjectsModel, readProjectsState } from '../../src/projects/projectsModel';
+import { ProjectService } from '../../src/projects/projectService';
 import type { PageSize } from '../../src/util/config';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 

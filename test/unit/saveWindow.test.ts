@@ -1,8 +1,8 @@
 /**
- * SaveWindow (src/fs/saveWindow.ts): which stats start an auto-save, and how long one is held, in plain Node.
+ * SaveWindow (src/files/saveWindow.ts): which stats start an auto-save, and how long one is held, in plain Node.
  */
 import assert from 'node:assert/strict';
-import { AUTO_SAVE_WINDOW_MS, SaveWindow } from '../../src/fs/saveWindow';
+import { AUTO_SAVE_WINDOW_MS, SaveWindow } from '../../src/files/saveWindow';
 
 const T = 1_000_000;
 const A = 'content-docs://7.acct/Blog/Post.md';

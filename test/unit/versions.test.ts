@@ -1,9 +1,9 @@
 /**
- * VersionTracker (src/fs/versions.ts): the mtime/size the file system reports, which VS Code's own
+ * VersionTracker (src/files/versions.ts): the mtime/size the file system reports, which VS Code's own
  * "newer on disk" check compares (a save is refused when the mtime is later AND the size differs).
  */
 import assert from 'node:assert/strict';
-import { VersionTracker } from '../../src/fs/versions';
+import { VersionTracker } from '../../src/files/versions';
 
 const T0 = '2026-01-01T10:00:00.000000Z';
 const T0_MS = Date.parse(T0);

@@ -32,7 +32,7 @@ import * as util from 'util';
 import * as esbuild from 'esbuild';
 import type { Page } from 'playwright-core';
 import { startSandbox, type Sandbox } from '../sandbox/server';
-import { createRunDir, harnessEnvOrReport, launchChromium, removeDir, repoRoot, startCodeServer, type Chromium, type CodeServer } from './../harness/lib';
+import { createRunDir, harnessEnvOrReport, launchChromium, removeDir, repoRoot, startCodeServer, type Chromium, type CodeServer } from '../harness/lib';
 import { finalResults, hungReason, ProgressWriter, type Limits, type Results } from '../harness/progress';
 
 const EXTENSION_ID = 'content-docs.content-docs';

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { SCHEME } from '../constants';
-import type { SaveEvent } from '../fs/saveWindow';
-import { AUTO_SAVE_WINDOW_MS } from '../fs/saveWindow';
+import type { SaveEvent } from './saveWindow';
+import { AUTO_SAVE_WINDOW_MS } from './saveWindow';
 import { Disposable } from '../util/disposable';
 
 /** How long "Saved" stays in the status bar after a save (ms). */

@@ -4,9 +4,9 @@ import { CMD } from '../constants';
 import type { Services } from '../services/services';
 import { describeError, errorKind, isCancellation } from '../util/errors';
 import { showError } from '../util/run';
-import { documentTargetOf, type DocumentTarget } from './args';
-import { openDocument } from './files';
-import type { CommandParts } from './types';
+import { documentTargetOf, type DocumentTarget } from '../commands/args';
+import { openDocument } from './commands';
+import type { CommandParts } from '../commands/types';
 
 /**
  * A document's text where the user is writing: Insert at Cursor and Replace Selection put the document's

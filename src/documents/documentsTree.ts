@@ -2,9 +2,9 @@ import * as vscode from 'vscode';
 import type { ContentDocument } from '../api/index';
 import { templateName } from '../api/templates';
 import { templateIcon } from '../api/templateCategories';
-import type { SignIn } from '../auth/credentials';
+import type { SignIn } from '../accounts/credentials';
 import { CMD, CTX, STATE, VIEW } from '../constants';
-import { DocumentsModel, isGroup, type Counting, type DocumentSource } from '../model/documentsModel';
+import { DocumentsModel, isGroup, type Counting, type DocumentSource } from './documentsModel';
 import type {
   DocNode,
   DocumentNode,
@@ -17,8 +17,8 @@ import type {
 } from '../model/nodes';
 import * as config from '../util/config';
 import type { Logger } from '../util/log';
-import { dateTime, formatCount, fromNow, md, parseDate, reason, words } from './format';
-import { PagedTreeBase } from './pagedTree';
+import { dateTime, formatCount, fromNow, md, parseDate, reason, words } from '../tree/format';
+import { PagedTreeBase } from '../tree/pagedTree';
 
 export type { DocNode } from '../model/nodes';
 

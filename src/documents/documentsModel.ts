@@ -4,7 +4,7 @@ import { isKnownTemplate, TEMPLATES, templateName } from '../api/templates';
 import { isBlank, serverTrim, type DocumentSortField, type SortOrder } from '../api/validate';
 import type { DocumentSortSetting, PageSize } from '../util/config';
 import { errorKind, reason } from '../util/errors';
-import { Emitter, type Disposable, type Event } from './emitter';
+import { Emitter, type Disposable, type Event } from '../model/emitter';
 import type {
   AllGroupNode,
   DocNode,
@@ -19,8 +19,8 @@ import type {
   OtherGroupNode,
   SearchGroupNode,
   TemplateGroupNode,
-} from './nodes';
-import { PagedList } from './pagedList';
+} from '../model/nodes';
+import { PagedList } from '../model/pagedList';
 
 /** The page size of the background count requests (only `meta.total` is needed). */
 const COUNT_PAGE_SIZE = 10;

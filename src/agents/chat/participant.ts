@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
-import { loadCommandsBundle } from '../commands/index';
-import { CHAT } from '../constants';
-import type { Services } from '../services/services';
+import { loadCommandsBundle } from '../../commands/index';
+import { CHAT } from '../../constants';
+import type { Services } from '../../services/services';
 
 /**
  * The @content chat participant (contributes.chatParticipants), registered at activation with nothing loaded: its
- * answers (src/chat/handler.ts) are in dist/commands.js, which loads with the services on the first request, as on
+ * answers (src/agents/chat/handler.ts) are in dist/commands.js, which loads with the services on the first request, as on
  * a first command. A VS Code without the chat API (or with AI features turned off) simply never calls it.
  */
 export function registerChatParticipant(extensionUri: vscode.Uri, services: () => Services): vscode.Disposable[] {

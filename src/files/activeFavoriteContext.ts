@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { CTX } from '../constants';
-import type { DocumentService } from '../services/documentService';
+import type { DocumentService } from '../documents/documentService';
 import { Disposable } from '../util/disposable';
 
 /** Keeps `contentDocs.activeIsFavorite` in step with the active editor's document, whichever account it is of. */

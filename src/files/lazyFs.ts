@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { ContentDocument } from '../api/index';
 import { SCHEME } from '../constants';
 import type { Event } from '../model/emitter';
-import type { DocumentService } from '../services/documentService';
+import type { DocumentService } from '../documents/documentService';
 import type { Prompter } from '../ui/prompter';
 import { Disposable } from '../util/disposable';
 import type { Logger } from '../util/log';

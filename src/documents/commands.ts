@@ -7,10 +7,10 @@ import type { DocNode } from '../model/nodes';
 import type { DocumentSortSetting } from '../util/config';
 import { describeError, errorKind, isCancellation } from '../util/errors';
 import { showError } from '../util/run';
-import { documentTargetOf, type DocumentTarget } from './args';
-import type { DocumentsTreeProvider } from '../tree/documentsTree';
-import type { ProjectsTreeProvider } from '../tree/projectsTree';
-import type { CommandParts } from './types';
+import { documentTargetOf, type DocumentTarget } from '../commands/args';
+import type { DocumentsTreeProvider } from './documentsTree';
+import type { ProjectsTreeProvider } from '../projects/projectsTree';
+import type { CommandParts } from '../commands/types';
 
 /**
  * The Documents view's commands, and the document commands that work on a tree row or on the

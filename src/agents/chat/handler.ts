@@ -1,17 +1,17 @@
 import * as vscode from 'vscode';
-import type { ContentDocument } from '../api/index';
-import { templateName } from '../api/templates';
-import type { Account } from '../accounts/account';
-import { accountInUse, useAccount } from '../accounts/pick';
-import { CHAT, CMD, CONFIG, PROPOSAL_SCHEME } from '../constants';
-import type { Services } from '../services/services';
-import { usageRows } from '../status/usageFormat';
-import { fromNow, md, parseDate, words } from '../tree/format';
-import { describeError, isCancellation, reason } from '../util/errors';
-import { writerFor } from '../write/commands';
+import type { ContentDocument } from '../../api/index';
+import { templateName } from '../../api/templates';
+import type { Account } from '../../accounts/account';
+import { accountInUse, useAccount } from '../../accounts/pick';
+import { CHAT, CMD, CONFIG, PROPOSAL_SCHEME } from '../../constants';
+import type { Services } from '../../services/services';
+import { usageRows } from '../../usage/usageFormat';
+import { fromNow, md, parseDate, words } from '../../tree/format';
+import { describeError, isCancellation, reason } from '../../util/errors';
+import { writerFor } from '../../write/commands';
 
 /**
- * The @content chat participant's answers (dist/commands.js: loaded on the first request, see src/chat/participant.ts):
+ * The @content chat participant's answers (dist/commands.js: loaded on the first request, see src/agents/chat/participant.ts):
  *
  *   /search <words>   the documents whose name holds the words, each a link that opens it (one list request)
  *   /usage            the plan usage, in the words of the status bar's Show Plan Usage

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { ContentDocument } from '../api/index';
 import { serverTrim } from '../api/validate';
 import { SCHEME } from '../constants';
-import type { DocumentService } from '../services/documentService';
+import type { DocumentService } from '../documents/documentService';
 import { VsCodePrompter, type Prompter } from '../ui/prompter';
 import * as config from '../util/config';
 import { Disposable } from '../util/disposable';

@@ -3,10 +3,10 @@ import { CMD } from '../constants';
 import type { Services } from '../services/services';
 import type { ProjectSortField, SortOrder } from '../api/validate';
 import type { ProjectNode } from '../model/nodes';
-import type { ProjectsTreeProvider } from '../tree/projectsTree';
+import type { ProjectsTreeProvider } from './projectsTree';
 import { describeError, isCancellation } from '../util/errors';
 import { showError } from '../util/run';
-import type { CommandParts } from './types';
+import type { CommandParts } from '../commands/types';
 
 /** The Projects view's commands: Refresh, Search…, Clear Search, Sort…, Load More, Delete Project…. */
 export function projectCommands(s: Services) {

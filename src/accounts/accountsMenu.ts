@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { AccountInfo } from '../api/index';
-import type { AccountRegistry } from '../accounts/registry';
-import { parseRecords } from '../accounts/records';
+import type { AccountRegistry } from './registry';
+import { parseRecords } from './records';
 import { CMD, STATE } from '../constants';
 import * as config from '../util/config';
 import { Disposable } from '../util/disposable';
@@ -18,7 +18,7 @@ const NO_TOKEN = 'content-docs-accounts-menu-only';
 
 /**
  * What the menu takes of the services (dist/core.js), once they are built: the first account as read this session
- * (src/services/accountService.ts) and the accounts added with "Add Account…".
+ * (src/usage/accountService.ts) and the accounts added with "Add Account…".
  */
 export interface MenuServices {
   readonly account: {

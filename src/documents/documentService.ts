@@ -2,9 +2,9 @@ import type { ContentDocument, DocumentChanges, DocumentListQuery, NewDocument, 
 import { Disposable } from '../util/disposable';
 import { errorKind } from '../util/errors';
 import type { Event } from '../model/emitter';
-import { sameDocument } from '../model/document';
+import { sameDocument } from './document';
 import { Emitter } from '../model/emitter';
-import type { ApiProvider } from './apiProvider';
+import type { ApiProvider } from '../accounts/apiProvider';
 
 /**
  * What the extension knows of each document, and the one way to change one. The tree and the file

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { AccountInfo, ContentApi, Exchange } from '../api/index';
-import type { Credentials } from '../auth/credentials';
+import type { Credentials } from './credentials';
 import * as config from '../util/config';
 import { Disposable } from '../util/disposable';
 import type { Logger } from '../util/log';

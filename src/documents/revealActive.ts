@@ -3,7 +3,7 @@ import type { Account } from '../accounts/account';
 import type { DocNode, DocumentNode, GroupNode } from '../model/nodes';
 import * as config from '../util/config';
 import type { Logger } from '../util/log';
-import type { AccountRootNode, AccountRootsTree } from './accountRoots';
+import type { AccountRootNode, AccountRootsTree } from '../tree/accountRoots';
 import type { DocumentsTreeProvider } from './documentsTree';
 
 /** Which group's row is revealed when a document is listed in several: the document's template first, as a file's folder. */

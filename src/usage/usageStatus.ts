@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
 import type { AccountInfo, Exchange } from '../api/index';
-import type { Credentials } from '../auth/credentials';
+import type { Credentials } from '../accounts/credentials';
 import { CMD } from '../constants';
-import type { AccountService } from '../services/accountService';
-import type { ApiProvider } from '../services/apiProvider';
+import type { AccountService } from './accountService';
+import type { ApiProvider } from '../accounts/apiProvider';
 import { Disposable } from '../util/disposable';
 import type { UsageLevel } from './usageFormat';
 

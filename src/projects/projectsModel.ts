@@ -1,9 +1,9 @@
 import type { Page, Project, ProjectListQuery } from '../api/index';
 import { isBlank, serverTrim, type PageSize, type ProjectSortField, type SortOrder } from '../api/validate';
 import { errorKind, reason } from '../util/errors';
-import { Emitter, type Disposable, type Event } from './emitter';
-import type { EmptyNode, ErrorNode, LoadMoreNode, ProjectItemNode, ProjectNode, ProjectSearchNode, ProjectsViewState } from './nodes';
-import { PagedList } from './pagedList';
+import { Emitter, type Disposable, type Event } from '../model/emitter';
+import type { EmptyNode, ErrorNode, LoadMoreNode, ProjectItemNode, ProjectNode, ProjectSearchNode, ProjectsViewState } from '../model/nodes';
+import { PagedList } from '../model/pagedList';
 
 /** Projects are named case-insensitively on the server: one key per project. */
 export function projectKey(name: string): string {

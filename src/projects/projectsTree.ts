@@ -1,16 +1,16 @@
 import * as vscode from 'vscode';
-import type { SignIn } from '../auth/credentials';
+import type { SignIn } from '../accounts/credentials';
 import { CMD, STATE, CTX, VIEW } from '../constants';
-import { ProjectsModel, projectKey, type ProjectSource } from '../model/projectsModel';
+import { ProjectsModel, projectKey, type ProjectSource } from './projectsModel';
 import type { ErrorNode, ProjectItemNode, ProjectNode, ProjectSearchNode } from '../model/nodes';
 import * as config from '../util/config';
 import type { Logger } from '../util/log';
-import { dateTime, formatCount, md, parseDate, reports, shortDate } from './format';
-import { PagedTreeBase } from './pagedTree';
+import { dateTime, formatCount, md, parseDate, reports, shortDate } from '../tree/format';
+import { PagedTreeBase } from '../tree/pagedTree';
 import { averageScore, BADGE } from './projectScore';
 
 export type { ProjectNode } from '../model/nodes';
-export { projectKey } from '../model/projectsModel';
+export { projectKey } from './projectsModel';
 
 /** What the view's description says for each sort. */
 const SORT_SHORT: Record<string, string> = {

@@ -3,8 +3,8 @@ import type { AccountInfo, ContentDocument } from '../api/index';
 import { Disposable } from '../util/disposable';
 import { describeError, isCancellation } from '../util/errors';
 import type { Logger } from '../util/log';
-import type { ApiProvider } from './apiProvider';
-import type { DocumentService } from './documentService';
+import type { ApiProvider } from '../accounts/apiProvider';
+import type { DocumentService } from '../documents/documentService';
 
 /** Creations closer together than this share one account read. */
 export const USAGE_COALESCE_MS = 300;

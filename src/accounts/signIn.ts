@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { CONFIG } from '../constants';
 import type { Services } from '../services/services';
-import { addressProblem, askCheckedKey } from '../accounts/keyBox';
+import { addressProblem, askCheckedKey } from './keyBox';
 import * as config from '../util/config';
 
 /**

@@ -3,17 +3,17 @@ import type { ContentDocument } from '../api/index';
 import { TEMPLATES, templateName } from '../api/templates';
 import { charLength, CREATIVITY_LEVELS, LIMITS, nearestCreativity, type Creativity } from '../api/validate';
 import { CMD } from '../constants';
-import { ACCOUNT_FOLDER_NAME, accountRoot, documentUri, tabUris } from '../fs/uris';
+import { ACCOUNT_FOLDER_NAME, accountRoot, documentUri, tabUris } from './uris';
 import type { Services } from '../services/services';
 import { describeError, errorKind, isApiError, isCancellation } from '../util/errors';
 import { showError } from '../util/run';
-import { documentTargetOf, type DocumentTarget } from './args';
+import { documentTargetOf, type DocumentTarget } from '../commands/args';
 import type { Account } from '../accounts/account';
 import { chooseAccount } from '../accounts/pick';
 import { templateCategory } from '../api/templateCategories';
-import type { DocumentsTreeProvider } from '../tree/documentsTree';
+import type { DocumentsTreeProvider } from '../documents/documentsTree';
 import { isBack, type Back, type Step } from '../ui/quickInputs';
-import type { CommandParts } from './types';
+import type { CommandParts } from '../commands/types';
 
 /** Go to Document waits this long after the last keystroke before asking the server. */
 export const SEARCH_DEBOUNCE_MS = 250;

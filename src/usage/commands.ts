@@ -2,8 +2,8 @@ import * as vscode from 'vscode';
 import { activeDocumentAccount, chooseAccount } from '../accounts/pick';
 import { CMD } from '../constants';
 import type { Services } from '../services/services';
-import { usageRows } from '../status/usageFormat';
-import type { CommandParts } from './types';
+import { usageRows } from './usageFormat';
+import type { CommandParts } from '../commands/types';
 
 export function usageCommands(s: Services) {
   return {
