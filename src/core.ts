@@ -9,7 +9,6 @@ import { ApiProvider } from './accounts/apiProvider';
 import { AccountService } from './usage/accountService';
 import { DocumentService } from './documents/documentService';
 import { ProjectService } from './projects/projectService';
-import type { Services } from './services/services';
 import { SaveStatus } from './files/saveStatus';
 import { UsageStatus } from './usage/usageStatus';
 import { AccountRootsTree, type AccountRootNode } from './tree/accountRoots';
@@ -21,6 +20,40 @@ import type { SwitchablePrompter } from './ui/prompter';
 import * as config from './util/config';
 import type { Logger } from './util/log';
 import type { ProposalContent } from './write/proposalContent';
+
+
+/**
+ * What the core builds (dist/core.js): the accounts, their views and the file system. No command takes all of it:
+ * each feature declares what it needs (`Pick<Core, …>`), and the compiler holds it to that.
+ */
+export interface Core {
+  readonly context: vscode.ExtensionContext;
+  /** Where features remember choices (the last account, writing style): the extension's globalState. */
+  readonly state: vscode.Memento;
+  readonly log: Logger;
+  readonly credentials: Credentials;
+  /** The account in VS Code's Accounts menu (an authentication provider). */
+  readonly accounts: AccountsMenu;
+  readonly api: ApiProvider;
+  /** Every account: the first (whose services are `api`, `documents`, `account`) and those added with "Add Account…". */
+  readonly registry: AccountRegistry;
+  /** The first account's document service. */
+  readonly documents: DocumentService;
+  readonly account: AccountService;
+  readonly usage: UsageStatus;
+  /** Whether the active document's text reached the server (the status bar's "Saving…" / "Saved"). */
+  readonly saveStatus: SaveStatus;
+  readonly prompter: SwitchablePrompter;
+  /** The first account's Documents tree (with several accounts, its root's content). */
+  readonly documentsTree: DocumentsTreeProvider;
+  readonly projectsTree: ProjectsTreeProvider;
+  /** The Documents view: every account's tree (a root per account when there are several). */
+  readonly documentsView: AccountRootsTree<DocNode>;
+  readonly projectsView: AccountRootsTree<ProjectNode>;
+  readonly fs: LazyDocumentFileSystem;
+  /** The text of proposal documents (the writing actions' diffs), registered at activation. */
+  readonly proposalContent: ProposalContent;
+}
 
 /** What activation made (dist/extension.js) and hands to the services when they are first needed. */
 export interface CoreBase {
@@ -44,7 +77,7 @@ const addedSignIn: SignIn = { hasKey: () => Promise.resolve(true), onDidChange: 
  * first asks for its rows, a command first runs or a document is first opened, not at activation: every window
  * activates the extension once startup finished, and most never open a view.
  */
-export function createServices(base: CoreBase): Services {
+export function createServices(base: CoreBase): Core {
   const { context, log, credentials, accounts, prompter, proposalContent } = base;
   // While the session's first request waits for its answer, the formatters its rows will use are made (Intl costs ~10 ms the first time).
   const api = new ApiProvider(credentials, log, prepareFormats);
@@ -108,7 +141,7 @@ export function createServices(base: CoreBase): Services {
   );
 
   return {
-    context, log, credentials, accounts, api, registry, documents, account, usage, prompter,
+    context, state: context.globalState, log, credentials, accounts, api, registry, documents, account, usage, prompter,
     documentsTree, projectsTree, documentsView, projectsView, fs, proposalContent, saveStatus,
   };
 }

@@ -8,7 +8,7 @@ import { AccountsMenu } from './accounts/accountsMenu';
 import { Credentials } from './accounts/credentials';
 import { loadCommandsBundle, registerCommands } from './commands/index';
 import type { DocNode, ProjectNode } from './model/nodes';
-import type { Services } from './services/services';
+import type { Core } from './core';
 import type { AccountRootNode } from './tree/accountRoots';
 import { SwitchablePrompter } from './ui/prompter';
 import { Logger } from './util/log';
@@ -20,7 +20,7 @@ type CoreModule = typeof import('./core');
 /** What activate() returns to the extension's own tests (only when VS Code runs it in test mode). */
 export interface TestApi {
   /** The services; reading them builds them (loads dist/core.js) as a view, a command or a document would. */
-  readonly services: Services;
+  readonly services: Core;
   /** Where this build runs: a browser's web worker has no `process` (the web tier checks it really ran there). */
   readonly runsInWebWorker: boolean;
   /** The language-model tools as registered, by name (a test calls their prepareInvocation). */
@@ -54,8 +54,8 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   // answers this), the added accounts are the ones globalState keeps.
   credentials.alsoSignedIn = () => parseRecords(context.globalState.get(STATE.accounts)).length > 0;
 
-  let services: Services | undefined;
-  const core = (): Services => {
+  let services: Core | undefined;
+  const core = (): Core => {
     if (!services) {
       const t1 = Date.now();
       services = loadCore().createServices({ context, log, credentials, accounts, prompter, proposalContent, documentsTreeView, projectsTreeView });

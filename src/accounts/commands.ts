@@ -3,7 +3,11 @@ import type { Account } from './account';
 import { hostOf } from './accountNames';
 import { addressProblem, askCheckedKey } from './keyBox';
 import { CMD } from '../constants';
-import type { Services } from '../services/services';
+import type { Core } from '../core';
+import type { KeyBoxNeeds } from './keyBox';
+
+/** What Add Account…, Remove Account and Enter Key take. */
+export type AccountCommandsNeeds = Pick<Core, 'credentials' | 'documentsView' | 'projectsView'> & KeyBoxNeeds;
 
 /**
  * Add Account…: another installation of the service (or another key on one), beside the first account. Asks for the
@@ -11,7 +15,7 @@ import type { Services } from '../services/services';
  * server checks it (`GET /account`); only an accepted key is stored (SecretStorage, under the account's label), and the
  * addresses are kept in globalState, never in settings. The views then show a root per account.
  */
-export async function addAccount(s: Services): Promise<boolean> {
+export async function addAccount(s: AccountCommandsNeeds): Promise<boolean> {
   if (!(await s.credentials.hasKey()) && s.registry.added().length === 0) {
     // No account yet: the first one is the one of Set API Key… (its address in the user settings).
     return Boolean(await vscode.commands.executeCommand(CMD.signIn));
@@ -68,7 +72,7 @@ export async function addAccount(s: Services): Promise<boolean> {
  * is deleted from SecretStorage and its editors can no longer read or save (their text stays). The first account is
  * signed out with Sign Out.
  */
-export async function removeAccount(s: Services, arg?: unknown): Promise<boolean> {
+export async function removeAccount(s: AccountCommandsNeeds, arg?: unknown): Promise<boolean> {
   const fromRow = s.documentsView.accountOf(arg) ?? s.projectsView.accountOf(arg);
   const label = typeof arg === 'string' ? arg : fromRow?.label;
   let account = label !== undefined ? s.registry.byLabel(label) : undefined;
@@ -112,7 +116,7 @@ export async function removeAccount(s: Services, arg?: unknown): Promise<boolean
  * server checks it, as Add Account…'s does, and stores it under that account's label. Never the first account's key
  * (that is Set API Key…).
  */
-export async function enterAccountKey(s: Services, arg?: unknown): Promise<boolean> {
+export async function enterAccountKey(s: AccountCommandsNeeds, arg?: unknown): Promise<boolean> {
   const fromRow = s.documentsView.accountOf(arg) ?? s.projectsView.accountOf(arg);
   let account = typeof arg === 'string' ? s.registry.byLabel(arg) : fromRow;
   if (!account) {

@@ -1,9 +1,12 @@
 import type { AccountInfo } from '../api/index';
-import type { Services } from '../services/services';
+import type { Core } from '../core';
 import { describeError, errorKind } from '../util/errors';
 
+/** What the key box takes. */
+export type KeyBoxNeeds = Pick<Core, 'api' | 'log' | 'prompter' | 'registry'>;
+
 /** What a server address box shows under it: the reason an address is refused (undefined: accepted). */
-export function addressProblem(s: Services, value: string, label: string): string | undefined {
+export function addressProblem(s: KeyBoxNeeds, value: string, label: string): string | undefined {
   try {
     s.api.checkBaseUrl(value, label);
     return undefined;
@@ -31,7 +34,7 @@ export function validateKey(v: string): string | undefined {
  * label only once the server accepted it).
  */
 export async function askCheckedKey(
-  s: Services,
+  s: KeyBoxNeeds,
   box: { title: string; prompt: string; logTag: string },
   where: { documentsUrl: string | undefined; projectsUrl?: string },
   refuse: (label: string | undefined) => string | undefined,

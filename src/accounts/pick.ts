@@ -1,7 +1,10 @@
 import * as vscode from 'vscode';
 import { STATE } from '../constants';
-import type { Services } from '../services/services';
+import type { Core } from '../core';
 import type { Account } from './account';
+
+/** What choosing an account takes. */
+export type AccountPickNeeds = Pick<Core, 'state' | 'documentsView' | 'fs' | 'projectsView' | 'prompter' | 'registry'>;
 
 type AccountItem = vscode.QuickPickItem & { account: Account };
 
@@ -9,12 +12,12 @@ type AccountItem = vscode.QuickPickItem & { account: Account };
  * The account an action works in: the one its argument names (a row or root of a view), the only one, or the one the
  * user picks when there are several — the last used first. Undefined when the user pressed Escape. Local, no request.
  */
-export async function chooseAccount(s: Services, title: string, arg?: unknown): Promise<Account | undefined> {
+export async function chooseAccount(s: AccountPickNeeds, title: string, arg?: unknown): Promise<Account | undefined> {
   const named = s.documentsView.accountOf(arg) ?? s.projectsView.accountOf(arg);
   if (named) return named;
   const shown = s.registry.shown();
   if (shown.length <= 1) return s.registry.primary;
-  const last = s.context.globalState.get<string>(STATE.lastAccount);
+  const last = s.state.get<string>(STATE.lastAccount);
   const ordered = [...shown].sort((a, b) => Number(b.label === last) - Number(a.label === last));
   const items: AccountItem[] = ordered.map((a) => ({
     label: `$(account) ${a.displayName}`,
@@ -28,12 +31,12 @@ export async function chooseAccount(s: Services, title: string, arg?: unknown): 
 }
 
 /** Remembers the account last worked in (offered first next time). */
-export async function useAccount(s: Services, account: Account): Promise<void> {
-  if (account.label !== undefined) await s.context.globalState.update(STATE.lastAccount, account.label);
+export async function useAccount(s: AccountPickNeeds, account: Account): Promise<void> {
+  if (account.label !== undefined) await s.state.update(STATE.lastAccount, account.label);
 }
 
 /** The account of the document in the active editor, while it is one of the accounts shown (no request). */
-export function activeDocumentAccount(s: Services): Account | undefined {
+export function activeDocumentAccount(s: AccountPickNeeds): Account | undefined {
   const uri = vscode.window.activeTextEditor?.document.uri;
   const target = uri ? s.fs.documentOf(uri) : undefined;
   if (!target) return undefined;
@@ -44,10 +47,10 @@ export function activeDocumentAccount(s: Services): Account | undefined {
  * The account of an action that asks no question (the @content chat): the active document's, else the one last
  * used, else the first shown. Local, no request.
  */
-export function accountInUse(s: Services): Account {
+export function accountInUse(s: AccountPickNeeds): Account {
   const active = activeDocumentAccount(s);
   if (active) return active;
   const shown = s.registry.shown();
-  const last = s.context.globalState.get<string>(STATE.lastAccount);
+  const last = s.state.get<string>(STATE.lastAccount);
   return shown.find((a) => a.label !== undefined && a.label === last) ?? shown[0] ?? s.registry.primary;
 }

@@ -1,15 +1,18 @@
 import * as vscode from 'vscode';
 import { CONFIG } from '../constants';
-import type { Services } from '../services/services';
+import type { Core } from '../core';
 import { addressProblem, askCheckedKey } from './keyBox';
 import * as config from '../util/config';
+
+/** What Set API Key… and Sign Out take. */
+export type SignInNeeds = Pick<Core, 'account' | 'api' | 'credentials' | 'log' | 'prompter' | 'registry'>;
 
 /**
  * Set API Key…: asks for the server address when none is set, then for the key (hidden input). The key box stays
  * open while one cheap request checks the key, shows the server's answer under it until the key is accepted (or
  * Escape), and only then is the key stored in SecretStorage.
  */
-export async function signIn(s: Services): Promise<boolean> {
+export async function signIn(s: SignInNeeds): Promise<boolean> {
   // A new server address is saved only with a key it accepted: until then nothing is sent anywhere else.
   let newServer: string | undefined;
   if (!config.documentsBaseUrl()) {
@@ -55,7 +58,7 @@ export async function signIn(s: Services): Promise<boolean> {
   return true;
 }
 
-export async function signOut(s: Services): Promise<void> {
+export async function signOut(s: SignInNeeds): Promise<void> {
   await s.credentials.clearKey(); // the document service forgets the account on the key change
   s.log.info('[auth] API key removed');
 }

@@ -8,10 +8,14 @@ import * as vscode from 'vscode';
 import type { Account } from '../accounts/account';
 import { chooseAccount, useAccount } from '../accounts/pick';
 import { isNotFound } from '../api/errors';
-import type { Services } from '../services/services';
+import type { Core } from '../core';
 import { isCancellation, reason } from '../util/errors';
 import { showError } from '../util/run';
 import { BackupError, DELETED_FOLDER, runBackup, type BackupDocument, type BackupErrorKind, type BackupFs, type BackupIdentity, type BackupReport, type BackupSource } from './backup';
+import type { AccountPickNeeds } from '../accounts/pick';
+
+/** What Back Up Account to Folder… takes. */
+export type BackupNeeds = Pick<Core, 'log'> & AccountPickNeeds;
 
 /** What a caller (an agent, a test) may pass instead of answering the questions. */
 export interface BackupArgs {
@@ -36,7 +40,7 @@ function isArgs(arg: unknown): arg is BackupArgs {
   return typeof arg === 'object' && arg !== null && ('folder' in arg || 'account' in arg || 'token' in arg) && !('kind' in arg);
 }
 
-async function pickAccount(s: Services, arg: unknown): Promise<Account | undefined> {
+async function pickAccount(s: BackupNeeds, arg: unknown): Promise<Account | undefined> {
   if (isArgs(arg) && arg.account !== undefined) {
     const named = s.registry.shown().find((a) => a.label === arg.account);
     if (!named) throw new Error(`There is no account "${arg.account}".`);
@@ -184,7 +188,7 @@ export function summary(r: BackupReport): string {
 }
 
 /** Back Up Account to Folder…: see the file's comment. Undefined when the user pressed Escape. */
-export async function backupAccount(s: Services, arg?: unknown): Promise<BackupOutcome | undefined> {
+export async function backupAccount(s: BackupNeeds, arg?: unknown): Promise<BackupOutcome | undefined> {
   const account = await pickAccount(s, arg);
   if (!account) return undefined;
   const root = await pickFolder(arg, account);

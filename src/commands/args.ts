@@ -1,6 +1,9 @@
 import * as vscode from 'vscode';
 import type { DocumentTarget } from '../files/lazyFs';
-import type { Services } from '../services/services';
+import type { Core } from '../core';
+
+/** What finding a command's document takes. */
+export type ArgsNeeds = Pick<Core, 'documents' | 'documentsView' | 'fs' | 'registry'>;
 
 export type { DocumentTarget } from '../files/lazyFs';
 
@@ -21,7 +24,7 @@ function positiveId(v: unknown): number | undefined {
  * this extension did not make; names and other fields always come from what the server said. Undefined when there is
  * none, or when it names an account that is not signed in.
  */
-export function documentTargetOf(s: Services, arg: unknown): DocumentTarget | undefined {
+export function documentTargetOf(s: ArgsNeeds, arg: unknown): DocumentTarget | undefined {
   if (arg === undefined || arg === null) {
     const uri = vscode.window.activeTextEditor?.document.uri;
     return uri ? s.fs.documentOf(uri) : undefined;
@@ -51,6 +54,6 @@ export function documentTargetOf(s: Services, arg: unknown): DocumentTarget | un
 }
 
 /** The id alone of {@link documentTargetOf} (for the first account's callers that compare ids). */
-export function documentIdOf(s: Services, arg: unknown): number | undefined {
+export function documentIdOf(s: ArgsNeeds, arg: unknown): number | undefined {
   return documentTargetOf(s, arg)?.id;
 }

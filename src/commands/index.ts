@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { CMD } from '../constants';
-import type { Services } from '../services/services';
+import type { Core } from '../core';
 import type { Logger } from '../util/log';
 import { runCommand } from '../util/run';
 
@@ -26,7 +26,7 @@ function isFocusedRowMarker(arg: unknown): boolean {
   return typeof arg === 'object' && arg !== null && (arg as { selection?: unknown }).selection === true && Object.keys(arg).length === 1;
 }
 
-export function registerCommands(log: Logger, services: () => Services, loadTable: () => TableModule = loadCommandsBundle): vscode.Disposable[] {
+export function registerCommands(log: Logger, services: () => Core, loadTable: () => TableModule = loadCommandsBundle): vscode.Disposable[] {
   let table: CommandTable | undefined;
   return Object.values(CMD).map((id) =>
     vscode.commands.registerCommand(id, (...args: unknown[]) =>

@@ -1,5 +1,5 @@
 import { CMD } from '../constants';
-import type { Services } from '../services/services';
+import type { Core } from '../core';
 import { signIn, signOut } from '../accounts/signIn';
 import { addAccount, enterAccountKey, removeAccount } from '../accounts/commands';
 import { documentCommands } from '../documents/commands';
@@ -28,7 +28,7 @@ export { showStepInput, showStepPick, showToggleInput } from '../ui/quickInputs'
  * Every command's implementation (one missing does not compile: CommandTable is a full Record). Built into its own bundle (dist/commands.js), which commands/index.ts
  * loads when a command first runs: activation registers the commands without loading their code.
  */
-export function commandTable(s: Services): CommandTable {
+export function commandTable(s: Core): CommandTable {
   return {
     [CMD.signIn]: () => signIn(s),
     [CMD.signOut]: () => signOut(s),

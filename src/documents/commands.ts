@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { ContentDocument } from '../api/index';
 import { charLength, isBlank, LIMITS, serverTrim, type DocumentSearchField } from '../api/validate';
 import { CMD, CONFIG, VIEW } from '../constants';
-import type { Services } from '../services/services';
+import type { Core } from '../core';
 import type { DocNode } from '../model/nodes';
 import type { DocumentSortSetting } from '../util/config';
 import { describeError, errorKind, isCancellation } from '../util/errors';
@@ -11,12 +11,16 @@ import { documentTargetOf, type DocumentTarget } from '../commands/args';
 import type { DocumentsTreeProvider } from './documentsTree';
 import type { ProjectsTreeProvider } from '../projects/projectsTree';
 import type { CommandParts } from '../commands/types';
+import type { ArgsNeeds } from '../commands/args';
+
+/** What the Documents view's commands take. */
+export type DocumentsNeeds = Pick<Core, 'documentsTree' | 'log' | 'projectsView' | 'prompter'> & ArgsNeeds;
 
 /**
  * The Documents view's commands, and the document commands that work on a tree row or on the
  * active `content-docs:` editor: Rename…, Add to / Remove from Favorites, Copy Result, Delete….
  */
-export function documentCommands(s: Services) {
+export function documentCommands(s: DocumentsNeeds) {
   return {
     [CMD.documentsRefresh]: () => refreshDocuments(s),
     [CMD.documentsSearch]: () => searchDocuments(s),
@@ -42,14 +46,14 @@ export function documentCommands(s: Services) {
  * The Documents trees of every account shown: the view's title actions (search, sort, favorites only) apply to
  * each, so the accounts' roots always list alike.
  */
-export function documentTrees(s: Services): DocumentsTreeProvider[] {
+export function documentTrees(s: DocumentsNeeds): DocumentsTreeProvider[] {
   return s.documentsView.trees() as DocumentsTreeProvider[];
 }
 
 // --- Which document a command is about: see args.ts ---------------------------------------------------
 
 /** What the server last said about the document: from a row of ours, from what is known, else one GET. */
-async function knownDocument(s: Services, arg: unknown, t: DocumentTarget): Promise<ContentDocument> {
+async function knownDocument(s: DocumentsNeeds, arg: unknown, t: DocumentTarget): Promise<ContentDocument> {
   const known = t.documents.get(t.id);
   if (known) return known;
   if (s.documentsView.owns(arg) && arg.kind === 'document') return arg.doc;
@@ -65,7 +69,7 @@ function noDocument(verb: string): Error {
 }
 
 /** Reports a failed document command; a 404 means the document is gone: the views drop it. */
-function failed(s: Services, action: string, e: unknown, t: DocumentTarget, retry?: () => unknown): void {
+function failed(s: DocumentsNeeds, action: string, e: unknown, t: DocumentTarget, retry?: () => unknown): void {
   if (isCancellation(e)) return;
   if (errorKind(e) === 'notFound') {
     t.documents.markDeleted(t.id);
@@ -76,7 +80,7 @@ function failed(s: Services, action: string, e: unknown, t: DocumentTarget, retr
 }
 
 /** Resolves the target and reads it when it is not known; undefined (after saying why) when that fails. */
-async function resolveDocument(s: Services, arg: unknown, verb: string): Promise<(DocumentTarget & { doc: ContentDocument }) | undefined> {
+async function resolveDocument(s: DocumentsNeeds, arg: unknown, verb: string): Promise<(DocumentTarget & { doc: ContentDocument }) | undefined> {
   const t = documentTargetOf(s, arg);
   if (t === undefined) throw noDocument(verb);
   try {
@@ -97,7 +101,7 @@ export function validateDocumentName(value: string): string | undefined {
 }
 
 /** Rename…: asks with the current name prefilled; one PATCH; the views update that row only. */
-export async function renameDocument(s: Services, arg: unknown): Promise<ContentDocument | undefined> {
+export async function renameDocument(s: DocumentsNeeds, arg: unknown): Promise<ContentDocument | undefined> {
   const target = await resolveDocument(s, arg, vscode.l10n.t('rename'));
   if (!target) return undefined;
   const current = target.doc.name;
@@ -129,7 +133,7 @@ export async function renameDocument(s: Services, arg: unknown): Promise<Content
 }
 
 /** Add to / Remove from Favorites: one PATCH; the row's star and the Favorites group follow. */
-export async function setFavorite(s: Services, arg: unknown, favorite: boolean): Promise<ContentDocument | undefined> {
+export async function setFavorite(s: DocumentsNeeds, arg: unknown, favorite: boolean): Promise<ContentDocument | undefined> {
   const t = documentTargetOf(s, arg);
   if (t === undefined) throw noDocument(favorite ? vscode.l10n.t('add to favorites') : vscode.l10n.t('remove from favorites'));
   const { documents, id } = t;
@@ -152,7 +156,7 @@ export async function setFavorite(s: Services, arg: unknown, favorite: boolean):
 }
 
 /** Toggle Favorite (a key in the Documents view): adds the document to the favorites, or removes it if it is one. */
-export async function toggleFavorite(s: Services, arg: unknown): Promise<ContentDocument | undefined> {
+export async function toggleFavorite(s: DocumentsNeeds, arg: unknown): Promise<ContentDocument | undefined> {
   const t = documentTargetOf(s, arg);
   if (t === undefined) throw noDocument(vscode.l10n.t('add to favorites'));
   const known = t.documents.favoriteOf(t.id) ?? (await knownDocument(s, arg, t)).favorite;
@@ -169,7 +173,7 @@ async function collapseAll(): Promise<void> {
 }
 
 /** Copy Result: the document's text, as the server last gave it, to the clipboard. */
-export async function copyResult(s: Services, arg: unknown): Promise<string | undefined> {
+export async function copyResult(s: DocumentsNeeds, arg: unknown): Promise<string | undefined> {
   const target = await resolveDocument(s, arg, vscode.l10n.t('copy'));
   if (!target) return undefined;
   const text = target.doc.result;
@@ -186,7 +190,7 @@ export async function copyResult(s: Services, arg: unknown): Promise<string | un
  * Delete…: always asks first (a modal naming the document as the server knows it), whatever the
  * argument says, then one DELETE. The views drop the row and lower the counts.
  */
-export async function deleteDocument(s: Services, arg: unknown): Promise<boolean> {
+export async function deleteDocument(s: DocumentsNeeds, arg: unknown): Promise<boolean> {
   const target = await resolveDocument(s, arg, vscode.l10n.t('delete'));
   if (!target) return false;
   const name = nameOf(target.doc);
@@ -209,7 +213,7 @@ export async function deleteDocument(s: Services, arg: unknown): Promise<boolean
 
 // --- View title commands -------------------------------------------------------------------------------
 
-function refreshDocuments(s: Services): void {
+function refreshDocuments(s: DocumentsNeeds): void {
   for (const tree of documentTrees(s)) tree.model.refresh();
   // Open editors and the account folder re-check the server too.
   for (const account of s.registry.shown()) account.documents.forgetAll();
@@ -220,7 +224,7 @@ function refreshDocuments(s: Services): void {
  * The box opens as the last search was made (its words selected, its toggle as it was). Results in their own group
  * (one request).
  */
-export async function searchDocuments(s: Services): Promise<DocNode[] | undefined> {
+export async function searchDocuments(s: DocumentsNeeds): Promise<DocNode[] | undefined> {
   const tree = documentTrees(s)[0] ?? s.documentsTree;
   const current = tree.model.search;
   const answer = await s.prompter.inputToggled({
@@ -259,7 +263,7 @@ export const DOCUMENT_SORTS: ReadonlyArray<{ value: DocumentSortSetting; label: 
 
 type SortItem = vscode.QuickPickItem & { value: DocumentSortSetting };
 
-export async function sortDocuments(s: Services): Promise<void> {
+export async function sortDocuments(s: DocumentsNeeds): Promise<void> {
   const current = s.documentsTree.model.sort;
   const items: SortItem[] = DOCUMENT_SORTS.map((o) => ({
     label: o.value === current ? `$(check) ${vscode.l10n.t(o.label)}` : vscode.l10n.t(o.label),
@@ -283,7 +287,7 @@ async function setHideEmpty(on: boolean): Promise<void> {
   await section.update('documents.hideEmptyTemplates', on, target);
 }
 
-async function loadMore(s: Services, node: unknown): Promise<void> {
+async function loadMore(s: DocumentsNeeds, node: unknown): Promise<void> {
   const account = s.documentsView.accountOf(node);
   if (!account || !s.documentsView.owns(node)) return;
   if (node.kind === 'loadMore' || node.kind === 'template' || node.kind === 'favorites' || node.kind === 'searchResults') {
@@ -292,7 +296,7 @@ async function loadMore(s: Services, node: unknown): Promise<void> {
 }
 
 /** Retry on an error item of either view: reloads only what failed, in the account it failed in. */
-async function retry(s: Services, node: unknown): Promise<void> {
+async function retry(s: DocumentsNeeds, node: unknown): Promise<void> {
   const docsAccount = s.documentsView.accountOf(node);
   if (docsAccount && s.documentsView.owns(node) && node.kind === 'error') return (s.documentsView.treeOf(docsAccount) as DocumentsTreeProvider).model.retry(node);
   const projectsAccount = s.projectsView.accountOf(node);

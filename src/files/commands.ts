@@ -4,7 +4,7 @@ import { TEMPLATES, templateName } from '../api/templates';
 import { charLength, CREATIVITY_LEVELS, LIMITS, nearestCreativity, type Creativity } from '../api/validate';
 import { CMD } from '../constants';
 import { ACCOUNT_FOLDER_NAME, accountRoot, documentUri, tabUris } from './uris';
-import type { Services } from '../services/services';
+import type { Core } from '../core';
 import { describeError, errorKind, isApiError, isCancellation } from '../util/errors';
 import { showError } from '../util/run';
 import { documentTargetOf, type DocumentTarget } from '../commands/args';
@@ -14,12 +14,17 @@ import { templateCategory } from '../api/templateCategories';
 import type { DocumentsTreeProvider } from '../documents/documentsTree';
 import { isBack, type Back, type Step } from '../ui/quickInputs';
 import type { CommandParts } from '../commands/types';
+import type { AccountPickNeeds } from '../accounts/pick';
+import type { ArgsNeeds } from '../commands/args';
+
+/** What opening, creating and finding documents take. */
+export type FilesNeeds = Pick<Core, 'log' | 'prompter'> & AccountPickNeeds & ArgsNeeds;
 
 /** Go to Document waits this long after the last keystroke before asking the server. */
 export const SEARCH_DEBOUNCE_MS = 250;
 const SEARCH_PAGE_SIZE = 25;
 
-export function fileCommands(s: Services) {
+export function fileCommands(s: FilesNeeds) {
   return {
     [CMD.documentOpen]: (arg: unknown) => openDocument(s, arg),
     [CMD.documentNew]: (arg: unknown) => newDocument(s, arg),
@@ -35,7 +40,7 @@ export function fileCommands(s: Services) {
  * An editor already open on the document is shown instead of a second one.
  */
 export async function openDocument(
-  s: Services,
+  s: FilesNeeds,
   arg: unknown,
   options: { preview?: boolean; viewColumn?: vscode.ViewColumn } = {},
 ): Promise<vscode.TextEditor | undefined> {
@@ -46,7 +51,7 @@ export async function openDocument(
 
 /** Opens a document of the account `target` names (Retry opens it there again, never by its id alone). */
 async function openTarget(
-  s: Services,
+  s: FilesNeeds,
   target: DocumentTarget,
   options: { preview?: boolean; viewColumn?: vscode.ViewColumn },
 ): Promise<vscode.TextEditor | undefined> {
@@ -124,7 +129,7 @@ function promptLine(value: string): string {
  * typed and the server's message; Back still reaches the steps before. Undefined when the user cancels.
  */
 async function askDraft(
-  s: Services,
+  s: FilesNeeds,
   tree: DocumentsTreeProvider,
   prev: Partial<Draft>,
   refused: Record<string, string[]> | undefined,
@@ -160,7 +165,7 @@ async function askDraft(
 
 /** Asks one step's question and keeps its answer in `draft`: 'done', Back, or undefined (Escape). */
 async function askStep(
-  s: Services,
+  s: FilesNeeds,
   tree: DocumentsTreeProvider,
   field: DraftField,
   step: Step,
@@ -294,7 +299,7 @@ function store(account: Account, d: Draft): Thenable<ContentDocument> {
  * New Document…: asks (in which account first, when there are several and no row of the view says), stores, opens.
  * The Documents view shows it through DocumentService.onDidCreate.
  */
-export async function newDocument(s: Services, arg?: unknown): Promise<ContentDocument | undefined> {
+export async function newDocument(s: FilesNeeds, arg?: unknown): Promise<ContentDocument | undefined> {
   const account = await chooseAccount(s, 'New Document: Account', arg);
   if (!account) return undefined;
   let draft: Partial<Draft> = {};
@@ -334,7 +339,7 @@ export async function newDocument(s: Services, arg?: unknown): Promise<ContentDo
   }
 }
 
-async function storeAndOpen(s: Services, account: Account, d: Draft): Promise<void> {
+async function storeAndOpen(s: FilesNeeds, account: Account, d: Draft): Promise<void> {
   try {
     await showNew(s, account, await store(account, d));
   } catch (e) {
@@ -342,7 +347,7 @@ async function storeAndOpen(s: Services, account: Account, d: Draft): Promise<vo
   }
 }
 
-async function showNew(s: Services, account: Account, doc: ContentDocument): Promise<void> {
+async function showNew(s: FilesNeeds, account: Account, doc: ContentDocument): Promise<void> {
   s.fs.remember(doc);
   s.log.info(`[new] created document ${doc.id} (${templateName(doc.template?.id, doc.template?.name)})`);
   await vscode.window.showTextDocument(documentUri(doc, account.documents.accountOf(doc)), { preview: false });
@@ -367,7 +372,7 @@ function toPickItem(d: ContentDocument): DocumentPickItem {
  * A Quick Pick that searches the server by name as the user types: one request per settled query
  * ({@link SEARCH_DEBOUNCE_MS} after the last keystroke); a newer query aborts the request of an older one.
  */
-export async function goToDocument(s: Services, arg?: unknown): Promise<vscode.TextEditor | undefined> {
+export async function goToDocument(s: FilesNeeds, arg?: unknown): Promise<vscode.TextEditor | undefined> {
   const account = await chooseAccount(s, 'Go to Document: Account', arg);
   if (!account) return undefined;
   const label = account.label;
@@ -438,7 +443,7 @@ export async function goToDocument(s: Services, arg?: unknown): Promise<vscode.T
  * Adds `content-docs://<account>/` as a workspace folder named "Content Docs" (or shows it if it is there); with
  * several accounts, of the account picked (or the root it was run on), named after it.
  */
-export async function openAccountFolder(s: Services, arg?: unknown): Promise<void> {
+export async function openAccountFolder(s: FilesNeeds, arg?: unknown): Promise<void> {
   const chosen = await chooseAccount(s, 'Open Account as Folder: Account', arg);
   if (!chosen) return;
   const account = chosen.primary ? await s.documents.currentAccount() : chosen.label;

@@ -1,12 +1,17 @@
 import * as vscode from 'vscode';
 import type { ContentDocument } from '../api/index';
 import { CMD } from '../constants';
-import type { Services } from '../services/services';
+import type { Core } from '../core';
 import { describeError, errorKind, isCancellation } from '../util/errors';
 import { showError } from '../util/run';
 import { documentTargetOf, type DocumentTarget } from '../commands/args';
 import { openDocument } from './commands';
 import type { CommandParts } from '../commands/types';
+import type { ArgsNeeds } from '../commands/args';
+import type { FilesNeeds } from './commands';
+
+/** What Insert at Cursor, Replace Selection and Open Beside take. */
+export type InsertNeeds = Pick<Core, 'log'> & ArgsNeeds & FilesNeeds;
 
 /**
  * A document's text where the user is writing: Insert at Cursor and Replace Selection put the document's
@@ -14,7 +19,7 @@ import type { CommandParts } from '../commands/types';
  * opens the document next to that editor. On a row of the Documents view, or from the palette while the
  * document's own editor is active (then the editor beside it is the target).
  */
-export function insertCommands(s: Services) {
+export function insertCommands(s: InsertNeeds) {
   return {
     [CMD.documentInsertAtCursor]: (arg: unknown) => putResult(s, arg, 'insert'),
     [CMD.documentReplaceSelection]: (arg: unknown) => putResult(s, arg, 'replace'),
@@ -32,7 +37,7 @@ function noDocument(): Error {
  * The editor the text goes into: the active one, unless it shows the document itself; then the one other
  * editor in view. Undefined when there is none, or more than one to choose from.
  */
-export function targetEditor(s: Services, t: DocumentTarget): vscode.TextEditor | undefined {
+export function targetEditor(s: InsertNeeds, t: DocumentTarget): vscode.TextEditor | undefined {
   const isIt = (uri: vscode.Uri) => {
     const shown = s.fs.documentOf(uri);
     return shown?.documents === t.documents && shown.id === t.id;
@@ -48,7 +53,7 @@ export function targetEditor(s: Services, t: DocumentTarget): vscode.TextEditor 
  * The document as the server has it now (one GET): someone may have changed or deleted it since the view
  * listed it, and the text put into the user's file must be the current one, never a listed copy.
  */
-async function storedDocument(s: Services, { documents, id }: DocumentTarget): Promise<ContentDocument | undefined> {
+async function storedDocument(s: InsertNeeds, { documents, id }: DocumentTarget): Promise<ContentDocument | undefined> {
   try {
     return await documents.fetch(id);
   } catch (e) {
@@ -60,7 +65,7 @@ async function storedDocument(s: Services, { documents, id }: DocumentTarget): P
 }
 
 /** Insert at Cursor / Replace Selection: one edit over every cursor or selection; true when it was made. */
-export async function putResult(s: Services, arg: unknown, mode: Mode): Promise<boolean> {
+export async function putResult(s: InsertNeeds, arg: unknown, mode: Mode): Promise<boolean> {
   const target = documentTargetOf(s, arg);
   if (target === undefined) throw noDocument();
   const id = target.id;
@@ -96,7 +101,7 @@ export async function putResult(s: Services, arg: unknown, mode: Mode): Promise<
 }
 
 /** Open Beside: the document in an editor next to the active one. */
-export function openBeside(s: Services, arg: unknown): Promise<vscode.TextEditor | undefined> {
+export function openBeside(s: InsertNeeds, arg: unknown): Promise<vscode.TextEditor | undefined> {
   if (documentTargetOf(s, arg) === undefined) throw new Error('There is no document to open: choose one in the Documents view.');
   return openDocument(s, arg, { preview: false, viewColumn: vscode.ViewColumn.Beside });
 }

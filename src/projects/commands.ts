@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { CMD } from '../constants';
-import type { Services } from '../services/services';
+import type { Core } from '../core';
 import type { ProjectSortField, SortOrder } from '../api/validate';
 import type { ProjectNode } from '../model/nodes';
 import type { ProjectsTreeProvider } from './projectsTree';
@@ -8,8 +8,11 @@ import { describeError, isCancellation } from '../util/errors';
 import { showError } from '../util/run';
 import type { CommandParts } from '../commands/types';
 
+/** What the Projects view's commands take. */
+export type ProjectsNeeds = Pick<Core, 'log' | 'projectsTree' | 'projectsView' | 'prompter'>;
+
 /** The Projects view's commands: Refresh, Search…, Clear Search, Sort…, Load More, Delete Project…. */
-export function projectCommands(s: Services) {
+export function projectCommands(s: ProjectsNeeds) {
   return {
     [CMD.projectsRefresh]: () => projectTrees(s).forEach((t) => t.model.refresh()),
     [CMD.projectsSearch]: () => searchProjects(s),
@@ -22,7 +25,7 @@ export function projectCommands(s: Services) {
 }
 
 /** The Projects trees of every account shown: the view's title actions apply to each. */
-export function projectTrees(s: Services): ProjectsTreeProvider[] {
+export function projectTrees(s: ProjectsNeeds): ProjectsTreeProvider[] {
   return s.projectsView.trees() as ProjectsTreeProvider[];
 }
 
@@ -30,7 +33,7 @@ export function projectTrees(s: Services): ProjectsTreeProvider[] {
  * The Projects tree a row came from (the first account's for anything else); undefined for a row of an account that
  * was removed since, which never stands for a project of another account.
  */
-function treeOfRow(s: Services, node: unknown): ProjectsTreeProvider | undefined {
+function treeOfRow(s: ProjectsNeeds, node: unknown): ProjectsTreeProvider | undefined {
   const account = s.projectsView.accountOf(node);
   if (account) return s.projectsView.treeOf(account) as ProjectsTreeProvider;
   return s.projectsView.owns(node) ? undefined : s.projectsTree;
@@ -40,7 +43,7 @@ function treeOfRow(s: Services, node: unknown): ProjectsTreeProvider | undefined
  * Open in Browser: the project's reports page on its account's projects server, `{seo_url}/reports?project=<name>`,
  * as the product's own projects list links it (CONTRACT.md, projects). Returns the address opened.
  */
-export async function openProjectInBrowser(s: Services, arg: unknown): Promise<string> {
+export async function openProjectInBrowser(s: ProjectsNeeds, arg: unknown): Promise<string> {
   if (!s.projectsView.owns(arg) || arg.kind !== 'project') throw new Error('Choose a project in the Projects view to open it in the browser.');
   const account = s.projectsView.accountOf(arg);
   if (!account) throw new Error('This project\'s account was removed from VS Code.');
@@ -56,7 +59,7 @@ export async function openProjectInBrowser(s: Services, arg: unknown): Promise<s
   return address;
 }
 
-export async function searchProjects(s: Services): Promise<ProjectNode[] | undefined> {
+export async function searchProjects(s: ProjectsNeeds): Promise<ProjectNode[] | undefined> {
   const text = await s.prompter.input({
     title: vscode.l10n.t('Search Projects'),
     prompt: vscode.l10n.t('Part of a project name (case and accents do not matter). Leave empty to show every project.'),
@@ -77,7 +80,7 @@ export const PROJECT_SORTS: ReadonlyArray<{ label: string; sortBy: ProjectSortFi
 
 type SortItem = vscode.QuickPickItem & { sort: (typeof PROJECT_SORTS)[number] };
 
-export async function sortProjects(s: Services): Promise<void> {
+export async function sortProjects(s: ProjectsNeeds): Promise<void> {
   const current = s.projectsTree.model.sort;
   const items: SortItem[] = PROJECT_SORTS.map((o) => {
     const isCurrent = o.sortBy === current.sortBy && o.sort === current.sort;
@@ -95,7 +98,7 @@ export async function sortProjects(s: Services): Promise<void> {
  * The project a command argument names: a row of the Projects view, a name, or `{ project }`.
  * Whatever it is, the delete is confirmed by the user, naming the project.
  */
-function projectNameOf(s: Services, arg: unknown): string | undefined {
+function projectNameOf(s: ProjectsNeeds, arg: unknown): string | undefined {
   if (s.projectsView.owns(arg)) return arg.kind === 'project' ? arg.project.project : undefined;
   if (typeof arg === 'string') return arg;
   if (arg && typeof arg === 'object') {
@@ -110,7 +113,7 @@ function projectNameOf(s: Services, arg: unknown): string | undefined {
  * Delete Project…: a name with "/" is explained, never sent (the server cannot address it). Otherwise a
  * modal names the project and says its reports go too; one DELETE; the row goes without a refetch.
  */
-export async function deleteProject(s: Services, arg: unknown): Promise<boolean> {
+export async function deleteProject(s: ProjectsNeeds, arg: unknown): Promise<boolean> {
   const name = projectNameOf(s, arg);
   if (name === undefined || !name.trim()) {
     throw new Error(vscode.l10n.t('There is no project to delete: choose one in the Projects view.'));

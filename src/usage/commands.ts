@@ -1,11 +1,15 @@
 import * as vscode from 'vscode';
 import { activeDocumentAccount, chooseAccount } from '../accounts/pick';
 import { CMD } from '../constants';
-import type { Services } from '../services/services';
+import type { Core } from '../core';
 import { usageRows } from './usageFormat';
 import type { CommandParts } from '../commands/types';
+import type { AccountPickNeeds } from '../accounts/pick';
 
-export function usageCommands(s: Services) {
+/** What Show Plan Usage takes. */
+export type UsageNeeds = Pick<Core, 'usage'> & AccountPickNeeds;
+
+export function usageCommands(s: UsageNeeds) {
   return {
     [CMD.usageShow]: (arg?: unknown) => showUsage(s, arg),
   } satisfies CommandParts;
@@ -23,7 +27,7 @@ type UsageItem = vscode.QuickPickItem & { open?: true };
  * Whose usage: the account a row or root names (`arg`), else the account of the active document (what the status
  * bar shows), else the only account, else the one the user picks (the last used first).
  */
-export async function showUsage(s: Services, arg?: unknown): Promise<void> {
+export async function showUsage(s: UsageNeeds, arg?: unknown): Promise<void> {
   const account = (arg === undefined ? activeDocumentAccount(s) : undefined) ?? (await chooseAccount(s, 'Content Docs: Plan Usage', arg));
   if (!account) return;
   const info = account.usage.cached ?? (await account.usage.get());

@@ -7,7 +7,7 @@ import { CREATIVITY_LEVELS, nearestCreativity, serverTrim, type Creativity } fro
 import type { CommandParts } from '../commands/types';
 import { CMD, PROPOSAL_SCHEME, STATE } from '../constants';
 import { documentUri } from '../files/uris';
-import type { Services } from '../services/services';
+import type { Core } from '../core';
 import type { Account } from '../accounts/account';
 import { chooseAccount } from '../accounts/pick';
 import type { DocumentsTreeProvider } from '../documents/documentsTree';
@@ -35,11 +35,15 @@ import {
   type Language,
   type Tone,
 } from './prompt';
+import type { AccountPickNeeds } from '../accounts/pick';
+
+/** What the writing actions take. */
+export type WriteNeeds = Pick<Core, 'context' | 'documents' | 'log' | 'proposalContent'> & AccountPickNeeds;
 
 /** The one Writer of the services: the commands and @content /write share its proposals (Accept finds them there). */
-const writers = new WeakMap<Services, Writer>();
+const writers = new WeakMap<WriteNeeds, Writer>();
 
-export function writerFor(s: Services): Writer {
+export function writerFor(s: WriteNeeds): Writer {
   let w = writers.get(s);
   if (!w) {
     w = new Writer(s);
@@ -50,7 +54,7 @@ export function writerFor(s: Services): Writer {
 }
 
 /** The writing commands on the active editor, and the proposal's Accept / Discard / Open Beside. */
-export function writeCommands(s: Services) {
+export function writeCommands(s: WriteNeeds) {
   const w = writerFor(s);
   return {
     [CMD.selectionGenerate]: (arg: unknown) => w.generate(arg),
@@ -186,7 +190,7 @@ export class Writer implements vscode.Disposable {
   private accountReads = 0;
   private readonly disposables: vscode.Disposable[] = [];
 
-  constructor(private readonly s: Services) {}
+  constructor(private readonly s: WriteNeeds) {}
 
   dispose(): void {
     for (const d of this.disposables.splice(0)) d.dispose();
@@ -219,7 +223,7 @@ export class Writer implements vscode.Disposable {
   // --- Language and tone -------------------------------------------------------------------------------------
 
   private savedStyle(): Partial<Style> {
-    const saved = this.s.context.globalState.get<{ language?: unknown; tone?: unknown }>(STATE.writeStyle);
+    const saved = this.s.state.get<{ language?: unknown; tone?: unknown }>(STATE.writeStyle);
     return { language: findLanguage(saved?.language), tone: isTone(saved?.tone) ? saved.tone : undefined };
   }
 
@@ -245,7 +249,7 @@ export class Writer implements vscode.Disposable {
     const tone = await this.s.prompter.pick(tones, { title: vscode.l10n.t('Writing Tone (2/2)'), placeHolder: vscode.l10n.t('The tone of the text') });
     if (!tone) return undefined;
     const style = { language: lang.language, tone: tone.tone };
-    await this.s.context.globalState.update(STATE.writeStyle, { language: style.language.code, tone: style.tone });
+    await this.s.state.update(STATE.writeStyle, { language: style.language.code, tone: style.tone });
     return style;
   }
 
@@ -353,7 +357,7 @@ export class Writer implements vscode.Disposable {
 
     // 1. The template: the 52 and the custom ones the Documents view has seen; the last used first, then by name.
     type TemplateItem = vscode.QuickPickItem & { id: number; name: string };
-    const recent = this.s.context.globalState.get<unknown[]>(STATE.writeRecentTemplates, []).filter((v): v is number => typeof v === 'number');
+    const recent = this.s.state.get<unknown[]>(STATE.writeRecentTemplates, []).filter((v): v is number => typeof v === 'number');
     // Named as the view names them: the server's word once a document showed it; custom ones of this account only.
     const all = new Map<number, { name: string; custom: boolean }>(TEMPLATES.map((x) => [x.id, { name: x.name, custom: false }]));
     for (const g of this.treeOf(account).templateGroups()) all.set(g.templateId, { name: g.name, custom: g.custom });
@@ -405,7 +409,7 @@ export class Writer implements vscode.Disposable {
       },
     });
     if (extra === undefined) return undefined;
-    await this.s.context.globalState.update(STATE.writeRecentTemplates, [template.id, ...recent.filter((id) => id !== template.id)].slice(0, 10));
+    await this.s.state.update(STATE.writeRecentTemplates, [template.id, ...recent.filter((id) => id !== template.id)].slice(0, 10));
 
     return this.send({
       verb,

@@ -31,7 +31,7 @@ import * as inspector from 'inspector';
 import * as v8 from 'v8';
 import * as vm from 'vm';
 import * as vscode from 'vscode';
-import type { Services } from '../../src/services/services';
+import type { Core } from '../../src/core';
 import type { RequestRecord } from '../sandbox/server';
 import { press } from '../integration/harness';
 import { configure, EXTENSION_ID, LogCapture, MessageCapture, RecordingPrompter, services, sleep, until } from '../integration/reliabilityKit';
@@ -550,7 +550,7 @@ interface Baselines {
 }
 
 interface Ctx {
-  s: Services;
+  s: Core;
   ctl: SandboxControl;
   watch: TreeWatch;
   ex: ExchangeSeen[];
@@ -638,7 +638,7 @@ interface FsCall {
   at: number;
 }
 
-function traceFs(s: Services, calls: FsCall[]): void {
+function traceFs(s: Core, calls: FsCall[]): void {
   const fsp = s.fs as unknown as Record<string, (...a: unknown[]) => unknown>;
   for (const op of ['stat', 'readFile', 'writeFile']) {
     const original = fsp[op];

@@ -7,7 +7,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../src/extension';
-import type { Services } from '../../src/services/services';
+import type { Core } from '../../src/core';
 import { startSandbox, type RequestRecord, type Sandbox } from '../sandbox/server';
 import { startTwoAccounts } from './twoAccountsKit';
 import { STATE } from '../../src/constants';
@@ -42,7 +42,7 @@ const VALID: Record<string, object> = {
 const HTML_ID = 9002;
 
 let sandbox: Sandbox;
-let s: Services;
+let s: Core;
 let api: TestApi;
 
 /** What the tool answered: its text parts joined (a tool answers text only: no data part, which chat shows as "file.bin"). */

@@ -10,7 +10,7 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { BackupOutcome } from '../../src/backup/command';
-import type { Services } from '../../src/services/services';
+import type { Core } from '../../src/core';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { putDocument, startAccountSuite, type AccountSuite } from './accountKit';
 import { useSandbox } from './reliabilityKit';
@@ -19,7 +19,7 @@ const COUNT = 250;
 const HTML = '<h2>Plan</h2><p>First&nbsp;line with <strong>bold</strong> and <a href="https://example.com">a link</a>.</p><p><br></p><ul><li>one</li></ul>';
 
 let box: Sandbox;
-let s: Services;
+let s: Core;
 let suite: AccountSuite;
 let dir: string;
 

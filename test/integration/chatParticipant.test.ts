@@ -8,7 +8,7 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { MAX_TOOL_ROUNDS } from '../../src/agents/chat/handler';
 import { SCHEME, STATE } from '../../src/constants';
-import type { Services } from '../../src/services/services';
+import type { Core } from '../../src/core';
 import { VsCodePrompter } from '../../src/ui/prompter';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { click, read, screenshot } from './harness';
@@ -58,7 +58,7 @@ async function ask(query: string): Promise<void> {
 describe('@content chat participant: /usage, /search, /write and a question to the model, with a fake model', function () {
   this.timeout(120_000);
   let sandbox: Sandbox;
-  let s: Services;
+  let s: Core;
   const prompter = new RecordingPrompter();
 
   before(async () => {

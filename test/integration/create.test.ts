@@ -6,13 +6,13 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { DocNode, DocumentNode } from '../../src/model/nodes';
-import type { Services } from '../../src/services/services';
+import type { Core } from '../../src/core';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { press, screenshot, typeText } from './harness';
 import { BACK_BUTTON, configure, RecordingPrompter, SCHEME, services, sleep, until, useSandbox } from './reliabilityKit';
 
 let sandbox: Sandbox;
-let s: Services;
+let s: Core;
 
 describe('New Document… and Go to Document…', function () {
   this.timeout(60_000);

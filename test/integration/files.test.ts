@@ -7,14 +7,14 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { CMD } from '../../src/constants';
-import type { Services } from '../../src/services/services';
+import type { Core } from '../../src/core';
 import type { Prompter } from '../../src/ui/prompter';
 import { startSandbox, type Fault, type Sandbox, type SandboxDocument } from '../sandbox/server';
 import { click, screenshot } from './harness';
 import { accountNow, configure, RecordingPrompter, SCHEME, services, sleep, until } from './reliabilityKit';
 
 let sandbox: Sandbox;
-let s: Services;
+let s: Core;
 
 function requests(route: string, id?: number) {
   return sandbox.requests.filter((r) => r.route === route && (id === undefined || r.path.endsWith(`/${id}`)));

@@ -38,7 +38,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { CMD } from '../../src/constants';
-import type { Services } from '../../src/services/services';
+import type { Core } from '../../src/core';
 import type { DocNode, DocumentNode } from '../../src/model/nodes';
 import type { Prompter } from '../../src/ui/prompter';
 import { mulberry32 } from '../sandbox/seed';
@@ -210,7 +210,7 @@ const WORDS = ['alpha', 'Bravo', 'café', 'ünïcödé', '🎉', '☕', 'naïve'
 let sandbox: Sandbox;
 /** The seed's two sandboxes, A and B (the same ids and names, other texts). */
 let boxes: Sandbox[] = [];
-let s: Services;
+let s: Core;
 /** Errors the extension's file system threw (what VS Code got): the account refusals are read from these. */
 let fsErrors: FsErrors | undefined;
 let saveErrors: SaveErrors | undefined;

@@ -11,16 +11,16 @@ import type { AddressInfo } from 'net';
 import * as vscode from 'vscode';
 import type { Exchange } from '../../src/api/index';
 import type { TestApi } from '../../src/extension';
-import type { Services } from '../../src/services/services';
+import type { Core } from '../../src/core';
 import type { Back, Prompter, StepInputOptions, StepPickOptions, ToggledInput, ToggleInputOptions } from '../../src/ui/prompter';
 import type { Sandbox, SandboxDocument } from '../sandbox/server';
 
 export const EXTENSION_ID = 'content-docs.content-docs';
 export const SCHEME = 'content-docs';
 
-let activated: Services | undefined;
+let activated: Core | undefined;
 
-export async function services(): Promise<Services> {
+export async function services(): Promise<Core> {
   const api = (await vscode.extensions.getExtension(EXTENSION_ID)!.activate()) as TestApi;
   assert.ok(api?.services, 'the extension returns its services in test mode');
   return (activated = api.services);
@@ -53,7 +53,7 @@ export async function configure(key: string, value: unknown, target = vscode.Con
 }
 
 /** Points the extension at a sandbox (user settings) with the given key (default: the sandbox's own). */
-export async function useSandbox(s: Services, sandbox: Sandbox, key = sandbox.key): Promise<void> {
+export async function useSandbox(s: Core, sandbox: Sandbox, key = sandbox.key): Promise<void> {
   await configure('documents.baseUrl', sandbox.docsUrl);
   await configure('projects.baseUrl', sandbox.seoUrl);
   await s.credentials.setKey(key);
@@ -489,7 +489,7 @@ export class LogCapture implements vscode.Disposable {
   readonly lines: string[] = [];
   private restoreFns: Array<() => void> = [];
 
-  install(s: Services): this {
+  install(s: Core): this {
     const channel = (s.log as unknown as { channel: Record<string, (line: string) => void> }).channel;
     for (const level of ['trace', 'debug', 'info', 'warn', 'error', 'appendLine', 'append']) {
       const original = channel[level];
@@ -512,7 +512,7 @@ export class LogCapture implements vscode.Disposable {
 export class ExchangeCounter implements vscode.Disposable {
   readonly exchanges: Exchange[] = [];
   private readonly sub: vscode.Disposable;
-  constructor(s: Services) {
+  constructor(s: Core) {
     this.sub = s.api.onDidExchange((e) => this.exchanges.push(e));
   }
   count(method: string, pathPrefix: string | RegExp): number {
@@ -630,8 +630,8 @@ export function sandboxDocument(id: number, name: string, result: string, extra:
  */
 export class SaveErrors implements vscode.Disposable {
   readonly errors: Array<{ uri: string; code: string; message: string }> = [];
-  private readonly original: Services['fs']['writeFile'];
-  constructor(private readonly s: Services) {
+  private readonly original: Core['fs']['writeFile'];
+  constructor(private readonly s: Core) {
     // Called with s.fs as `this` below, and put back as it was on dispose.
     // eslint-disable-next-line @typescript-eslint/unbound-method
     this.original = s.fs.writeFile;
@@ -659,7 +659,7 @@ export class SaveErrors implements vscode.Disposable {
 export class FsErrors implements vscode.Disposable {
   readonly errors: Array<{ op: string; uri: string; code: string; message: string; at: number }> = [];
   private readonly restoreFns: Array<() => void> = [];
-  constructor(s: Services, ops: ReadonlyArray<'stat' | 'readFile' | 'readDirectory' | 'delete' | 'rename' | 'createDirectory'> = ['stat', 'readFile', 'readDirectory']) {
+  constructor(s: Core, ops: ReadonlyArray<'stat' | 'readFile' | 'readDirectory' | 'delete' | 'rename' | 'createDirectory'> = ['stat', 'readFile', 'readDirectory']) {
     const fs = s.fs as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
     for (const op of ops) {
       const original = fs[op];
@@ -704,7 +704,7 @@ export async function accountRoot(): Promise<vscode.Uri> {
  * the Explorer finds it: listing the account folder through the extension's file system, then each template
  * folder, until a file resolves to the document. Loads the account listing when it is not loaded yet.
  */
-export async function accountUriOf(s: Services, id: number): Promise<vscode.Uri> {
+export async function accountUriOf(s: Core, id: number): Promise<vscode.Uri> {
   for (const [folder, type] of await vscode.workspace.fs.readDirectory((await accountRoot()))) {
     if (type !== vscode.FileType.Directory) continue;
     const dir = vscode.Uri.joinPath((await accountRoot()), folder);

@@ -7,7 +7,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { AccountsMenu } from '../../src/accounts/accountsMenu';
-import type { Services } from '../../src/services/services';
+import type { Core } from '../../src/core';
 import type { Sandbox } from '../sandbox/server';
 import { startTwoAccounts, type TwoAccounts } from './twoAccountsKit';
 import { configure, readView, RecordingPrompter, replaceAll, sandboxDocument, sleep, until, useSandbox, type AnyNode } from './reliabilityKit';
@@ -19,7 +19,7 @@ describe('several accounts: two installations side by side', function () {
   let kit: TwoAccounts;
   let a: Sandbox;
   let b: Sandbox;
-  let s: Services;
+  let s: Core;
   let prompter: RecordingPrompter;
 
   const rootLabels = async () =>

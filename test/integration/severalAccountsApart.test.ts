@@ -7,7 +7,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { Account } from '../../src/accounts/account';
-import type { Services } from '../../src/services/services';
+import type { Core } from '../../src/core';
 import type { DocumentsTreeProvider } from '../../src/documents/documentsTree';
 import type { Sandbox } from '../sandbox/server';
 import { startTwoAccounts, type TwoAccounts } from './twoAccountsKit';
@@ -20,7 +20,7 @@ describe('several accounts: each account its own usage, view state and key', fun
   let kit: TwoAccounts;
   let a: Sandbox;
   let b: Sandbox;
-  let s: Services;
+  let s: Core;
   let prompter: RecordingPrompter;
   let added: Account;
 

@@ -7,7 +7,7 @@
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import type { Services } from '../../src/services/services';
+import type { Core } from '../../src/core';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { startTwoAccounts, type TwoAccounts } from './twoAccountsKit';
 import {
@@ -29,7 +29,7 @@ describe('attack on several accounts: the wrong account, a removed account, a lo
   let kit: TwoAccounts;
   let a: Sandbox;
   let b: Sandbox;
-  let s: Services;
+  let s: Core;
   let prompter: RecordingPrompter;
   const addB = () => kit.addB();
   const roots = (n: number) => kit.roots(n);

@@ -9,7 +9,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as vscode from 'vscode';
 import { CMD } from '../../src/constants';
-import type { Services } from '../../src/services/services';
+import type { Core } from '../../src/core';
 import { DocumentsTreeProvider } from '../../src/documents/documentsTree';
 import type { DocNode, DocumentNode, GroupNode, TemplateGroupNode } from '../../src/model/nodes';
 import type { Prompter } from '../../src/ui/prompter';
@@ -20,7 +20,7 @@ import { accountNow, configure, labelText, MessageCapture, openDocument, questio
 const PAGE = 10;
 
 let sandbox: Sandbox;
-let s: Services;
+let s: Core;
 let tree: DocumentsTreeProvider;
 
 // --- The scripted user ---------------------------------------------------------------------------------

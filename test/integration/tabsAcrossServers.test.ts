@@ -5,7 +5,7 @@
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import type { Services } from '../../src/services/services';
+import type { Core } from '../../src/core';
 import { startSandbox, type Sandbox, type SandboxDocument } from '../sandbox/server';
 import { closeAll, configure, FsErrors, SaveErrors, services, sleep, until, useSandbox } from './reliabilityKit';
 
@@ -13,7 +13,7 @@ describe('account tabs: a document tab across a change of server', function () {
   this.timeout(60_000);
   let a: Sandbox;
   let b: Sandbox;
-  let s: Services;
+  let s: Core;
   const ID = 4343;
   const TWIN = 4344;
 

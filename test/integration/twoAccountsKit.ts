@@ -5,14 +5,14 @@
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import type { Services } from '../../src/services/services';
+import type { Core } from '../../src/core';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox/server';
 import { closeAll, readView, RecordingPrompter, sandboxDocument, services, until, useSandbox, type AnyNode } from './reliabilityKit';
 
 export interface TwoAccounts {
   a: Sandbox;
   b: Sandbox;
-  s: Services;
+  s: Core;
   prompter: RecordingPrompter;
   /** Adds the account of sandbox B with Add Account… (its key checked in its box); returns its label. */
   addB(): Promise<string>;

@@ -9,14 +9,14 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { STATE } from '../../src/constants';
-import type { Services } from '../../src/services/services';
+import type { Core } from '../../src/core';
 import type { WriteResult } from '../../src/write/commands';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { type MessageCapture, ProgressControl, type RecordingPrompter, sandboxDocument, sleep, until, useSandbox } from './reliabilityKit';
 import { cleanUp, eachWriteTest, endWriteSuite, POST, PROPOSAL, proposalTabs, runWriting, selectLines, settleRequests, startWriteSuite, untitled, workspaceFile, type WriteSuite } from './writeKit';
 
 let sandbox: Sandbox;
-let s: Services;
+let s: Core;
 let prompter: RecordingPrompter;
 let messages: MessageCapture;
 let suite: WriteSuite;
@@ -363,7 +363,7 @@ describe('write edges: a read-only editor, a notebook cell, reversed selections,
 
   let a: Sandbox;
   let b: Sandbox;
-  let s: Services;
+  let s: Core;
   let prompter: RecordingPrompter;
   let messages: MessageCapture;
   const stores = (box: Sandbox) => box.requests.filter((r) => r.method === 'POST' && r.path === '/api/v1/documents');

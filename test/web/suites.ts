@@ -5,7 +5,7 @@
  * Defined by defineSuites() once mocha's browser build is set up (test/web/index.ts).
  */
 import * as vscode from 'vscode';
-import type { Services } from '../../src/services/services';
+import type { Core } from '../../src/core';
 import type { DocNode } from '../../src/model/nodes';
 import type { Prompter } from '../../src/ui/prompter';
 import type { WriteResult } from '../../src/write/commands';
@@ -34,7 +34,7 @@ export function defineSuites(): void {
   describe('web worker: Content Docs in the browser (web build, CORS sandbox)', function () {
     this.timeout(30_000);
     let c: WebTestConfig;
-    let s: Services;
+    let s: Core;
     let sb: SandboxControl;
     let runsInWebWorker = false;
     const prompter = new ScriptedPrompter();

@@ -4,11 +4,16 @@ import { templateName } from '../../api/templates';
 import type { Account } from '../../accounts/account';
 import { accountInUse, useAccount } from '../../accounts/pick';
 import { CHAT, CMD, CONFIG, PROPOSAL_SCHEME } from '../../constants';
-import type { Services } from '../../services/services';
+import type { Core } from '../../core';
 import { usageRows } from '../../usage/usageFormat';
 import { fromNow, md, parseDate, words } from '../../tree/format';
 import { describeError, isCancellation, reason } from '../../util/errors';
 import { writerFor } from '../../write/commands';
+import type { AccountPickNeeds } from '../../accounts/pick';
+import type { WriteNeeds } from '../../write/commands';
+
+/** What @content takes. */
+export type ChatNeeds = Pick<Core, 'credentials'> & AccountPickNeeds & WriteNeeds;
 
 /**
  * The @content chat participant's answers (dist/commands.js: loaded on the first request, see src/agents/chat/participant.ts):
@@ -47,7 +52,7 @@ const INSTRUCTIONS = [
 ].join(' ');
 
 export async function answerChat(
-  s: Services,
+  s: ChatNeeds,
   request: vscode.ChatRequest,
   context: vscode.ChatContext,
   stream: vscode.ChatResponseStream,
@@ -78,12 +83,12 @@ export async function answerChat(
   }
 }
 
-async function signedIn(s: Services): Promise<boolean> {
+async function signedIn(s: ChatNeeds): Promise<boolean> {
   return s.registry.added().length > 0 || (await s.credentials.hasKey());
 }
 
 /** "Name @ host: " before an answer when there are several accounts (whose documents or figures these are). */
-function whose(s: Services, account: Account): string {
+function whose(s: ChatNeeds, account: Account): string {
   return s.registry.several ? vscode.l10n.t('In **{0}**: ', md(account.displayName)) : '';
 }
 
@@ -95,7 +100,7 @@ function trusted(value: string, commands: readonly string[]): vscode.MarkdownStr
 
 // --- /search -------------------------------------------------------------------------------------------------
 
-async function search(s: Services, prompt: string, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
+async function search(s: ChatNeeds, prompt: string, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
   const text = prompt.trim();
   if (!text) {
     stream.markdown(vscode.l10n.t('Say what to look for, for example `/search coffee`: the documents whose name holds those words are listed.'));
@@ -135,7 +140,7 @@ async function search(s: Services, prompt: string, stream: vscode.ChatResponseSt
 
 // --- /usage --------------------------------------------------------------------------------------------------
 
-async function usage(s: Services, stream: vscode.ChatResponseStream): Promise<vscode.ChatResult> {
+async function usage(s: ChatNeeds, stream: vscode.ChatResponseStream): Promise<vscode.ChatResult> {
   const account = accountInUse(s);
   stream.progress(vscode.l10n.t('Reading the plan usage…'));
   const info = account.usage.cached ?? (await account.usage.get());
@@ -148,7 +153,7 @@ async function usage(s: Services, stream: vscode.ChatResponseStream): Promise<vs
 
 // --- /write --------------------------------------------------------------------------------------------------
 
-async function write(s: Services, prompt: string, stream: vscode.ChatResponseStream): Promise<vscode.ChatResult> {
+async function write(s: ChatNeeds, prompt: string, stream: vscode.ChatResponseStream): Promise<vscode.ChatResult> {
   const request = prompt.trim();
   if (!request) {
     stream.markdown(vscode.l10n.t('Say what to write, for example `/write a short intro about our new grinder`. It goes into the active editor at the cursor, or works on the selected text.'));
@@ -212,7 +217,7 @@ function modelError(e: vscode.LanguageModelError, model: vscode.LanguageModelCha
 }
 
 async function ask(
-  s: Services,
+  s: ChatNeeds,
   request: vscode.ChatRequest,
   context: vscode.ChatContext,
   stream: vscode.ChatResponseStream,
@@ -262,7 +267,7 @@ async function ask(
  * wants a confirmation). A tool that fails or is not one of ours answers the model in words it can act on.
  */
 async function runTool(
-  s: Services,
+  s: ChatNeeds,
   call: vscode.LanguageModelToolCallPart,
   toolInvocationToken: vscode.ChatRequest['toolInvocationToken'],
   token: vscode.CancellationToken,

@@ -13,7 +13,7 @@ import { hostOf } from '../../accounts/accountNames';
 import { STATE } from '../../constants';
 import { sameDocument } from '../../documents/document';
 import type { DocumentService } from '../../documents/documentService';
-import type { Services } from '../../services/services';
+import type { Core } from '../../core';
 import { figureLine } from '../../usage/usageFormat';
 import type { DocumentsTreeProvider } from '../../documents/documentsTree';
 import { averageScore } from '../../projects/projectScore';
@@ -22,6 +22,9 @@ import { describeError, errorKind, isCancellation } from '../../util/errors';
 import * as format from './format';
 import { parseToolInput, type ToolInputs } from './inputs';
 import { toolKey } from './names';
+
+/** What the language-model tools take. */
+export type ToolNeeds = Pick<Core, 'state' | 'credentials' | 'documentsView' | 'projectsView' | 'registry'>;
 
 /** The setting that turns the tools off (they then answer so, and send nothing). */
 export const ENABLED_SETTING = 'agents.enabled';
@@ -54,7 +57,7 @@ const DISABLED = 'The Content Docs tools are turned off (the setting "contentDoc
  * The account a tool works in: the one `wanted` names (its name as the views show it, its host, or its local label),
  * else the one the user last worked in, else the first. A string: why there is none (nothing is sent). Local.
  */
-export async function accountFor(s: Services, wanted: string | undefined): Promise<Account | string> {
+export async function accountFor(s: ToolNeeds, wanted: string | undefined): Promise<Account | string> {
   const shown = s.registry.shown();
   const primaryOnly = shown.length === 1 && shown[0].primary;
   if (primaryOnly && !(await s.credentials.hasKey())) return SIGNED_OUT;
@@ -74,14 +77,14 @@ export async function accountFor(s: Services, wanted: string | undefined): Promi
     }
     account = matches[0];
   } else {
-    const last = s.context.globalState.get<string>(STATE.lastAccount);
+    const last = s.state.get<string>(STATE.lastAccount);
     account = shown.find((a) => a.label !== undefined && a.label === last) ?? shown[0];
   }
   return withKey(s, account);
 }
 
 /** The account, when its key is on this machine; else what to do first. */
-async function withKey(s: Services, account: Account): Promise<Account | string> {
+async function withKey(s: ToolNeeds, account: Account): Promise<Account | string> {
   if (account.primary ? !(await s.credentials.hasKey()) : !(await s.registry.hasKey(account))) {
     return account.primary
       ? SIGNED_OUT
@@ -104,7 +107,7 @@ function confirmedKey(name: string, input: unknown): string {
 }
 
 /** The account of the input (see {@link accountFor}); without one, the account its confirmation named. */
-async function accountOfInvocation(s: Services, name: string, input: unknown, wanted: string | undefined): Promise<Account | string> {
+async function accountOfInvocation(s: ToolNeeds, name: string, input: unknown, wanted: string | undefined): Promise<Account | string> {
   const key = confirmedKey(name, input);
   const pin = confirmed.get(key);
   confirmed.delete(key);
@@ -121,18 +124,18 @@ function labelOf(account: Account): Promise<string | undefined> {
   return account.documents.currentAccount();
 }
 
-function treeOf(s: Services, account: Account): DocumentsTreeProvider {
+function treeOf(s: ToolNeeds, account: Account): DocumentsTreeProvider {
   return s.documentsView.treeOf(account) as DocumentsTreeProvider;
 }
 
 /** A document's template as the Documents view names it in this account. */
-function templateOf(s: Services, account: Account, doc: ContentDocument): string {
+function templateOf(s: ToolNeeds, account: Account, doc: ContentDocument): string {
   const id = doc.template?.id;
   return templateName(id, doc.template?.name || (id === undefined ? undefined : treeOf(s, account).templateGroup(id)?.name));
 }
 
 /** The 52 templates and the custom ones this account's Documents view has seen, with the server's names. */
-function templatesOf(s: Services, account: Account): format.TemplateData[] {
+function templatesOf(s: ToolNeeds, account: Account): format.TemplateData[] {
   const all = new Map<number, format.TemplateData>(TEMPLATES.map((t) => [t.id, { id: t.id, name: t.name, custom: false }]));
   for (const g of treeOf(s, account).templateGroups()) all.set(g.templateId, { id: g.templateId, name: g.name, custom: g.custom });
   return [...all.values()].sort((a, b) => a.id - b.id);
@@ -177,7 +180,7 @@ function failure(action: string, e: unknown, gone?: { account: Account; id: numb
  * What VS Code shows before a tool runs: for the tools that create, change or delete, a confirmation naming what
  * they do (and a creation's quota); nothing to confirm for a bad input, which invoke answers without a request.
  */
-export async function prepare(s: Services, name: string, options: PrepareOptions, _token: vscode.CancellationToken): Promise<vscode.PreparedToolInvocation> {
+export async function prepare(s: ToolNeeds, name: string, options: PrepareOptions, _token: vscode.CancellationToken): Promise<vscode.PreparedToolInvocation> {
   const key = toolKey(name);
   const parsed = parseToolInput(key, options.input);
   if (!enabled() || !parsed.ok) return { invocationMessage: 'Content Docs' };
@@ -255,7 +258,7 @@ export async function prepare(s: Services, name: string, options: PrepareOptions
 
 // --- The tools ------------------------------------------------------------------------------------------------------
 
-export async function invoke(s: Services, name: string, options: Options, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
+export async function invoke(s: ToolNeeds, name: string, options: Options, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
   const key = toolKey(name);
   if (!enabled()) return answer(DISABLED);
   const parsed = parseToolInput(key, options.input);
@@ -299,7 +302,7 @@ const DOCUMENT_ORDER = {
   nameDesc: { sortBy: 'name', sort: 'desc' },
 } as const;
 
-async function search(s: Services, account: Account, v: ToolInputs['search'], signal: AbortSignal): Promise<vscode.LanguageModelToolResult> {
+async function search(s: ToolNeeds, account: Account, v: ToolInputs['search'], signal: AbortSignal): Promise<vscode.LanguageModelToolResult> {
   let template: format.TemplateData | undefined;
   if (v.template !== undefined) {
     const all = templatesOf(s, account);
@@ -338,7 +341,7 @@ async function search(s: Services, account: Account, v: ToolInputs['search'], si
   }
 }
 
-async function read(s: Services, account: Account, id: number, signal: AbortSignal): Promise<vscode.LanguageModelToolResult> {
+async function read(s: ToolNeeds, account: Account, id: number, signal: AbortSignal): Promise<vscode.LanguageModelToolResult> {
   const action = `Couldn't read document ${id} of ${account.displayName}`;
   try {
     const doc = await account.documents.fetch(id, signal, await labelOf(account));
@@ -350,7 +353,7 @@ async function read(s: Services, account: Account, id: number, signal: AbortSign
   }
 }
 
-async function create(s: Services, account: Account, v: ToolInputs['create'], signal: AbortSignal): Promise<vscode.LanguageModelToolResult> {
+async function create(s: ToolNeeds, account: Account, v: ToolInputs['create'], signal: AbortSignal): Promise<vscode.LanguageModelToolResult> {
   const action = `Couldn't create "${v.name}" in ${account.displayName}`;
   const creativity = v.creativity ?? nearestCreativity(account.usage.cached?.defaultCreativity) ?? 0.5;
   try {
@@ -368,7 +371,7 @@ async function create(s: Services, account: Account, v: ToolInputs['create'], si
  * know decides without a request (a newer copy, read by a view or another tool: refused; the agent's read within
  * {@link UPDATE_CHECK_MS}: sent); otherwise one read first, compared with what the agent read.
  */
-async function update(s: Services, account: Account, v: ToolInputs['update']): Promise<vscode.LanguageModelToolResult> {
+async function update(s: ToolNeeds, account: Account, v: ToolInputs['update']): Promise<vscode.LanguageModelToolResult> {
   const documents = account.documents;
   const known = documents.get(v.id);
   const mine = seen.get(documents)?.get(v.id);
@@ -413,7 +416,7 @@ async function remove(account: Account, id: number): Promise<vscode.LanguageMode
   }
 }
 
-async function removeProject(s: Services, account: Account, project: string): Promise<vscode.LanguageModelToolResult> {
+async function removeProject(s: ToolNeeds, account: Account, project: string): Promise<vscode.LanguageModelToolResult> {
   const tree = s.projectsView.treeOf(account) as ProjectsTreeProvider;
   try {
     const outcome = await tree.model.delete(project);

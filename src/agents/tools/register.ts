@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { Services } from '../../services/services';
+import type { Core } from '../../core';
 
 type ToolsModule = typeof import('./index');
 
@@ -21,7 +21,7 @@ function loadTools(): ToolsModule {
  * Registers the language-model tools; each loads dist/tools.js and the services (dist/core.js) when first invoked.
  * `tools` receives each registered tool by name (the extension's tests call its prepareInvocation).
  */
-export function registerTools(services: () => Services, tools: Map<string, vscode.LanguageModelTool<unknown>>): vscode.Disposable[] {
+export function registerTools(services: () => Core, tools: Map<string, vscode.LanguageModelTool<unknown>>): vscode.Disposable[] {
   return TOOL_SUFFIXES.split(' ').map((suffix) => {
     const name = `contentDocs_${suffix}`;
     const tool: vscode.LanguageModelTool<unknown> = {
