@@ -22,7 +22,7 @@ import {
   type AnyNode,
 } from './reliabilityKit';
 
-describe('attack on several accounts: the wrong account, a removed account, a lost account', function () {
+describe('several accounts: nothing crosses from one account to another (a removed account, the wrong account, one account twice)', function () {
   this.timeout(90_000);
   const ID = 6161;
   const NAME = 'Shared name';
