@@ -12,9 +12,9 @@ import { ProjectService } from './projects/projectService';
 import { SaveStatus } from './files/saveStatus';
 import { UsageStatus } from './usage/usageStatus';
 import { AccountRootsTree, type AccountRootNode } from './tree/accountRoots';
-import { DocumentsTreeProvider } from './documents/documentsTree';
+import { DocumentsTreeProvider, documentsModel, type DocumentsServer } from './documents/documentsTree';
 import { prepareFormats } from './tree/format';
-import { ProjectsTreeProvider } from './projects/projectsTree';
+import { ProjectsTreeProvider, projectsModel } from './projects/projectsTree';
 import { followActiveDocument } from './documents/revealActive';
 import type { SwitchablePrompter } from './ui/prompter';
 import * as config from './util/config';
@@ -69,6 +69,18 @@ export interface CoreBase {
   readonly projectsTreeView: vscode.TreeView<ProjectNode | AccountRootNode>;
 }
 
+/** An account's Documents model (beside its service) and the view that shows it. */
+function viewOfDocuments(documents: DocumentService, signIn: SignIn, state: vscode.Memento, log: Logger, where?: DocumentsServer): DocumentsTreeProvider {
+  const { model, link } = documentsModel(documents, signIn, state, log, where);
+  return new DocumentsTreeProvider(model, link, signIn, state, log, where);
+}
+
+/** An account's Projects model (beside its service) and the view that shows it. */
+function viewOfProjects(projects: ProjectService, signIn: SignIn, state: vscode.Memento, log: Logger): ProjectsTreeProvider {
+  const { model, link } = projectsModel(projects, signIn, state, log);
+  return new ProjectsTreeProvider(model, link, signIn, state, log);
+}
+
 /** An added account always has its key (removing the account is its sign-out). */
 const addedSignIn: SignIn = { hasKey: () => Promise.resolve(true), onDidChange: () => new vscode.Disposable(() => undefined) };
 
@@ -96,8 +108,9 @@ export function createServices(base: CoreBase): Core {
   context.subscriptions.push(registry.onDidChange(() => void credentials.refreshContext()));
   accounts.connect({ account, registry });
 
-  const documentsTree = new DocumentsTreeProvider(documents, credentials, context.globalState, log);
-  const projectsTree = new ProjectsTreeProvider(projects, credentials, context.globalState, log);
+  // Each account's models are built beside its services and handed to its views.
+  const documentsTree = viewOfDocuments(documents, credentials, context.globalState, log);
+  const projectsTree = viewOfProjects(projects, credentials, context.globalState, log);
   // An added account's trees are its own, built from its own services when its root is first shown. Each keeps its
   // view state (choices, learned template names) under its own label; the first account keeps the keys it always had.
   const stateOf = (a: Account): vscode.Memento => {
@@ -110,9 +123,9 @@ export function createServices(base: CoreBase): Core {
     };
   };
   const documentsView = new AccountRootsTree<DocNode>(registry, documentsTree, (a) =>
-    new DocumentsTreeProvider(a.documents, addedSignIn, stateOf(a), log, { server: () => a.documentsUrl, fromSettings: false }),
+    viewOfDocuments(a.documents, addedSignIn, stateOf(a), log, { server: () => a.documentsUrl, fromSettings: false }),
   );
-  const projectsView = new AccountRootsTree<ProjectNode>(registry, projectsTree, (a) => new ProjectsTreeProvider(a.projects, addedSignIn, stateOf(a), log));
+  const projectsView = new AccountRootsTree<ProjectNode>(registry, projectsTree, (a) => viewOfProjects(a.projects, addedSignIn, stateOf(a), log));
   const fs = new LazyDocumentFileSystem(documents, log, prompter, undefined, registry);
   context.subscriptions.push(documentsTree, projectsTree, documentsView, projectsView, fs);
   documentsView.attach(base.documentsTreeView);

@@ -39,40 +39,72 @@ function fileIcon(): string {
   return config.fileLanguage() === 'markdown' ? 'markdown' : 'file-text';
 }
 
+/** The documents server of an account: an added account's own address, or the user settings' (which may change). */
+export interface DocumentsServer {
+  server(): string;
+  readonly fromSettings: boolean;
+}
+const SETTINGS_SERVER: DocumentsServer = { server: config.documentsBaseUrl, fromSettings: true };
+
+/** What a Documents model hears of the view that shows it, once that view is built (the model is built first). */
+export interface DocumentsViewLink {
+  view?: { visible(): boolean; progress(p: Promise<void>): Promise<void>; persisted(): Promise<void> };
+}
+
+/**
+ * One account's Documents model, built beside its document service and handed to its view (the view fills in `link`):
+ * its pages, groups and counts, the settings it follows and the view state it keeps.
+ */
+export function documentsModel(
+  documents: DocumentSource,
+  credentials: SignIn,
+  state: vscode.Memento,
+  log: Logger,
+  where: DocumentsServer = SETTINGS_SERVER,
+): { model: DocumentsModel; link: DocumentsViewLink } {
+  const link: DocumentsViewLink = {};
+  const model = new DocumentsModel(
+    documents,
+    {
+      hasKey: () => credentials.hasKey(),
+      onDidChangeSignIn: credentials.onDidChange,
+      pageSize: config.documentsPageSize,
+      defaultSort: config.defaultDocumentSort,
+      hideEmpty: config.hideEmptyTemplates,
+      // On screen, the groups show their counts: they are read in the background.
+      countsWanted: () => link.view?.visible() === true,
+      server: () => where.server(),
+      persist: (s) => Promise.all([state.update(STATE.documentsView, s), link.view?.persisted()]).then(() => undefined),
+      progress: (p) => link.view?.progress(p) ?? p,
+      log,
+    },
+    state.get(STATE.documentsView),
+  );
+  return { model, link };
+}
+
 export class DocumentsTreeProvider extends PagedTreeBase<DocNode> {
-  readonly model: DocumentsModel;
   #fileIcon = fileIcon();
   /** Whether the account has a key, as last heard (the title's description is empty without one). */
   #signedIn = false;
 
   constructor(
-    documents: DocumentSource,
+    /** The account's Documents model, built beside its service ({@link documentsModel}) and shown here. */
+    readonly model: DocumentsModel,
+    link: DocumentsViewLink,
     readonly credentials: SignIn,
     readonly state: vscode.Memento,
     readonly log: Logger,
     /** The documents server (an added account's own address; else the user settings', which may change). */
-    readonly where: { server(): string; readonly fromSettings: boolean } = { server: config.documentsBaseUrl, fromSettings: true },
+    readonly where: DocumentsServer = SETTINGS_SERVER,
   ) {
     super(VIEW.documents);
-    this.model = this._register(
-      new DocumentsModel(
-        documents,
-        {
-          hasKey: () => credentials.hasKey(),
-          onDidChangeSignIn: credentials.onDidChange,
-          pageSize: config.documentsPageSize,
-          defaultSort: config.defaultDocumentSort,
-          hideEmpty: config.hideEmptyTemplates,
-          // On screen, the groups show their counts: they are read in the background.
-          countsWanted: () => this.treeView?.visible === true,
-          server: () => where.server(),
-          persist: (s) => Promise.all([state.update(STATE.documentsView, s), this.#updateContext()]).then(() => undefined),
-          progress: (p) => this.withProgress(p),
-          log,
-        },
-        state.get(STATE.documentsView),
-      ),
-    );
+    link.view = {
+      visible: () => this.treeView?.visible === true,
+      progress: (p) => this.withProgress(p),
+      persisted: () => this.#updateContext(),
+    };
+    this._register(model);
     this._register(this.model.onDidChange((node) => this.fire(node)));
     this._register(this.model.onDidChangeCounting(() => this.updateViewText()));
     this._register(

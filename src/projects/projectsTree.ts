@@ -25,34 +25,50 @@ const SORT_SHORT: Record<string, string> = {
  * an error row with Retry, and a Search results header with its own Clear action while searching).
  * One request when the view opens; a delete removes the row without refetching.
  */
-export class ProjectsTreeProvider extends PagedTreeBase<ProjectNode> {
-  readonly model: ProjectsModel;
+/** What a Projects model hears of the view that shows it, once that view is built (the model is built first). */
+export interface ProjectsViewLink {
+  view?: { progress(p: Promise<void>): Promise<void>; persisted(): Promise<void> };
+}
 
+/** One account's Projects model, built beside its project service and handed to its view (the view fills in `link`). */
+export function projectsModel(projects: ProjectSource, credentials: SignIn, state: vscode.Memento, log: Logger): { model: ProjectsModel; link: ProjectsViewLink } {
+  const link: ProjectsViewLink = {};
+  const model = new ProjectsModel(
+    projects,
+    {
+      hasKey: () => credentials.hasKey(),
+      onDidChangeSignIn: credentials.onDidChange,
+      pageSize: config.projectsPageSize,
+      persist: async (s) => {
+        await link.view?.persisted();
+        await state.update(STATE.projectsView, s);
+      },
+      progress: (p) => link.view?.progress(p) ?? p,
+      log,
+    },
+    state.get(STATE.projectsView),
+  );
+  return { model, link };
+}
+
+export class ProjectsTreeProvider extends PagedTreeBase<ProjectNode> {
   constructor(
-    projects: ProjectSource,
+    /** The account's Projects model, built beside its service ({@link projectsModel}) and shown here. */
+    readonly model: ProjectsModel,
+    link: ProjectsViewLink,
     readonly credentials: SignIn,
     readonly state: vscode.Memento,
     readonly log: Logger,
   ) {
     super(VIEW.projects);
-    this.model = this._register(
-      new ProjectsModel(
-        projects,
-        {
-          hasKey: () => credentials.hasKey(),
-          onDidChangeSignIn: credentials.onDidChange,
-          pageSize: config.projectsPageSize,
-          persist: async (s) => {
-            this.updateViewText();
-            await this.#updateContext();
-            await state.update(STATE.projectsView, s);
-          },
-          progress: (p) => this.withProgress(p),
-          log,
-        },
-        state.get(STATE.projectsView),
-      ),
-    );
+    link.view = {
+      progress: (p) => this.withProgress(p),
+      persisted: async () => {
+        this.updateViewText();
+        await this.#updateContext();
+      },
+    };
+    this._register(model);
     this._register(this.model.onDidChange(() => this.fire(undefined)));
     this._register(
       vscode.workspace.onDidChangeConfiguration((e) => {

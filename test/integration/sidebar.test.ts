@@ -10,7 +10,7 @@ import * as fs from 'fs';
 import * as vscode from 'vscode';
 import { CMD } from '../../src/constants';
 import type { Core } from '../../src/core';
-import { DocumentsTreeProvider } from '../../src/documents/documentsTree';
+import { DocumentsTreeProvider, documentsModel } from '../../src/documents/documentsTree';
 import type { DocNode, DocumentNode, GroupNode, TemplateGroupNode } from '../../src/model/nodes';
 import type { Prompter } from '../../src/ui/prompter';
 import { documentOrder, likeMatcher, startSandbox, type RequestRecord, type Sandbox, type SandboxDocument } from '../sandbox/server';
@@ -467,7 +467,8 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       await tree.model.setSort('nameDesc');
       await tree.model.setFavoritesOnly(true);
       tree.model.setSearch({ text: 'launch', by: 'result' });
-      const restarted = new DocumentsTreeProvider(s.documents, s.credentials, s.context.globalState, s.log);
+      const built = documentsModel(s.documents, s.credentials, s.context.globalState, s.log);
+      const restarted = new DocumentsTreeProvider(built.model, built.link, s.credentials, s.context.globalState, s.log);
       try {
         assert.strictEqual(restarted.model.sort, 'nameDesc');
         assert.strictEqual(restarted.model.favoritesOnly, true);
