@@ -23,6 +23,12 @@ export interface ActivationSample {
   activeAtStart: boolean;
   /** How long the benchmark waited for the workbench to go quiet before activating. */
   settleMs: number;
+  /**
+   * Whether VS Code had activated the extension itself by the time the workbench was quiet (onStartupFinished does,
+   * in the startup batch), so the benchmark's activate() found it active. Its require() and activate() are timed
+   * either way: the timing is in place before the wait.
+   */
+  activeBeforeAsked?: boolean;
   /** `await extension.activate()` as the caller sees it (VS Code's whole pipeline: context, storage, IPC). */
   apiActivateMs: number;
   /** From the extension host's own performance marks (code/extHost/willLoadExtensionCode/… etc.). */
@@ -38,6 +44,11 @@ export interface ActivationSample {
    * VS Code creating its API object for the extension (its first require('vscode')).
    */
   timed?: { requireMs?: number; activateMs?: number; vscodeApiMs?: number };
+  /**
+   * The VS Code API calls made inside the activate() call, by name (`window.createTreeView`), with how often and how
+   * long in all (ms, sub-millisecond): what activate() spent in VS Code; the rest of `timed.activateMs` is its own code.
+   */
+  activateCalls?: Array<{ api: string; count: number; ms: number }>;
   /** VS Code's own "Extension Activation Stats" (Developer: Startup Performance), ms. */
   vscode?: { loadCode: number; callActivate: number; finishActivate: number; event: string };
   vscodeError?: string;
