@@ -36,6 +36,7 @@ import type { Services } from '../../src/services/services';
 import type { RequestRecord } from '../sandbox/server';
 import { press } from '../integration/harness';
 import { configure, EXTENSION_ID, LogCapture, MessageCapture, RecordingPrompter, services, sleep, until } from '../integration/reliabilityKit';
+import { activationTiming } from './activationTiming';
 import {
   ENV,
   type ActivationResult,
@@ -66,8 +67,9 @@ function log(line: string): void {
 
 // --- What is loaded -------------------------------------------------------------------------------------
 
+/** The extension's folder as Node's require.cache names it: its real path (VS Code may reach it through a link). */
 function extensionPath(): string {
-  return vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath;
+  return fs.realpathSync(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath);
 }
 
 /**
@@ -150,128 +152,13 @@ async function vscodeActivationStats(): Promise<ActivationSample['vscode']> {
   return { loadCode: Number(cells[2]), callActivate: Number(cells[3]), finishActivate: Number(cells[4]), event: cells[5] };
 }
 
-type Timed = NonNullable<ActivationSample['timed']>;
-type ApiCalls = Map<string, { count: number; ms: number }>;
-
-/**
- * The API object VS Code hands the main file, seen through forwarders that time each call of a namespace's function
- * (`window.createTreeView`, `lm.registerTool`…) while `counting()` holds. The forwarders are fresh objects, not proxies
- * of VS Code's own (a proxy must answer a frozen property with its very value). Classes, enums and values pass through.
- */
-function timedApi(api: object, calls: ApiCalls, counting: () => boolean): object {
-  const forward = (real: object, wrap: (key: string | symbol, value: unknown) => unknown): object =>
-    new Proxy(
-      {},
-      {
-        get: (_, key) => wrap(key, Reflect.get(real, key)),
-        has: (_, key) => key in real,
-        ownKeys: () => Reflect.ownKeys(real),
-        getOwnPropertyDescriptor: (_, key) => {
-          const d = Reflect.getOwnPropertyDescriptor(real, key);
-          return d && { configurable: true, enumerable: d.enumerable, writable: false, value: wrap(key, Reflect.get(real, key)) };
-        },
-      },
-    );
-  const namespaces = new Map<string | symbol, object>();
-  return forward(api, (ns, value) => {
-    if (typeof ns !== 'string' || !/^[a-z]/.test(ns) || typeof value !== 'object' || value === null) return value;
-    let wrapped = namespaces.get(ns);
-    if (!wrapped) {
-      const fns = new Map<string | symbol, unknown>();
-      wrapped = forward(value, (key, member) => {
-        if (typeof member !== 'function' || typeof key !== 'string') return member;
-        let fn = fns.get(key);
-        if (!fn) {
-          const name = `${ns}.${key}`;
-          fn = function (this: unknown, ...args: unknown[]) {
-            if (!counting()) return (member as (...a: unknown[]) => unknown).apply(value, args);
-            const t = now();
-            try {
-              return (member as (...a: unknown[]) => unknown).apply(value, args);
-            } finally {
-              const c = calls.get(name) ?? { count: 0, ms: 0 };
-              c.count++;
-              c.ms += now() - t;
-              calls.set(name, c);
-            }
-          };
-          fns.set(key, fn);
-        }
-        return fn;
-      });
-      namespaces.set(ns, wrapped);
-    }
-    return wrapped;
-  });
-}
-
-/**
- * Times the extension's require() and activate() with sub-millisecond resolution (VS Code's marks are
- * whole milliseconds): wraps Node's loader for .js files and Module._load, for the main file only, and
- * hands VS Code the module's exports behind a proxy whose activate() is timed; the API object the main file
- * requires counts the calls activate() makes (`calls`). Measurement only. In place before VS Code loads the
- * extension: once startup finished, VS Code activates it by itself (onStartupFinished), often while the
- * benchmark still waits for the workbench to go quiet.
- */
-function timeMainModule(main: string, calls: ApiCalls): Timed {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const Module = require('module') as {
-    _extensions: Record<string, (m: { exports: unknown }, filename: string) => void>;
-    _load: (request: string, parent: { filename?: string } | undefined, isMain: boolean) => unknown;
-  };
-  const timed: Timed = { vscodeApiMs: 0 };
-  const originalJs = Module._extensions['.js'];
-  const originalLoad = Module._load;
-  let activating = false;
-  Module._load = function (request, parent, isMain) {
-    if (request !== 'vscode' || parent?.filename !== main) return originalLoad.call(this, request, parent, isMain);
-    const t = now();
-    let api: unknown;
-    try {
-      api = originalLoad.call(this, request, parent, isMain);
-    } finally {
-      timed.vscodeApiMs = round(timed.vscodeApiMs! + now() - t, 3);
-    }
-    return typeof api === 'object' && api !== null ? timedApi(api, calls, () => activating) : api;
-  };
-  Module._extensions['.js'] = function (module, filename) {
-    if (filename !== main) return originalJs.call(this, module, filename);
-    const t = now();
-    try {
-      return originalJs.call(this, module, filename);
-    } finally {
-      timed.requireMs = round(now() - t, 3);
-      Module._extensions['.js'] = originalJs;
-      const exports = module.exports as Record<string, unknown>;
-      module.exports = new Proxy(exports, {
-        get(target, prop) {
-          if (prop !== 'activate' || typeof target.activate !== 'function') return Reflect.get(target, prop);
-          const activate = target.activate as (...a: unknown[]) => unknown;
-          return function (this: unknown, ...args: unknown[]) {
-            const t1 = now();
-            activating = true;
-            try {
-              return activate.apply(this, args);
-            } finally {
-              activating = false;
-              timed.activateMs = round(now() - t1, 3);
-              Module._load = originalLoad;
-            }
-          };
-        },
-      });
-    }
-  };
-  return timed;
-}
-
 async function activationRun(): Promise<ActivationResult> {
   const ext = vscode.extensions.getExtension(EXTENSION_ID);
   if (!ext) return { mode: 'activation', error: `extension ${EXTENSION_ID} is not installed in this host` };
   const activeAtStart = ext.isActive;
-  // Timed from now on, whoever activates it: VS Code itself once startup finished, or the benchmark below.
-  const calls: ApiCalls = new Map();
-  const timed = timeMainModule(path.join(ext.extensionPath, ext.packageJSON.main as string), calls);
+  // Timed since this code was loaded, whoever activates it: VS Code itself once startup finished, or the benchmark below.
+  const timed = activationTiming?.timed ?? {};
+  const calls = activationTiming?.calls ?? new Map<string, { count: number; ms: number; maxMs: number }>();
   const profile = process.env.BENCH_PROFILE_FROM === 'activation' ? await startProfile(process.env.BENCH_PROFILE) : undefined;
   const settleMs = await quietHost();
   const activeBeforeAsked = ext.isActive;
@@ -286,13 +173,14 @@ async function activationRun(): Promise<ActivationResult> {
     activeAtStart,
     settleMs: Math.round(settleMs),
     activeBeforeAsked,
+    loadedBeforeTiming: activationTiming?.loadedBeforeTiming,
     apiActivateMs,
     marks: {
       requireMs: span(marks, `code/extHost/willLoadExtensionCode/${EXTENSION_ID}`, `code/extHost/didLoadExtensionCode/${EXTENSION_ID}`),
       activateMs: span(marks, `code/extHost/willActivateExtension/${EXTENSION_ID}`, `code/extHost/didActivateExtension/${EXTENSION_ID}`),
     },
     timed,
-    activateCalls: [...calls].map(([api, c]) => ({ api, count: c.count, ms: round(c.ms, 3) })).sort((a, b) => b.ms - a.ms),
+    activateCalls: [...calls].map(([api, c]) => ({ api, count: c.count, ms: round(c.ms, 3), maxMs: round(c.maxMs, 3) })).sort((a, b) => b.ms - a.ms),
     loadedAtActivation,
     heavyAtActivation,
   };
@@ -304,8 +192,9 @@ async function activationRun(): Promise<ActivationResult> {
   const inApi = round(sample.activateCalls!.reduce((n, c) => n + c.ms, 0), 3);
   log(
     `activation: marks require ${sample.marks.requireMs} + activate ${sample.marks.activateMs} ms; timed ${timed.requireMs} + ${timed.activateMs} ms ` +
-      `(require('vscode') ${timed.vscodeApiMs} ms; in VS Code's API ${inApi} ms: ${sample.activateCalls!.slice(0, 8).map((c) => `${c.api}×${c.count} ${round(c.ms, 2)}`).join(', ')}); ` +
-      `${activeBeforeAsked ? 'VS Code had activated it before the benchmark asked; ' : ''}VS Code ${JSON.stringify(sample.vscode ?? sample.vscodeError)}`,
+      `(require('vscode') ${timed.vscodeApiMs} ms; in VS Code's API ${inApi} ms: ${sample.activateCalls!.slice(0, 8).map((c) => `${c.api}×${c.count} ${round(c.ms, 2)}${c.count > 1 ? ` (longest ${round(c.maxMs ?? 0, 2)})` : ''}`).join(', ')}); ` +
+      `${activeBeforeAsked ? 'VS Code had activated it before the benchmark asked; ' : ''}` +
+      `${activationTiming?.loadedBeforeTiming ? 'VS Code had loaded it before the timing was in place; ' : ''}VS Code ${JSON.stringify(sample.vscode ?? sample.vscodeError)}`,
   );
   return { mode: 'activation', sample };
 }

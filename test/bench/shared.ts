@@ -29,6 +29,8 @@ export interface ActivationSample {
    * either way: the timing is in place before the wait.
    */
   activeBeforeAsked?: boolean;
+  /** Whether the main file was loaded before the benchmark's code was (then only VS Code's marks time it). */
+  loadedBeforeTiming?: boolean;
   /** `await extension.activate()` as the caller sees it (VS Code's whole pipeline: context, storage, IPC). */
   apiActivateMs: number;
   /** From the extension host's own performance marks (code/extHost/willLoadExtensionCode/… etc.). */
@@ -46,9 +48,11 @@ export interface ActivationSample {
   timed?: { requireMs?: number; activateMs?: number; vscodeApiMs?: number };
   /**
    * The VS Code API calls made inside the activate() call, by name (`window.createTreeView`), with how often and how
-   * long in all (ms, sub-millisecond): what activate() spent in VS Code; the rest of `timed.activateMs` is its own code.
+   * long in all and the longest single call (ms, sub-millisecond): what activate() spent in VS Code; the rest of
+   * `timed.activateMs` is its own code. On a busy machine one call now and then takes many ms (the host preempted, or a
+   * garbage collection), which the longest call shows.
    */
-  activateCalls?: Array<{ api: string; count: number; ms: number }>;
+  activateCalls?: Array<{ api: string; count: number; ms: number; maxMs?: number }>;
   /** VS Code's own "Extension Activation Stats" (Developer: Startup Performance), ms. */
   vscode?: { loadCode: number; callActivate: number; finishActivate: number; event: string };
   vscodeError?: string;
