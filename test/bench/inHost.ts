@@ -191,7 +191,7 @@ async function activationRun(): Promise<ActivationResult> {
   }
   const inApi = round(sample.activateCalls!.reduce((n, c) => n + c.ms, 0), 3);
   log(
-    `activation: marks require ${sample.marks.requireMs} + activate ${sample.marks.activateMs} ms; timed ${timed.requireMs} + ${timed.activateMs} ms ` +
+    `activation: marks require ${sample.marks.requireMs} + activate ${sample.marks.activateMs} ms; timed ${timed.requireMs} + ${timed.activateMs} ms (CPU ${timed.requireCpuMs} + ${timed.activateCpuMs} ms) ` +
       `(require('vscode') ${timed.vscodeApiMs} ms; in VS Code's API ${inApi} ms: ${sample.activateCalls!.slice(0, 8).map((c) => `${c.api}×${c.count} ${round(c.ms, 2)}${c.count > 1 ? ` (longest ${round(c.maxMs ?? 0, 2)})` : ''}`).join(', ')}); ` +
       `${activeBeforeAsked ? 'VS Code had activated it before the benchmark asked; ' : ''}` +
       `${activationTiming?.loadedBeforeTiming ? 'VS Code had loaded it before the timing was in place; ' : ''}VS Code ${JSON.stringify(sample.vscode ?? sample.vscodeError)}`,

@@ -43,9 +43,10 @@ export interface ActivationSample {
   /**
    * The same, timed here with sub-millisecond resolution by wrapping Node's loader for the main file:
    * compile + run of dist/extension.js, the activate() call, and the part of the require() spent in
-   * VS Code creating its API object for the extension (its first require('vscode')).
+   * VS Code creating its API object for the extension (its first require('vscode')); and the CPU time the host used
+   * in the require() and in the activate() call (process.cpuUsage: without the waits for a core on a busy machine).
    */
-  timed?: { requireMs?: number; activateMs?: number; vscodeApiMs?: number };
+  timed?: { requireMs?: number; activateMs?: number; vscodeApiMs?: number; requireCpuMs?: number; activateCpuMs?: number };
   /**
    * The VS Code API calls made inside the activate() call, by name (`window.createTreeView`), with how often and how
    * long in all and the longest single call (ms, sub-millisecond): what activate() spent in VS Code; the rest of
