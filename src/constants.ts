@@ -26,12 +26,15 @@ export const CTX = {
   hideEmpty: 'contentDocs.documents.hideEmpty',
   projectsSearching: 'contentDocs.projects.searching',
   activeIsFavorite: 'contentDocs.activeIsFavorite',
-  /** Which one-step writing actions the editor's Content Docs menu shows (setting contentDocs.write.menuActions). */
-  writeMenuRewrite: 'contentDocs.write.menu.rewrite',
-  writeMenuSummarize: 'contentDocs.write.menu.summarize',
-  writeMenuGrammar: 'contentDocs.write.menu.grammar',
-  writeMenuHeadlines: 'contentDocs.write.menu.headlines',
-  writeMenuMeta: 'contentDocs.write.menu.meta',
+  /**
+   * Which one-step writing actions the editor's Content Docs menu leaves out (setting contentDocs.write.menuActions):
+   * a key is set only for an action the setting turns off, so with the default (all five) activation sets none.
+   */
+  writeMenuRewriteOff: 'contentDocs.write.menu.rewriteOff',
+  writeMenuSummarizeOff: 'contentDocs.write.menu.summarizeOff',
+  writeMenuGrammarOff: 'contentDocs.write.menu.grammarOff',
+  writeMenuHeadlinesOff: 'contentDocs.write.menu.headlinesOff',
+  writeMenuMetaOff: 'contentDocs.write.menu.metaOff',
   /** A proposal of this window is the active editor (its diff): Ctrl+Enter accepts it, Escape discards it. */
   proposalActive: 'contentDocs.proposalActive',
 } as const;

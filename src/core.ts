@@ -131,18 +131,18 @@ export function createServices(base: CoreBase): Core {
   documentsView.attach(base.documentsTreeView);
   projectsView.attach(base.projectsTreeView);
 
+  // The account whose document service serves the document at `uri` (the first, or an added one), if any.
+  const ownerOf = (uri: vscode.Uri): Account | undefined => {
+    const target = fs.documentOf(uri);
+    return target && (target.documents === documents ? primary : registry.added().find((a) => a.documents === target.documents));
+  };
   // The status bar follows the account of the active document.
   usage.followActiveEditor((uri) => {
-    const target = fs.documentOf(uri);
-    const owner = target && (target.documents === documents ? primary : registry.added().find((a) => a.documents === target.documents));
+    const owner = ownerOf(uri);
     return owner && { usage: owner.usage, name: owner.displayName, primary: owner.primary };
   }, { onDidChange: registry.onDidChange, isLive: (u) => registry.added().some((a) => a.usage === u) });
   // Whether the active document's text reached the server ("Saving…" / "Saved"), named by its account.
-  const saveStatus = new SaveStatus(fs.onDidSaveState, (uri) => {
-    const target = fs.documentOf(uri);
-    const owner = target && (target.documents === documents ? primary : registry.added().find((a) => a.documents === target.documents));
-    return owner?.displayName;
-  });
+  const saveStatus = new SaveStatus(fs.onDidSaveState, (uri) => ownerOf(uri)?.displayName);
   context.subscriptions.push(saveStatus);
   // The Documents view selects the active document's row, as the Explorer does.
   context.subscriptions.push(

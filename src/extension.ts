@@ -90,7 +90,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     vscode.workspace.registerFileSystemProvider(SCHEME, fsForward, { isCaseSensitive: true }),
     ...registerCommands(log, core),
     ...registerWriteUi(credentials),
-    ...registerTools(core, tools),
+    ...registerTools(context.extension.packageJSON as object, core, tools),
     ...registerChatParticipant(context.extensionUri, core),
   );
 

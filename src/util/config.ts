@@ -69,6 +69,11 @@ export function affects(e: vscode.ConfigurationChangeEvent, key: string): boolea
   return e.affectsConfiguration(`${CONFIG}.${key}`);
 }
 
+/** Whether the language-model tools are on (`contentDocs.agents.enabled`, on by default): off, they answer so and send nothing, and @content offers the model none. */
+export function agentsEnabled(): boolean {
+  return section().get<boolean>('agents.enabled', true) !== false;
+}
+
 /** The one-step writing actions the editor menu and the Code Actions offer (all five by default). */
 export function writeMenuActions(): readonly string[] {
   const v = section().get<unknown>('write.menuActions');

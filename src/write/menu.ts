@@ -4,13 +4,13 @@ import { CMD, CTX, PROPOSAL_SCHEME } from '../constants';
 import * as config from '../util/config';
 import { WRITE_ACTION_IDS, WRITE_ACTION_TITLES, type WriteActionId } from './actionIds';
 
-/** Each one-step action's command and the context key that shows it in the editor's Content Docs menu. */
-export const ACTION_COMMANDS: Readonly<Record<WriteActionId, { command: string; context: string }>> = {
-  rewrite: { command: CMD.selectionRewrite, context: CTX.writeMenuRewrite },
-  summarize: { command: CMD.selectionSummarize, context: CTX.writeMenuSummarize },
-  grammar: { command: CMD.selectionFixGrammar, context: CTX.writeMenuGrammar },
-  headlines: { command: CMD.selectionHeadlines, context: CTX.writeMenuHeadlines },
-  meta: { command: CMD.selectionMetaDescription, context: CTX.writeMenuMeta },
+/** Each one-step action's command and the context key that leaves it out of the editor's Content Docs menu. */
+export const ACTION_COMMANDS: Readonly<Record<WriteActionId, { command: string; off: string }>> = {
+  rewrite: { command: CMD.selectionRewrite, off: CTX.writeMenuRewriteOff },
+  summarize: { command: CMD.selectionSummarize, off: CTX.writeMenuSummarizeOff },
+  grammar: { command: CMD.selectionFixGrammar, off: CTX.writeMenuGrammarOff },
+  headlines: { command: CMD.selectionHeadlines, off: CTX.writeMenuHeadlinesOff },
+  meta: { command: CMD.selectionMetaDescription, off: CTX.writeMenuMetaOff },
 };
 
 const KIND = vscode.CodeActionKind.RefactorRewrite.append('contentDocs');
@@ -52,21 +52,27 @@ class WriteCodeActions implements vscode.CodeActionProvider {
   }
 }
 
-function setMenuContext(): void {
+/**
+ * The menu's context keys from the setting. `all`: every key, as a change of the setting needs; otherwise only the keys
+ * of the actions turned off (at activation: a key never set is false, and the default turns none off).
+ */
+function setMenuContext(all: boolean): void {
   const enabled = new Set(config.writeMenuActions());
-  for (const id of WRITE_ACTION_IDS) void vscode.commands.executeCommand('setContext', ACTION_COMMANDS[id].context, enabled.has(id));
+  for (const id of WRITE_ACTION_IDS) {
+    if (all || !enabled.has(id)) void vscode.commands.executeCommand('setContext', ACTION_COMMANDS[id].off, !enabled.has(id));
+  }
 }
 
 /** At activation: the menu's context keys (from the setting) and the Code Action provider. No network. */
 export function registerWriteUi(credentials: Credentials): vscode.Disposable[] {
   const provider = new WriteCodeActions();
-  setMenuContext();
+  setMenuContext(false);
   void credentials.hasKey().then((has) => (provider.signedIn = has));
   return [
     vscode.languages.registerCodeActionsProvider('*', provider, { providedCodeActionKinds: [KIND] }),
     credentials.onDidChange((has) => (provider.signedIn = has)),
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (config.affects(e, 'write.menuActions')) setMenuContext();
+      if (config.affects(e, 'write.menuActions')) setMenuContext(true);
     }),
   ];
 }

@@ -23,6 +23,14 @@ export interface ActivationSample {
   activeAtStart: boolean;
   /** How long the benchmark waited for the workbench to go quiet before activating. */
   settleMs: number;
+  /**
+   * Whether VS Code had activated the extension itself by the time the workbench was quiet (onStartupFinished does,
+   * in the startup batch), so the benchmark's activate() found it active. Its require() and activate() are timed
+   * either way: the timing is in place before the wait.
+   */
+  activeBeforeAsked?: boolean;
+  /** Whether the main file was loaded before the benchmark's code was (then only VS Code's marks time it). */
+  loadedBeforeTiming?: boolean;
   /** `await extension.activate()` as the caller sees it (VS Code's whole pipeline: context, storage, IPC). */
   apiActivateMs: number;
   /** From the extension host's own performance marks (code/extHost/willLoadExtensionCode/… etc.). */
@@ -35,9 +43,17 @@ export interface ActivationSample {
   /**
    * The same, timed here with sub-millisecond resolution by wrapping Node's loader for the main file:
    * compile + run of dist/extension.js, the activate() call, and the part of the require() spent in
-   * VS Code creating its API object for the extension (its first require('vscode')).
+   * VS Code creating its API object for the extension (its first require('vscode')); and the CPU time the host used
+   * in the require() and in the activate() call (process.cpuUsage: without the waits for a core on a busy machine).
    */
-  timed?: { requireMs?: number; activateMs?: number; vscodeApiMs?: number };
+  timed?: { requireMs?: number; activateMs?: number; vscodeApiMs?: number; requireCpuMs?: number; activateCpuMs?: number };
+  /**
+   * The VS Code API calls made inside the activate() call, by name (`window.createTreeView`), with how often and how
+   * long in all and the longest single call (ms, sub-millisecond): what activate() spent in VS Code; the rest of
+   * `timed.activateMs` is its own code. On a busy machine one call now and then takes many ms (the host preempted, or a
+   * garbage collection), which the longest call shows.
+   */
+  activateCalls?: Array<{ api: string; count: number; ms: number; maxMs?: number }>;
   /** VS Code's own "Extension Activation Stats" (Developer: Startup Performance), ms. */
   vscode?: { loadCode: number; callActivate: number; finishActivate: number; event: string };
   vscodeError?: string;

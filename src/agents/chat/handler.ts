@@ -3,10 +3,11 @@ import type { ContentDocument } from '../../api/index';
 import { templateName } from '../../api/templates';
 import type { Account } from '../../accounts/account';
 import { accountInUse, useAccount } from '../../accounts/pick';
-import { CHAT, CMD, CONFIG, PROPOSAL_SCHEME } from '../../constants';
+import { CHAT, CMD, PROPOSAL_SCHEME } from '../../constants';
 import type { Core } from '../../core';
 import { usageRows } from '../../usage/usageFormat';
 import { fromNow, md, parseDate, words } from '../../tree/format';
+import * as config from '../../util/config';
 import { describeError, isCancellation, reason } from '../../util/errors';
 import { writerFor } from '../../write/commands';
 import type { AccountPickNeeds } from '../../accounts/pick';
@@ -225,7 +226,7 @@ async function ask(
 ): Promise<vscode.ChatResult> {
   const model = request.model;
   // The tools turned off (contentDocs.agents.enabled): the model answers without them.
-  const toolsOn = vscode.workspace.getConfiguration(CONFIG).get<boolean>('agents.enabled', true) !== false;
+  const toolsOn = config.agentsEnabled();
   const tools: vscode.LanguageModelChatTool[] = vscode.lm.tools
     .filter((t) => toolsOn && t.name.startsWith(CHAT.toolPrefix))
     .map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));

@@ -18,6 +18,7 @@ import { figureLine } from '../../usage/usageFormat';
 import type { DocumentsTreeProvider } from '../../documents/documentsTree';
 import { averageScore } from '../../projects/projectScore';
 import type { ProjectsTreeProvider } from '../../projects/projectsTree';
+import * as config from '../../util/config';
 import { describeError, errorKind, isCancellation } from '../../util/errors';
 import * as format from './format';
 import { parseToolInput, type ToolInputs } from './inputs';
@@ -25,9 +26,6 @@ import { toolKey } from './names';
 
 /** What the language-model tools take. */
 export type ToolNeeds = Pick<Core, 'state' | 'credentials' | 'documentsView' | 'projectsView' | 'registry'>;
-
-/** The setting that turns the tools off (they then answer so, and send nothing). */
-export const ENABLED_SETTING = 'agents.enabled';
 
 /** An update trusts a read of the document this recent; otherwise it reads it again first (as a save does, see WRITE_CHECK_MS). */
 export const UPDATE_CHECK_MS = 2_000;
@@ -43,10 +41,6 @@ type PrepareOptions = vscode.LanguageModelToolInvocationPrepareOptions<unknown>;
  */
 function answer(text: string): vscode.LanguageModelToolResult {
   return new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(text)]);
-}
-
-function enabled(): boolean {
-  return vscode.workspace.getConfiguration('contentDocs').get<boolean>(ENABLED_SETTING, true) !== false;
 }
 
 const DISABLED = 'The Content Docs tools are turned off (the setting "contentDocs.agents.enabled"). Nothing was sent.';
@@ -183,7 +177,7 @@ function failure(action: string, e: unknown, gone?: { account: Account; id: numb
 export async function prepare(s: ToolNeeds, name: string, options: PrepareOptions, _token: vscode.CancellationToken): Promise<vscode.PreparedToolInvocation> {
   const key = toolKey(name);
   const parsed = parseToolInput(key, options.input);
-  if (!enabled() || !parsed.ok) return { invocationMessage: 'Content Docs' };
+  if (!config.agentsEnabled() || !parsed.ok) return { invocationMessage: 'Content Docs' };
   const account = await accountFor(s, parsed.value.account);
   if (typeof account === 'string') return { invocationMessage: 'Content Docs' };
   if (parsed.value.account === undefined && account.label !== undefined) {
@@ -260,7 +254,7 @@ export async function prepare(s: ToolNeeds, name: string, options: PrepareOption
 
 export async function invoke(s: ToolNeeds, name: string, options: Options, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
   const key = toolKey(name);
-  if (!enabled()) return answer(DISABLED);
+  if (!config.agentsEnabled()) return answer(DISABLED);
   const parsed = parseToolInput(key, options.input);
   if (!parsed.ok) return answer(parsed.message);
   const account = await accountOfInvocation(s, name, options.input, parsed.value.account);

@@ -3,13 +3,6 @@ import type { Core } from '../../core';
 
 type ToolsModule = typeof import('./index');
 
-/**
- * The tools' names without their `contentDocs_` prefix (package.json `contributes.languageModelTools`; names.ts keys
- * them for dist/tools.js, and test/unit/toolInputs.test.ts checks the three agree). One string: the activation bundle
- * is counted in bytes.
- */
-export const TOOL_SUFFIXES = 'search_documents read_document list_templates create_document update_document delete_document delete_project get_plan_usage list_projects';
-
 /** dist/tools.js: what the tools do (loaded on the first invocation, not at activation). */
 function loadTools(): ToolsModule {
   // A bundle of its own, loaded on first use: a runtime require on purpose.
@@ -17,13 +10,20 @@ function loadTools(): ToolsModule {
   return require('./tools.js') as ToolsModule;
 }
 
+/** The tools the manifest contributes (package.json `contributes.languageModelTools`), by name. */
+interface Manifest {
+  readonly contributes?: { readonly languageModelTools?: ReadonlyArray<{ readonly name: string }> };
+}
+
 /**
- * Registers the language-model tools; each loads dist/tools.js and the services (dist/core.js) when first invoked.
- * `tools` receives each registered tool by name (the extension's tests call its prepareInvocation).
+ * Registers the language-model tools the manifest contributes, in one loop over its list (names.ts keys the same names
+ * for dist/tools.js; test/unit/toolInputs.test.ts checks they agree); each loads dist/tools.js and the services
+ * (dist/core.js) when first invoked. `tools` receives each registered tool by name (the extension's tests call its
+ * prepareInvocation). Registered at activation: VS Code activates an extension on a tool's `onLanguageModelTool:`
+ * event only while it is inactive, and this one is active from startup on, so its tools must be there from then.
  */
-export function registerTools(services: () => Core, tools: Map<string, vscode.LanguageModelTool<unknown>>): vscode.Disposable[] {
-  return TOOL_SUFFIXES.split(' ').map((suffix) => {
-    const name = `contentDocs_${suffix}`;
+export function registerTools(manifest: Manifest, services: () => Core, tools: Map<string, vscode.LanguageModelTool<unknown>>): vscode.Disposable[] {
+  return (manifest.contributes?.languageModelTools ?? []).map(({ name }) => {
     const tool: vscode.LanguageModelTool<unknown> = {
       prepareInvocation: (options, token) => loadTools().prepare(services(), name, options, token),
       invoke: (options, token) => loadTools().invoke(services(), name, options, token),
