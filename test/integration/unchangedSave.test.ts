@@ -110,6 +110,7 @@ describe('a save that changes nothing sends nothing', function () {
     assert.deepStrictEqual({ result: server.result, updatedAt: server.updatedAt.getTime() }, stored, 'the server copy is untouched');
     await vscode.window.showTextDocument(editor.document);
     await until('the status bar to say "Saved"', () => /Saved/.test(s.saveStatus.state.text) && s.saveStatus.state.text, 5_000);
+    assert.match(s.saveStatus.state.tooltip, /already had this text, so nothing was sent/, 'the tooltip says why nothing went out');
   }
 
   it('Ctrl+S on a clean Markdown document: no request, "Saved"', async () => {
@@ -228,7 +229,7 @@ describe('a save that changes nothing sends nothing', function () {
     }
   });
 
-  it('changed on the server meanwhile: nothing is sent or overwritten; a Refresh shows the server text; a real edit then is a conflict', async () => {
+  it('changed on the server meanwhile: nothing is sent or overwritten; a real edit then is a conflict, and Revert shows the server text', async () => {
     const d = pool.take((x) => detectFormat(x.result) === 'markdown');
     const editor = await openDocument(d.id);
     const mine = editor.document.getText();
