@@ -63,8 +63,8 @@ function fileStat(v: Version): vscode.FileStat {
  * VS Code announced with `onWillSaveTextDocument` and whose editor holds that text) and the stat after the write are
  * answered with that version, and `writeFile` sends no PATCH. The editor ends clean, showing the text it showed. Had
  * the server changed the document meanwhile, nothing of it is overwritten (nothing is sent), and the editor, clean,
- * takes the newer text as soon as the extension hears of it (a refresh, a list or read that carries it, reopening the
- * tab), as any clean editor does; a real edit saved before that is checked against the server as always.
+ * takes the newer text as soon as the extension hears of it (a refresh, a list or read that carries it, opening the
+ * document again), as any clean editor does; a real edit saved before that is checked against the server as always.
  */
 export class DocumentFileSystem extends Disposable implements vscode.FileSystemProvider {
   private readonly events = this._register(new FileChangeBatcher());
