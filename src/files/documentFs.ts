@@ -28,9 +28,14 @@ import {
   tabUris,
   templateFolderName,
 } from './uris';
-import type { Observation, Version } from './versions';
+import { isStoredText, type Observation, type Version } from './versions';
 
 const DIRECTORY: vscode.FileStat = { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0 };
+
+/** What a stat tells VS Code of a version (mtime and size move whenever the text changed, see versions.ts). */
+function fileStat(v: Version): vscode.FileStat {
+  return { type: vscode.FileType.File, ctime: v.ctime, mtime: v.mtime, size: v.size };
+}
 
 /**
  * Documents as files (scheme `content-docs`, see uris.ts).
@@ -52,6 +57,14 @@ const DIRECTORY: vscode.FileStat = { type: vscode.FileType.Directory, ctime: 0, 
  * Auto-save: an auto-save that comes within a few seconds of the document's last PATCH is held before its stat until
  * that window has passed, and VS Code folds the saves asked for meanwhile into the next one (see saveWindow.ts).
  * Each save is told on {@link onDidSaveState} (the status bar's "Saving…" / "Saved").
+ *
+ * A save that changes nothing sends nothing: when the text saved is what the server last gave for the document in the
+ * URI's account, as the server would store it (see isStoredText), the save makes no request — its stat (the save
+ * VS Code announced with `onWillSaveTextDocument` and whose editor holds that text) and the stat after the write are
+ * answered with that version, and `writeFile` sends no PATCH. The editor ends clean, showing the text it showed. Had
+ * the server changed the document meanwhile, nothing of it is overwritten (nothing is sent), and the editor, clean,
+ * takes the newer text as soon as the extension hears of it (a refresh, a list or read that carries it, opening the
+ * document again), as any clean editor does; a real edit saved before that is checked against the server as always.
  */
 export class DocumentFileSystem extends Disposable implements vscode.FileSystemProvider {
   private readonly events = this._register(new FileChangeBatcher());
@@ -177,14 +190,32 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
   async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
     const target = await this.resolve(uri, 'open');
     if (target.kind !== 'file') return DIRECTORY;
-    await this.holdAutoSave(uri, target.id);
+    const id = target.id;
+    const key = uri.toString();
     const records = this.recordsOf(accountOfUri(uri));
-    records.track(target.id, uri);
-    records.statStarted(target.id);
-    const v = await this.current(target.id, 'stat', `Couldn't open "${this.label(target.id, uri)}"`, uri);
-    records.statOk(target.id);
-    this.confirmUri(target.id, uri);
-    return { type: vscode.FileType.File, ctime: v.ctime, mtime: v.mtime, size: v.size };
+    records.track(id, uri);
+    // A save whose text is the server's asks nothing: neither its own stat nor the one VS Code makes after the write.
+    // Such a stat is no check of the server: a write of another text after it checks for itself (see write).
+    const save = this.saveWindow.startsSave(key);
+    const known = records.afterUnchangedSave(id, key) ?? (save && this.unchangedSave(uri, id, records));
+    if (known) {
+      records.statStarted(id);
+      return fileStat(known);
+    }
+    if (save === 'auto') {
+      await this.holdAutoSave(uri, id);
+      // Typed back to the server's text while held: nothing to send after all.
+      const unchanged = this.unchangedSave(uri, id, records);
+      if (unchanged) {
+        records.statStarted(id);
+        return fileStat(unchanged);
+      }
+    }
+    records.statStarted(id);
+    const v = await this.current(id, 'stat', `Couldn't open "${this.label(id, uri)}"`, uri);
+    records.statOk(id);
+    this.confirmUri(id, uri);
+    return fileStat(v);
   }
 
   async readFile(uri: vscode.Uri): Promise<Uint8Array> {
@@ -230,30 +261,42 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
   async writeFile(uri: vscode.Uri, content: Uint8Array, options: { readonly create: boolean; readonly overwrite: boolean }): Promise<void> {
     const key = uri.toString();
     this.saveEvents.fire({ uri: key, state: 'saving' });
+    let sent: boolean;
     try {
-      await this.write(uri, content, options);
+      sent = await this.write(uri, content, options);
     } catch (e) {
       this.saveEvents.fire({ uri: key, state: 'failed', message: e instanceof Error ? e.message : String(e) });
       throw e;
     }
-    this.saveEvents.fire({ uri: key, state: 'saved' });
+    this.saveEvents.fire({ uri: key, state: 'saved', unchanged: !sent });
   }
 
-  private async write(uri: vscode.Uri, content: Uint8Array, _options: { readonly create: boolean; readonly overwrite: boolean }): Promise<void> {
+  /** Saves the text; false when nothing had to be sent (the server already has it). */
+  private async write(uri: vscode.Uri, content: Uint8Array, _options: { readonly create: boolean; readonly overwrite: boolean }): Promise<boolean> {
     const target = await this.resolve(uri, 'write');
     if (target.kind !== 'file') throw vscode.FileSystemError.FileIsADirectory(uri);
     const id = target.id;
+    const key = uri.toString();
     const records = this.recordsOf(accountOfUri(uri));
     records.track(id, uri);
+    // Whatever an earlier save that sent nothing left for the stat after its write is no answer to this one's.
+    records.afterUnchangedSave(id, key);
     const action = `Couldn't save "${this.label(id, uri)}"`;
 
     const text = new TextDecoder('utf-8').decode(content).replace(/^\uFEFF/, '');
+    // The text the server last gave (in this URI's account), as the server would store it: nothing to send, no check
+    // to make (nothing is overwritten). The stat VS Code makes next answers with that version, without a request.
+    const base = records.versions.get(id);
+    if (base && isStoredText(text, base)) {
+      records.savedUnchanged(id, key, base);
+      this.log.info(`[fs] document ${id}: saved without a request, the server already has this text`);
+      return false;
+    }
     const problem = unsavableText(text);
     if (problem) throw this.refuse(`${action}: ${problem}`);
 
     // VS Code's own check needs a fresh stat. It ignores a stat that failed, so check here when the
     // last read is not recent: a text changed on the server that nobody has seen yet is never overwritten.
-    const base = records.versions.get(id);
     if (!base || !records.statRecent(id)) {
       const obs = this.accept(await this.fetch(id, action, uri), false, records);
       if (!base || obs.textChanged) {
@@ -282,6 +325,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     // own change event may already have recorded this version, so "changed since the last observation" is
     // no test of whether those editors have seen it.
     this.fireForDocument(id, vscode.FileChangeType.Changed, uri, records);
+    return true;
   }
 
   async delete(uri: vscode.Uri): Promise<void> {
@@ -355,11 +399,22 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
   }
 
   /**
+   * The version the server last gave for the document (in the URI's account) when the editor of `uri` holds its text
+   * as the server would store it: the save about to be made has nothing to send. Undefined otherwise (no editor, no
+   * version known, another text).
+   */
+  private unchangedSave(uri: vscode.Uri, id: number, records: DocumentRecords<vscode.Uri>): Version | undefined {
+    const v = records.versions.get(id);
+    const key = uri.toString();
+    const model = v && vscode.workspace.textDocuments.find((d) => d.uri.toString() === key);
+    return v && model && isStoredText(model.getText(), v) ? v : undefined;
+  }
+
+  /**
    * The stat before an auto-save of a document PATCHed a moment ago waits for the end of the document's window (see
    * saveWindow.ts); meanwhile VS Code folds the further saves of the editor into one, which carries the last text.
    */
   private async holdAutoSave(uri: vscode.Uri, id: number): Promise<void> {
-    if (!this.saveWindow.startsAutoSave(uri.toString())) return;
     let wait = this.saveWindow.waitMs(id);
     if (wait <= 0) return;
     this.saveEvents.fire({ uri: uri.toString(), state: 'saving' });

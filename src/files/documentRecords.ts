@@ -40,6 +40,11 @@ interface DocumentRecord<U> {
   statOkAt?: number;
   /** The file system is PATCHing its result right now (its change event is our own). */
   writing: boolean;
+  /**
+   * A save of this URI sent nothing (its text was the server's): the stat VS Code makes right after the write is
+   * answered with the version the editor holds, once, without a request.
+   */
+  unchangedSave?: { readonly uri: string; readonly version: Version };
 }
 
 /** `U`: the URI type (vscode.Uri in the extension); only its string form is used as a key. */
@@ -97,6 +102,24 @@ export class DocumentRecords<U extends { toString(): string }> {
     if (r) r.lastRead = undefined;
   }
 
+  /**
+   * A save of `uri` sent nothing: the server already had its text, `version`. VS Code stats the file right after the
+   * write and takes that answer for the editor's: {@link afterUnchangedSave} gives it this version, whose text the
+   * editor holds (a newer one read meanwhile would tell the editor it has a text it does not show).
+   */
+  savedUnchanged(id: number, uri: string, version: Version): void {
+    this.#record(id).unchangedSave = { uri, version };
+  }
+
+  /** The version the stat of `uri` right after a save that sent nothing answers with (once), or undefined. */
+  afterUnchangedSave(id: number, uri: string): Version | undefined {
+    const r = this.#records.get(id);
+    const saved = r?.unchangedSave;
+    if (!saved || saved.uri !== uri) return undefined;
+    r.unchangedSave = undefined;
+    return saved.version;
+  }
+
   statStarted(id: number): void {
     this.#record(id).statOkAt = undefined;
   }
@@ -151,6 +174,7 @@ export class DocumentRecords<U extends { toString(): string }> {
     for (const r of this.#records.values()) {
       r.lastRead = undefined;
       r.statOkAt = undefined;
+      r.unchangedSave = undefined;
     }
   }
 }

@@ -20,6 +20,7 @@ interface Shown {
   readonly state: SaveEvent['state'];
   readonly at: number;
   readonly message?: string;
+  readonly unchanged?: boolean;
 }
 
 /**
@@ -53,7 +54,7 @@ export class SaveStatus extends Disposable {
   }
 
   private onSave(e: SaveEvent): void {
-    this.shown.set(e.uri, { state: e.state, at: Date.now(), message: e.message });
+    this.shown.set(e.uri, { state: e.state, at: Date.now(), message: e.message, unchanged: e.unchanged });
     this.render();
   }
 
@@ -73,8 +74,13 @@ export class SaveStatus extends Disposable {
           text: '$(sync~spin) Saving…',
           tooltip: `Saving to ${account}. Auto-saves of a document go out at most once in ${AUTO_SAVE_WINDOW_MS / 1000} seconds (the server takes 60 requests a minute); the last text you typed is sent.`,
         });
-      case 'saved':
-        return this.show({ visible: true, text: '$(cloud) Saved', tooltip: `Saved to ${account} at ${new Date(shown.at).toLocaleTimeString()}.` });
+      case 'saved': {
+        const at = new Date(shown.at).toLocaleTimeString();
+        const tooltip = shown.unchanged
+          ? `Saved at ${at}: ${account} already had this text, so nothing was sent.`
+          : `Saved to ${account} at ${at}.`;
+        return this.show({ visible: true, text: '$(cloud) Saved', tooltip });
+      }
       case 'failed':
         return this.show({
           visible: true,

@@ -39,13 +39,14 @@ export class SaveWindow {
   }
 
   /**
-   * Whether this stat of `uri` starts an auto-save (consumes the announcement: one stat per save). A stat VS Code
-   * makes for any other reason, and the stat of a save the user asked for, are not held.
+   * Whether this stat of `uri` starts a save VS Code announced, and why (consumes the announcement: one stat per save).
+   * Undefined for a stat VS Code makes for any other reason. Only an auto-save may be held; the stat of any save whose
+   * text is the server's already is answered without a request (see documentFs.ts).
    */
-  startsAutoSave(uri: string, now = Date.now()): boolean {
+  startsSave(uri: string, now = Date.now()): SaveReason | undefined {
     const a = this.#announced.get(uri);
     this.#announced.delete(uri);
-    return a !== undefined && a.reason === 'auto' && now - a.at <= ANNOUNCED_MS;
+    return a !== undefined && now - a.at <= ANNOUNCED_MS ? a.reason : undefined;
   }
 
   /**
@@ -77,4 +78,6 @@ export interface SaveEvent {
   readonly state: 'saving' | 'saved' | 'failed';
   /** Why it failed (the message VS Code shows too). */
   readonly message?: string;
+  /** Saved without a request: the server already had the text. */
+  readonly unchanged?: boolean;
 }

@@ -1,3 +1,4 @@
+import { serverTrim } from '../api/validate';
 import { sha1Hex } from '../util/sha1';
 
 /** What the file system needs of a server document. */
@@ -42,6 +43,18 @@ function parseTime(iso: string | undefined): number | undefined {
 
 function digest(text: string): string {
   return sha1Hex(text);
+}
+
+/**
+ * Whether saving `text` would leave the server holding this version's text, so that the save has nothing to send.
+ * Compared as the server stores a text: trimmed at both ends (a final newline VS Code adds is no change), everything
+ * else as it is (the server keeps a text's line endings: other line endings are another text). The version's text is
+ * taken as VS Code was given it (a NUL shows as U+FFFD there), so an editor that never touched a NUL is unchanged.
+ */
+export function isStoredText(text: string, version: Version): boolean {
+  // eslint-disable-next-line no-control-regex -- the NUL is what is replaced
+  const shown = version.text.includes('\u0000') ? version.text.replace(/\u0000/g, '\uFFFD') : version.text;
+  return serverTrim(text) === serverTrim(shown);
 }
 
 /**

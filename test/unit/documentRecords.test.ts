@@ -27,6 +27,21 @@ describe('DocumentRecords (the file system\'s per-document record)', () => {
     assert.ok(r.reuse(1, 'stat', false, T + 40), 'a clean editor may stat again from it');
   });
 
+  it('the stat right after a save that sent nothing is answered with the version the editor holds, once, for that URI only', () => {
+    const r = new DocumentRecords();
+    r.observe(doc(1, 'a'), false, T);
+    const held = r.versions.get(1)!;
+    r.savedUnchanged(1, 'content-docs://1.acct/Freestyle/Doc 1.md', held);
+    assert.equal(r.afterUnchangedSave(1, 'content-docs://acct/Freestyle/Doc 1.md'), undefined, 'another URI of the document');
+    // A newer text read meanwhile is not what the editor shows: the stat still tells the version it holds.
+    r.observe(doc(1, 'b'), false, T + 10);
+    assert.equal(r.afterUnchangedSave(1, 'content-docs://1.acct/Freestyle/Doc 1.md'), held);
+    assert.equal(r.afterUnchangedSave(1, 'content-docs://1.acct/Freestyle/Doc 1.md'), undefined, 'once');
+    r.savedUnchanged(1, 'content-docs://1.acct/Freestyle/Doc 1.md', held);
+    r.forgetReads();
+    assert.equal(r.afterUnchangedSave(1, 'content-docs://1.acct/Freestyle/Doc 1.md'), undefined, 'another account was used meanwhile');
+  });
+
   it('a read older than the reuse window serves nothing', () => {
     const r = new DocumentRecords();
     r.observe(doc(1, 'a'), false, T);

@@ -8,17 +8,17 @@ const T = 1_000_000;
 const A = 'content-docs://7.acct/Blog/Post.md';
 
 describe('SaveWindow (auto-saves of a document, paced)', () => {
-  it('the stat after an announced auto-save starts it, once; a save the user asked for and an unannounced stat do not', () => {
+  it('the stat after an announced save starts it, once, with its reason; an unannounced stat starts none', () => {
     const w = new SaveWindow();
-    assert.equal(w.startsAutoSave(A, T), false, 'a stat VS Code makes for another reason');
+    assert.equal(w.startsSave(A, T), undefined, 'a stat VS Code makes for another reason');
     w.announce(A, 'auto', T);
-    assert.equal(w.startsAutoSave('content-docs://8.acct/Blog/Other.md', T), false, 'another document');
-    assert.equal(w.startsAutoSave(A, T + 10), true);
-    assert.equal(w.startsAutoSave(A, T + 20), false, 'one stat per announced save');
+    assert.equal(w.startsSave('content-docs://8.acct/Blog/Other.md', T), undefined, 'another document');
+    assert.equal(w.startsSave(A, T + 10), 'auto');
+    assert.equal(w.startsSave(A, T + 20), undefined, 'one stat per announced save');
     w.announce(A, 'manual', T + 30);
-    assert.equal(w.startsAutoSave(A, T + 40), false, 'Ctrl+S is never held');
+    assert.equal(w.startsSave(A, T + 40), 'manual', 'Ctrl+S: a save, never held');
     w.announce(A, 'auto', T);
-    assert.equal(w.startsAutoSave(A, T + 10_000), false, 'an announcement no stat followed belongs to no later stat');
+    assert.equal(w.startsSave(A, T + 10_000), undefined, 'an announcement no stat followed belongs to no later stat');
   });
 
   it('an auto-save within the window of the last PATCH waits for its end; none before the first PATCH or after the window', () => {

@@ -3,7 +3,7 @@
  * "newer on disk" check compares (a save is refused when the mtime is later AND the size differs).
  */
 import assert from 'node:assert/strict';
-import { VersionTracker } from '../../src/files/versions';
+import { isStoredText, VersionTracker } from '../../src/files/versions';
 
 const T0 = '2026-01-01T10:00:00.000000Z';
 const T0_MS = Date.parse(T0);
@@ -56,5 +56,37 @@ describe('VersionTracker (stat mtime/size for VS Code conflict checks)', () => {
     const v = new VersionTracker().observe(1, { result: 'a\u0000b', updated_at: T0 }).version;
     assert.equal(new TextDecoder().decode(v.bytes), 'a\uFFFDb');
     assert.equal(v.size, v.bytes.byteLength);
+  });
+});
+
+describe('isStoredText (a save that would leave the server with the text it has sends nothing)', () => {
+  const version = (result: string) => new VersionTracker().observe(1, { result, updated_at: T0 }).version;
+
+  it('the same text, or one the server trims to it (a final newline, white space at either end), is the stored text', () => {
+    const v = version('Line one.\n\nLine two.');
+    assert.equal(isStoredText('Line one.\n\nLine two.', v), true);
+    assert.equal(isStoredText('Line one.\n\nLine two.\n', v), true, 'a final newline VS Code adds');
+    assert.equal(isStoredText('\uFEFF  Line one.\n\nLine two.\u200B\n\n', v), true, 'what the server trims, U+FEFF and U+200B too');
+  });
+
+  it('any other text is a change: a letter, other line endings (the server keeps them), white space inside', () => {
+    const v = version('Line one.\n\nLine two.');
+    assert.equal(isStoredText('Line one.\n\nLine two!', v), false);
+    assert.equal(isStoredText('Line one.\r\n\r\nLine two.', v), false, 'CRLF is stored as sent');
+    assert.equal(isStoredText('Line one.\n\n\nLine two.', v), false);
+    assert.equal(isStoredText('Line one.\r\n\r\nLine two.', version('Line one.\r\n\r\nLine two.')), true);
+  });
+
+  it('HTML as stored: unchanged only when every tag is', () => {
+    const html = '<p>One &amp; <strong>two</strong></p><p><br></p><ul><li>three</li></ul>';
+    assert.equal(isStoredText(html, version(html)), true);
+    assert.equal(isStoredText(html.replace('<strong>', '<b>').replace('</strong>', '</b>'), version(html)), false);
+  });
+
+  it('a NUL the editor shows as U+FFFD is no change; an empty (null) result and an empty editor are the same text', () => {
+    assert.equal(isStoredText('a\uFFFDb', version('a\u0000b')), true);
+    assert.equal(isStoredText('a\u0000b', version('a\u0000b')), false, 'the editor never holds a NUL it was given');
+    assert.equal(isStoredText('\n', version('')), true);
+    assert.equal(isStoredText('x', version('')), false);
   });
 });
