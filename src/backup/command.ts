@@ -27,7 +27,8 @@ export interface BackupArgs {
 export interface BackupOutcome {
   folder: string;
   report: BackupReport | undefined;
-  error?: { kind: BackupErrorKind; message: string };
+  /** `folder`: the folder given is a file. */
+  error?: { kind: BackupErrorKind | 'folder'; message: string };
 }
 
 const PER_PAGE = 100;
@@ -189,10 +190,42 @@ export async function backupAccount(s: Services, arg?: unknown): Promise<BackupO
   if (!account) return undefined;
   const root = await pickFolder(arg, account);
   if (!root) return undefined;
+  return backupTo(s, account, root, { token: isArgs(arg) ? arg.token : undefined, notify: true });
+}
+
+/** Why `root` cannot hold a backup (it is a file), or undefined: a folder, or nothing yet (it is created). */
+async function notAFolder(root: vscode.Uri): Promise<string | undefined> {
+  try {
+    const stat = await vscode.workspace.fs.stat(root);
+    return stat.type & vscode.FileType.Directory ? undefined : 'it is a file, not a folder';
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The account backed up into `root`, with progress and Cancel: the one run of the command and of the backup tool.
+ * `notify`: say the outcome in a message (the command); the tool says it in its answer instead.
+ */
+export async function backupTo(
+  s: Services,
+  account: Account,
+  root: vscode.Uri,
+  options: { token?: vscode.CancellationToken; notify: boolean },
+): Promise<BackupOutcome> {
   const folder = root.scheme === 'file' ? root.fsPath : root.toString();
-  const identity = await identityOf(account);
-  const outside = isArgs(arg) ? arg.token : undefined;
   const name = account.displayName;
+  const tell = (text: string) => {
+    if (options.notify) void vscode.window.showInformationMessage(text);
+  };
+  const refused = await notAFolder(root);
+  if (refused) {
+    const message = `Couldn't back up ${name} to ${folder}: ${refused}. Choose a folder (an empty one, or this account's backup folder).`;
+    if (options.notify) void showError(s.log, message, new Error(refused));
+    return { folder, report: undefined, error: { kind: 'folder', message } };
+  }
+  const identity = await identityOf(account);
+  const outside = options.token;
   try {
     const report = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `Backing up ${name}`, cancellable: true },
@@ -223,16 +256,14 @@ export async function backupAccount(s: Services, arg?: unknown): Promise<BackupO
     );
     s.log.info(`[backup] ${name} → ${folder}: ${summary(report)}${report.cancelled ? ' (cancelled)' : ''}; ${report.requests} requests`);
     if (report.cancelled) {
-      void vscode.window.showInformationMessage(
-        `Backup of ${name} stopped: ${summary(report)} so far. Run Back Up Account to Folder… on the same folder to finish; it goes on from there.`,
-      );
+      tell(`Backup of ${name} stopped: ${summary(report)} so far. Run Back Up Account to Folder… on the same folder to finish; it goes on from there.`);
     } else if (report.listChanged) {
       s.log.info(`[backup] ${name}: the list of documents changed while it was read; a rerun completes the backup`);
-      void vscode.window.showInformationMessage(
+      tell(
         `Backed up ${name} to ${folder}: ${summary(report)}. The list of documents changed on the server during the run, so one may be missing: run Back Up Account to Folder… on the same folder again to complete it.`,
       );
     } else {
-      void vscode.window.showInformationMessage(`Backed up ${name} to ${folder}: ${summary(report)}.`);
+      tell(`Backed up ${name} to ${folder}: ${summary(report)}.`);
     }
     return { folder, report };
   } catch (e) {
@@ -245,7 +276,8 @@ export async function backupAccount(s: Services, arg?: unknown): Promise<BackupO
     const message =
       `Couldn't back up ${name} to ${folder}: ${e.message}` +
       (resume ? ` No file was left half-written.${done} Run Back Up Account to Folder… again to go on from there.` : '');
-    void showError(s.log, message, e.cause ?? e);
+    if (options.notify) void showError(s.log, message, e.cause ?? e);
+    else s.log.warn(`[backup] ${message}`);
     return { folder, report: e.report, error: { kind: e.kind, message } };
   }
 }

@@ -8,7 +8,7 @@ type ToolsModule = typeof import('./index');
  * them for dist/tools.js, and test/unit/toolInputs.test.ts checks the three agree). One string: the activation bundle
  * is counted in bytes.
  */
-export const TOOL_SUFFIXES = 'search_documents read_document list_templates create_document update_document delete_document delete_project get_plan_usage list_projects';
+export const TOOL_SUFFIXES = 'search_documents read_document list_templates create_document update_document delete_document delete_project get_plan_usage list_projects backup_account';
 
 /** dist/tools.js: what the tools do (loaded on the first invocation, not at activation). */
 function loadTools(): ToolsModule {
