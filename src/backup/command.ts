@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import type { Account } from '../accounts/account';
 import { chooseAccount, useAccount } from '../accounts/pick';
-import { isNotFound } from '../api/errors';
+import { isApiError, isNotFound } from '../api/errors';
 import type { Services } from '../services/services';
 import { isCancellation, reason } from '../util/errors';
 import { showError } from '../util/run';
@@ -78,24 +78,63 @@ async function identityOf(account: Account): Promise<BackupIdentity> {
 }
 
 /**
+ * The longest a backup waits when the server answers "too many requests" (429) with a Retry-After longer than the
+ * client waits for a click (10 s): the server's window is a minute, and a backup runs in the background with Cancel.
+ */
+const RATE_LIMIT_WAIT_S = 65;
+/** How many such waits one request may take before the run stops with the server's answer. */
+const RATE_LIMIT_WAITS = 3;
+
+/** Waits `ms`, or less when the signal aborts (the request that follows then fails as cancelled). */
+function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done);
+  });
+}
+
+/**
+ * A request of the backup, tried again after a 429 that asks to wait longer than the client waits by itself (it waits
+ * out up to 10 s, for a click): a backup of 10,000 documents should not stop because someone else used the minute's
+ * requests. `onWait` hears how long it waits.
+ */
+async function patiently<T>(request: () => Promise<T>, signal: AbortSignal | undefined, onWait: ((seconds: number) => void) | undefined): Promise<T> {
+  for (let waits = 0; ; waits++) {
+    try {
+      return await request();
+    } catch (e) {
+      const seconds = isApiError(e) && e.kind === 'rateLimited' ? e.retryAfter : undefined;
+      if (seconds === undefined || seconds > RATE_LIMIT_WAIT_S || waits >= RATE_LIMIT_WAITS || signal?.aborted) throw e;
+      onWait?.(seconds);
+      await wait(seconds * 1000, signal);
+    }
+  }
+}
+
+/**
  * The account's documents, read with its own client (not through the DocumentService: a backup of 10,000 documents
  * is not kept in memory, nor told to the views). Each answer is checked to still be this account's: a key or server
  * changed while the run reads would make its ids another account's documents.
  */
-function sourceOf(account: Account): BackupSource {
+function sourceOf(account: Account, onWait?: (seconds: number) => void): BackupSource {
   const generation = account.documents.generation;
   const still = async () => {
     if (!(await account.documents.isCurrent(generation))) throw new Error('The account changed (another key or server) while it was being backed up.');
   };
   return {
     async page(page, signal) {
-      const p = await account.api.get().listDocuments({ perPage: PER_PAGE, sortBy: 'id', sort: 'asc', page }, signal);
+      const p = await patiently(() => account.api.get().listDocuments({ perPage: PER_PAGE, sortBy: 'id', sort: 'asc', page }, signal), signal, onWait);
       await still();
       return p;
     },
     async show(id, signal): Promise<BackupDocument | undefined> {
       try {
-        const d = await account.api.get().showDocument(id, signal);
+        const d = await patiently(() => account.api.get().showDocument(id, signal), signal, onWait);
         await still();
         return d;
       } catch (e) {
@@ -237,7 +276,10 @@ export async function backupTo(
         try {
           return await runBackup({
             fs: new WorkspaceBackupFs(root),
-            source: sourceOf(account),
+            source: sourceOf(account, (seconds) => {
+              s.log.info(`[backup] ${name}: the server asked to wait ${seconds} s (too many requests); waiting`);
+              progress.report({ message: `waiting ${seconds} s: the server had too many requests` });
+            }),
             identity,
             signal: controller.signal,
             onProgress({ seen, total, phase }) {
