@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import type { Account } from '../accounts/account';
 import { chooseAccount, useAccount } from '../accounts/pick';
-import { isNotFound } from '../api/errors';
+import { isApiError, isNotFound } from '../api/errors';
 import type { Core } from '../core';
 import { isCancellation, reason } from '../util/errors';
 import { showError } from '../util/run';
@@ -31,7 +31,8 @@ export interface BackupArgs {
 export interface BackupOutcome {
   folder: string;
   report: BackupReport | undefined;
-  error?: { kind: BackupErrorKind; message: string };
+  /** `folder`: the folder given is a file. */
+  error?: { kind: BackupErrorKind | 'folder'; message: string };
 }
 
 const PER_PAGE = 100;
@@ -81,24 +82,63 @@ async function identityOf(account: Account): Promise<BackupIdentity> {
 }
 
 /**
+ * The longest a backup waits when the server answers "too many requests" (429) with a Retry-After longer than the
+ * client waits for a click (10 s): the server's window is a minute, and a backup runs in the background with Cancel.
+ */
+const RATE_LIMIT_WAIT_S = 65;
+/** How many such waits one request may take before the run stops with the server's answer. */
+const RATE_LIMIT_WAITS = 3;
+
+/** Waits `ms`, or less when the signal aborts (the request that follows then fails as cancelled). */
+function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done);
+  });
+}
+
+/**
+ * A request of the backup, tried again after a 429 that asks to wait longer than the client waits by itself (it waits
+ * out up to 10 s, for a click): a backup of 10,000 documents should not stop because someone else used the minute's
+ * requests. `onWait` hears how long it waits.
+ */
+async function patiently<T>(request: () => Promise<T>, signal: AbortSignal | undefined, onWait: ((seconds: number) => void) | undefined): Promise<T> {
+  for (let waits = 0; ; waits++) {
+    try {
+      return await request();
+    } catch (e) {
+      const seconds = isApiError(e) && e.kind === 'rateLimited' ? e.retryAfter : undefined;
+      if (seconds === undefined || seconds > RATE_LIMIT_WAIT_S || waits >= RATE_LIMIT_WAITS || signal?.aborted) throw e;
+      onWait?.(seconds);
+      await wait(seconds * 1000, signal);
+    }
+  }
+}
+
+/**
  * The account's documents, read with its own client (not through the DocumentService: a backup of 10,000 documents
  * is not kept in memory, nor told to the views). Each answer is checked to still be this account's: a key or server
  * changed while the run reads would make its ids another account's documents.
  */
-function sourceOf(account: Account): BackupSource {
+function sourceOf(account: Account, onWait?: (seconds: number) => void): BackupSource {
   const generation = account.documents.generation;
   const still = async () => {
     if (!(await account.documents.isCurrent(generation))) throw new Error('The account changed (another key or server) while it was being backed up.');
   };
   return {
     async page(page, signal) {
-      const p = await account.api.get().listDocuments({ perPage: PER_PAGE, sortBy: 'id', sort: 'asc', page }, signal);
+      const p = await patiently(() => account.api.get().listDocuments({ perPage: PER_PAGE, sortBy: 'id', sort: 'asc', page }, signal), signal, onWait);
       await still();
       return p;
     },
     async show(id, signal): Promise<BackupDocument | undefined> {
       try {
-        const d = await account.api.get().showDocument(id, signal);
+        const d = await patiently(() => account.api.get().showDocument(id, signal), signal, onWait);
         await still();
         return d;
       } catch (e) {
@@ -193,10 +233,42 @@ export async function backupAccount(s: BackupNeeds, arg?: unknown): Promise<Back
   if (!account) return undefined;
   const root = await pickFolder(arg, account);
   if (!root) return undefined;
+  return backupTo(s, account, root, { token: isArgs(arg) ? arg.token : undefined, notify: true });
+}
+
+/** Why `root` cannot hold a backup (it is a file), or undefined: a folder, or nothing yet (it is created). */
+async function notAFolder(root: vscode.Uri): Promise<string | undefined> {
+  try {
+    const stat = await vscode.workspace.fs.stat(root);
+    return stat.type & vscode.FileType.Directory ? undefined : 'it is a file, not a folder';
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The account backed up into `root`, with progress and Cancel: the one run of the command and of the backup tool.
+ * `notify`: say the outcome in a message (the command); the tool says it in its answer instead.
+ */
+export async function backupTo(
+  s: Pick<Core, 'log'>,
+  account: Account,
+  root: vscode.Uri,
+  options: { token?: vscode.CancellationToken; notify: boolean },
+): Promise<BackupOutcome> {
   const folder = root.scheme === 'file' ? root.fsPath : root.toString();
-  const identity = await identityOf(account);
-  const outside = isArgs(arg) ? arg.token : undefined;
   const name = account.displayName;
+  const tell = (text: string) => {
+    if (options.notify) void vscode.window.showInformationMessage(text);
+  };
+  const refused = await notAFolder(root);
+  if (refused) {
+    const message = `Couldn't back up ${name} to ${folder}: ${refused}. Choose a folder (an empty one, or this account's backup folder).`;
+    if (options.notify) void showError(s.log, message, new Error(refused));
+    return { folder, report: undefined, error: { kind: 'folder', message } };
+  }
+  const identity = await identityOf(account);
+  const outside = options.token;
   try {
     const report = await vscode.window.withProgress(
       { location: vscode.ProgressLocation.Notification, title: `Backing up ${name}`, cancellable: true },
@@ -208,7 +280,10 @@ export async function backupAccount(s: BackupNeeds, arg?: unknown): Promise<Back
         try {
           return await runBackup({
             fs: new WorkspaceBackupFs(root),
-            source: sourceOf(account),
+            source: sourceOf(account, (seconds) => {
+              s.log.info(`[backup] ${name}: the server asked to wait ${seconds} s (too many requests); waiting`);
+              progress.report({ message: `waiting ${seconds} s: the server had too many requests` });
+            }),
             identity,
             signal: controller.signal,
             onProgress({ seen, total, phase }) {
@@ -227,16 +302,14 @@ export async function backupAccount(s: BackupNeeds, arg?: unknown): Promise<Back
     );
     s.log.info(`[backup] ${name} → ${folder}: ${summary(report)}${report.cancelled ? ' (cancelled)' : ''}; ${report.requests} requests`);
     if (report.cancelled) {
-      void vscode.window.showInformationMessage(
-        `Backup of ${name} stopped: ${summary(report)} so far. Run Back Up Account to Folder… on the same folder to finish; it goes on from there.`,
-      );
+      tell(`Backup of ${name} stopped: ${summary(report)} so far. Run Back Up Account to Folder… on the same folder to finish; it goes on from there.`);
     } else if (report.listChanged) {
       s.log.info(`[backup] ${name}: the list of documents changed while it was read; a rerun completes the backup`);
-      void vscode.window.showInformationMessage(
+      tell(
         `Backed up ${name} to ${folder}: ${summary(report)}. The list of documents changed on the server during the run, so one may be missing: run Back Up Account to Folder… on the same folder again to complete it.`,
       );
     } else {
-      void vscode.window.showInformationMessage(`Backed up ${name} to ${folder}: ${summary(report)}.`);
+      tell(`Backed up ${name} to ${folder}: ${summary(report)}.`);
     }
     return { folder, report };
   } catch (e) {
@@ -249,7 +322,8 @@ export async function backupAccount(s: BackupNeeds, arg?: unknown): Promise<Back
     const message =
       `Couldn't back up ${name} to ${folder}: ${e.message}` +
       (resume ? ` No file was left half-written.${done} Run Back Up Account to Folder… again to go on from there.` : '');
-    void showError(s.log, message, e.cause ?? e);
+    if (options.notify) void showError(s.log, message, e.cause ?? e);
+    else s.log.warn(`[backup] ${message}`);
     return { folder, report: e.report, error: { kind: e.kind, message } };
   }
 }

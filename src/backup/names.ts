@@ -50,10 +50,13 @@ function truncate(s: string): string {
 
 /**
  * What two paths are to a case-insensitive file system (Windows, macOS): one key for `Blog/Name.md` and
- * `blog/NAME.md`, and for a name in NFC and NFD.
+ * `blog/NAME.md`, and for a name in NFC and NFD. Upper case first: lowercasing alone depends on what follows a
+ * letter (a Greek capital sigma becomes a final `ς` before a dot but `σ` before `.md`), so `Λόγος.md` and `ΛΌΓΟΣ.md`,
+ * one file on those systems, would get two keys. It takes some names for one that a disk keeps apart (`ß` and `ss`),
+ * which only costs one of them its id in its name.
  */
 export function pathKey(path: string): string {
-  return path.normalize('NFC').toLowerCase();
+  return path.normalize('NFC').toUpperCase().toLowerCase();
 }
 
 /** The folder of a relative path ('' for the root) and its last segment. */

@@ -3,7 +3,7 @@
  * writes a JSON copy (.test-runs/bench.json); it never fails because something is slow (exit code 0
  * whatever the figures; non-zero only when the benchmark itself could not run or a run broke).
  *
- *   node out/test/bench/bench.js [--runs=N] [--only=bundle,activation,web,main] [--keep]
+ *   node out/test/bench/bench.js [--runs=N] [--only=bundle,activation,web,main,backup] [--keep]
  *
  * Needs the production bundle (`node esbuild.mjs --production`, which npm run bench does first) and the
  * integration harness (`bash test/harness/install.sh`). About 4 minutes on 2 cores. Steps:
@@ -19,6 +19,9 @@
  *      work are outside the measured extension host), with the in-host code copied next to the staged
  *      extension (it then shares the extension's `vscode` API object): requests and latency per user
  *      action, a 10,000-document account, and a burst against a 60 requests/minute limit.
+ *   8. Backup: one more start, Back Up Account to Folder… of a 10,000-document sandbox account into a new folder,
+ *      a rerun after 10 changes, and a first backup at the server's 60 requests a minute: requests, seconds per 1,000
+ *      documents, the host's peak memory (BENCH_BACKUP_THROTTLED=0 leaves the throttled run out).
  *
  * --keep keeps the run folder (logs of every start, the staged extension, the .vsix); it is also kept
  * when a run broke. Env: BENCH_DIST (folder with the bundles; default <repo>/dist), HARNESS_VERBOSE,
@@ -32,7 +35,7 @@ import { pathToFileURL } from 'url';
 import * as zlib from 'zlib';
 import { createRunDir, harnessEnvOrReport, removeDir, repoRoot, type HarnessEnv } from '../harness/lib';
 import { startSandbox } from '../sandbox/server';
-import { ENV, type ActivationResult, type ActivationSample, type LatencySample, type MainResult } from './shared';
+import { ENV, type ActivationResult, type ActivationSample, type BackupResult, type LatencySample, type MainResult } from './shared';
 
 const BUDGET = {
   activationKB: 50,
@@ -382,6 +385,7 @@ interface Collected {
   vsix?: VsixFigures;
   activation: Array<HostRun<ActivationResult>>;
   main?: HostRun<MainResult>;
+  backup?: HostRun<BackupResult>;
   harness: HarnessEnv;
 }
 
@@ -844,11 +848,41 @@ function webRows(c: Collected, rows: Row[]): void {
   });
 }
 
+function backupRows(c: Collected, rows: Row[]): void {
+  const b = c.backup;
+  if (!b) return;
+  const r = b.result;
+  if (!r || r.mode !== 'backup') {
+    rows.push({ figure: '8 Backup of 10,000 documents', measured: 'n/a', budget: '—', status: 'n/a', note: b.error ?? 'no result' });
+    return;
+  }
+  for (const run of r.runs) {
+    const n = run.report?.seen ?? r.documents ?? 0;
+    const perThousand = n ? run.seconds / (n / 1000) : NaN;
+    const counts = run.report
+      ? `${run.report.new} new, ${run.report.changed} changed, ${run.report.deleted} deleted, ${run.report.unchanged} unchanged`
+      : 'no report';
+    rows.push({
+      figure: `8 Backup: ${run.what}`,
+      measured: `${run.listRequests} list requests; ${run.seconds.toFixed(1)} s (${Number.isNaN(perThousand) ? 'n/a' : perThousand.toFixed(2)} s per 1,000 documents); peak RSS ${run.peak.rssMB} MB, heap ${run.peak.heapUsedMB} MB`,
+      budget: '—',
+      status: run.error ? 'n/a' : 'info',
+      note:
+        `${n} documents, ${counts}; ${run.showRequests} read by id; ${run.tooMany} answered 429; ` +
+        `${run.rateLimit ? `the sandbox at ${run.rateLimit} requests a minute` : 'the sandbox unthrottled (the extension\'s own pace)'}; ` +
+        `peak growth over the start of the run: RSS +${run.peak.rssGrowthMB} MB, heap +${run.peak.heapGrowthMB} MB; after it (GC): heap ${run.after.heapUsedMB} MB, RSS ${run.after.rssMB} MB` +
+        (run.error ? `; error: ${run.error}` : ''),
+    });
+  }
+  for (const e of r.errors) rows.push({ figure: 'Backup run error', measured: 'n/a', budget: '—', status: 'n/a', note: e.split('\n')[0] });
+}
+
 function buildRows(c: Collected): Row[] {
   const rows: Row[] = [];
   bundleRows(c, rows);
   activationRows(c, rows);
   webRows(c, rows);
+  backupRows(c, rows);
   const m = c.main?.result;
   if (!c.main) return rows;
   if (!m || m.mode !== 'main') {
@@ -982,6 +1016,30 @@ async function main(): Promise<number> {
     }
   }
 
+  if (want('backup') && !interrupted) {
+    const stageBackup = path.join(runDir, 'extension-backup');
+    fs.cpSync(stage, stageBackup, { recursive: true });
+    const outRoot = path.resolve(__dirname, '..', '..');
+    copyWithRequires(outRoot, path.join(__dirname, 'inHost.js'), path.join(stageBackup, 'out'));
+    const sandbox = await startSandbox({ rateLimit: 0, seoRateLimit: 0, storeDelayMs: 0, seed: 'empty' });
+    try {
+      progress(`backup run: sandbox on ${sandbox.docsUrl}`);
+      collected.backup = await hostRun<BackupResult>(
+        repo,
+        runDir,
+        'backup',
+        stageBackup,
+        path.join(stageBackup, 'out', 'test', 'bench', 'inHost.js'),
+        { [ENV.mode]: 'backup', [ENV.docsUrl]: sandbox.docsUrl, [ENV.seoUrl]: sandbox.seoUrl, [ENV.key]: sandbox.key },
+        // A first backup of 10,000 files took 394 s on a machine at load 20 (2 cores), and there are two.
+        1500,
+      );
+      if (collected.backup.error || collected.backup.result?.errors?.length) exit = 1;
+    } finally {
+      await sandbox.close();
+    }
+  }
+
   if (interrupted) {
     console.error('[bench] interrupted');
     console.error(`Run folder kept: ${runDir}`);
@@ -1005,6 +1063,7 @@ async function main(): Promise<number> {
       vsix: collected.vsix,
       activation: collected.activation.map((r) => ({ ms: r.ms, code: r.code, error: r.error, ...r.result })),
       main: collected.main ? { ms: collected.main.ms, code: collected.main.code, error: collected.main.error, result: collected.main.result } : undefined,
+      backup: collected.backup ? { ms: collected.backup.ms, code: collected.backup.code, error: collected.backup.error, result: collected.backup.result } : undefined,
     },
   };
   fs.mkdirSync(path.dirname(jsonFile), { recursive: true });
@@ -1021,6 +1080,7 @@ async function main(): Promise<number> {
     'Requests: counted in the sandbox request log per action, until no request came for 0.7 s (follow-ups included).',
     `Own time: the sandbox adds ${collected.main?.result?.latencyMs ?? 100} ms to every answer. An action is timed from its start until the result is shown (a tree: the view got the new rows and read their TreeItems; an editor: VS Code's open/save resolved), then split into network (the HTTP exchanges), the extension's own time (its code on the critical path: answering the views, its command, the file system calls VS Code made; network excluded) and the rest (VS Code and the workbench). For Load more, where the view waits on the extension's change events, own = total − network − VS Code's refresh time measured alone.`,
     'Memory: process.memoryUsage() in the extension host after forced garbage collections, before the 10,000-document scenario and after closing its editors.',
+    'Backup: Back Up Account to Folder… run through its command into a new folder on the machine\'s disk; peak memory is the highest process.memoryUsage() of the extension host sampled every 50 ms while it ran; list requests counted at the sandbox.',
   ];
   console.log('How it was measured:');
   for (const l of howLines) console.log(wrap(l, 130).map((x, i) => `${i ? '  ' : '- '}${x}`).join('\n'));

@@ -9,6 +9,10 @@
  *   BENCH_MODE=main        against the sandbox started by bench.ts (an own process, so its data and work
  *                          are not in this host): requests and latency per user action, a 10,000-document
  *                          account, and a burst against a 60 requests/minute limit.
+ *   BENCH_MODE=backup      Back Up Account to Folder… of a 10,000-document account into a new folder, then a rerun
+ *                          after 10 documents changed (the sandbox unthrottled: the extension's own pace), then a
+ *                          first backup again at the server's 60 requests a minute (what a user waits): requests,
+ *                          seconds and the peak memory of this host while each ran.
  *
  * What "shown" means here: the extension host cannot see pixels, so a tree result counts as shown when
  * the view (the workbench) has fetched the new rows from the extension, or when the extension pushed
@@ -41,6 +45,8 @@ import {
   ENV,
   type ActivationResult,
   type ActivationSample,
+  type BackupResult,
+  type BackupRunFigures,
   type GenerateResult,
   type HostResult,
   type LargeAccountResult,
@@ -1471,6 +1477,117 @@ async function mainRun(): Promise<MainResult> {
   return r;
 }
 
+// --- Back Up Account to Folder… of 10,000 documents ------------------------------------------------------
+
+/** A PATCH of one document through the API, as someone editing it elsewhere would (not through the extension). */
+function patchDocument(docsUrl: string, key: string, id: number, result: string): Promise<void> {
+  const url = new URL(`/api/v1/documents/${id}`, docsUrl);
+  const data = Buffer.from(JSON.stringify({ result }));
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      url,
+      { method: 'PATCH', headers: { authorization: `Bearer ${key}`, accept: 'application/json', 'content-type': 'application/json', 'content-length': String(data.length) } },
+      (res) => {
+        res.resume();
+        res.on('end', () => ((res.statusCode ?? 0) >= 400 ? reject(new Error(`PATCH ${id}: HTTP ${res.statusCode}`)) : resolve()));
+      },
+    );
+    req.on('error', reject);
+    req.end(data);
+  });
+}
+
+async function backupOnce(what: string, folder: string, rateLimit: number, ctl: SandboxControl, gc: (() => void) | undefined): Promise<BackupRunFigures> {
+  await ctl.rateLimit(rateLimit);
+  await ctl.resetRateLimit();
+  await ctl.resetRequests();
+  const before = await memory(gc);
+  const peak = { rss: 0, heap: 0 };
+  const sample = () => {
+    const m = process.memoryUsage();
+    peak.rss = Math.max(peak.rss, m.rss);
+    peak.heap = Math.max(peak.heap, m.heapUsed);
+  };
+  sample();
+  const sampler = setInterval(sample, 50);
+  const t0 = now();
+  let out: { report?: BackupRunFigures['report']; error?: { message: string } } | undefined;
+  try {
+    out = await vscode.commands.executeCommand('contentDocs.backupAccount', { folder });
+  } finally {
+    clearInterval(sampler);
+    sample();
+  }
+  const seconds = (now() - t0) / 1000;
+  const reqs = (await ctl.requests()).filter((r) => r.route?.startsWith('documents.'));
+  const mb = (n: number) => round(n / (1024 * 1024), 1);
+  const after = await memory(gc);
+  const figures: BackupRunFigures = {
+    what,
+    rateLimit,
+    seconds: round(seconds, 2),
+    listRequests: reqs.filter((r) => r.route === 'documents.list').length,
+    showRequests: reqs.filter((r) => r.route === 'documents.show').length,
+    tooMany: reqs.filter((r) => r.status === 429).length,
+    report: out?.report,
+    error: out?.error?.message,
+    peak: { rssMB: mb(peak.rss), heapUsedMB: mb(peak.heap), rssGrowthMB: round(mb(peak.rss) - before.rssMB, 1), heapGrowthMB: round(mb(peak.heap) - before.heapUsedMB, 1) },
+    after,
+  };
+  log(`backup: ${what}: ${JSON.stringify(figures)}`);
+  return figures;
+}
+
+/** `save`: the figures so far, written after each run (a run cut off by the harness's time limit keeps the earlier ones). */
+async function backupRun(save: (r: BackupResult) => void): Promise<BackupResult> {
+  const r: BackupResult = { mode: 'backup', runs: [], errors: [] };
+  const docsUrl = process.env[ENV.docsUrl];
+  const seoUrl = process.env[ENV.seoUrl];
+  const key = process.env[ENV.key];
+  if (!docsUrl || !seoUrl || !key) throw new Error(`${ENV.docsUrl}, ${ENV.seoUrl} and ${ENV.key} must be set`);
+  const ctl = new SandboxControl(docsUrl);
+  await vscode.extensions.getExtension(EXTENSION_ID)!.activate();
+  await quietHost();
+  const s = await services();
+  const messages = new MessageCapture().install();
+  const folders: string[] = [];
+  try {
+    await ctl.rateLimit(0);
+    await ctl.latency(0);
+    r.documents = (await ctl.reseed('large')).documents;
+    await vscode.commands.executeCommand('workbench.action.closeSidebar');
+    await configure('documents.baseUrl', docsUrl);
+    await configure('projects.baseUrl', seoUrl);
+    await s.credentials.setKey(key);
+    await s.account.get();
+    await ctl.settle();
+    const { gc, how } = findGc();
+    r.gc = how;
+    r.baseline = await memory(gc);
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'content-docs-bench-backup-'));
+    folders.push(folder);
+    r.runs.push(await backupOnce('first backup', folder, 0, ctl, gc));
+    save(r);
+    // Ten documents changed elsewhere, spread over the list.
+    const state = JSON.parse(fs.readFileSync(path.join(folder, '.content-docs-backup', 'state.json'), 'utf8')) as { documents: Record<string, unknown> };
+    const ids = Object.keys(state.documents).map(Number).sort((a, b) => a - b);
+    for (let i = 0; i < 10; i++) await patchDocument(docsUrl, key, ids[Math.floor(((i + 0.5) * ids.length) / 10)], `Changed for the benchmark (${i + 1}).`);
+    r.runs.push(await backupOnce('rerun, 10 changed', folder, 0, ctl, gc));
+    save(r);
+    if (process.env.BENCH_BACKUP_THROTTLED !== '0') {
+      const throttled = fs.mkdtempSync(path.join(os.tmpdir(), 'content-docs-bench-backup-'));
+      folders.push(throttled);
+      r.runs.push(await backupOnce('first backup at 60 requests a minute', throttled, RATE_LIMIT, ctl, gc));
+    }
+    r.errors.push(...messages.shown.filter((m) => m.level !== 'info').map((m) => `${m.level}: ${m.message}`));
+  } finally {
+    messages.dispose();
+    await ctl.rateLimit(0);
+    for (const f of folders) fs.rmSync(f, { recursive: true, force: true });
+  }
+  return r;
+}
+
 // --- Entry point ----------------------------------------------------------------------------------------
 
 function writeResult(result: HostResult): void {
@@ -1485,11 +1602,13 @@ export async function run(): Promise<void> {
   const mode = process.env[ENV.mode];
   let result: HostResult;
   try {
-    result = mode === 'activation' ? await activationRun() : await mainRun();
+    result = mode === 'activation' ? await activationRun() : mode === 'backup' ? await backupRun(writeResult) : await mainRun();
   } catch (e) {
     result = mode === 'activation'
       ? { mode: 'activation', error: (e as Error).stack ?? String(e) }
-      : ({ mode: 'main', errors: [(e as Error).stack ?? String(e)] } as unknown as MainResult);
+      : mode === 'backup'
+        ? { mode: 'backup', runs: [], errors: [(e as Error).stack ?? String(e)] }
+        : ({ mode: 'main', errors: [(e as Error).stack ?? String(e)] } as unknown as MainResult);
   }
   writeResult(result);
 }

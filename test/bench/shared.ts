@@ -225,4 +225,32 @@ export interface MainResult {
   baselines?: Record<string, number>;
 }
 
-export type HostResult = ActivationResult | MainResult;
+/** One run of Back Up Account to Folder… in the backup mode (see inHost.ts backupRun). */
+export interface BackupRunFigures {
+  what: string;
+  /** The sandbox's limit during the run (requests a minute; 0: none). */
+  rateLimit: number;
+  seconds: number;
+  /** List requests (GET /documents, 100 a page) and requests for one document (GET /documents/{id}). */
+  listRequests: number;
+  showRequests: number;
+  /** 429 answers the run met. */
+  tooMany: number;
+  report?: { new: number; changed: number; restored: number; unchanged: number; deleted: number; requests: number; seen: number };
+  error?: string;
+  /** The highest process.memoryUsage() seen while it ran (sampled every 50 ms), MB, and the growth from before it. */
+  peak: { rssMB: number; heapUsedMB: number; rssGrowthMB: number; heapGrowthMB: number };
+  /** After the run and forced garbage collections. */
+  after: MemoryFigures;
+}
+
+export interface BackupResult {
+  mode: 'backup';
+  documents?: number;
+  gc?: string;
+  baseline?: MemoryFigures;
+  runs: BackupRunFigures[];
+  errors: string[];
+}
+
+export type HostResult = ActivationResult | MainResult | BackupResult;

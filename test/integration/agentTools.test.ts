@@ -5,6 +5,9 @@
  * answered with no request, a server error in the UI's words, signed out, turned off, and two accounts.
  */
 import * as assert from 'assert';
+import * as fs from 'fs';
+import * as os from 'os';
+import * as path from 'path';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../src/extension';
 import type { Core } from '../../src/core';
@@ -23,6 +26,7 @@ const NAMES = [
   'contentDocs_delete_project',
   'contentDocs_get_plan_usage',
   'contentDocs_list_projects',
+  'contentDocs_backup_account',
 ];
 
 const ID = 9001;
@@ -38,6 +42,7 @@ const VALID: Record<string, object> = {
   contentDocs_delete_project: { project: 'P' },
   contentDocs_get_plan_usage: {},
   contentDocs_list_projects: {},
+  contentDocs_backup_account: { folder: path.join(os.tmpdir(), 'content-docs-tool-backup-never-written') },
 };
 const HTML_ID = 9002;
 
@@ -118,7 +123,7 @@ describe('language-model tools (vscode.lm.invokeTool against the sandbox)', func
     sandbox.resetRequests();
   });
 
-  it('vscode.lm.tools lists all nine with their input schemas', () => {
+  it('vscode.lm.tools lists all ten with their input schemas', () => {
     const ours = vscode.lm.tools.filter((t) => t.name.startsWith('contentDocs_'));
     assert.deepStrictEqual(ours.map((t) => t.name).sort(), [...NAMES].sort());
     for (const t of ours) {
@@ -127,6 +132,8 @@ describe('language-model tools (vscode.lm.invokeTool against the sandbox)', func
     }
     const update = ours.find((t) => t.name === 'contentDocs_update_document')!;
     assert.deepStrictEqual((update.inputSchema as { required: string[] }).required, ['id', 'updated_at']);
+    const backup = ours.find((t) => t.name === 'contentDocs_backup_account')!;
+    assert.deepStrictEqual((backup.inputSchema as { required: string[] }).required, ['folder']);
   });
 
   it('search: one list request of the page that holds `limit` rows; ids, names, templates, dates and excerpts; the account named', async () => {
@@ -315,6 +322,75 @@ describe('language-model tools (vscode.lm.invokeTool against the sandbox)', func
     const again = await run('contentDocs_get_plan_usage', {});
     assert.strictEqual(sandbox.requests.filter((r) => r.route === 'account').length, 0, 'the second answer uses what was read');
     assert.strictEqual(again.text, text);
+  });
+
+  it('backup: the confirmation names the account and the folder, says it writes files there and deletes nothing (_deleted/); list pages of 100; the counts and the folder in the answer', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'content-docs-tool-backup-'));
+    try {
+      const c = await confirmation('contentDocs_backup_account', { folder: dir });
+      assert.strictEqual(routes().length, 0, 'the confirmation sends nothing');
+      assert.strictEqual(c.title, 'Back up an account to a folder with Content Docs?');
+      assert.ok(c.message!.startsWith(`Back up every document of **${s.registry.primary.displayName}** to the folder \`${dir}\`?`), c.message);
+      assert.match(c.message!, /It writes one file per document there/);
+      assert.match(c.message!, /It deletes nothing: the files of documents deleted on the server move to `_deleted\/`/);
+      assert.deepStrictEqual(fs.readdirSync(dir), [], 'nothing written before the run');
+
+      const total = sandbox.documents.size;
+      const first = await run('contentDocs_backup_account', { folder: dir });
+      const lists = apiRequests().filter((r) => r.route === 'documents.list');
+      assert.strictEqual(lists.length, Math.ceil(total / 100), first.text);
+      assert.ok(lists.every((r) => r.query.per_page === '100' && r.query.sort_by === 'id' && r.query.sort === 'asc'));
+      assert.strictEqual(first.parts, 1);
+      assert.strictEqual(
+        first.text,
+        `Account: ${s.registry.primary.displayName}\nFolder: ${dir}\nBacked up: ${total} new, 0 changed, 0 deleted, 0 unchanged (${total} documents, ${lists.length} requests).`,
+      );
+      assert.ok(fs.existsSync(path.join(dir, 'Freestyle', 'Coffee grinder guide.md')));
+      assert.ok(fs.existsSync(path.join(dir, 'Freestyle', 'Coffee newsletter.html')), 'the HTML document as .html');
+
+      // One changed, one deleted on the server: the rerun says so, and the deleted one's file moves to _deleted/.
+      sandbox.documents.set(ID, { ...sandbox.documents.get(ID)!, result: 'Ground finer now.', updatedAt: new Date(Date.now() + 5_000) });
+      sandbox.documents.delete(HTML_ID);
+      const again = await run('contentDocs_backup_account', { folder: `file://${dir}` });
+      assert.match(again.text, new RegExp(`^Account: .+\\nFolder: ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\nBacked up: 0 new, 1 changed, 1 deleted \\(moved to _deleted\\), ${total - 2} unchanged \\(${total - 1} documents, `), again.text);
+      assert.ok(fs.existsSync(path.join(dir, '_deleted', 'Freestyle', 'Coffee newsletter.html')));
+      assert.ok(fs.readFileSync(path.join(dir, 'Freestyle', 'Coffee grinder guide.md'), 'utf8').endsWith('---\nGround finer now.\n'));
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("backup: refuses another account's backup folder, a file, a relative path and a web address in words a model can act on; nothing written, no list request", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'content-docs-tool-backup-'));
+    try {
+      const other = path.join(dir, 'other');
+      fs.mkdirSync(path.join(other, '.content-docs-backup'), { recursive: true });
+      const state = { format: 'content-docs-backup', version: 1, account: { id: 'https://writer.example.com user 4', server: 'https://writer.example.com', label: 'Ann @ writer.example.com' }, documents: {} };
+      fs.writeFileSync(path.join(other, '.content-docs-backup', 'state.json'), JSON.stringify(state));
+      const owned = await run('contentDocs_backup_account', { folder: other });
+      assert.match(owned.text, /This folder holds the backup of another account \(Ann @ writer\.example\.com\)\. Choose an empty folder or this account's backup folder\. Nothing was written\.$/, owned.text);
+      assert.deepStrictEqual(fs.readdirSync(other), ['.content-docs-backup']);
+
+      const file = path.join(dir, 'notes.txt');
+      fs.writeFileSync(file, 'mine');
+      const notFolder = await run('contentDocs_backup_account', { folder: file });
+      assert.match(notFolder.text, /: it is a file, not a folder\. Choose a folder .*Nothing was written\.$/, notFolder.text);
+      assert.strictEqual(fs.readFileSync(file, 'utf8'), 'mine');
+      assert.deepStrictEqual(routes().filter((r) => r === 'documents.list'), []);
+
+      for (const [folder, expected] of [
+        ['backups/content', /`folder` must be the absolute path of a folder .* \(got "backups\/content", a relative path\)\. Nothing was sent/],
+        ['https://example.com/backup', /a https: address, which is not a folder on the disk\)\. Nothing was sent/],
+      ] as const) {
+        const { text } = await run('contentDocs_backup_account', { folder });
+        assert.match(text, expected);
+        const c = await confirmation('contentDocs_backup_account', { folder });
+        assert.strictEqual(c.message, undefined, 'nothing to confirm for a bad input');
+      }
+      assert.deepStrictEqual(routes().filter((r) => r === 'documents.list'), [], 'no list request for any of them');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('bad input: a clear message the model can act on, and no request', async () => {

@@ -5,6 +5,7 @@
  * duplicate; a folder holding another account's backup is refused.
  */
 import * as assert from 'assert';
+import { createHash } from 'crypto';
 import * as fs from 'fs';
 import * as os from 'os';
 import * as path from 'path';
@@ -13,7 +14,7 @@ import type { BackupOutcome } from '../../src/backup/command';
 import type { Core } from '../../src/core';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { putDocument, startAccountSuite, type AccountSuite } from './accountKit';
-import { useSandbox } from './reliabilityKit';
+import { configure, useSandbox } from './reliabilityKit';
 
 const COUNT = 250;
 const HTML = '<h2>Plan</h2><p>First&nbsp;line with <strong>bold</strong> and <a href="https://example.com">a link</a>.</p><p><br></p><ul><li>one</li></ul>';
@@ -48,6 +49,57 @@ function listRequests(): Array<{ page: string | undefined; perPage: string | und
   return box.requests
     .filter((r) => r.method === 'GET' && r.path === '/api/v1/documents' && r.query.sort === 'asc' && r.query.sort_by === 'id')
     .map((r) => ({ page: r.query.page, perPage: r.query.per_page }));
+}
+
+/** The state never ahead of the files: each document it names has its file, holding what the state's hash says. */
+function assertStateTrue(root: string): void {
+  const file = path.join(root, '.content-docs-backup', 'state.json');
+  if (!fs.existsSync(file)) return;
+  const state = JSON.parse(fs.readFileSync(file, 'utf8')) as { documents: Record<string, { path: string; hash: string }> };
+  for (const [id, e] of Object.entries(state.documents)) {
+    const at = path.join(root, ...e.path.split('/'));
+    assert.ok(fs.existsSync(at), `the state names ${e.path} (document ${id}), which is there`);
+    assert.strictEqual(createHash('sha1').update(fs.readFileSync(at)).digest('hex'), e.hash, `${e.path} is what the state says`);
+    assert.strictEqual(frontMatter(at).id, id);
+  }
+}
+
+/** Every document of the sandbox has exactly one file in `root` (outside _deleted/), with no "Name (id)" duplicate. */
+function assertComplete(root: string): void {
+  const all = files(root).filter((f) => !f.startsWith('_deleted/'));
+  assert.deepStrictEqual(all.filter((f) => / \(\d+\)\./.test(f)), [], 'no "Name (id)" duplicate');
+  const ids = all.map((f) => Number(frontMatter(path.join(root, f)).id)).sort((a, b) => a - b);
+  assert.deepStrictEqual(ids, [...box.documents.keys()].sort((a, b) => a - b), 'each document once');
+  assert.ok(!fs.existsSync(path.join(root, '_deleted')), 'nothing moved to _deleted');
+}
+
+/**
+ * A run whose second list request meets `fault`, then (if it did not complete) a rerun without it: the outcome of
+ * each, the state checked true after the first.
+ */
+async function faultThenRerun(fault: Parameters<Sandbox['setFault']>[1]): Promise<{ first: BackupOutcome | undefined; rerun?: BackupOutcome; dir: string; ms: number }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'content-docs-backup-'));
+  let armed = false;
+  box.onRequest((r) => {
+    if (!armed && r.path === '/api/v1/documents' && r.query.page === '1' && r.query.sort === 'asc') {
+      armed = true;
+      box.setFault('documents.list', fault);
+    }
+  });
+  const t0 = Date.now();
+  try {
+    const first = await backup(dir);
+    const ms = Date.now() - t0;
+    box.onRequest(undefined);
+    box.clearFaults();
+    assertStateTrue(dir);
+    if (!first?.error) return { first, dir, ms };
+    const rerun = await backup(dir);
+    return { first, rerun, dir, ms };
+  } finally {
+    box.onRequest(undefined);
+    box.clearFaults();
+  }
 }
 
 function backup(folder: string, extra: Record<string, unknown> = {}): Thenable<BackupOutcome | undefined> {
@@ -141,6 +193,68 @@ describe('Back Up Account to Folder', function () {
     } finally {
       box.onRequest(undefined);
       fs.rmSync(fresh, { recursive: true, force: true });
+    }
+  });
+
+  it('a server error (HTTP 500) on the second page: stops with a message that says so, the state true; the rerun completes with no duplicate', async () => {
+    const { first, rerun, dir } = await faultThenRerun({ kind: 'status500', count: 1 });
+    try {
+      assert.strictEqual(first?.error?.kind, 'server', JSON.stringify(first));
+      assert.match(first.error.message, /HTTP 500.*No file was left half-written\..*Run Back Up Account to Folder… again to go on from there\./);
+      assert.strictEqual(first.report?.new, 100, 'the first page written');
+      assert.strictEqual(rerun?.error, undefined, JSON.stringify(rerun));
+      assert.deepStrictEqual([rerun?.report?.new, rerun?.report?.unchanged], [box.documents.size - 100, 100]);
+      assertComplete(dir);
+      assertStateTrue(dir);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('a timeout on the second page: stops with a message that says so, the state true; the rerun completes with no duplicate', async () => {
+    await configure('network.timeoutSeconds', 5);
+    try {
+      const { first, rerun, dir } = await faultThenRerun({ kind: 'hang', count: 1 });
+      try {
+        assert.strictEqual(first?.error?.kind, 'server', JSON.stringify(first));
+        assert.match(first.error.message, /did not answer within 5 seconds/);
+        assert.strictEqual(rerun?.error, undefined, JSON.stringify(rerun));
+        assertComplete(dir);
+        assertStateTrue(dir);
+      } finally {
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    } finally {
+      await configure('network.timeoutSeconds', undefined);
+    }
+  });
+
+  it('too many requests (HTTP 429) with a short Retry-After on the second page: waited out, the run completes at once', async () => {
+    box.resetRequests();
+    const { first, rerun, dir } = await faultThenRerun({ kind: 'rateLimit', count: 1, retryAfter: 1 });
+    try {
+      assert.strictEqual(first?.error, undefined, JSON.stringify(first));
+      assert.strictEqual(rerun, undefined);
+      assert.strictEqual(first?.report?.new, box.documents.size);
+      assert.deepStrictEqual(listRequests().map((r) => r.page), ['1', '2', '2', '3'], 'page 2 asked again after its 429');
+      assertComplete(dir);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('too many requests (HTTP 429) asking to wait longer than a click waits (15 s): the backup waits it out and completes in one run', async () => {
+    box.resetRequests();
+    const { first, rerun, dir, ms } = await faultThenRerun({ kind: 'rateLimit', count: 1, retryAfter: 15 });
+    try {
+      assert.strictEqual(first?.error, undefined, `no error: ${JSON.stringify(first?.error)}`);
+      assert.strictEqual(rerun, undefined);
+      assert.ok(ms >= 14_000, `it waited the time the server asked (${ms} ms)`);
+      assert.deepStrictEqual(listRequests().map((r) => r.page), ['1', '2', '2', '3']);
+      assertComplete(dir);
+      assertStateTrue(dir);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
     }
   });
 

@@ -428,3 +428,176 @@ describe('Back Up Account to Folder (core)', () => {
     assert.equal(none.created, null);
   });
 });
+
+describe('Back Up Account to Folder (core): templates renamed or gone, names alike, a list that changes', () => {
+  it('a template renamed between runs: its documents move to the new folder under the same file names, the old folder keeps none', async () => {
+    const fs = new MemoryFs();
+    const custom = (name: string) => ({ id: 70, name });
+    const server = new MemoryServer().put(
+      doc(1, 'Soup', 70, { template: custom('Recipes') }),
+      doc(2, 'Bread', 70, { template: custom('Recipes') }),
+      doc(3, 'Soup', 1),
+    );
+    await run(fs, server);
+    assert.deepEqual(fs.paths(), ['Freestyle/Soup.md', 'Recipes/Bread.md', 'Recipes/Soup.md']);
+    for (const id of [1, 2]) server.put({ ...server.documents.get(id)!, template: custom('Cooking') });
+    const r = await run(fs, server);
+    assert.deepEqual([r.new, r.changed, r.deleted, r.unchanged], [0, 2, 0, 1]);
+    assert.deepEqual(fs.paths(), ['Cooking/Bread.md', 'Cooking/Soup.md', 'Freestyle/Soup.md']);
+    assert.deepEqual(frontMatter(fs.text('Cooking/Soup.md')!).template, { id: 70, name: 'Cooking' });
+    // Renamed back: back where they were, still under their own names.
+    for (const id of [1, 2]) server.put({ ...server.documents.get(id)!, template: custom('Recipes') });
+    await run(fs, server);
+    assert.deepEqual(fs.paths(), ['Freestyle/Soup.md', 'Recipes/Bread.md', 'Recipes/Soup.md']);
+    assertMirrors(fs, server);
+    assertStateTrue(fs);
+  });
+
+  it('two templates swap names in one run: every document keeps one file, none lost, none twice, and the names hold from then on', async () => {
+    const fs = new MemoryFs();
+    const server = new MemoryServer().put(doc(1, 'Plan', 70, { template: { id: 70, name: 'X' } }), doc(2, 'Plan', 71, { template: { id: 71, name: 'Y' } }));
+    await run(fs, server);
+    server.put({ ...server.documents.get(1)!, template: { id: 70, name: 'Y' } }, { ...server.documents.get(2)!, template: { id: 71, name: 'X' } });
+    await run(fs, server);
+    assertMirrors(fs, server);
+    assertStateTrue(fs);
+    assert.equal(frontMatter(fs.text(fs.paths().find((p) => p.startsWith('Y/'))!)!).id, 1);
+    fs.calls.length = 0;
+    const again = await run(fs, server);
+    assert.deepEqual(fs.written(), []);
+    assert.equal(again.unchanged, 2);
+  });
+
+  it('a template renamed by case only keeps its folder (one folder on Windows and macOS); the front matter has the new name', async () => {
+    const fs = new MemoryFs(true);
+    const server = new MemoryServer().put(doc(1, 'Soup', 70, { template: { id: 70, name: 'Recipes' } }));
+    await run(fs, server);
+    server.put({ ...server.documents.get(1)!, template: { id: 70, name: 'RECIPES' } });
+    const r = await run(fs, server);
+    assert.equal(r.changed, 1);
+    assert.deepEqual(fs.paths(), ['Recipes/Soup.md']);
+    assert.deepEqual(frontMatter(fs.text('Recipes/Soup.md')!).template, { id: 70, name: 'RECIPES' });
+  });
+
+  it('custom templates, one named as a built-in and one as the backup\'s own folders; then the custom template deleted (no template): its files move, nothing to _deleted', async () => {
+    const fs = new MemoryFs(true);
+    const server = new MemoryServer().put(
+      doc(1, 'Post', 9),
+      doc(2, 'Post', 70, { template: { id: 70, name: 'blog POST' } }),
+      doc(3, 'A', 71, { template: { id: 71, name: '_Deleted' } }),
+      doc(4, 'B', 72, { template: { id: 72, name: '.content-docs-backup' } }),
+      doc(5, 'C', 73, { template: { id: 73, name: 'Custom one' } }),
+    );
+    await run(fs, server);
+    assert.deepEqual(fs.paths(), ['Blog post/Post (2).md', 'Blog post/Post.md', 'Custom one/C.md', '_Deleted_/A.md', 'content-docs-backup/B.md']);
+    // The template is deleted on the server: its documents now come without one (the API's `template: []`).
+    server.put({ ...server.documents.get(5)!, template: undefined });
+    const r = await run(fs, server);
+    assert.deepEqual([r.changed, r.deleted], [1, 0]);
+    assert.ok(fs.text('No template/C.md'));
+    assert.ok(!fs.paths().some((p) => p.startsWith('Custom one/') || p.startsWith('_deleted/')));
+    assert.equal(frontMatter(fs.text('No template/C.md')!).template, null);
+    assertMirrors(fs, server);
+  });
+
+  it('names that differ only by case or Unicode form, on a case-sensitive disk too: one file each, and the folder copies to Windows or macOS without a clash', async () => {
+    for (const insensitive of [false, true]) {
+      const fs = new MemoryFs(insensitive);
+      const server = new MemoryServer().put(
+        doc(1, 'Post', 1),
+        doc(2, 'post', 1),
+        doc(3, 'POST', 1),
+        doc(4, 'Caf\u00e9', 1),
+        doc(5, 'Cafe\u0301', 1),
+        doc(6, 'CAFE\u0301', 1),
+        doc(7, 'Λόγος', 1),
+        doc(8, 'ΛΌΓΟΣ', 1),
+      );
+      await run(fs, server);
+      const keys = fs.paths().map((p) => p.normalize('NFC').toUpperCase());
+      assert.equal(new Set(keys).size, 8, `${insensitive}: ${fs.paths().join(', ')}`);
+      assertMirrors(fs, server);
+      for (const p of fs.paths()) assert.equal(p, p.normalize('NFC'), `${p} in NFC`);
+      // A rerun writes nothing, whichever document the disk lists first.
+      fs.calls.length = 0;
+      const again = await run(fs, server);
+      assert.deepEqual(fs.written(), []);
+      assert.equal(again.unchanged, 8);
+    }
+  });
+
+  it('a document named in NFD on a disk that lists names in NFD (macOS HFS+): its file is recognised, never written twice', async () => {
+    const fs = new MemoryFs(true);
+    const server = new MemoryServer().put(doc(1, 'Caf\u00e9', 1));
+    await run(fs, server);
+    // The disk hands the names back decomposed.
+    const list = fs.list.bind(fs);
+    fs.list = async (folder) => (await list(folder)).map((n) => n.normalize('NFD'));
+    fs.calls.length = 0;
+    const r = await run(fs, server);
+    assert.deepEqual([r.unchanged, r.restored], [1, 0]);
+    assert.deepEqual(fs.written(), []);
+  });
+
+  it('Windows device names as template and document names, with extensions, spaces and dots: never a device; a document already named as the escaped one takes its id', async () => {
+    const fs = new MemoryFs(true);
+    const server = new MemoryServer().put(
+      doc(1, 'CON', 70, { template: { id: 70, name: 'PRN' } }),
+      doc(2, 'con.txt', 70, { template: { id: 70, name: 'PRN' } }),
+      doc(3, 'Aux.', 71, { template: { id: 71, name: 'nul ' } }),
+      doc(4, 'COM1 ', 71, { template: { id: 71, name: 'nul ' } }),
+      doc(5, 'lpt¹', 1),
+      doc(6, 'CONIN$', 1),
+      doc(7, 'con_', 70, { template: { id: 70, name: 'PRN' } }),
+    );
+    await run(fs, server);
+    const device = /^(con|prn|aux|nul|conin\$|conout\$|com[0-9¹²³]|lpt[0-9¹²³])(\.|$)/i;
+    for (const p of fs.paths()) for (const part of p.split('/')) assert.doesNotMatch(part.trimEnd(), device, p);
+    assert.deepEqual(fs.paths(), ['Freestyle/CONIN$_.md', 'Freestyle/lpt¹_.md', 'PRN_/CON_.md', 'PRN_/con_ (7).md', 'PRN_/con_.txt.md', 'nul_/Aux_.md', 'nul_/COM1_.md']);
+    assertMirrors(fs, server);
+  });
+});
+
+describe('Back Up Account to Folder (core): the list changing while it is paged', () => {
+  it('a rerun while one document is created and another deleted in the same gap (the total unchanged): the shifted document is asked for by id, nothing is lost', async () => {
+    const fs = new MemoryFs();
+    const server = new MemoryServer().put(...manyDocuments(250));
+    await run(fs, server);
+    server.beforePage = (p) => {
+      if (p === 2 && server.documents.has(5)) {
+        server.documents.delete(5);
+        server.put(doc(251, 'Document 251', 1));
+      }
+    };
+    server.requests.length = 0;
+    const r = await run(fs, server);
+    // Document 101 slid onto page 1, already read: missing from the pass, it is asked for by id (and kept). Document 5
+    // was seen on page 1 before its deletion: the next run moves it.
+    assert.deepEqual(server.requests, ['page:1', 'page:2', 'page:3', 'show:101']);
+    assert.deepEqual([r.new, r.deleted, r.unchanged, r.listChanged], [1, 0, 250, false]);
+    assertStateTrue(fs);
+    server.beforePage = undefined;
+    const next = await run(fs, server);
+    assert.deepEqual([next.new, next.deleted], [0, 1]);
+    assertMirrors(fs, server);
+  });
+
+  it('documents renamed, changed and moved to another template between two pages: each is backed up as the page that listed it says, and the next run brings the rest', async () => {
+    const fs = new MemoryFs();
+    const server = new MemoryServer().put(...manyDocuments(250));
+    await run(fs, server);
+    server.beforePage = (p) => {
+      if (p !== 2) return;
+      server.put({ ...server.documents.get(3)!, name: 'Renamed after its page' }, { ...server.documents.get(150)!, name: 'Renamed before its page' });
+      server.put({ ...server.documents.get(161)!, template: { id: 41, name: 'Product sheet' } });
+    };
+    const r = await run(fs, server);
+    assert.deepEqual([r.changed, r.listChanged, r.deleted], [2, false, 0]);
+    assert.ok(fs.paths().includes('Product sheet/Document 161.md'));
+    server.beforePage = undefined;
+    const next = await run(fs, server);
+    assert.deepEqual([next.changed, next.unchanged], [1, 249]);
+    assertMirrors(fs, server);
+    assertStateTrue(fs);
+  });
+});

@@ -67,6 +67,26 @@ describe('parseToolInput: the tools\' inputs', () => {
     assert.match(refusal('update', { id: 3, name: 'x' }), /`updated_at` is required/);
   });
 
+  it('backup: an absolute folder (POSIX, a Windows drive or share, a file: URI as its path); a relative one, `~`, another scheme or nothing refused in words', () => {
+    for (const [given, folder] of [
+      ['/home/me/Backups/content', '/home/me/Backups/content'],
+      [' C:\\Backups\\content ', 'C:\\Backups\\content'],
+      ['d:/backup', 'd:/backup'],
+      ['\\\\server\\share\\backup', '\\\\server\\share\\backup'],
+      ['file:///home/me/My%20backup', '/home/me/My backup'],
+      ['file:///c%3A/Backups', 'c:/Backups'],
+    ]) {
+      assert.deepEqual(parseToolInput('backup', { folder: given }), { ok: true, value: { folder, account: undefined } }, given);
+    }
+    assert.match(refusal('backup', { folder: 'backups/content' }), /^`folder` must be the absolute path of a folder on the disk .* \(got "backups\/content", a relative path\)\. Nothing was sent/);
+    assert.match(refusal('backup', { folder: '~/Backups' }), /a relative path \(`~` is not expanded: give the home folder's full path\)/);
+    assert.match(refusal('backup', { folder: 'C:Backups' }), /a relative path/);
+    assert.match(refusal('backup', { folder: 'https://example.com/backup' }), /\(got "https:\/\/example\.com\/backup", a https: address, which is not a folder on the disk\)/);
+    assert.match(refusal('backup', { folder: 'vscode-remote://ssh-remote+box/home/me' }), /a vscode-remote: address/);
+    assert.match(refusal('backup', { folder: '  ' }), /`folder` must be the absolute path .*; it was empty\./);
+    assert.match(refusal('backup', {}), /`folder` is required/);
+  });
+
   it('delete project: a name with "/" is refused as the Projects view refuses it', () => {
     assert.match(refusal('deleteProject', { project: 'a/b' }), /`project`: The projects server cannot address a project whose name contains "\/"/);
     assert.deepEqual(parseToolInput('deleteProject', { project: 'Café ' }), { ok: true, value: { project: 'Café ', account: undefined } });
@@ -74,7 +94,7 @@ describe('parseToolInput: the tools\' inputs', () => {
 });
 
 describe('the tools\' names', () => {
-  it('package.json (whose list activation registers) and dist/tools.js name the same nine tools', () => {
+  it('package.json (whose list activation registers) and dist/tools.js name the same ten tools', () => {
     const manifest = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
       contributes: { languageModelTools: Array<{ name: string; toolReferenceName: string; canBeReferencedInPrompt: boolean; inputSchema: object }> };
     };
@@ -82,7 +102,7 @@ describe('the tools\' names', () => {
     assert.deepEqual(contributed.map((t) => t.name), Object.values(TOOL_NAMES));
     assert.deepEqual(
       contributed.map((t) => t.toolReferenceName),
-      ['contentSearch', 'contentRead', 'contentTemplates', 'contentCreate', 'contentUpdate', 'contentDelete', 'contentDeleteProject', 'contentUsage', 'contentProjects'],
+      ['contentSearch', 'contentRead', 'contentTemplates', 'contentCreate', 'contentUpdate', 'contentDelete', 'contentDeleteProject', 'contentUsage', 'contentProjects', 'contentBackup'],
     );
     for (const t of contributed) assert.ok(t.canBeReferencedInPrompt && t.inputSchema, t.name);
   });

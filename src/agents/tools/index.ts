@@ -25,7 +25,17 @@ import { parseToolInput, type ToolInputs } from './inputs';
 import { toolKey } from './names';
 
 /** What the language-model tools take. */
-export type ToolNeeds = Pick<Core, 'state' | 'credentials' | 'documentsView' | 'projectsView' | 'registry'>;
+export type ToolNeeds = Pick<Core, 'state' | 'credentials' | 'documentsView' | 'projectsView' | 'registry' | 'log'>;
+
+type BackupModule = typeof import('../../backup/command');
+
+/** dist/backup.js: the backup, shared with Back Up Account to Folder… (loaded on the backup tool's first run). */
+function loadBackup(): BackupModule {
+  // A bundle of its own, loaded on first use: a runtime require on purpose.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('./backup.js') as BackupModule;
+}
+
 
 /** An update trusts a read of the document this recent; otherwise it reads it again first (as a save does, see WRITE_CHECK_MS). */
 export const UPDATE_CHECK_MS = 2_000;
@@ -237,6 +247,23 @@ export async function prepare(s: ToolNeeds, name: string, options: PrepareOption
       const message = new vscode.MarkdownString(`Delete ${name} from **${where}**? This cannot be undone.`);
       return { invocationMessage: `Deleting ${name} in ${where}`, confirmationMessages: { title: 'Delete a document with Content Docs?', message } };
     }
+    case 'backup': {
+      const v = parsed.value as ToolInputs['backup'];
+      const message = new vscode.MarkdownString(
+        [
+          `Back up every document of **${where}** to the folder ${codeSpan(v.folder)}?`,
+          '',
+          'It writes one file per document there (`<Template>/<Name>.md` or `.html`, with front matter) and its state in ' +
+            '`.content-docs-backup/`; run again on that folder, it rewrites only what changed. It deletes nothing: the files of ' +
+            'documents deleted on the server move to `_deleted/`, and a file it did not write is never overwritten. It reads ' +
+            'the list 100 documents a request.',
+        ].join('\n'),
+      );
+      return {
+        invocationMessage: `Backing up ${where} to ${v.folder}`,
+        confirmationMessages: { title: 'Back up an account to a folder with Content Docs?', message },
+      };
+    }
     case 'deleteProject': {
       const v = parsed.value as ToolInputs['deleteProject'];
       const count = (s.projectsView.treeOf(account) as ProjectsTreeProvider).model.findProject(v.project)?.project.reports;
@@ -281,7 +308,16 @@ export async function invoke(s: ToolNeeds, name: string, options: Options, token
       return usage(account);
     case 'projects':
       return projects(account, parsed.value as ToolInputs['projects'], signal);
+    case 'backup':
+      return backup(s, account, parsed.value as ToolInputs['backup'], token);
   }
+}
+
+/** Text as Markdown code, whatever backticks it holds (a fence longer than its longest run of them). */
+function codeSpan(text: string): string {
+  const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  return `${fence}${longest ? ` ${text} ` : text}${fence}`;
 }
 
 /** The smallest page the server offers that holds `limit` rows: one request. */
@@ -447,5 +483,33 @@ async function projects(account: Account, v: ToolInputs['projects'], signal: Abo
     return answer(format.projectsText(account.displayName, rows, page.total, v.search));
   } catch (e) {
     return failure(`Couldn't list the projects of ${account.displayName}`, e);
+  }
+}
+
+/**
+ * The account backed up into the folder by the command's own run (dist/backup.js): the same files, state and refusals,
+ * with its progress notification and Cancel; the outcome is said here rather than in a message.
+ */
+async function backup(s: ToolNeeds, account: Account, v: ToolInputs['backup'], token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
+  const head = `Account: ${account.displayName}\nFolder: ${v.folder}\n`;
+  try {
+    const backups = loadBackup();
+    const out = await backups.backupTo(s, account, vscode.Uri.file(v.folder), { token, notify: false });
+    const r = out.report;
+    if (out.error) {
+      const resume = out.error.kind === 'write' || out.error.kind === 'server';
+      const nothing = resume ? '' : ' Nothing was written.';
+      const again = resume ? ' Call this tool again with the same folder to go on from there.' : '';
+      return answer(`${head}${out.error.message.replace(/ Run Back Up Account to Folder… again to go on from there\.$/, '')}${nothing}${again}`);
+    }
+    if (!r) return answer(`${head}The backup was cancelled before it began. Nothing was written.`);
+    const counts = `${backups.summary(r)} (${r.seen} documents, ${r.requests} requests)`;
+    if (r.cancelled) return answer(`${head}Stopped (cancelled): ${counts} so far. Call this tool again with the same folder to finish; it goes on from there.`);
+    const changing = r.listChanged
+      ? '\nThe list of documents changed on the server while it was read, so one may be missing: call this tool again with the same folder to complete it.'
+      : '';
+    return answer(`${head}Backed up: ${counts}.${changing}`);
+  } catch (e) {
+    return failure(`Couldn't back up ${account.displayName} to ${v.folder}`, e);
   }
 }

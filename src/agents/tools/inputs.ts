@@ -36,6 +36,7 @@ export const RULES: Record<string, string> = {
   creativity: `must be one of ${CREATIVITY_LEVELS.map((c) => `${c.value} (${c.label})`).join(', ')}`,
   project: "must be the project's name (contentProjects lists them)",
   search: 'must be text',
+  folder: 'must be the absolute path of a folder on the disk of the machine VS Code runs its extensions on (e.g. /home/me/Backups/content or C:\\Backups\\content)',
 };
 
 const account = z.optional(z.string());
@@ -74,6 +75,7 @@ const SHAPES = {
   deleteProject: z.strictObject({ project: z.string(), account }),
   usage: z.strictObject({ account }),
   projects: z.strictObject({ search: z.optional(z.string()), sort: z.optional(z.enum(PROJECT_SORTS)), limit, account }),
+  backup: z.strictObject({ folder: z.string(), account }),
 } satisfies Record<ToolKey, z.ZodMiniType>;
 
 export interface SearchInput {
@@ -111,6 +113,13 @@ export interface ToolInputs {
   deleteProject: { project: string; account?: string };
   usage: { account?: string };
   projects: { search?: string; sort: ProjectSort; limit: number; account?: string };
+  backup: BackupInput;
+}
+
+export interface BackupInput {
+  /** An absolute path on the extension host's disk (a `file:` URI given is turned into its path). */
+  folder: string;
+  account?: string;
 }
 
 export type Parsed<K extends ToolKey> = { ok: true; value: ToolInputs[K] } | { ok: false; message: string };
@@ -212,7 +221,53 @@ function normalise(key: ToolKey, v: Record<string, never>, problems: string[]): 
     }
     case 'deleteProject':
       return { project: checked(problems, 'project', () => checkProjectName(v.project)), account };
+    case 'backup': {
+      const folder = backupFolder(v.folder, problems);
+      return { folder, account } satisfies Partial<BackupInput>;
+    }
     default:
       return { ...v, account };
   }
+}
+
+/** `/…`, `\\\\server\\share…` or a drive `C:\\…` / `C:/…`: a path that does not depend on a current folder. */
+const ABSOLUTE = /^(\/|\\\\[^\\]|[a-z]:[\\/])/i;
+/** A URI's scheme (`https:`, `vscode-remote:`), but not a drive letter. */
+const SCHEME = /^([a-z][a-z0-9+.-]+):/i;
+
+/**
+ * The backup's folder: an absolute path on the disk, or a `file:` URI (its path). A relative path would depend on a
+ * current folder the extension does not have, and another scheme (a web address, a remote's or a virtual file system)
+ * is not a folder the user can open as files: both refused with what to give instead. Undefined when refused.
+ */
+export function backupFolder(raw: string, problems: string[]): string | undefined {
+  const given = raw.trim();
+  if (!given) {
+    problems.push(`\`folder\` ${RULES.folder}; it was empty.`);
+    return undefined;
+  }
+  const scheme = SCHEME.exec(given)?.[1].toLowerCase();
+  if (scheme === 'file') {
+    let path: string;
+    try {
+      const u = new URL(given);
+      path = decodeURIComponent(u.pathname);
+      if (/^\/[a-z]:\//i.test(path)) path = path.slice(1);
+      if (u.host) path = `//${u.host}${path}`;
+    } catch {
+      problems.push(`\`folder\` ${RULES.folder} (got ${shown(raw)}, which is not a valid file: URI).`);
+      return undefined;
+    }
+    return path;
+  }
+  if (scheme !== undefined) {
+    problems.push(`\`folder\` ${RULES.folder} (got ${shown(raw)}, a ${scheme}: address, which is not a folder on the disk).`);
+    return undefined;
+  }
+  if (!ABSOLUTE.test(given)) {
+    const home = given.startsWith('~') ? ' (`~` is not expanded: give the home folder\'s full path)' : '';
+    problems.push(`\`folder\` ${RULES.folder} (got ${shown(raw)}, a relative path${home}).`);
+    return undefined;
+  }
+  return given;
 }

@@ -12,6 +12,7 @@ export const TOOL_NAMES = {
   deleteProject: 'contentDocs_delete_project',
   usage: 'contentDocs_get_plan_usage',
   projects: 'contentDocs_list_projects',
+  backup: 'contentDocs_backup_account',
 } as const;
 
 export type ToolKey = keyof typeof TOOL_NAMES;
