@@ -2,6 +2,7 @@ import { CMD } from '../constants';
 import type { Services } from '../services/services';
 import { signIn, signOut } from './auth';
 import { addAccount, enterAccountKey, removeAccount } from '../accounts/commands';
+import { htmlCommands } from '../content/commands';
 import { documentCommands } from './documents';
 import { fileCommands } from './files';
 import { insertCommands } from './insert';
@@ -42,6 +43,7 @@ export function commandTable(s: Services): CommandTable {
     ...fileCommands(s),
     ...writeCommands(s),
     ...insertCommands(s),
+    ...htmlCommands(s),
     ...usageCommands(s),
   };
 }

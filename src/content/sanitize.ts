@@ -66,3 +66,31 @@ function serialize(nodes: readonly HtmlNode[]): string {
 export function sanitizeHtml(html: string): string {
   return serialize(parseHtml(html));
 }
+
+/**
+ * The preview's page: the sanitised markup under a strict Content Security Policy — no script at all, images only
+ * from https and data: addresses, styles only the page's own and the markup's `style` attributes (the sanitiser keeps
+ * `span[style]` and `p[style]`), nothing else loaded. Quill's alignment and indent classes show as in the web app.
+ */
+export function previewPage(markup: string): string {
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src https: data:; style-src 'unsafe-inline';">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<style>
+body { font-family: var(--vscode-font-family, sans-serif); font-size: 14px; line-height: 1.6; color: var(--vscode-foreground); max-width: 48em; padding: 0 1.5em 2em; }
+a { color: var(--vscode-textLink-foreground); }
+img { max-width: 100%; }
+p { margin: 0 0 0.5em; }
+.ql-align-center { text-align: center; } .ql-align-right { text-align: right; } .ql-align-justify { text-align: justify; }
+.ql-indent-1 { padding-left: 3em; } .ql-indent-2 { padding-left: 6em; } .ql-indent-3 { padding-left: 9em; } .ql-indent-4 { padding-left: 12em; }
+</style>
+</head>
+<body>
+${sanitizeHtml(markup)}
+</body>
+</html>
+`;
+}

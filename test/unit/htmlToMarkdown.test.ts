@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { parseHtml } from '../../src/content/html';
-import { sanitizeHtml } from '../../src/content/sanitize';
+import { previewPage, sanitizeHtml } from '../../src/content/sanitize';
 import { htmlToMarkdown } from '../../src/content/toMarkdown';
 
 const md = (html: string) => htmlToMarkdown(html).markdown;
@@ -119,5 +119,17 @@ describe('sanitizeHtml (the preview shows what the web app shows)', () => {
 
   it('closes what the markup left open', () => {
     assert.equal(sanitizeHtml('<p><strong>open'), '<p><strong>open</strong></p>');
+  });
+});
+
+describe('previewPage', () => {
+  it('allows no script and loads images only from https and data: addresses', () => {
+    const page = previewPage('<p>Hi<script>alert(1)</script><img src="https://example.com/a.png"></p>');
+    const csp = /http-equiv="Content-Security-Policy" content="([^"]*)"/.exec(page)?.[1] ?? '';
+    assert.match(csp, /default-src 'none'/);
+    assert.match(csp, /img-src https: data:;/);
+    assert.doesNotMatch(csp, /script-src/);
+    assert.doesNotMatch(page, /<script/i);
+    assert.match(page, /<p>Hi<img src="https:\/\/example.com\/a.png"><\/p>/);
   });
 });
