@@ -289,6 +289,7 @@ describe('write: HTML documents (the web editor\'s) get HTML paragraphs', () => 
 
   it('paragraphs with inline markup of their own keep it; an HTML block among plain paragraphs stays a block', () => {
     assert.equal(decodeAnswer('Some <strong>bold</strong> words.\n\n<h2>Kept</h2>', 'html', sent), '<p>Some <strong>bold</strong> words.</p><h2>Kept</h2>');
+    assert.equal(decodeAnswer('Line one<br>line two.\n\n<h2>Kept</h2>', 'html', sent), '<p>Line one<br>line two.</p><h2>Kept</h2>');
   });
 
   it('a selection inside a paragraph (no block markup) gets the answer inline, as it is', () => {
