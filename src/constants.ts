@@ -70,6 +70,8 @@ export const CMD = {
   documentInsertAtCursor: 'contentDocs.documentInsertAtCursor',
   documentReplaceSelection: 'contentDocs.documentReplaceSelection',
   documentOpenBeside: 'contentDocs.documentOpenBeside',
+  htmlPreview: 'contentDocs.htmlPreview',
+  htmlToMarkdown: 'contentDocs.htmlToMarkdown',
   usageShow: 'contentDocs.usageShow',
   projectsRefresh: 'contentDocs.projectsRefresh',
   projectsSearch: 'contentDocs.projectsSearch',

@@ -2,6 +2,7 @@ import { CMD } from '../constants';
 import type { Core } from '../core';
 import { signIn, signOut } from '../accounts/signIn';
 import { addAccount, enterAccountKey, removeAccount } from '../accounts/commands';
+import { htmlCommands } from '../files/htmlCommands';
 import { documentCommands } from '../documents/commands';
 import { fileCommands } from '../files/commands';
 import { insertCommands } from '../files/insert';
@@ -42,6 +43,7 @@ export function commandTable(s: Core): CommandTable {
     ...fileCommands(s),
     ...writeCommands(s),
     ...insertCommands(s),
+    ...htmlCommands(s),
     ...usageCommands(s),
   };
 }

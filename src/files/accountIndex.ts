@@ -1,6 +1,6 @@
-import { documentFileName, templateFolderName, type DocumentLike } from './names';
+import { documentFileName, extensionOf, isHtmlDocument, templateFolderName, type DocumentLike } from './names';
 
-/** What the index keeps of a document: enough to name it. */
+/** What the index keeps of a document: enough to name it (whether its text is HTML, never the text). */
 export type IndexedDocument = DocumentLike;
 
 /** Paths (`<folder>/<file>`) that appeared or went away after a change, for onDidChangeFile. */
@@ -35,7 +35,7 @@ function templateKey(doc: DocumentLike): string {
 
 /**
  * The account as folders and files: one folder per template that has documents, one `<name>.md`
- * per document. Built from the full listing (walked page by page, one request per page, cached);
+ * per document (`<name>.html` when its text is HTML; a change of format moves the file as a rename does). Built from the full listing (walked page by page, one request per page, cached);
  * kept current from the document service's events afterwards. No `vscode` import (unit-tested in Node).
  *
  * Names are made unique per folder: when documents share a name, the oldest (lowest id) keeps
@@ -227,7 +227,15 @@ export class AccountIndex {
     this.heard?.set(doc.id, pick(doc));
     if (!this.isLoaded) return EMPTY_DIFF;
     const prev = this.docs.get(doc.id);
-    if (prev && prev.name === doc.name && templateKey(prev) === templateKey(doc) && prev.template?.name === doc.template?.name) return EMPTY_DIFF;
+    if (
+      prev &&
+      prev.name === doc.name &&
+      templateKey(prev) === templateKey(doc) &&
+      prev.template?.name === doc.template?.name &&
+      isHtmlDocument(prev) === isHtmlDocument(doc)
+    ) {
+      return EMPTY_DIFF;
+    }
     const before = this.snapshot();
     this.docs.set(doc.id, pick(doc));
     this.rebuild();
@@ -341,9 +349,10 @@ export class AccountIndex {
       for (const d of groups.get(k)!) {
         // The first of Name.md, Name (id).md, … that is free here and was not given to another document.
         const taken = (f: string) => files.has(f) || (this.aliases.get(`${folder}/${f}`) ?? d.id) !== d.id;
-        let file = documentFileName(d.name, this.ext);
-        if (taken(file)) file = documentFileName(`${d.name} (${d.id})`, this.ext);
-        while (taken(file)) file = documentFileName(`${nameOf(file, this.ext)} (${d.id})`, this.ext);
+        const ext = extensionOf(d, this.ext);
+        let file = documentFileName(d.name, ext);
+        if (taken(file)) file = documentFileName(`${d.name} (${d.id})`, ext);
+        while (taken(file)) file = documentFileName(`${nameOf(file, ext)} (${d.id})`, ext);
         files.set(file, d.id);
         pathById.set(d.id, `${folder}/${file}`);
         this.aliases.set(`${folder}/${file}`, d.id);
@@ -364,7 +373,7 @@ function nameOf(file: string, ext: string): string {
 }
 
 function pick(d: IndexedDocument): IndexedDocument {
-  return { id: d.id, name: d.name, template: d.template };
+  return { id: d.id, name: d.name, template: d.template, html: isHtmlDocument(d) };
 }
 
 /** How many times the listing is walked when its pages show that the list moved during a walk. */

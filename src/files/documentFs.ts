@@ -17,11 +17,12 @@ import { documentIdOf, documentUris, isAccountRefusal, isShown, resolveTarget, t
 import {
   accountOfUri,
   accountRoot,
-  documentFileName,
+  documentFileNameOf,
   documentIdFromUri,
   documentNameFromFileName,
   fileExtension,
   isAccountUri,
+  isHtmlDocument,
   nameFromFileName,
   safeSegment,
   segments,
@@ -240,7 +241,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
         const doc = this.documents.get(target.id) ?? (await this.fetch(target.id, `Couldn't list "${uri.path}"`, uri));
         return target.depth === 0
           ? [[templateFolderName(doc.template), vscode.FileType.Directory]]
-          : [[documentFileName(doc.name), vscode.FileType.File]];
+          : [[documentFileNameOf(doc), vscode.FileType.File]];
       }
       case 'file':
         throw vscode.FileSystemError.FileNotADirectory(uri);
@@ -486,7 +487,9 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
   private onServiceChange(doc: ContentDocument, previous: ContentDocument | undefined): void {
     if (previous) this.records.addName(doc.id, safeSegment(previous.name));
     const obs = this.accept(doc, this.records.isWriting(doc.id));
-    if (!previous || previous.name !== doc.name || previous.template?.id !== doc.template?.id) {
+    // A text that became HTML, or stopped being HTML, moves its file in the account folder as a rename does.
+    const reformatted = previous !== undefined && isHtmlDocument(previous) !== isHtmlDocument(doc);
+    if (!previous || previous.name !== doc.name || previous.template?.id !== doc.template?.id || reformatted) {
       // Every URI of the document hears of a rename (its editors keep working under the old name).
       if (previous && !obs.statChanged) this.fireForDocument(doc.id, vscode.FileChangeType.Changed);
       this.indexDiff(this.index.upsert(doc));

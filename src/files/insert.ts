@@ -4,6 +4,7 @@ import { CMD } from '../constants';
 import type { Core } from '../core';
 import { describeError, errorKind, isCancellation } from '../util/errors';
 import { showError } from '../util/run';
+import { formatOf, textAsHtml } from '../write/prompt';
 import { documentTargetOf, type DocumentTarget } from '../commands/args';
 import { openDocument } from './commands';
 import type { CommandParts } from '../commands/types';
@@ -15,7 +16,7 @@ export type InsertNeeds = Pick<Core, 'log'> & ArgsNeeds & FilesNeeds;
 
 /**
  * A document's text where the user is writing: Insert at Cursor and Replace Selection put the document's
- * result (as stored: HTML stays HTML) into the active editor in one edit (one undo restores it); Open Beside
+ * result (as stored: HTML stays HTML; in an HTML editor, plain text and Markdown become HTML paragraphs) into the active editor in one edit (one undo restores it); Open Beside
  * opens the document next to that editor. On a row of the Documents view, or from the palette while the
  * document's own editor is active (then the editor beside it is the target).
  */
@@ -84,7 +85,8 @@ export async function putResult(s: InsertNeeds, arg: unknown, mode: Mode): Promi
     void vscode.window.showWarningMessage(`"${name}" has no text to ${mode === 'insert' ? 'insert' : 'put in place of the selection'}.`);
     return false;
   }
-  const text = doc.result;
+  // An HTML editor (a document of the web editor's, an .html file) gets HTML paragraphs; any other the text as stored.
+  const text = formatOf(editor.document.languageId) === 'html' ? textAsHtml(doc.result) : doc.result;
   const done = await editor.edit((b) => {
     for (const sel of editor.selections) {
       if (mode === 'insert') b.insert(sel.active, text);

@@ -1,4 +1,5 @@
 import { templateName } from '../api/templates';
+import { detectFormat, FORMAT_EXTENSION } from '../content/format';
 
 /**
  * How documents and templates are named as files and folders. No `vscode` import: the account index
@@ -9,6 +10,23 @@ export interface DocumentLike {
   readonly id: number;
   readonly name: string;
   readonly template?: { readonly id: number; readonly name?: string } | undefined;
+  /** The text, when the record carries it (a list or read record): an HTML text opens as `.html`. */
+  readonly result?: string | null;
+  /** Whether the text is HTML, where only that was kept (the account folder's index). */
+  readonly html?: boolean;
+}
+
+/**
+ * Whether a document's text is HTML (the web editor's): from its result when the record carries one, else from what
+ * was kept of it. Such a document is a `.html` file (language `html`); any other keeps the setting's `.md` or `.txt`.
+ */
+export function isHtmlDocument(doc: DocumentLike): boolean {
+  return doc.result !== undefined ? detectFormat(doc.result) === 'html' : doc.html === true;
+}
+
+/** The extension a document's file takes: `.html` for an HTML text, else `ext` (the setting's). */
+export function extensionOf(doc: DocumentLike, ext: string): string {
+  return isHtmlDocument(doc) ? FORMAT_EXTENSION.html : ext;
 }
 
 /**
@@ -37,9 +55,9 @@ export function documentFileName(name: string, ext: string): string {
   return `${safeSegment(name)}${ext}`;
 }
 
-/** The document name a file name stands for: the extension in use (either one) is dropped. */
+/** The document name a file name stands for: the extension in use (any of `.md`, `.txt`, `.html`) is dropped. */
 export function nameFromFileName(fileName: string): string {
-  const m = /^(.*)\.(md|txt)$/i.exec(fileName);
+  const m = /^(.*)\.(md|txt|html)$/i.exec(fileName);
   return (m && m[1].trim() ? m[1] : fileName).trim();
 }
 

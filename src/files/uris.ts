@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
 import { ACCOUNT_LABEL, SCHEME } from '../constants';
 import * as config from '../util/config';
-import { documentFileName as fileName, templateFolderName } from './names';
+import { extensionOf, documentFileName as fileName, templateFolderName } from './names';
 
-export { documentNameFromFileName, nameFromFileName, safeSegment, templateFolderName } from './names';
+export { documentNameFromFileName, isHtmlDocument, nameFromFileName, safeSegment, templateFolderName } from './names';
 
 /**
  * The `content-docs:` URIs. Every one names its account (a local label, see Credentials.accountLabel): a URI is
@@ -16,7 +16,9 @@ export { documentNameFromFileName, nameFromFileName, safeSegment, templateFolder
  *   content-docs://<account>/<Template name>/<Document name>.md         …holding documents, resolved to ids through
  *                                                                       the file system's listing cache
  *
- * `.txt` instead of `.md` when `contentDocs.files.language` is `plaintext`. The forms of earlier versions
+ * `.txt` instead of `.md` when `contentDocs.files.language` is `plaintext`, and `.html` for a document whose text is
+ * HTML (the web editor's, see content/format.ts): VS Code gives it the language `html`. Only the authority is the
+ * document's identity: a file name with any of the three extensions resolves to it. The forms of earlier versions
  * (`content-docs://<id>/…` and `content-docs://account/…`) named no account: they are refused (see LEGACY_AUTHORITY).
  */
 export const ACCOUNT_FOLDER_NAME = 'Content Docs';
@@ -36,12 +38,20 @@ export function documentFileName(name: string, ext = fileExtension()): string {
   return fileName(name, ext);
 }
 
-/** `content-docs://<id>.<account>/<Template name>/<Document name>.md` */
+/** The file name of a document as a record says it: `.html` when its text is HTML, else the setting's extension. */
+export function documentFileNameOf(doc: DocumentLike): string {
+  return documentFileName(doc.name, extensionOf(doc, fileExtension()));
+}
+
+/**
+ * `content-docs://<id>.<account>/<Template name>/<Document name>.md` (`.html` when the record's text is HTML). The
+ * extension is the format when the URI is made: an editor keeps its URI when the text changes format later.
+ */
 export function documentUri(doc: DocumentLike, account: string): vscode.Uri {
   return vscode.Uri.from({
     scheme: SCHEME,
     authority: `${doc.id}.${account}`,
-    path: `/${templateFolderName(doc.template)}/${documentFileName(doc.name)}`,
+    path: `/${templateFolderName(doc.template)}/${documentFileNameOf(doc)}`,
   });
 }
 

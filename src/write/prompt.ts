@@ -12,6 +12,7 @@
  * - the document's name: `Rewrite · post.md:12`, at most 128 characters.
  */
 import { charLength, isBlank, LIMITS, serverTrim } from '../api/validate';
+import { detectFormat } from '../content/format';
 
 // --- Language and tone, as the product's web UI offers them ---------------------------------------------
 
@@ -331,6 +332,10 @@ export function checkPrompt(text: string, prompt: string): PromptProblem | undef
 // --- The answer -----------------------------------------------------------------------------------------
 
 const BLOCK_TAG = /<\/?(?:h[1-6]|p|ul|ol|li|br|blockquote|pre|hr|div)\b[^>]*>/i;
+/** The inline elements of the web editor and its sanitiser (a `<line>` or `<T>` in plain text is text). */
+const INLINE_TAG = /<\/?(?:a|b|strong|i|em|u|s|strike|span|code|sub|sup|img|font|mark|small|kbd|br)\b[^>]*>/i;
+/** The elements that make a paragraph of their own (a `<br>` does not). */
+const OWN_BLOCK_TAG = /<\/?(?:h[1-6]|p|ul|ol|li|blockquote|pre|hr|div)\b[^>]*>/i;
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', '#39': "'" };
 
@@ -344,14 +349,36 @@ export function decodeEntities(s: string): string {
 }
 
 /**
+ * A text for an HTML editor (a document of the web editor's): HTML stays as it is; Markdown or plain text becomes HTML
+ * blocks — paragraphs (a line break as `<br>`), headings, lists — escaped. Where HTML blocks and plain paragraphs mix,
+ * each paragraph (between blank lines) is taken on its own, one with only inline markup kept as a paragraph's content.
+ */
+export function textAsHtml(text: string): string {
+  const t = text.replace(/\r\n?/g, '\n').trim();
+  if (!t || detectFormat(t) === 'html') return t;
+  if (!INLINE_TAG.test(t) && !OWN_BLOCK_TAG.test(t)) return parseBlocks(t, 'markdown').map(blockHtml).join('');
+  return t
+    .split(/\n[ \t]*\n\s*/)
+    .map((chunk) => {
+      if (detectFormat(chunk) === 'html') return chunk;
+      if (INLINE_TAG.test(chunk) && !OWN_BLOCK_TAG.test(chunk)) return `<p>${chunk.split('\n').map((l) => l.trim()).filter(Boolean).join('<br>')}</p>`;
+      return parseBlocks(chunk, 'markdown').map(blockHtml).join('');
+    })
+    .join('');
+}
+
+/**
  * The model's answer as text for the editor: HTML block markup becomes Markdown (or plain text) with real
- * line breaks; an answer with no block markup is taken as it is. An HTML editor gets the HTML. `sent`, the
+ * line breaks; an answer with no block markup is taken as it is. An HTML editor gets HTML: the answer as it is when it
+ * is HTML or when the selection had no block markup (a few words inside a paragraph), else HTML paragraphs (see
+ * {@link textAsHtml}), so the blocks that were there stay blocks. `sent`, the
  * user's text: when it went as it is (one line, not our HTML) and has markup of its own (a code line with
  * `<div>`, Markdown with `<br>`), the answer is taken as it is, so that markup is never read as ours.
  */
 export function decodeAnswer(answer: string, format: TextFormat, sent?: string): string {
   const text = answer.replace(/\r\n?/g, '\n');
-  if (format === 'html' || !BLOCK_TAG.test(text)) return text.trim();
+  if (format === 'html') return sent !== undefined && detectFormat(sent) !== 'html' ? text.trim() : textAsHtml(text);
+  if (!BLOCK_TAG.test(text)) return text.trim();
   if (sent !== undefined && /<\/?[a-z][^>]*>/i.test(sent) && !encodeText(sent, format).structured) return text.trim();
   const md = format === 'markdown';
   const out: Array<{ text: string; item: number | false }> = [];

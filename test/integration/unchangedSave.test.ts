@@ -26,7 +26,7 @@ import {
   type AnyNode,
 } from './reliabilityKit';
 
-/** Longer than the file system's reuse of a read (src/fs/documentRecords.ts): a stat now would ask the server. */
+/** Longer than the file system's reuse of a read (src/files/documentRecords.ts): a stat now would ask the server. */
 const PAST_READS_MS = 2_300;
 
 function files(): vscode.WorkspaceConfiguration {
@@ -217,7 +217,7 @@ describe('a save that changes nothing sends nothing', function () {
       const d = pool.take((x) => detectFormat(x.result) === 'markdown');
       const editor = await openDocument(d.id);
       await sleep(PAST_READS_MS);
-      // A real edit, auto-saved: its PATCH starts the document's window of auto-saves (src/fs/saveWindow.ts).
+      // A real edit, auto-saved: its PATCH starts the document's window of auto-saves (src/files/saveWindow.ts).
       assert.ok(await editor.edit((b) => b.insert(editor.document.positionAt(editor.document.getText().length), '\n\nAuto-saved.')));
       await until('the auto-save of the edit', () => !editor.document.isDirty && sandbox.documents.get(d.id)!.result === editor.document.getText().trim(), 10_000);
       const t = Date.now();

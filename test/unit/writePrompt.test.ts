@@ -18,6 +18,7 @@ import {
   encodeText,
   findLanguage,
   formatOf,
+  textAsHtml,
   LANGUAGES,
   promptLength,
   replacementFor,
@@ -270,5 +271,34 @@ describe('write: a request with no text to work on (@content /write at the curso
   it('asks for HTML in an HTML file and for the text alone in code', () => {
     assert.match(composeRequest({ request: 'A footer', format: 'html' }), /^A footer Answer in HTML, with nothing before or after it\.$/);
     assert.equal(composeRequest({ request: 'A comment', format: 'code' }), 'A comment Answer with the text only.');
+  });
+});
+
+describe('write: HTML documents (the web editor\'s) get HTML paragraphs', () => {
+  const sent = '<h2>Plan</h2><p>We ship <strong>Monday</strong>.</p><p>Then rest.</p>';
+
+  it('an answer in HTML is taken as it is', () => {
+    assert.equal(decodeAnswer(' <p>New <em>one</em>.</p><p>Two.</p>\n', 'html', sent), '<p>New <em>one</em>.</p><p>Two.</p>');
+  });
+
+  it('an answer in plain text (the model ignored "answer in HTML") becomes HTML paragraphs where block markup was', () => {
+    assert.equal(decodeAnswer('First & best.\n\nSecond <line>\nwith a break.', 'html', sent), '<p>First &amp; best.</p><p>Second &lt;line&gt;<br>with a break.</p>');
+    assert.equal(decodeAnswer('# Title\n\n- a\n- b', 'html', sent), '<h1>Title</h1><ul><li>a</li><li>b</li></ul>');
+    assert.equal(decodeAnswer('Only one paragraph.', 'html', '<p>x</p>'), '<p>Only one paragraph.</p>');
+  });
+
+  it('paragraphs with inline markup of their own keep it; an HTML block among plain paragraphs stays a block', () => {
+    assert.equal(decodeAnswer('Some <strong>bold</strong> words.\n\n<h2>Kept</h2>', 'html', sent), '<p>Some <strong>bold</strong> words.</p><h2>Kept</h2>');
+    assert.equal(decodeAnswer('Line one<br>line two.\n\n<h2>Kept</h2>', 'html', sent), '<p>Line one<br>line two.</p><h2>Kept</h2>');
+  });
+
+  it('a selection inside a paragraph (no block markup) gets the answer inline, as it is', () => {
+    assert.equal(decodeAnswer('better words', 'html', 'some <b>words</b>'), 'better words');
+  });
+
+  it('a text made HTML for an HTML editor (Insert at Cursor, Replace Selection)', () => {
+    assert.equal(textAsHtml('# Title\n\nOne & two.\nThree.\n\n1. a\n2. b'), '<h1>Title</h1><p>One &amp; two.<br>Three.</p><ol><li>a</li><li>b</li></ol>');
+    assert.equal(textAsHtml('Just a line.'), '<p>Just a line.</p>');
+    assert.equal(textAsHtml('<p>Already HTML</p>'), '<p>Already HTML</p>');
   });
 });
