@@ -19,6 +19,7 @@ import * as config from '../util/config';
 import type { Logger } from '../util/log';
 import { dateTime, formatCount, fromNow, md, parseDate, reason, words } from '../tree/format';
 import { PagedTreeBase } from '../tree/pagedTree';
+import { isHtmlDocument } from '../files/names';
 
 export type { DocNode } from '../model/nodes';
 
@@ -261,7 +262,8 @@ export class DocumentsTreeProvider extends PagedTreeBase<DocNode> {
     item.description = updated ? `${words(d.words)} · ${vscode.l10n.t('updated {0}', fromNow(updated))}` : words(d.words);
     // Where the group does not say the template, the row does (many documents share a name).
     if (node.parent.kind !== 'template') item.description = `${this.#templateLabel(d)} · ${item.description}`;
-    item.iconPath = new vscode.ThemeIcon(d.favorite ? 'star-full' : this.#fileIcon);
+    // A text from the web editor opens as HTML: its row says so, as its tab does.
+    item.iconPath = new vscode.ThemeIcon(d.favorite ? 'star-full' : isHtmlDocument(d) ? 'file-code' : this.#fileIcon);
     item.contextValue = d.favorite ? 'document:favorite' : 'document';
     item.command = { command: CMD.documentOpen, title: vscode.l10n.t('Open'), arguments: [{ id: d.id }] };
     item.accessibilityInformation = { label: `${item.label as string}, ${item.description}${d.favorite ? ', favorite' : ''}` };

@@ -77,6 +77,26 @@ describe('html documents: the web editor\'s HTML opens as .html, previews, conve
     assert.strictEqual(plainEditor.document.languageId, 'markdown');
   });
 
+  it('in the Documents view an HTML document\'s row wears a code file icon, a plain one the setting\'s', async () => {
+    const html = documentWith(QUILL);
+    const plain = documentWith('Plain text for its row.');
+    // Not favorites: a favorite's row wears a star.
+    html.favorite = false;
+    plain.favorite = false;
+    const tree = suite.s.documentsTree;
+    tree.model.refresh();
+    const iconOf = async (d: SandboxDocument): Promise<string | undefined> => {
+      const group = await until(`the group of template ${d.templateId}`, () => tree.templateGroup(d.templateId!));
+      const rows = await tree.load(group);
+      const row = rows.find((n) => n.kind === 'document' && n.doc.id === d.id);
+      assert.ok(row, `the first page of template ${d.templateId} shows document ${d.id}`);
+      const icon = tree.getTreeItem(row).iconPath;
+      return icon instanceof vscode.ThemeIcon ? icon.id : undefined;
+    };
+    assert.strictEqual(await iconOf(html), 'file-code');
+    assert.strictEqual(await iconOf(plain), 'markdown');
+  });
+
   it('an edited paragraph is saved, and the server\'s text is still HTML with every other tag intact', async () => {
     const d = documentWith(QUILL);
     const editor = await open(d.id);
