@@ -60,8 +60,6 @@ export const BUNDLES = {
       'src/write/actionIds.ts',
       'src/write/menu.ts',
       'src/write/proposalContent.ts',
-      // The one re-export of `vscode` (see vscodeOnce below).
-      'vscode-once:vscode',
     ],
   },
   core: { entry: 'src/core.ts', loads: 'when a view first asks for its rows, a command first runs or a document is first opened', packages: [] },
@@ -80,23 +78,11 @@ export const BUNDLES = {
 const LAZY_REQUIRE = new RegExp(`^\\./(${Object.keys(BUNDLES).filter((n) => n !== 'extension').join('|')})\\.js$`);
 const fromOwnSources = (importer) => path.relative(path.resolve('src'), importer).split(path.sep)[0] !== '..' && !/[\\/]node_modules[\\/]/.test(importer);
 
-/**
- * One copy of the `vscode` module per bundle instead of one per source file. For each `import * as vscode from
- * 'vscode'` of an external CommonJS module esbuild emits `__toESM(require("vscode"))`, which copies every property of
- * VS Code's API object (some 200 namespaces, classes and enums) onto a new object, with a getter each: measured in
- * plain Node with a stand-in object of that size, the eleven files of the activation bundle took 10–13 ms of its
- * require() doing that (3–4 ms with one copy), the fourteen of dist/core.js 17–22 ms (6 ms). Here every file imports
- * one module that re-exports `vscode` once per bundle (test/unit/bundles.test.ts checks each bundle requires it once).
- */
-const vscodeOnce = {
-  name: 'vscode-once',
-  setup(build) {
-    build.onResolve({ filter: /^vscode$/ }, (args) =>
-      args.namespace === 'vscode-once' ? { path: 'vscode', external: true } : { path: 'vscode', namespace: 'vscode-once' },
-    );
-    build.onLoad({ filter: /.*/, namespace: 'vscode-once' }, () => ({ contents: "export * from 'vscode';", loader: 'js' }));
-  },
-};
+// Every source file takes VS Code's API as `import vscode = require('vscode')`, which esbuild emits as a plain
+// `require("vscode")`. `import * as vscode from 'vscode'` of an external CommonJS module would be emitted as a copy of
+// the API object (some 200 namespaces, classes and enums, a getter each) per file or, re-exported once, per bundle:
+// measured in plain Node with a stand-in object of that size, that one copy was 3 of the activation bundle's 5 ms of
+// require(). test/unit/bundles.test.ts fails when a bundle copies it.
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -112,7 +98,6 @@ const options = {
   // Only the extension's own lazy `require('./<bundle>.js')` stay runtime requires. A plain './api.js' entry in
   // `external` would also match zod's internal `export * from "./api.js"`.
   plugins: [
-    vscodeOnce,
     {
       name: 'lazy-bundles',
       setup(build) {
@@ -163,7 +148,6 @@ const webOptions = {
   target: 'es2022',
   external: ['vscode'],
   plugins: [
-    vscodeOnce,
     {
       name: 'web-one-bundle',
       setup(build) {

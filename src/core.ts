@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { Account } from './accounts/account';
 import { AccountRegistry } from './accounts/registry';
 import type { AccountsMenu } from './accounts/accountsMenu';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { AUTH_PROVIDER, SCHEME, STATE, VIEW } from './constants';
 import { ForwardingFileSystem, ForwardingTree } from './activation/forwarders';
 import { registerTools } from './agents/tools/register';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { AccountInfo } from '../api/index';
 import type { AccountRegistry } from './registry';
 import { parseRecords } from './records';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { AccountInfo, ContentApi, Exchange } from '../api/index';
 import type { Credentials } from './credentials';
 import * as config from '../util/config';

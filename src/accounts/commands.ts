@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { Account } from './account';
 import { hostOf } from './accountNames';
 import { addressProblem, askCheckedKey } from './keyBox';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { ACCOUNT_LABEL, CTX, SECRET_ACCOUNT_LABELS, SECRET_KEY } from '../constants';
 import * as config from '../util/config';
 import { Disposable } from '../util/disposable';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { STATE } from '../constants';
 import type { Core } from '../core';
 import type { Account } from './account';

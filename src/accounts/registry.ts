@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { ContentDocument } from '../api/index';
 import type { Credentials } from './credentials';
 import { SECRET_ACCOUNT_KEY_PREFIX, STATE } from '../constants';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { CONFIG } from '../constants';
 import type { Core } from '../core';
 import { addressProblem, askCheckedKey } from './keyBox';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 
 /**
  * The views' and the file system's providers as registered at activation. The real ones live in dist/core.js,

@@ -4,7 +4,7 @@
  * outcome in one message. Loaded when the command first runs (see BUNDLES in esbuild.mjs). The work itself is
  * src/backup/backup.ts (no vscode).
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { Account } from '../accounts/account';
 import { chooseAccount, useAccount } from '../accounts/pick';
 import { isApiError, isNotFound } from '../api/errors';

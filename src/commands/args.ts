@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { DocumentTarget } from '../files/lazyFs';
 import type { Core } from '../core';
 

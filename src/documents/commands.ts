@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { ContentDocument } from '../api/index';
 import { charLength, isBlank, LIMITS, serverTrim, type DocumentSearchField } from '../api/validate';
 import { CMD, CONFIG, VIEW } from '../constants';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { ContentDocument } from '../api/index';
 import { templateName } from '../api/templates';
 import { templateIcon } from '../api/templateCategories';

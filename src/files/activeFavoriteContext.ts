@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { CTX } from '../constants';
 import type { DocumentService } from '../documents/documentService';
 import { Disposable } from '../util/disposable';

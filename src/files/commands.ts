@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { ContentDocument } from '../api/index';
 import { TEMPLATES, templateName } from '../api/templates';
 import { charLength, CREATIVITY_LEVELS, LIMITS, nearestCreativity, type Creativity } from '../api/validate';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { ContentDocument } from '../api/index';
 import { serverTrim } from '../api/validate';
 import { SCHEME } from '../constants';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { accountPathUri } from './uris';
 import { Disposable } from '../util/disposable';
 import type { IndexDiff } from './accountIndex';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { charLength, LIMITS, serverTrim } from '../api/validate';
 import { describeError, errorKind } from '../util/errors';
 import type { Logger } from '../util/log';

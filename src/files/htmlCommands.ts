@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { CMD, SCHEME } from '../constants';
 import type { CommandParts } from '../commands/types';
 import type { Core } from '../core';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { SCHEME } from '../constants';
 import type { SaveEvent } from './saveWindow';
 import { AUTO_SAVE_WINDOW_MS } from './saveWindow';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { SCHEME } from '../constants';
 import type { AccountIndex } from './accountIndex';
 import { accountOfUri, accountPathUri, documentIdFromUri, isAccountUri, isLegacyUri, nameFromFileName, safeSegment, segments } from './uris';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { ACCOUNT_LABEL, SCHEME } from '../constants';
 import * as config from '../util/config';
 import { extensionOf, documentFileName as fileName, templateFolderName } from './names';

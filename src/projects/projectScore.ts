@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 
 export const BADGE = { good: vscode.l10n.t('Good'), decent: vscode.l10n.t('Decent'), bad: vscode.l10n.t('Bad') };
 

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { SignIn } from '../accounts/credentials';
 import { CMD, STATE, CTX, VIEW } from '../constants';
 import { ProjectsModel, projectKey, type ProjectSource } from './projectsModel';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { Account } from '../accounts/account';
 import type { AccountRegistry } from '../accounts/registry';
 import { CMD } from '../constants';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { ApiError } from '../api/errors';
 import { errorKind, isApiError, reason } from '../util/errors';
 

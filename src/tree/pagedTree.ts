@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { CMD } from '../constants';
 import { Disposable } from '../util/disposable';
 import { errorPresentation, formatCount } from './format';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 
 /** Looks at a value the user entered: undefined accepts it, a sentence says what is wrong with it. */
 export type InputCheck = (value: string, signal: AbortSignal) => Promise<string | undefined>;

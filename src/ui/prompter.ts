@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { loadCommandsBundle } from '../commands/index';
 import type { CheckedInputOptions, InputCheck } from './checkedInput';
 import type { Back, StepInputOptions, StepPickOptions, ToggledInput, ToggleInputOptions } from './quickInputs';

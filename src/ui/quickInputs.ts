@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 
 /**
  * What a step of a multi-step input answers when the user presses its Back button. An object, not a symbol: the

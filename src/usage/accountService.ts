@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { AccountInfo, ContentDocument } from '../api/index';
 import { Disposable } from '../util/disposable';
 import { describeError, isCancellation } from '../util/errors';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { activeDocumentAccount, chooseAccount } from '../accounts/pick';
 import { CMD } from '../constants';
 import type { Core } from '../core';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { AccountInfo, Exchange } from '../api/index';
 import type { Credentials } from '../accounts/credentials';
 import { CMD } from '../constants';

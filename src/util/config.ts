@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { CONFIG } from '../constants';
 import { WRITE_ACTION_IDS } from '../write/actionIds';
 

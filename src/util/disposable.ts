@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 
 /** Owns disposables: whatever is `_register`ed is disposed with it (after the PR extension's lifecycle.ts). */
 export abstract class Disposable implements vscode.Disposable {

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 
 /**
  * The extension's one LogOutputChannel. Levels come from "Developer: Set Log Level".

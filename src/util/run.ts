@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { CMD } from '../constants';
 import type { Logger } from './log';
 import { describeError, errorKind, isCancellation } from './errors';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { baseName } from '../util/paths';
 import type { AccountInfo, ContentDocument } from '../api/index';
 import { compareNames } from '../api/collation';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { Credentials } from '../accounts/credentials';
 import { CMD, CTX, PROPOSAL_SCHEME } from '../constants';
 import * as config from '../util/config';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { baseName } from '../util/paths';
 import { CTX, PROPOSAL_SCHEME } from '../constants';
 import type { Logger } from '../util/log';

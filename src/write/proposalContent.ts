@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { PROPOSAL_SCHEME } from '../constants';
 
 /**

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 
 /** What a proposal URI whose proposal is gone shows. The URI's query names the document the run created. */
 export function goneText(uri: vscode.Uri): string {

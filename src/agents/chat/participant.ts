@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { loadCommandsBundle } from '../../commands/index';
 import { CHAT } from '../../constants';
 import type { Core } from '../../core';

@@ -4,7 +4,7 @@
  * answered in words a model can act on, with no request. Then as many requests as a person clicking would make,
  * through the same services as the views and commands, so what a tool reads or changes shows in the views at once.
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { Account } from '../../accounts/account';
 import type { ContentDocument } from '../../api/index';
 import { PAGE_SIZES, nearestCreativity, type PageSize } from '../../api/validate';

@@ -1,4 +1,4 @@
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import type { Core } from '../../core';
 
 type ToolsModule = typeof import('./index');
