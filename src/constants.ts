@@ -93,6 +93,23 @@ export const CMD = {
   proposalOpenDocument: 'contentDocs.proposalOpenDocument',
 } as const;
 
+/**
+ * The commands the views register when they are built (dist/core.js) rather than activation: each is reached only
+ * from a view's rows or title (no Command Palette entry, menus and keys scoped to the view), and a view shows rows
+ * and title actions only once it asked for its rows, which builds it. Every other command is registered at
+ * activation. test/unit/viewCommands.test.ts holds package.json to that.
+ */
+export const VIEW_COMMANDS: readonly (typeof CMD)[keyof typeof CMD][] = [
+  CMD.documentsCollapseAll,
+  CMD.documentsLoadMore,
+  CMD.documentOpenBeside,
+  CMD.documentFavoriteToggle,
+  CMD.projectsLoadMore,
+  CMD.projectOpenInBrowser,
+  CMD.projectDelete,
+  CMD.retry,
+];
+
 /** The @content chat participant (contributes.chatParticipants) and the prefix of the tools it gives the model. */
 export const CHAT = {
   participant: 'contentDocs.content',

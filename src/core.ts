@@ -2,6 +2,8 @@ import vscode = require('vscode');
 import { Account } from './accounts/account';
 import { AccountRegistry } from './accounts/registry';
 import type { AccountsMenu } from './accounts/accountsMenu';
+import type { RegisterCommands } from './commands/index';
+import { VIEW_COMMANDS } from './constants';
 import type { Credentials, SignIn } from './accounts/credentials';
 import { LazyDocumentFileSystem } from './files/lazyFs';
 import type { DocNode, ProjectNode } from './model/nodes';
@@ -67,6 +69,8 @@ export interface CoreBase {
   /** The views, created at activation with forwarding providers; attached to their real providers here. */
   readonly documentsTreeView: vscode.TreeView<DocNode | AccountRootNode>;
   readonly projectsTreeView: vscode.TreeView<ProjectNode | AccountRootNode>;
+  /** Registers commands as activation did: the views register their own here (VIEW_COMMANDS). */
+  readonly registerCommands: RegisterCommands;
 }
 
 /** An account's Documents model (beside its service) and the view that shows it. */
@@ -130,6 +134,9 @@ export function createServices(base: CoreBase): Core {
   context.subscriptions.push(documentsTree, projectsTree, documentsView, projectsView, fs);
   documentsView.attach(base.documentsTreeView);
   projectsView.attach(base.projectsTreeView);
+  // The views' own commands (their rows' and titles'), registered with the views: none can be reached before a
+  // view asked for its rows, and this runs before the first row is given.
+  context.subscriptions.push(...base.registerCommands(VIEW_COMMANDS));
 
   // The account whose document service serves the document at `uri` (the first, or an added one), if any.
   const ownerOf = (uri: vscode.Uri): Account | undefined => {

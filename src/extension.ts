@@ -6,7 +6,7 @@ import { registerChatParticipant } from './agents/chat/participant';
 import { parseRecords } from './accounts/records';
 import { AccountsMenu } from './accounts/accountsMenu';
 import { Credentials } from './accounts/credentials';
-import { loadCommandsBundle, registerCommands } from './commands/index';
+import { activationCommands, commandRegistrar, loadCommandsBundle } from './commands/index';
 import type { DocNode, ProjectNode } from './model/nodes';
 import type { Core } from './core';
 import type { AccountRootNode } from './tree/accountRoots';
@@ -58,7 +58,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   const core = (): Core => {
     if (!services) {
       const t1 = Date.now();
-      services = loadCore().createServices({ context, log, credentials, accounts, prompter, proposalContent, documentsTreeView, projectsTreeView });
+      services = loadCore().createServices({ context, log, credentials, accounts, prompter, proposalContent, documentsTreeView, projectsTreeView, registerCommands });
       documentsForward.connect(services.documentsView);
       projectsForward.connect(services.projectsView);
       fsForward.connect(services.fs);
@@ -75,6 +75,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     vscode.authentication.registerAuthenticationProvider(AUTH_PROVIDER.id, AUTH_PROVIDER.label, accounts, { supportsMultipleAccounts: true }),
   );
 
+  const registerCommands = commandRegistrar(log, core);
   const tools = new Map<string, vscode.LanguageModelTool<unknown>>();
   const documentsForward = new ForwardingTree<DocNode | AccountRootNode>(core);
   const projectsForward = new ForwardingTree<ProjectNode | AccountRootNode>(core);
@@ -88,7 +89,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     documentsTreeView,
     projectsTreeView,
     vscode.workspace.registerFileSystemProvider(SCHEME, fsForward, { isCaseSensitive: true }),
-    ...registerCommands(log, core),
+    ...registerCommands(activationCommands()),
     ...registerWriteUi(credentials),
     ...registerTools(context.extension.packageJSON as object, core, tools),
     ...registerChatParticipant(context.extensionUri, core),

@@ -1,10 +1,10 @@
 import vscode = require('vscode');
-import { CMD } from '../constants';
+import { CMD, VIEW_COMMANDS } from '../constants';
 import type { Core } from '../core';
 import type { Logger } from '../util/log';
 import { runCommand } from '../util/run';
 
-import type { CommandTable } from './types';
+import type { CommandId, CommandTable } from './types';
 
 export type { CommandId, CommandTable } from './types';
 
@@ -26,9 +26,22 @@ function isFocusedRowMarker(arg: unknown): boolean {
   return typeof arg === 'object' && arg !== null && (arg as { selection?: unknown }).selection === true && Object.keys(arg).length === 1;
 }
 
-export function registerCommands(log: Logger, services: () => Core, loadTable: () => TableModule = loadCommandsBundle): vscode.Disposable[] {
+/** The commands registered at activation: all but the views' own (VIEW_COMMANDS), which the views register when built. */
+export function activationCommands(): CommandId[] {
+  const ofViews = new Set<string>(VIEW_COMMANDS);
+  return Object.values(CMD).filter((id) => !ofViews.has(id));
+}
+
+/** Registers commands by id; what it returns serves activation and the views alike. */
+export type RegisterCommands = (ids: readonly CommandId[]) => vscode.Disposable[];
+
+/**
+ * Registers commands (activation's, then the views' own) over one table of implementations (dist/commands.js),
+ * loaded when the first of them runs.
+ */
+export function commandRegistrar(log: Logger, services: () => Core, loadTable: () => TableModule = loadCommandsBundle): RegisterCommands {
   let table: CommandTable | undefined;
-  return Object.values(CMD).map((id) =>
+  return (ids) => ids.map((id) =>
     vscode.commands.registerCommand(id, (...args: unknown[]) =>
       runCommand(log, { action: `Couldn't run ${id.replace('contentDocs.', '')}` }, async () => {
         // The services (dist/core.js) too are built on the first command, if no view or document built them before.

@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { CMD, CTX, VIEW } from '../../src/constants';
+import { CMD, CTX, VIEW, VIEW_COMMANDS } from '../../src/constants';
 
 const ROOT = path.join(__dirname, '..', '..', '..');
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
@@ -108,5 +108,37 @@ describe('manifest (package.json) and code agree', () => {
     const keys = [...JSON.stringify(pkg).matchAll(/"%([\w.-]+)%"/g)].map((m) => m[1]);
     assert.ok(keys.length > 10);
     assert.deepEqual(keys.filter((k) => !(k in nls)), []);
+  });
+
+  it('a command the views register (not activation) is reached only from their rows and titles: no palette entry, menus and keys scoped to the views', () => {
+    // What "scoped to our views" looks like in a when clause: one of our views by name, or all of them by pattern.
+    const inOurViews = (when: string | undefined, key: 'view' | 'focusedView') =>
+      !!when && (Object.values(VIEW).some((v) => new RegExp(`\\b${key} == ${v.replace(/\./g, '\\.')}\\b`).test(when)) || when.includes(`${key} =~ /^contentDocs\\./`));
+    const problems: string[] = [];
+    for (const id of VIEW_COMMANDS) {
+      for (const [menu, e] of menuEntries.filter(([, e]) => e.command === id)) {
+        if (menu === 'commandPalette') {
+          if (e.when !== 'false') problems.push(`${id}: the Command Palette shows it (when "${e.when}")`);
+        } else if (menu !== 'view/title' && menu !== 'view/item/context') problems.push(`${id}: in ${menu}`);
+        else if (!inOurViews(e.when, 'view')) problems.push(`${id}: ${menu} entry not scoped to our views (when "${e.when}")`);
+      }
+      if (!menuEntries.some(([menu, e]) => menu === 'commandPalette' && e.command === id)) problems.push(`${id}: no commandPalette "false" entry`);
+      for (const k of (contributes.keybindings ?? []) as Array<{ command: string; when?: string }>) {
+        if (k.command === id && !inOurViews(k.when, 'focusedView')) problems.push(`${id}: a key outside our views (when "${k.when}")`);
+      }
+    }
+    assert.deepEqual(problems, []);
+  });
+
+  it('no command link (chat answers, hovers) names a command the views register: a link can outlive the view that registered it', () => {
+    const src = path.join(ROOT, 'src');
+    const files = (fs.readdirSync(src, { recursive: true }) as string[]).filter((f) => f.endsWith('.ts')).map((f) => path.join(src, f));
+    const byKey = new Map(Object.entries(CMD).map(([k, v]) => [v as string, k]));
+    const linked = files.flatMap((f) =>
+      VIEW_COMMANDS.filter((id) => new RegExp(`command:\\$\\{CMD\\.${byKey.get(id)}\\}|command:${id.replace(/\./g, '\\.')}`).test(fs.readFileSync(f, 'utf8'))).map(
+        (id) => `${path.relative(ROOT, f)}: ${id}`,
+      ),
+    );
+    assert.deepEqual(linked, []);
   });
 });
