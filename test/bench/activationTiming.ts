@@ -7,6 +7,7 @@
  * (`loadedBeforeTiming`): its require() and activate() then cannot be timed here, only by VS Code's marks.
  */
 import * as fs from 'fs';
+import * as inspector from 'inspector';
 import * as path from 'path';
 import { performance } from 'perf_hooks';
 import * as vscode from 'vscode';
@@ -101,6 +102,7 @@ function timeMainModule(main: string, calls: ApiCalls): Timed {
   const originalJs = Module._extensions['.js'];
   const originalLoad = Module._load;
   let activating = false;
+  const profile = process.env.BENCH_PROFILE_FROM === 'activation' ? profileSync(process.env.BENCH_PROFILE) : undefined;
   Module._load = function (request, parent, isMain) {
     if (request !== 'vscode' || parent?.filename !== main) return originalLoad.call(this, request, parent, isMain);
     const t = now();
@@ -114,6 +116,7 @@ function timeMainModule(main: string, calls: ApiCalls): Timed {
   };
   Module._extensions['.js'] = function (module, filename) {
     if (filename !== main) return originalJs.call(this, module, filename);
+    profile?.start();
     const t = now();
     const cpu = process.cpuUsage();
     try {
@@ -138,6 +141,7 @@ function timeMainModule(main: string, calls: ApiCalls): Timed {
               timed.activateMs = round(now() - t1, 3);
               timed.activateCpuMs = cpuMs(cpu1);
               Module._load = originalLoad;
+              profile?.stop();
             }
           };
         },
@@ -145,6 +149,34 @@ function timeMainModule(main: string, calls: ApiCalls): Timed {
     }
   };
   return timed;
+}
+
+/**
+ * A CPU profile of the main file's require() and activate() alone (BENCH_PROFILE_FROM=activation, BENCH_PROFILE=<file>;
+ * each fresh start writes the file again), for Chrome DevTools. An in-process inspector session answers synchronously,
+ * so the profile starts and stops exactly around them. Profiling slows them: read it for shares, not for times.
+ */
+function profileSync(file: string | undefined): { start(): void; stop(): void } | undefined {
+  if (!file) return undefined;
+  const session = new inspector.Session();
+  session.connect();
+  let result: unknown;
+  const post = (method: string, params?: object) => session.post(method, params ?? {}, (err, res) => void (result = err ?? res));
+  return {
+    start() {
+      post('Profiler.enable');
+      post('Profiler.setSamplingInterval', { interval: 25 });
+      post('Profiler.start');
+    },
+    stop() {
+      post('Profiler.stop');
+      const profile = (result as { profile?: unknown } | undefined)?.profile;
+      session.disconnect();
+      if (!profile) return;
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, JSON.stringify(profile));
+    },
+  };
 }
 
 export interface ActivationTiming {
