@@ -95,15 +95,14 @@ export const CMD = {
 
 /**
  * The commands the views register when they are built (dist/core.js) rather than activation: each is reached only
- * from a view's rows or title (no Command Palette entry, menus and keys scoped to the view), and a view shows rows
- * and title actions only once it asked for its rows, which builds it. Every other command is registered at
+ * from a view's rows or title (no Command Palette entry, no key, menus scoped to the views), and a view shows rows
+ * and title actions only once it asked for its rows, which builds it. (A key scoped to a view can be pressed while
+ * only its collapsed header has the focus: the view's keys stay registered at activation.) Every other command is registered at
  * activation. test/unit/viewCommands.test.ts holds package.json to that.
  */
 export const VIEW_COMMANDS: readonly (typeof CMD)[keyof typeof CMD][] = [
   CMD.documentsCollapseAll,
   CMD.documentsLoadMore,
-  CMD.documentOpenBeside,
-  CMD.documentFavoriteToggle,
   CMD.projectsLoadMore,
   CMD.projectOpenInBrowser,
   CMD.projectDelete,
