@@ -1,15 +1,13 @@
 import vscode = require('vscode');
-import { AUTH_PROVIDER, SCHEME, STATE, VIEW } from './constants';
-import { ForwardingFileSystem, ForwardingTree } from './activation/forwarders';
+import { STATE } from './constants';
+import { registerViews } from './activation/forwarders';
 import { registerTools } from './agents/tools/register';
 import { registerChatParticipant } from './agents/chat/participant';
 import { parseRecords } from './accounts/records';
-import { AccountsMenu } from './accounts/accountsMenu';
+import { registerAccountsMenu } from './accounts/accountsMenu';
 import { Credentials } from './accounts/credentials';
 import { activationCommands, commandRegistrar, loadCommandsBundle } from './commands/index';
-import type { DocNode, ProjectNode } from './model/nodes';
 import type { Core } from './core';
-import type { AccountRootNode } from './tree/accountRoots';
 import { SwitchablePrompter } from './ui/prompter';
 import { Logger } from './util/log';
 import { registerWriteUi } from './write/menu';
@@ -58,37 +56,20 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   const core = (): Core => {
     if (!services) {
       const t1 = Date.now();
+      const { documentsTreeView, projectsTreeView } = views;
       services = loadCore().createServices({ context, log, credentials, accounts, prompter, proposalContent, documentsTreeView, projectsTreeView, registerCommands });
-      documentsForward.connect(services.documentsView);
-      projectsForward.connect(services.projectsView);
-      fsForward.connect(services.fs);
+      views.connect(services);
       log.debug(`[activate] activation took ${activationMs} ms; services ready in ${Date.now() - t1} ms`);
     }
     return services;
   };
 
-  // The accounts in VS Code's Accounts menu, which VS Code asks for sessions from startup on: registered now, and
-  // local (SecretStorage and globalState; its Sign Out is ours). It hears of the accounts from the services once built.
-  const accounts = new AccountsMenu(credentials, context.globalState, log, core);
-  context.subscriptions.push(
-    accounts,
-    vscode.authentication.registerAuthenticationProvider(AUTH_PROVIDER.id, AUTH_PROVIDER.label, accounts, { supportsMultipleAccounts: true }),
-  );
-
+  // Each feature registers what VS Code must know from the start; what it does loads when first needed.
+  const accounts = registerAccountsMenu(context.subscriptions, credentials, context.globalState, log, core);
+  const views = registerViews(context.subscriptions, core);
   const registerCommands = commandRegistrar(log, core);
   const tools = new Map<string, vscode.LanguageModelTool<unknown>>();
-  const documentsForward = new ForwardingTree<DocNode | AccountRootNode>(core);
-  const projectsForward = new ForwardingTree<ProjectNode | AccountRootNode>(core);
-  const fsForward = new ForwardingFileSystem(core);
-  const documentsTreeView = vscode.window.createTreeView(VIEW.documents, { treeDataProvider: documentsForward });
-  const projectsTreeView = vscode.window.createTreeView(VIEW.projects, { treeDataProvider: projectsForward });
   context.subscriptions.push(
-    documentsForward,
-    projectsForward,
-    fsForward,
-    documentsTreeView,
-    projectsTreeView,
-    vscode.workspace.registerFileSystemProvider(SCHEME, fsForward, { isCaseSensitive: true }),
     ...registerCommands(activationCommands()),
     ...registerWriteUi(credentials),
     ...registerTools(context.extension.packageJSON as object, core, tools),

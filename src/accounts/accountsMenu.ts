@@ -2,7 +2,7 @@ import vscode = require('vscode');
 import type { AccountInfo } from '../api/index';
 import type { AccountRegistry } from './registry';
 import { parseRecords } from './records';
-import { CMD, STATE } from '../constants';
+import { AUTH_PROVIDER, CMD, STATE } from '../constants';
 import * as config from '../util/config';
 import { Disposable } from '../util/disposable';
 import type { Logger } from '../util/log';
@@ -177,4 +177,20 @@ export class AccountsMenu extends Disposable implements vscode.AuthenticationPro
     this.queue = run.catch((e: unknown) => this.log.warn(`[auth] couldn't update the Accounts menu: ${(e as Error)?.message ?? e}`));
     return this.queue;
   }
+}
+
+/**
+ * Registers the accounts in VS Code's Accounts menu, which VS Code asks for sessions from startup on: local
+ * (SecretStorage and globalState; its Sign Out is ours). It hears of the accounts from the services once they are built.
+ */
+export function registerAccountsMenu(
+  subscriptions: vscode.Disposable[],
+  credentials: Credentials,
+  state: vscode.Memento,
+  log: Logger,
+  load: () => void,
+): AccountsMenu {
+  const menu = new AccountsMenu(credentials, state, log, load);
+  subscriptions.push(menu, vscode.authentication.registerAuthenticationProvider(AUTH_PROVIDER.id, AUTH_PROVIDER.label, menu, { supportsMultipleAccounts: true }));
+  return menu;
 }

@@ -1,4 +1,7 @@
 import vscode = require('vscode');
+import { SCHEME, VIEW } from '../constants';
+import type { DocNode, ProjectNode } from '../model/nodes';
+import type { AccountRootNode } from '../tree/accountRoots';
 
 /**
  * The views' and the file system's providers as registered at activation. The real ones live in dist/core.js,
@@ -95,4 +98,45 @@ export class ForwardingFileSystem implements vscode.FileSystemProvider, vscode.D
     this.subscription?.dispose();
     this.changed.dispose();
   }
+}
+
+/** The views and the file system as activation registers them, and how the services' real providers take them over. */
+export interface RegisteredViews {
+  readonly documentsTreeView: vscode.TreeView<DocNode | AccountRootNode>;
+  readonly projectsTreeView: vscode.TreeView<ProjectNode | AccountRootNode>;
+  /** Called once the services are built: their providers answer the views and the file system from then on. */
+  connect(real: {
+    documentsView: vscode.TreeDataProvider<DocNode | AccountRootNode>;
+    projectsView: vscode.TreeDataProvider<ProjectNode | AccountRootNode>;
+    fs: vscode.FileSystemProvider;
+  }): void;
+}
+
+/**
+ * Registers the Documents and Projects views and the content-docs file system with forwarding providers: the first
+ * call that needs a real one (`load`) builds the services, which connect here. Nothing is built now.
+ */
+export function registerViews(subscriptions: vscode.Disposable[], load: () => void): RegisteredViews {
+  const documents = new ForwardingTree<DocNode | AccountRootNode>(load);
+  const projects = new ForwardingTree<ProjectNode | AccountRootNode>(load);
+  const files = new ForwardingFileSystem(load);
+  const documentsTreeView = vscode.window.createTreeView(VIEW.documents, { treeDataProvider: documents });
+  const projectsTreeView = vscode.window.createTreeView(VIEW.projects, { treeDataProvider: projects });
+  subscriptions.push(
+    documents,
+    projects,
+    files,
+    documentsTreeView,
+    projectsTreeView,
+    vscode.workspace.registerFileSystemProvider(SCHEME, files, { isCaseSensitive: true }),
+  );
+  return {
+    documentsTreeView,
+    projectsTreeView,
+    connect(real) {
+      documents.connect(real.documentsView);
+      projects.connect(real.projectsView);
+      files.connect(real.fs);
+    },
+  };
 }
