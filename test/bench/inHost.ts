@@ -1134,6 +1134,8 @@ async function largeAccount(ctx: Ctx): Promise<LargeAccountResult> {
   const view = docsTree.treeView!;
   await ctl.latency(0);
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  // The view on screen (when this phase runs alone, nothing opened it): a hidden view asks for no rows.
+  await vscode.commands.executeCommand('contentDocs.documents.focus');
   await vscode.commands.executeCommand('workbench.actions.treeView.contentDocs.documents.collapseAll').then(undefined, () => undefined);
   const seeded = await ctl.reseed('large');
   // A fresh API client: no pacing state left over from the rate-limit burst.
