@@ -219,19 +219,27 @@ export function schemas(): Schemas {
   return (built ??= build());
 }
 
+/** Rows in each sample page of prepareSchemas: the views' default page size. */
+const SAMPLE_ROWS = 50;
+
 /**
- * Builds the schemas and runs each list parser once on a one-row page: zod generates an object's parser on its
- * first use. Called while the session's first request waits for its answer (HttpClient), so the answer's parse
- * finds them ready. True when every sample parsed (each field's parser ran).
+ * Builds the schemas and runs each list parser on a full sample page: zod generates an object's parser on its first
+ * use, and V8 compiles a function's code only after it ran a number of times, so after a one-row sample the first
+ * real page still took about fifteen times the parse of the next (measured in Node 24, 50 documents: 10–14 ms against
+ * 0.7 ms; 5 ms after these pages, which take about 6 ms more of the wait). Called while the session's first request
+ * waits for its answer (HttpClient), so the answer's parse finds them ready. True when every sample parsed.
  */
 export function prepareSchemas(): boolean {
   // Once a process: every client (a key check's too) calls this in its first wait.
   if (prepared !== undefined) return prepared;
   const s = schemas();
   const at = '2024-01-01T00:00:00.000000Z';
+  const page = <T>(row: (i: number) => T) => ({ data: Array.from({ length: SAMPLE_ROWS }, (_, i) => row(i)), links: { next: null }, meta: { total: SAMPLE_ROWS, current_page: 1, last_page: 1, per_page: SAMPLE_ROWS } });
   return (prepared = [
-    s.documentList.safeParse({ data: [{ id: 1, name: '', template: { id: 1, name: '' }, result: '', words: 0, favorite: false, created_at: at, updated_at: at }], meta: { total: 1 } }),
-    s.projectList.safeParse({ data: [{ project: '', reports: 0, result: 0, created_at: at }], meta: { total: 1 } }),
+    s.documentList.safeParse(
+      page((i) => ({ id: i + 1, name: 'n', template: i % 2 ? { id: 1, name: 't' } : [], result: i % 3 ? 'r' : null, words: i, favorite: i % 2 === 0, created_at: at, updated_at: at })),
+    ),
+    s.projectList.safeParse(page((i) => ({ project: 'p', reports: i, result: i % 2 ? i : String(i), created_at: at }))),
     s.accountInfo.safeParse({ data: {} }),
   ].every((r) => r.success));
 }
