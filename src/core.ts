@@ -30,6 +30,8 @@ import type { ProposalContent } from './write/proposalContent';
  */
 export interface Core {
   readonly context: vscode.ExtensionContext;
+  /** What is disposed with the extension (the context's subscriptions), for features that need no more of the context. */
+  readonly subscriptions: vscode.Disposable[];
   /** Where features remember choices (the last account, writing style): the extension's globalState. */
   readonly state: vscode.Memento;
   readonly log: Logger;
@@ -161,7 +163,7 @@ export function createServices(base: CoreBase): Core {
   );
 
   return {
-    context, state: context.globalState, log, credentials, accounts, api, registry, documents, account, usage, prompter,
+    context, subscriptions: context.subscriptions, state: context.globalState, log, credentials, accounts, api, registry, documents, account, usage, prompter,
     documentsTree, projectsTree, documentsView, projectsView, fs, proposalContent, saveStatus,
   };
 }

@@ -31,8 +31,16 @@ export interface BackupArgs {
 export interface BackupOutcome {
   folder: string;
   report: BackupReport | undefined;
-  /** `folder`: the folder given is a file. */
-  error?: { kind: BackupErrorKind | 'folder'; message: string };
+  /**
+   * `folder`: the folder given is a file. `message` says what happened and nothing of what to run next: each caller adds
+   * its own advice (see {@link goesOn}). `cause`: what failed underneath, for the actions of a message.
+   */
+  error?: { kind: BackupErrorKind | 'folder'; message: string; cause?: unknown };
+}
+
+/** Whether a run stopped by this error goes on from where it stopped when run again on the same folder. */
+export function goesOn(kind: BackupErrorKind | 'folder'): boolean {
+  return kind === 'write' || kind === 'server';
 }
 
 const PER_PAGE = 100;
@@ -233,7 +241,11 @@ export async function backupAccount(s: BackupNeeds, arg?: unknown): Promise<Back
   if (!account) return undefined;
   const root = await pickFolder(arg, account);
   if (!root) return undefined;
-  return backupTo(s, account, root, { token: isArgs(arg) ? arg.token : undefined, notify: true });
+  const out = await backupTo(s, account, root, { token: isArgs(arg) ? arg.token : undefined, notify: true });
+  if (!out.error) return out;
+  const message = out.error.message + (goesOn(out.error.kind) ? ' Run Back Up Account to Folder… again to go on from there.' : '');
+  void showError(s.log, message, out.error.cause);
+  return { ...out, error: { ...out.error, message } };
 }
 
 /** Why `root` cannot hold a backup (it is a file), or undefined: a folder, or nothing yet (it is created). */
@@ -248,7 +260,8 @@ async function notAFolder(root: vscode.Uri): Promise<string | undefined> {
 
 /**
  * The account backed up into `root`, with progress and Cancel: the one run of the command and of the backup tool.
- * `notify`: say the outcome in a message (the command); the tool says it in its answer instead.
+ * `notify`: say how it went in a message (the command); the tool says it in its answer instead. A failure is never said
+ * here: it comes back in the outcome, without advice, and each caller says it with its own (or logged, without `notify`).
  */
 export async function backupTo(
   s: Pick<Core, 'log'>,
@@ -264,7 +277,7 @@ export async function backupTo(
   const refused = await notAFolder(root);
   if (refused) {
     const message = `Couldn't back up ${name} to ${folder}: ${refused}. Choose a folder (an empty one, or this account's backup folder).`;
-    if (options.notify) void showError(s.log, message, new Error(refused));
+    if (!options.notify) s.log.warn(`[backup] ${message}`);
     return { folder, report: undefined, error: { kind: 'folder', message } };
   }
   const identity = await identityOf(account);
@@ -317,13 +330,9 @@ export async function backupTo(
       if (isCancellation(e)) return { folder, report: undefined };
       throw e;
     }
-    const resume = e.kind === 'write' || e.kind === 'server';
     const done = e.report && (e.report.new || e.report.changed || e.report.deleted) ? ` Before that: ${summary(e.report)}.` : '';
-    const message =
-      `Couldn't back up ${name} to ${folder}: ${e.message}` +
-      (resume ? ` No file was left half-written.${done} Run Back Up Account to Folder… again to go on from there.` : '');
-    if (options.notify) void showError(s.log, message, e.cause ?? e);
-    else s.log.warn(`[backup] ${message}`);
-    return { folder, report: e.report, error: { kind: e.kind, message } };
+    const message = `Couldn't back up ${name} to ${folder}: ${e.message}` + (goesOn(e.kind) ? ` No file was left half-written.${done}` : '');
+    if (!options.notify) s.log.warn(`[backup] ${message}`);
+    return { folder, report: e.report, error: { kind: e.kind, message, cause: e.cause ?? e } };
   }
 }

@@ -5,9 +5,10 @@ import type { Core } from '../core';
 import { detectFormat } from '../content/format';
 import { previewPage } from '../content/sanitize';
 import { htmlToMarkdown } from '../content/toMarkdown';
+import { accountOfUri, nameFromFileName } from './uris';
 
 /** What Open Preview and Convert to Markdown… take. */
-export type HtmlNeeds = Pick<Core, 'log'>;
+export type HtmlNeeds = Pick<Core, 'log' | 'fs' | 'registry'>;
 
 /**
  * The commands of HTML documents (their text is the web editor's, and they open as `.html`): Open Preview, a webview
@@ -23,11 +24,40 @@ export function htmlCommands(s: HtmlNeeds) {
   } satisfies CommandParts;
 }
 
-/** The text document a command is about: the URI a menu passes, else the active editor's. */
-async function documentOf(arg: unknown): Promise<vscode.TextDocument | undefined> {
+/**
+ * The text document a command is about: the URI a menu passes, else the active editor's. An editor's text is used as
+ * it is (a document deleted on the server, or of an account removed since, keeps its text in its tab). A document with
+ * no editor is read through its own account's file system first: one of an account that is not signed in (removed,
+ * signed out) is never read, and a read that fails (deleted on the server, offline) is said in a message that names the
+ * document, not as an unexpected error. Undefined when there is nothing to work on (said already).
+ */
+async function documentOf(s: HtmlNeeds, arg: unknown, what: string): Promise<vscode.TextDocument | undefined> {
   const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
-  if (!uri) return undefined;
-  return vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString()) ?? (await vscode.workspace.openTextDocument(uri));
+  if (!uri) {
+    void vscode.window.showInformationMessage(`There is no HTML document to ${what}: open one first.`);
+    return undefined;
+  }
+  const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
+  if (open) return open;
+  if (uri.scheme === SCHEME) {
+    const name = `"${nameFromFileName(decodeURIComponent(uri.path.split('/').pop() ?? '')) || uri.toString()}"`;
+    if (!s.registry.byLabel(accountOfUri(uri))) {
+      s.log.warn(`[html] ${what}: ${uri.toString()} belongs to no account signed in`);
+      void vscode.window.showWarningMessage(
+        `Couldn't ${what} ${name}: it belongs to an account that is not signed in (removed, or signed out). Add the account again to open its documents.`,
+      );
+      return undefined;
+    }
+    try {
+      await s.fs.stat(uri);
+    } catch (e) {
+      // The file system's errors say what failed and why, and it logged them ("Couldn't open "X": …").
+      const reason = e instanceof Error ? e.message.replace(/^Couldn't open "[^"]*": /, '') : String(e);
+      void vscode.window.showWarningMessage(`Couldn't ${what} ${name}: ${reason}`);
+      return undefined;
+    }
+  }
+  return vscode.workspace.openTextDocument(uri);
 }
 
 function fileName(doc: vscode.TextDocument): string {
@@ -38,8 +68,8 @@ function fileName(doc: vscode.TextDocument): string {
 const FOLLOW_MS = 200;
 
 async function openPreview(s: HtmlNeeds, previews: Map<string, vscode.WebviewPanel>, arg: unknown): Promise<vscode.WebviewPanel | undefined> {
-  const doc = await documentOf(arg);
-  if (!doc) throw new Error('There is no HTML document to preview: open one first.');
+  const doc = await documentOf(s, arg, 'preview');
+  if (!doc) return undefined;
   const key = doc.uri.toString();
   const open = previews.get(key);
   if (open) {
@@ -73,8 +103,8 @@ async function openPreview(s: HtmlNeeds, previews: Map<string, vscode.WebviewPan
 }
 
 async function convertToMarkdown(s: HtmlNeeds, arg: unknown): Promise<vscode.TextEditor | undefined> {
-  const doc = await documentOf(arg);
-  if (!doc) throw new Error('There is no HTML document to convert: open one first.');
+  const doc = await documentOf(s, arg, 'convert to Markdown');
+  if (!doc) return undefined;
   const name = fileName(doc).replace(/\.html$/i, '');
   if (detectFormat(doc.getText()) !== 'html') {
     void vscode.window.showInformationMessage(`"${name}" is not HTML: there is nothing to convert.`);

@@ -1,5 +1,5 @@
 import { templateName } from '../api/templates';
-import { detectFormat, FORMAT_EXTENSION } from '../content/format';
+import { detectFormat, FORMAT_EXTENSION, type ContentFormat } from '../content/format';
 
 /**
  * How documents and templates are named as files and folders. No `vscode` import: the account index
@@ -17,11 +17,42 @@ export interface DocumentLike {
 }
 
 /**
+ * What the format detector said of each document's last text, by id: the tree asks for every visible row on each
+ * refresh, and every document URI built asks too, while a text changes rarely. A text is scanned once; a record that
+ * carries the same text again (a refresh reads new records of unchanged documents) is answered from here after one
+ * comparison of the texts. Keyed by id and checked against the text itself, not its `updated_at`: two accounts can
+ * hold the same id changed in the same second, and their texts still tell them apart (the other one is scanned).
+ */
+export class HtmlFormats {
+  readonly #byId = new Map<number, { readonly result: string; readonly html: boolean }>();
+
+  constructor(
+    private readonly detect: (text: string) => ContentFormat = detectFormat,
+    /** How many documents are remembered (the oldest remembered goes first). */
+    private readonly max = 10_000,
+  ) {}
+
+  /** Whether this text of document `id` is HTML. */
+  isHtml(id: number, result: string | null): boolean {
+    if (!result) return false;
+    const known = this.#byId.get(id);
+    if (known && known.result === result) return known.html;
+    const html = this.detect(result) === 'html';
+    this.#byId.delete(id);
+    this.#byId.set(id, { result, html });
+    if (this.#byId.size > this.max) this.#byId.delete(this.#byId.keys().next().value!);
+    return html;
+  }
+}
+
+const formats = new HtmlFormats();
+
+/**
  * Whether a document's text is HTML (the web editor's): from its result when the record carries one, else from what
  * was kept of it. Such a document is a `.html` file (language `html`); any other keeps the setting's `.md` or `.txt`.
  */
 export function isHtmlDocument(doc: DocumentLike): boolean {
-  return doc.result !== undefined ? detectFormat(doc.result) === 'html' : doc.html === true;
+  return doc.result !== undefined ? formats.isHtml(doc.id, doc.result) : doc.html === true;
 }
 
 /** The extension a document's file takes: `.html` for an HTML text, else `ext` (the setting's). */

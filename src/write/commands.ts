@@ -38,7 +38,7 @@ import {
 import type { AccountPickNeeds } from '../accounts/pick';
 
 /** What the writing actions take. */
-export type WriteNeeds = Pick<Core, 'context' | 'documents' | 'log' | 'proposalContent'> & AccountPickNeeds;
+export type WriteNeeds = Pick<Core, 'subscriptions' | 'documents' | 'log' | 'proposalContent'> & AccountPickNeeds;
 
 /** The one Writer of the services: the commands and @content /write share its proposals (Accept finds them there). */
 const writers = new WeakMap<WriteNeeds, Writer>();
@@ -48,7 +48,7 @@ export function writerFor(s: WriteNeeds): Writer {
   if (!w) {
     w = new Writer(s);
     writers.set(s, w);
-    s.context.subscriptions.push(w);
+    s.subscriptions.push(w);
   }
   return w;
 }

@@ -13,6 +13,7 @@
  */
 import { charLength, isBlank, LIMITS, serverTrim } from '../api/validate';
 import { detectFormat } from '../content/format';
+import { decodeEntities as decodeHtmlEntities, escapeText } from '../content/html';
 
 // --- Language and tone, as the product's web UI offers them ---------------------------------------------
 
@@ -112,10 +113,6 @@ export function formatOf(languageId: string): TextFormat {
   return PROSE_LANGUAGES.has(languageId) ? 'plain' : 'code';
 }
 
-function escapeHtml(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-}
-
 /** One space for every run of white space, as the server does before the model sees the prompt. */
 export function collapse(s: string): string {
   return s.replace(/\s+/gu, ' ').trim();
@@ -193,13 +190,13 @@ export function parseBlocks(text: string, format: TextFormat): Block[] {
   return blocks;
 }
 
-const inline = (s: string) => escapeHtml(collapse(s));
+const inline = (s: string) => escapeText(collapse(s));
 /**
  * A line of code for a `<pre>`: the server would collapse its indentation and runs of spaces into one space,
  * so those are sent as entities (`&nbsp;`, `&#9;`), which it leaves alone and which come back as spaces and tabs.
  */
 const preLine = (l: string) =>
-  escapeHtml(l.replace(/\s+$/, ''))
+  escapeText(l.replace(/\s+$/, ''))
     .replace(/\t/g, '&#9;')
     .replace(/^ | {2,}/g, (m) => '&nbsp;'.repeat(m.length));
 const lines = (ls: readonly string[]) => ls.map(inline).filter(Boolean).join('<br>');
@@ -213,7 +210,7 @@ function blockHtml(b: Block): string {
     case 'quote':
       return `<blockquote>${lines(b.lines)}</blockquote>`;
     case 'pre':
-      return `<pre>${b.lang ? `<code class="language-${escapeHtml(b.lang)}">` : ''}${b.lines.map(preLine).join('<br>')}${b.lang ? '</code>' : ''}</pre>`;
+      return `<pre>${b.lang ? `<code class="language-${escapeText(b.lang)}">` : ''}${b.lines.map(preLine).join('<br>')}${b.lang ? '</code>' : ''}</pre>`;
     case 'list': {
       const tag = b.ordered ? 'ol' : 'ul';
       return `<${tag}>${b.items.map((i) => `<li>${inline(i)}</li>`).join('')}</${tag}>`;
@@ -337,15 +334,12 @@ const INLINE_TAG = /<\/?(?:a|b|strong|i|em|u|s|strike|span|code|sub|sup|img|font
 /** The elements that make a paragraph of their own (a `<br>` does not). */
 const OWN_BLOCK_TAG = /<\/?(?:h[1-6]|p|ul|ol|li|blockquote|pre|hr|div)\b[^>]*>/i;
 
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', '#39': "'" };
-
+/**
+ * An answer's character references decoded (content/html.ts's decoder), with `&nbsp;` as a plain space: the model
+ * writes it where the text has an ordinary space (and spaces are sent that way, see preLine).
+ */
 export function decodeEntities(s: string): string {
-  return s.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+\d*);/gi, (m, name: string) => {
-    const lower = name.toLowerCase();
-    if (lower in ENTITIES) return ENTITIES[lower];
-    const code = lower.startsWith('#x') ? parseInt(lower.slice(2), 16) : lower.startsWith('#') ? parseInt(lower.slice(1), 10) : NaN;
-    return Number.isInteger(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : m;
-  });
+  return decodeHtmlEntities(s.replace(/&nbsp;/gi, ' '));
 }
 
 /**

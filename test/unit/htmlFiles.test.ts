@@ -5,7 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { AccountIndex } from '../../src/files/accountIndex';
-import { documentNameFromFileName, isHtmlDocument, nameFromFileName } from '../../src/files/names';
+import { detectFormat, type ContentFormat } from '../../src/content/format';
+import { documentNameFromFileName, HtmlFormats, isHtmlDocument, nameFromFileName } from '../../src/files/names';
 
 const ARTICLE = { id: 4, name: 'Article' };
 const QUILL = '<h1>Title</h1><p>One&nbsp;line.</p><p><br></p><ul><li>a</li><li class="ql-indent-1">b</li></ul>';
@@ -83,5 +84,43 @@ describe('HTML documents as files', () => {
     assert.equal(isHtmlDocument({ id: 1, name: 'a', result: null }), false);
     assert.equal(isHtmlDocument({ id: 1, name: 'a', html: true }), true);
     assert.equal(isHtmlDocument({ id: 1, name: 'a' }), false);
+  });
+
+  it('scans a document\'s text once: a refresh that brings the same texts again (new records) scans none of them', () => {
+    let scans = 0;
+    const formats = new HtmlFormats((text): ContentFormat => {
+      scans++;
+      return detectFormat(text);
+    });
+    // Each read of the list parses new records: new objects and new strings, the same texts.
+    const page = () => Array.from({ length: 100 }, (_, i) => ({ id: i + 1, result: i % 2 ? [...QUILL].join('') : `Plain ${i}` }));
+    const first = page().map((d) => formats.isHtml(d.id, d.result));
+    assert.equal(scans, 100);
+    for (let refresh = 0; refresh < 3; refresh++) assert.deepEqual(page().map((d) => formats.isHtml(d.id, d.result)), first);
+    assert.equal(scans, 100, 'no text is scanned again');
+    assert.equal(formats.isHtml(2, 'Now plain text'), false, 'a changed text is scanned');
+    assert.equal(formats.isHtml(2, 'Now plain text'), false);
+    assert.equal(scans, 101);
+    assert.equal(formats.isHtml(3, null), false, 'no text, nothing to scan');
+    assert.equal(scans, 101);
+  });
+
+  it('the same id with two texts (two accounts) is told apart by its text, never by the id alone', () => {
+    let scans = 0;
+    const formats = new HtmlFormats((text): ContentFormat => {
+      scans++;
+      return detectFormat(text);
+    }, 2);
+    assert.equal(formats.isHtml(7, QUILL), true);
+    assert.equal(formats.isHtml(7, 'Text of B'), false);
+    assert.equal(formats.isHtml(7, QUILL), true);
+    assert.equal(scans, 3);
+    // At most `max` documents are remembered: the oldest goes first.
+    formats.isHtml(8, 'eight');
+    formats.isHtml(9, 'nine');
+    formats.isHtml(8, 'eight');
+    assert.equal(scans, 5, 'the newest two are remembered');
+    formats.isHtml(7, QUILL);
+    assert.equal(scans, 6, 'the oldest was forgotten');
   });
 });

@@ -179,6 +179,10 @@ describe('write: prompt composition and the structure round trip', () => {
     assert.equal([...hugeLabel].length, LIMITS.name);
     assert.ok(hugeLabel.endsWith('…'));
   });
+
+  it('an answer\'s character references are decoded as the HTML reader decodes them, &nbsp; as a plain space', () => {
+    assert.equal(decodeAnswer('<p>A&nbsp;b &mdash; c &amp;nbsp; &#x1F600; &#39;q&#39; &unknown;</p>', 'plain'), "A b \u2014 c &nbsp; \u{1F600} 'q' &unknown;");
+  });
 });
 
 const codePoints = (s: string) => [...s].length;

@@ -497,10 +497,10 @@ async function backup(s: ToolNeeds, account: Account, v: ToolInputs['backup'], t
     const out = await backups.backupTo(s, account, vscode.Uri.file(v.folder), { token, notify: false });
     const r = out.report;
     if (out.error) {
-      const resume = out.error.kind === 'write' || out.error.kind === 'server';
+      const resume = backups.goesOn(out.error.kind);
       const nothing = resume ? '' : ' Nothing was written.';
       const again = resume ? ' Call this tool again with the same folder to go on from there.' : '';
-      return answer(`${head}${out.error.message.replace(/ Run Back Up Account to Folder… again to go on from there\.$/, '')}${nothing}${again}`);
+      return answer(`${head}${out.error.message}${nothing}${again}`);
     }
     if (!r) return answer(`${head}The backup was cancelled before it began. Nothing was written.`);
     const counts = `${backups.summary(r)} (${r.seen} documents, ${r.requests} requests)`;
