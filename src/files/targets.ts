@@ -163,7 +163,7 @@ async function checkAccountOf(uri: vscode.Uri, ctx: TargetContext): Promise<void
   }
   if (account !== now) {
     throw vscode.FileSystemError.FileNotFound(
-      `${what} belongs to the account used before the API key or server changed. Your text, if any, is still in the editor.`,
+      `${what} belongs to an account Content Docs no longer uses: removed, or its API key or server changed since. Your text, if any, is still in the editor.`,
     );
   }
 }

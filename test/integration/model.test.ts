@@ -57,7 +57,7 @@ const SEEDS = REPLAY_SEEDS.length ? REPLAY_SEEDS : DEFAULT_SEEDS;
 const STEPS = Number(process.env.CONTENT_DOCS_MODEL_STEPS) > 0 ? Number(process.env.CONTENT_DOCS_MODEL_STEPS) : 50;
 const MAX_EDITORS = 4;
 /** What the file system says when a URI belongs to another account than the one used now (src/files/targets.ts). */
-const OTHER_ACCOUNT = /belongs to the account used before the API key or server changed/;
+const OTHER_ACCOUNT = /belongs to an account Content Docs no longer uses: removed, or its API key or server changed since/;
 /** A label no account has: a tab restored from a setup that no longer exists. */
 const MADE_UP_LABEL = 'zzzzzzzz';
 /** The two accounts (sandboxes) of a seed, by their index. */
