@@ -10,7 +10,7 @@ import type { Core } from '../../src/core';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { CMD, PROMPT_SCHEME } from '../../src/constants';
 import { documentPromptLength } from '../../src/write/prompt';
-import { press, read, screenshot, typeText } from './harness';
+import { click, press, read, screenshot, typeText } from './harness';
 import { BACK_BUTTON, configure, escapeWith, MessageCapture, pressButton, RecordingPrompter, SCHEME, services, sleep, until, useSandbox } from './reliabilityKit';
 
 let sandbox: Sandbox;
@@ -295,6 +295,49 @@ describe('New Document… and Go to Document…', function () {
       assert.ok(doc, 'created');
       assert.strictEqual(sandbox.documents.get(doc.id)?.prompt, '<p>Short:</p><ul><li>an item</li><li>another</li></ul>');
       assert.strictEqual(stores().length, 1);
+    });
+
+    it('the real boxes: the prompt step\'s button opens the editor, Ctrl+Enter comes back to the wizard, whose Back button shows the prompt joined and Enter keeps its lines', async () => {
+      const BOX = '.quick-input-widget';
+      const title = async () => ((await read(`${BOX} .quick-input-title`)).text);
+      const product = s.prompter.vscode;
+      s.prompter.current = product;
+      sandbox.resetRequests();
+      try {
+        const run = Promise.resolve(vscode.commands.executeCommand<{ id: number } | undefined>('contentDocs.documentNew'));
+        await until('the name box', async () => /Name/.test(await title()) || undefined, 15_000);
+        await typeText('Real-box-plan');
+        await press('Enter');
+        await until('the template pick', async () => /Template/.test(await title()) || undefined);
+        await press('Enter');
+        await until('the prompt box', async () => /Prompt/.test(await title()) || undefined);
+        await typeText('Plan');
+        await click(`${BOX} a[aria-label^="Write in an Editor"]`);
+        const editor = await until('the prompt editor', () => promptEditor());
+        assert.strictEqual(editor.document.getText(), 'Plan', 'what was typed in the box');
+        assert.ok(!(await read(BOX)).visible, 'the box closed while the editor is open');
+        await press('Enter');
+        await press('Enter');
+        await typeText('More.');
+        await until('typed', () => editor.document.getText() === 'Plan\n\nMore.' || undefined);
+        await press('Control+Enter');
+        await until('the creativity pick', async () => /Creativity/.test(await title()) || undefined);
+        assert.strictEqual(promptTabs().length, 0, 'the editor closed');
+        await click(`${BOX} .quick-input-left-action-bar [aria-label^="Back"]`);
+        await until('the prompt box again', async () => /Prompt/.test(await title()) || undefined);
+        const shown = await read(`${BOX} .quick-input-message`);
+        assert.match(shown.text, /Written in the editor \(2 lines\): 23 \/ 2,048 characters as sent/);
+        await screenshot('document-new-prompt-back');
+        await press('Enter');
+        await until('the creativity pick again', async () => /Creativity/.test(await title()) || undefined);
+        await press('Enter');
+        const doc = await run;
+        assert.ok(doc, 'created');
+        assert.strictEqual(sandbox.documents.get(doc.id)?.prompt, '<p>Plan</p><p>More.</p>');
+      } finally {
+        s.prompter.current = new RecordingPrompter();
+        await press('Escape').catch(() => undefined);
+      }
     });
 
     it('Escape in the one-line box keeps what was typed for the next New Document…; once created, the next starts empty', async () => {
