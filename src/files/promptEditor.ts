@@ -99,6 +99,8 @@ class PromptSession {
   private settle!: (o: PromptOutcome) => void;
   readonly outcome = new Promise<PromptOutcome>((resolve) => (this.settle = resolve));
   private done = false;
+  /** Use Prompt is closing the tab: that close is no "closed". */
+  private using = false;
 
   constructor(
     readonly uri: vscode.Uri,
@@ -117,7 +119,7 @@ class PromptSession {
       }),
       vscode.window.onDidChangeActiveTextEditor(() => this.showCount()),
       vscode.window.tabGroups.onDidChangeTabs((e) => {
-        if (e.closed.length && !this.isShown()) this.end('closed');
+        if (e.closed.length && !this.using && !this.isShown()) this.end('closed');
       }),
     );
   }
@@ -182,9 +184,14 @@ class PromptSession {
       );
       return false;
     }
-    this.end('use');
-    await this.save();
-    await vscode.window.tabGroups.close(this.tabs());
+    // The tab closes first, then New Document… goes on (its next question is not hidden behind a closing editor).
+    this.using = true;
+    try {
+      await this.save();
+      await vscode.window.tabGroups.close(this.tabs());
+    } finally {
+      this.end('use');
+    }
     return true;
   }
 
