@@ -3,6 +3,8 @@ export const EXTENSION_ID = 'content-docs.content-docs';
 export const SCHEME = 'content-docs';
 /** Read-only proposed texts of the writing actions (the right side of their diff). */
 export const PROPOSAL_SCHEME = 'content-docs-proposal';
+/** New Document's prompt written in an editor: an in-memory file, never a document of the service (src/files/promptEditor.ts). */
+export const PROMPT_SCHEME = 'content-docs-prompt';
 export const CONFIG = 'contentDocs';
 export const SECRET_KEY = 'contentDocs.apiKey';
 /** The accounts' local labels, per documents server and key (digests only; see Credentials.accountLabel). */
@@ -58,6 +60,7 @@ export const CMD = {
   documentsLoadMore: 'contentDocs.documentsLoadMore',
   documentNew: 'contentDocs.documentNew',
   documentGoTo: 'contentDocs.documentGoTo',
+  documentPromptUse: 'contentDocs.documentPromptUse',
   documentOpen: 'contentDocs.documentOpen',
   documentRename: 'contentDocs.documentRename',
   documentFavorite: 'contentDocs.documentFavorite',

@@ -12,7 +12,9 @@ import type { Account } from '../accounts/account';
 import { chooseAccount } from '../accounts/pick';
 import { templateCategory } from '../api/templateCategories';
 import type { DocumentsTreeProvider } from '../documents/documentsTree';
-import { isBack, type Back, type Step } from '../ui/quickInputs';
+import { isBack, isPressed, type Back, type Step, type StepButton } from '../ui/quickInputs';
+import { collapse, documentPrompt, documentPromptLength } from '../write/prompt';
+import { promptCommands, promptEditorOpen, showPromptEditor, writePromptInEditor } from './promptEditor';
 import type { CommandParts } from '../commands/types';
 import type { AccountPickNeeds } from '../accounts/pick';
 import type { ArgsNeeds } from '../commands/args';
@@ -30,6 +32,7 @@ export function fileCommands(s: FilesNeeds) {
     [CMD.documentNew]: (arg: unknown) => newDocument(s, arg),
     [CMD.documentGoTo]: (arg: unknown) => goToDocument(s, arg),
     [CMD.openAccountFolder]: (arg: unknown) => openAccountFolder(s, arg),
+    ...promptCommands,
   } satisfies CommandParts;
 }
 
@@ -90,6 +93,8 @@ interface Draft {
 }
 
 const DEFAULT_TEMPLATE_ID = 1; // Freestyle
+/** The prompt of the last New Document… that created nothing (cancelled, refused, failed): the next one starts with it. */
+let keptPrompt: string | undefined;
 const DEFAULT_CREATIVITY: Creativity = 0.5; // Original
 const STEPS = 4;
 
@@ -100,11 +105,19 @@ function validateName(value: string): string | undefined {
   return n > LIMITS.name ? `A name can have at most ${LIMITS.name} characters (this one has ${n}).` : undefined;
 }
 
+/** Whether a prompt has several lines (written in the prompt's editor): it is sent as HTML then (documentPrompt). */
+function severalLines(text: string): boolean {
+  return /[\r\n]/.test(text.trim());
+}
+
 function validatePrompt(value: string): string | undefined {
-  const v = value.trim();
-  if (!v) return 'Describe what the text should be about.';
-  const n = charLength(v);
-  return n > LIMITS.prompt ? `A prompt can have at most ${LIMITS.prompt.toLocaleString('en-US')} characters (this one has ${n.toLocaleString('en-US')}).` : undefined;
+  if (!value.trim()) return 'Describe what the text should be about.';
+  const n = documentPromptLength(value);
+  if (n <= LIMITS.prompt) return undefined;
+  const limit = LIMITS.prompt.toLocaleString('en-US');
+  return severalLines(value)
+    ? `A prompt can have at most ${limit} characters as sent (this one has ${n.toLocaleString('en-US')}, its paragraphs and lists as HTML): shorten it in the editor.`
+    : `A prompt can have at most ${limit} characters (this one has ${n.toLocaleString('en-US')}).`;
 }
 
 function refusal(fields: Record<string, string[]> | undefined, field: string, what: string): string | undefined {
@@ -116,17 +129,26 @@ type DraftField = 'name' | 'template_id' | 'prompt' | 'creativity';
 /** The steps of New Document…, in order, by the field each asks for (as the server names it in a 422). */
 const FIELDS: readonly DraftField[] = ['name', 'template_id', 'prompt', 'creativity'];
 
-/** The prompt box's line: what to write, and the characters typed against the limit (as the Problems view counts). */
+/**
+ * The prompt box's line: what to write, and the characters that will be sent against the limit (as the Problems view
+ * counts). For a prompt written in the editor (several lines), shown joined in the box: Enter keeps its lines.
+ */
 function promptLine(value: string): string {
-  const n = charLength(value.trim());
-  return `What should the text be about? ${n.toLocaleString('en-US')} / ${LIMITS.prompt.toLocaleString('en-US')} characters.`;
+  const count = `${documentPromptLength(value).toLocaleString('en-US')} / ${LIMITS.prompt.toLocaleString('en-US')} characters`;
+  if (!severalLines(value)) return `What should the text be about? ${count}. Paragraphs or a list: Write in an Editor….`;
+  const lines = value.split(/\r\n?|\n/).filter((l) => l.trim()).length;
+  return `Written in the editor (${lines} lines): ${count} as sent, its paragraphs and lists as HTML. Enter keeps its lines; typing here makes it one line.`;
 }
+
+/** The prompt step's button that opens the prompt in an editor, for paragraphs and lists. */
+const EDITOR_BUTTON: StepButton = { id: 'editor', icon: 'go-to-file', tooltip: 'Write in an Editor… (paragraphs and lists; the character count in the status bar)' };
 
 /**
  * Asks for the document's name, template, prompt and creativity: one multi-step input (VS Code's sample), "n/4"
  * beside the title, Back from the second step on, each step prefilled with its last answer. After a 422, only the
  * refused fields are asked again (all of them when the server named none we ask for), prefilled with what the user
- * typed and the server's message; Back still reaches the steps before. Undefined when the user cancels.
+ * typed and the server's message; Back still reaches the steps before. The answers are kept in `prev` as they come
+ * (the prompt too when the user cancels, so that it is not lost). Undefined when the user cancels.
  */
 async function askDraft(
   s: FilesNeeds,
@@ -136,7 +158,7 @@ async function askDraft(
   preferred: () => Promise<Creativity | undefined>,
 ): Promise<Draft | undefined> {
   const askAll = !refused || !Object.keys(refused).some((k) => (FIELDS as readonly string[]).includes(k));
-  const draft = { ...prev };
+  const draft = prev;
   const toAsk = new Set(FIELDS.filter((f) => askAll || (refused !== undefined && f in refused)));
   const missing = (f: DraftField) =>
     (f === 'name' ? draft.name : f === 'template_id' ? draft.templateId : f === 'prompt' ? draft.prompt : draft.creativity) === undefined;
@@ -183,7 +205,8 @@ async function askStep(
         value: draft.name,
         validateInput: validateName,
       });
-      if (name === undefined || isBack(name)) return name;
+      // This box has no button of its own: an answer that is no text is Back or Escape.
+      if (typeof name !== 'string') return isBack(name) ? name : undefined;
       draft.name = name.trim();
       return 'done';
     }
@@ -210,19 +233,42 @@ async function askStep(
     }
     case 'prompt': {
       const refusedPrompt = refusal(refused, 'prompt', 'prompt');
-      const prompt = await s.prompter.inputStep({
-        title: 'New Document: Prompt',
-        ...step,
-        prompt: refusedPrompt ?? promptLine(draft.prompt ?? ''),
-        // The server's refusal stays said until the user types; then the count.
-        promptFor: (value) => (refusedPrompt && value === (draft.prompt ?? '') ? refusedPrompt : promptLine(value)),
-        placeHolder: 'e.g. A one-page plan for the third quarter',
-        value: draft.prompt,
-        validateInput: validatePrompt,
-      });
-      if (prompt === undefined || isBack(prompt)) return prompt;
-      draft.prompt = prompt.trim();
-      return 'done';
+      const refusedText = draft.prompt ?? '';
+      for (;;) {
+        const written = draft.prompt ?? '';
+        // A prompt of several lines (from the editor) shows joined in the one-line box; Enter on it as shown keeps its lines.
+        const shown = severalLines(written) ? collapse(written) : written;
+        const meant = (value: string) => (value === shown ? written : value);
+        const answer = await s.prompter.inputStep({
+          title: 'New Document: Prompt',
+          ...step,
+          prompt: refusedPrompt && written === refusedText ? refusedPrompt : promptLine(written),
+          // The server's refusal stays said until the user changes the prompt; then the count.
+          promptFor: (value) => (refusedPrompt && meant(value) === refusedText ? refusedPrompt : promptLine(meant(value))),
+          placeHolder: 'e.g. A one-page plan for the third quarter',
+          value: shown,
+          buttons: [EDITOR_BUTTON],
+          validateInput: (value) => validatePrompt(meant(value)),
+          // Escape keeps what was typed for the next New Document….
+          onCancel: (value) => {
+            if (value.trim()) draft.prompt = meant(value);
+          },
+        });
+        if (answer === undefined || isBack(answer)) return answer;
+        if (isPressed(answer)) {
+          // The editor holds what the box held; Use Prompt goes on, closing its tab comes back here with the text kept.
+          const outcome = await writePromptInEditor(meant(answer.value));
+          draft.prompt = outcome.text;
+          if (outcome.kind === 'use') {
+            draft.prompt = outcome.text.trim();
+            return 'done';
+          }
+          if (outcome.kind === 'ended') return undefined;
+          continue;
+        }
+        draft.prompt = meant(answer).trim();
+        return 'done';
+      }
     }
     case 'creativity': {
       const yours = await preferred();
@@ -285,7 +331,8 @@ function store(account: Account, d: Draft): Thenable<ContentDocument> {
       const sub = token.onCancellationRequested(() => controller.abort());
       try {
         return await account.documents.create(
-          { name: d.name, prompt: d.prompt, creativity: d.creativity, templateId: d.templateId },
+          // One line as typed; several lines as the writing actions send a selection (minimal HTML), as the server joins lines.
+          { name: d.name, prompt: documentPrompt(d.prompt), creativity: d.creativity, templateId: d.templateId },
           controller.signal,
         );
       } finally {
@@ -300,15 +347,22 @@ function store(account: Account, d: Draft): Thenable<ContentDocument> {
  * The Documents view shows it through DocumentService.onDidCreate.
  */
 export async function newDocument(s: FilesNeeds, arg?: unknown): Promise<ContentDocument | undefined> {
+  if (promptEditorOpen()) {
+    // A New Document… is waiting for its prompt there: one at a time.
+    await showPromptEditor();
+    void vscode.window.showInformationMessage('New Document… is waiting for this prompt: Use Prompt (✓ in the editor title) goes on, closing the tab goes back to its box.');
+    return undefined;
+  }
   const account = await chooseAccount(s, 'New Document: Account', arg);
   if (!account) return undefined;
-  let draft: Partial<Draft> = {};
+  // The prompt of a New Document… that was cancelled or refused is offered again, whatever the account.
+  const draft: Partial<Draft> = { prompt: keptPrompt };
   let refused: Record<string, string[]> | undefined;
   const preferred = preferredCreativity(account);
   for (;;) {
     const d = await askDraft(s, s.documentsView.treeOf(account) as DocumentsTreeProvider, draft, refused, preferred);
+    if (draft.prompt?.trim()) keptPrompt = draft.prompt;
     if (!d) return undefined;
-    draft = d;
     const action = `Couldn't create "${d.name}"`;
     let doc: ContentDocument;
     try {
@@ -334,6 +388,7 @@ export async function newDocument(s: FilesNeeds, arg?: unknown): Promise<Content
       void showError(s.log, message, e, kind === 'server' || kind === 'rateLimited' ? () => storeAndOpen(s, account, d) : undefined);
       return undefined;
     }
+    keptPrompt = undefined;
     await showNew(s, account, doc);
     return doc;
   }

@@ -1,10 +1,10 @@
 import vscode = require('vscode');
 import { loadCommandsBundle } from '../commands/index';
 import type { CheckedInputOptions, InputCheck } from './checkedInput';
-import type { Back, StepInputOptions, StepPickOptions, ToggledInput, ToggleInputOptions } from './quickInputs';
+import type { Back, Pressed, StepInputOptions, StepPickOptions, ToggledInput, ToggleInputOptions } from './quickInputs';
 
 export type { CheckedInputOptions, InputCheck } from './checkedInput';
-export type { Back, StepInputOptions, StepPickOptions, ToggledInput, ToggleInputOptions } from './quickInputs';
+export type { Back, Pressed, StepButton, StepInputOptions, StepPickOptions, ToggledInput, ToggleInputOptions } from './quickInputs';
 
 /**
  * The questions the extension asks. One object so that tests can answer them (the modal
@@ -26,8 +26,11 @@ export interface Prompter {
    */
   inputChecked(options: CheckedInputOptions, check: InputCheck): Promise<string | undefined>;
   pick<T extends vscode.QuickPickItem>(items: readonly T[], options: vscode.QuickPickOptions): Promise<T | undefined>;
-  /** An input box of a multi-step input: the value, Back (its Back button, from the second step on) or undefined (Escape). */
-  inputStep(options: StepInputOptions): Promise<string | Back | undefined>;
+  /**
+   * An input box of a multi-step input: the value, Back (its Back button, from the second step on), one of its own
+   * buttons with what was typed (Pressed), or undefined (Escape).
+   */
+  inputStep(options: StepInputOptions): Promise<string | Back | Pressed | undefined>;
   /** A Quick Pick of a multi-step input: the item, Back, or undefined (Escape). */
   pickStep<T extends vscode.QuickPickItem>(items: readonly T[], options: StepPickOptions<T>): Promise<T | Back | undefined>;
   /** An input box with toggle buttons in its title (like Find's "Match Case"): the value and the toggles at Enter. */
@@ -53,7 +56,7 @@ export class VsCodePrompter implements Prompter {
     return Promise.resolve(vscode.window.showQuickPick(items, { ignoreFocusOut: true, ...options }));
   }
   // These boxes' code is in the commands' bundle too.
-  inputStep(options: StepInputOptions): Promise<string | Back | undefined> {
+  inputStep(options: StepInputOptions): Promise<string | Back | Pressed | undefined> {
     return loadCommandsBundle().showStepInput(options);
   }
   pickStep<T extends vscode.QuickPickItem>(items: readonly T[], options: StepPickOptions<T>): Promise<T | Back | undefined> {
@@ -84,7 +87,7 @@ export class SwitchablePrompter implements Prompter {
   pick<T extends vscode.QuickPickItem>(items: readonly T[], options: vscode.QuickPickOptions): Promise<T | undefined> {
     return this.current.pick(items, options);
   }
-  inputStep(options: StepInputOptions): Promise<string | Back | undefined> {
+  inputStep(options: StepInputOptions): Promise<string | Back | Pressed | undefined> {
     return this.current.inputStep(options);
   }
   pickStep<T extends vscode.QuickPickItem>(items: readonly T[], options: StepPickOptions<T>): Promise<T | Back | undefined> {

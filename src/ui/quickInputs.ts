@@ -20,9 +20,31 @@ export interface Step {
   totalSteps: number;
 }
 
+/** A button of a step's input box beside Back (e.g. "Write in an Editor…"): pressing it closes the box with what was typed. */
+export interface StepButton {
+  readonly id: string;
+  /** A codicon name. */
+  readonly icon: string;
+  readonly tooltip: string;
+}
+
+/** What a step's input box answers when one of its own buttons is pressed: the button, and the text in the box then. */
+export interface Pressed {
+  readonly pressed: string;
+  readonly value: string;
+}
+
+export function isPressed(answer: unknown): answer is Pressed {
+  return typeof answer === 'object' && answer !== null && typeof (answer as { pressed?: unknown }).pressed === 'string';
+}
+
 export interface StepInputOptions extends vscode.InputBoxOptions, Step {
   /** The line under the box for what is typed so far (e.g. a character count); replaces `prompt` while typing. */
   promptFor?: (value: string) => string;
+  /** Buttons of the box's own, after Back. */
+  buttons?: readonly StepButton[];
+  /** Told what the box held when it was closed without an answer (Escape, focus elsewhere), so that it can be kept. */
+  onCancel?: (value: string) => void;
 }
 
 export interface StepPickOptions<T extends vscode.QuickPickItem> extends vscode.QuickPickOptions, Step {
@@ -80,7 +102,7 @@ function settleOnce<Q extends vscode.QuickInput, R>(input: Q, run: (done: (r: R 
  * An input box of a multi-step input (VS Code's multi-step sample): "step/totalSteps" beside the title, a Back
  * button from the second step on, `validateInput` said under the box while typing and refusing Enter.
  */
-export function showStepInput(options: StepInputOptions): Promise<string | Back | undefined> {
+export function showStepInput(options: StepInputOptions): Promise<string | Back | Pressed | undefined> {
   const box = vscode.window.createInputBox();
   box.title = options.title;
   box.step = options.step;
@@ -90,13 +112,22 @@ export function showStepInput(options: StepInputOptions): Promise<string | Back 
   box.placeholder = options.placeHolder;
   box.password = options.password ?? false;
   box.ignoreFocusOut = options.ignoreFocusOut ?? true;
-  box.buttons = options.step > 1 ? [vscode.QuickInputButtons.Back] : [];
+  const own = (options.buttons ?? []).map((b) => ({ id: b.id, iconPath: new vscode.ThemeIcon(b.icon), tooltip: b.tooltip }));
+  box.buttons = [...(options.step > 1 ? [vscode.QuickInputButtons.Back] : []), ...own];
   const promptFor = (value: string) => options.promptFor?.(value) ?? options.prompt;
   box.prompt = promptFor(box.value);
   const validate = async (value: string): Promise<string | vscode.InputBoxValidationMessage | undefined> => (await options.validateInput?.(value)) || undefined;
-  return settleOnce<vscode.InputBox, string | Back>(box, (done) => [
+  let answered = false;
+  return settleOnce<vscode.InputBox, string | Back | Pressed>(box, (done) => [
     box.onDidTriggerButton((b) => {
-      if (b === vscode.QuickInputButtons.Back) done(BACK);
+      answered = true;
+      if (b === vscode.QuickInputButtons.Back) return done(BACK);
+      const button = own.find((o) => o === b);
+      if (button) done({ pressed: button.id, value: box.value });
+    }),
+    // Registered before settleOnce's own: the box still holds its value here.
+    box.onDidHide(() => {
+      if (!answered) options.onCancel?.(box.value);
     }),
     box.onDidChangeValue(async (value) => {
       box.prompt = promptFor(value);
@@ -110,6 +141,7 @@ export function showStepInput(options: StepInputOptions): Promise<string | Back 
         box.validationMessage = problem;
         return;
       }
+      answered = true;
       done(value);
     }),
   ]);

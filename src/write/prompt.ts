@@ -246,6 +246,24 @@ export function encodeText(text: string, format: TextFormat): EncodedText {
   return { text: blocks.map(blockHtml).join(''), structured: true };
 }
 
+// --- New Document's prompt ------------------------------------------------------------------------------
+
+/**
+ * What New Document… sends as the prompt for the text the user wrote: one line goes as it is (trimmed, as the box
+ * always sent it); several lines (paragraphs, headings, lists written in the prompt's editor) go as the writing
+ * actions send a selection, minimal HTML ({@link encodeText}), because the server joins a prompt's lines into one.
+ */
+export function documentPrompt(text: string): string {
+  const t = text.trim();
+  if (!/[\r\n]/.test(t)) return t;
+  return encodeText(t, 'markdown').text;
+}
+
+/** The characters of New Document's prompt as the server counts them: what {@link documentPrompt} sends, after its trim. */
+export function documentPromptLength(text: string): number {
+  return promptLength(documentPrompt(text));
+}
+
 // --- The prompt -------------------------------------------------------------------------------------
 
 export interface PromptInput {

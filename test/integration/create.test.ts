@@ -8,8 +8,10 @@ import * as vscode from 'vscode';
 import type { DocNode, DocumentNode } from '../../src/model/nodes';
 import type { Core } from '../../src/core';
 import { startSandbox, type Sandbox } from '../sandbox/server';
-import { press, screenshot, typeText } from './harness';
-import { BACK_BUTTON, configure, RecordingPrompter, SCHEME, services, sleep, until, useSandbox } from './reliabilityKit';
+import { CMD, PROMPT_SCHEME } from '../../src/constants';
+import { documentPromptLength } from '../../src/write/prompt';
+import { click, press, read, screenshot, typeText } from './harness';
+import { BACK_BUTTON, configure, escapeWith, MessageCapture, pressButton, RecordingPrompter, SCHEME, services, sleep, until, useSandbox } from './reliabilityKit';
 
 let sandbox: Sandbox;
 let s: Core;
@@ -71,8 +73,9 @@ describe('New Document… and Go to Document…', function () {
     assert.deepStrictEqual(levels.items, ['Repetitive', 'Deterministic', 'Original', 'Creative', 'Imaginative']);
     assert.strictEqual(levels.active, 'Original');
     assert.deepStrictEqual(levels.descriptions!.map((d) => /default\)$/.test(d)), [false, false, true, false, false], levels.descriptions!.join(' | '));
-    // The prompt's box counts the characters against the limit.
-    assert.match(prompter.asked[2].prompt ?? '', /0 \/ 2,048/);
+    // The prompt's box counts the characters against the limit (those of a prompt kept from a New Document… of an
+    // earlier suite that created nothing, if any).
+    assert.match(prompter.asked[2].prompt ?? '', new RegExp(`^What should the text be about\\? ${[...(prompter.asked[2].value ?? '')].length} / 2,048`));
     const again = prompter.asked[4];
     assert.strictEqual(again.value, 'Launch bannedword plan', 'the name is prefilled with what the user typed');
     assert.match(again.prompt ?? '', /keyword that is banned/, "the server's message is shown");
@@ -160,6 +163,206 @@ describe('New Document… and Go to Document…', function () {
     assert.ok(picked, 'an existing document opened');
     assert.match(picked.name.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase(), /cafe/);
     assert.strictEqual(editor.document.getText(), picked.result ?? '');
+  });
+
+  describe('New Document: the prompt written in an editor', () => {
+    /** The status bar item that counts the prompt's characters while its editor is active. */
+    const COUNT = '.statusbar-item[id$="contentDocs.promptLength"]';
+    const promptEditor = () => {
+      const e = vscode.window.activeTextEditor;
+      return e?.document.uri.scheme === PROMPT_SCHEME ? e : undefined;
+    };
+    const promptTabs = () =>
+      vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputText && t.input.uri.scheme === PROMPT_SCHEME);
+    const stores = () => sandbox.requests.filter((r) => r.route === 'documents.store');
+    let messages: MessageCapture;
+
+    beforeEach(async () => {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      messages = new MessageCapture().install();
+    });
+    afterEach(() => messages.dispose());
+
+    it('Write in an Editor… holds what the box held; the paragraphs and list written there are stored as HTML; Use Prompt goes on, Back comes back to them, a 422 keeps them', async () => {
+      const prompter = new RecordingPrompter();
+      prompter.inputs = ['Editor bannedword plan', pressButton('editor', 'A launch plan')];
+      prompter.picks = ['Blog post'];
+      prompter.answer = (q, _items, nth) => {
+        if (q.title === 'New Document: Name') return 'Editor plan from the test';
+        if (q.title.includes('Creativity')) return nth === 1 ? BACK_BUTTON : 'Creative';
+        // Enter on what the box shows.
+        if (q.title.includes('Prompt')) return q.value;
+        return undefined;
+      };
+      s.prompter.current = prompter;
+      sandbox.resetRequests();
+      const run = Promise.resolve(vscode.commands.executeCommand<{ id: number } | undefined>('contentDocs.documentNew'));
+
+      const editor = await until('the prompt editor', () => promptEditor());
+      assert.ok(prompter.asked[2].buttons?.some((b) => /^editor: Write in an Editor…/.test(b)), `the prompt step has the button, with its tooltip: ${(prompter.asked[2].buttons ?? []).join(' | ')}`);
+      assert.strictEqual(editor.document.getText(), 'A launch plan', 'the editor holds what the box held');
+      assert.strictEqual(editor.document.languageId, 'markdown');
+      // Written as a user writes: keys, then a line added through the API.
+      for (const key of ['.', 'Enter', 'Enter', 'It', 'Space', 'ships', 'Space', 'Monday.', 'Enter', 'Enter', '-', 'Space', 'Faster', 'Space', 'saves']) {
+        if (key === 'Enter' || key === 'Space') await press(key);
+        else await typeText(key);
+      }
+      await until('the keys typed', () => editor.document.getText() === 'A launch plan.\n\nIt ships Monday.\n\n- Faster saves' || undefined);
+      await editor.edit((b) => b.insert(editor.document.lineAt(editor.document.lineCount - 1).range.end, '\n- Offline drafts'));
+      const text = 'A launch plan.\n\nIt ships Monday.\n\n- Faster saves\n- Offline drafts';
+      assert.strictEqual(editor.document.getText(), text);
+      await until('the tab never dirty (saved to memory as it changes)', () => !editor.document.isDirty || undefined);
+      const count = `${documentPromptLength(text)} / 2,048`;
+      await until(`the status bar says ${count}`, async () => (await read(COUNT)).text.includes(count) || undefined);
+      await screenshot('document-new-prompt-editor');
+      assert.strictEqual(stores().length, 0, 'nothing sent while writing');
+
+      // Use Prompt: the check in the editor's title.
+      await vscode.commands.executeCommand(CMD.documentPromptUse);
+      await until('the prompt tab closed', () => promptTabs().length === 0 || undefined);
+      await until('the count gone with the editor', async () => !(await read(COUNT)).visible || undefined);
+      const doc = await run;
+      assert.ok(doc, `created (asked: ${prompter.asked.map((q) => `${q.title} ${q.step}`).join(', ')})`);
+
+      assert.deepStrictEqual(
+        prompter.asked.map((q) => `${q.title.replace('New Document: ', '')} ${q.step}`),
+        ['Name 1/4', 'Template 2/4', 'Prompt 3/4', 'Creativity 4/4', 'Prompt 3/4', 'Creativity 4/4', 'Name 1/4'],
+      );
+      const back = prompter.asked[4];
+      assert.strictEqual(back.value, 'A launch plan. It ships Monday. - Faster saves - Offline drafts', 'Back: the prompt shown joined in the box');
+      assert.match(back.prompt ?? '', new RegExp(`Written in the editor \\(4 lines\\): ${count} characters as sent`));
+      assert.match(back.prompt ?? '', /Enter keeps its lines/);
+      assert.deepStrictEqual(prompter.validationProblems, [], 'every answer passed the input validation');
+
+      const html = '<p>A launch plan.</p><p>It ships Monday.</p><ul><li>Faster saves</li><li>Offline drafts</li></ul>';
+      assert.deepStrictEqual(stores().map((r) => r.status), [422, 201], 'the name refused once, then created');
+      assert.deepStrictEqual(stores().map((r) => r.body?.prompt), [html, html], 'the prompt as the writing actions send a selection, kept through the 422');
+      const stored = sandbox.documents.get(doc.id);
+      assert.strictEqual(stored?.prompt, html, 'the stored prompt holds the paragraphs and the list');
+      assert.strictEqual(sandbox.lastModelPrompt, html, 'the model saw them: nothing for the server to join');
+      await until('the new document open', () => vscode.window.activeTextEditor?.document.uri.scheme === SCHEME || undefined);
+      assert.ok(!vscode.workspace.textDocuments.some((d) => d.uri.scheme === PROMPT_SCHEME && d.isDirty), 'no prompt left dirty');
+    });
+
+    it('Use Prompt over the limit says why and sends nothing, the text kept; closing the tab comes back to the box with it; Escape keeps it for the next New Document…, Ctrl+Enter uses it', async () => {
+      const prompter = new RecordingPrompter();
+      prompter.inputs = ['Long plan', pressButton('editor', 'Too long:')];
+      prompter.picks = ['Freestyle'];
+      s.prompter.current = prompter;
+      sandbox.resetRequests();
+      const first = Promise.resolve(vscode.commands.executeCommand<{ id: number } | undefined>('contentDocs.documentNew'));
+      const editor = await until('the prompt editor', () => promptEditor());
+      const long = `Too long:\n\n${'A sentence of the plan. '.repeat(80)}\n\n${'- an item\n'.repeat(20)}`;
+      await editor.edit((b) => b.replace(new vscode.Range(0, 0, editor.document.lineCount, 0), long));
+      const over = documentPromptLength(long);
+      assert.ok(over > 2048, `over the limit as sent (${over})`);
+      await until('the over-limit count in the status bar', async () => (await read(COUNT)).text.includes(`${over.toLocaleString('en-US')} / 2,048`) || undefined);
+
+      assert.strictEqual(await vscode.commands.executeCommand(CMD.documentPromptUse), false, 'refused');
+      const said = await messages.waitFor('the reason', (m) => m.level === 'warning' && /at most 2,048/.test(m.message));
+      assert.match(said.message, new RegExp(`${over.toLocaleString('en-US')} characters as it will be sent`));
+      assert.match(said.message, /your text is kept/);
+      assert.strictEqual(promptEditor()?.document.getText(), long, 'the text and the editor kept');
+      assert.strictEqual(prompter.asked.filter((q) => q.title.includes('Creativity')).length, 0, 'New Document… did not go on');
+
+      // Closing the tab goes back to the prompt's box, the text in it (no "Save?" on the way: the close completes).
+      await until('the tab saved', () => !editor.document.isDirty || undefined);
+      prompter.inputs = [undefined];
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+      assert.strictEqual(await first, undefined, 'Escape in the box: nothing created');
+      const tabs = () => vscode.window.tabGroups.all.map((g) => g.tabs.map((t) => `${g.viewColumn}:${t.label}:${t.input instanceof vscode.TabInputText ? t.input.uri.toString() : '?'}`).join(', ')).join(' | ');
+      // The tab model reaches the extension host by events: waited for, with the tabs named if one stays.
+      await until('no prompt tab left', () => promptTabs().length === 0 || undefined).catch(() => assert.fail(`a prompt tab left: ${tabs()}`));
+      const box = prompter.asked[prompter.asked.length - 1];
+      assert.strictEqual(box.title, 'New Document: Prompt');
+      assert.strictEqual(box.value, long.replace(/\s+/g, ' ').trim(), 'the box holds the text written, joined');
+      assert.match(box.prompt ?? '', new RegExp(`${over.toLocaleString('en-US')} / 2,048 characters as sent`));
+      assert.deepStrictEqual(prompter.validationProblems, [], 'nothing was accepted');
+      assert.strictEqual(stores().length, 0, 'no request');
+
+      // The next New Document… starts with it: Write in an Editor… holds it with its lines; shortened, Ctrl+Enter uses it.
+      prompter.reset();
+      prompter.inputs = ['Short plan'];
+      prompter.picks = ['Freestyle', 'Original'];
+      prompter.answer = (q) => (q.title.includes('Prompt') ? pressButton('editor', q.value) : undefined);
+      const second = Promise.resolve(vscode.commands.executeCommand<{ id: number } | undefined>('contentDocs.documentNew'));
+      const again = await until('the prompt editor again', () => promptEditor());
+      assert.strictEqual(prompter.asked[2].value, long.replace(/\s+/g, ' ').trim(), 'the prompt kept from the cancelled New Document…');
+      assert.strictEqual(again.document.getText(), long, 'its lines kept');
+      const short = 'Short:\n\n- an item\n- another';
+      await again.edit((b) => b.replace(new vscode.Range(0, 0, again.document.lineCount, 0), short));
+      await until('the tab saved', () => !again.document.isDirty || undefined);
+      await press('Control+Enter');
+      const doc = await second;
+      assert.ok(doc, 'created');
+      assert.strictEqual(sandbox.documents.get(doc.id)?.prompt, '<p>Short:</p><ul><li>an item</li><li>another</li></ul>');
+      assert.strictEqual(stores().length, 1);
+    });
+
+    it('the real boxes: the prompt step\'s button opens the editor, Ctrl+Enter comes back to the wizard, whose Back button shows the prompt joined and Enter keeps its lines', async () => {
+      const BOX = '.quick-input-widget';
+      const title = async () => ((await read(`${BOX} .quick-input-title`)).text);
+      const product = s.prompter.vscode;
+      s.prompter.current = product;
+      sandbox.resetRequests();
+      try {
+        const run = Promise.resolve(vscode.commands.executeCommand<{ id: number } | undefined>('contentDocs.documentNew'));
+        await until('the name box', async () => /Name/.test(await title()) || undefined, 15_000);
+        await typeText('Real-box-plan');
+        await press('Enter');
+        await until('the template pick', async () => /Template/.test(await title()) || undefined);
+        await press('Enter');
+        await until('the prompt box', async () => /Prompt/.test(await title()) || undefined);
+        await typeText('Plan');
+        await click(`${BOX} a[aria-label^="Write in an Editor"]`);
+        const editor = await until('the prompt editor', () => promptEditor());
+        assert.strictEqual(editor.document.getText(), 'Plan', 'what was typed in the box');
+        assert.ok(!(await read(BOX)).visible, 'the box closed while the editor is open');
+        await press('Enter');
+        await press('Enter');
+        await typeText('More.');
+        await until('typed', () => editor.document.getText() === 'Plan\n\nMore.' || undefined);
+        await press('Control+Enter');
+        await until('the creativity pick', async () => /Creativity/.test(await title()) || undefined);
+        assert.strictEqual(promptTabs().length, 0, 'the editor closed');
+        await click(`${BOX} .quick-input-left-action-bar [aria-label^="Back"]`);
+        await until('the prompt box again', async () => /Prompt/.test(await title()) || undefined);
+        const shown = await read(`${BOX} .quick-input-message`);
+        assert.match(shown.text, /Written in the editor \(2 lines\): 23 \/ 2,048 characters as sent/);
+        await screenshot('document-new-prompt-back');
+        await press('Enter');
+        await until('the creativity pick again', async () => /Creativity/.test(await title()) || undefined);
+        await press('Enter');
+        const doc = await run;
+        assert.ok(doc, 'created');
+        assert.strictEqual(sandbox.documents.get(doc.id)?.prompt, '<p>Plan</p><p>More.</p>');
+      } finally {
+        s.prompter.current = new RecordingPrompter();
+        await press('Escape').catch(() => undefined);
+      }
+    });
+
+    it('Escape in the one-line box keeps what was typed for the next New Document…; once created, the next starts empty', async () => {
+      const prompter = new RecordingPrompter();
+      prompter.inputs = ['Kept plan', escapeWith('A prompt typed, then Escape')];
+      prompter.picks = ['Freestyle'];
+      s.prompter.current = prompter;
+      sandbox.resetRequests();
+      assert.strictEqual(await vscode.commands.executeCommand('contentDocs.documentNew'), undefined);
+      prompter.reset();
+      prompter.inputs = ['Kept plan'];
+      prompter.picks = ['Freestyle', 'Original'];
+      prompter.answer = (q) => (q.title.includes('Prompt') ? q.value : undefined);
+      const doc = await vscode.commands.executeCommand<{ id: number } | undefined>('contentDocs.documentNew');
+      assert.ok(doc, 'created');
+      assert.strictEqual(prompter.asked[2].value, 'A prompt typed, then Escape');
+      assert.strictEqual(stores()[0]?.body?.prompt, 'A prompt typed, then Escape', 'one line: sent as typed');
+      prompter.reset();
+      prompter.inputs = ['Next plan'];
+      prompter.picks = ['Freestyle'];
+      await vscode.commands.executeCommand('contentDocs.documentNew');
+      assert.strictEqual(prompter.asked[2].value, '', 'nothing kept once a document was created');
+    });
   });
 
   describe('the Documents view follows the active document', () => {

@@ -12,7 +12,7 @@ import * as vscode from 'vscode';
 import type { Exchange } from '../../src/api/index';
 import type { TestApi } from '../../src/extension';
 import type { Core } from '../../src/core';
-import type { Back, Prompter, StepInputOptions, StepPickOptions, ToggledInput, ToggleInputOptions } from '../../src/ui/prompter';
+import type { Back, Pressed, Prompter, StepInputOptions, StepPickOptions, ToggledInput, ToggleInputOptions } from '../../src/ui/prompter';
 import type { Sandbox, SandboxDocument } from '../sandbox/server';
 
 export const EXTENSION_ID = 'content-docs.content-docs';
@@ -118,10 +118,27 @@ export interface Question {
   descriptions?: string[];
   /** In an input box with toggles: each toggle's state when the box opened. */
   toggles?: Record<string, boolean>;
+  /** In a multi-step input box: its own buttons (beside Back), as `id: tooltip`. */
+  buttons?: string[];
 }
 
 /** The answer that presses a multi-step question's Back button (queued or given by `answer`). */
 export const BACK_BUTTON = '<Back>';
+
+const PRESS = /^<Press ([\w-]+)>([\s\S]*)$/;
+/**
+ * The answer that presses a multi-step input box's own button `id` (e.g. New Document's "Write in an Editor…") with
+ * `typed` in the box (queued or given by `answer`); taken as Escape where the box has no such button.
+ */
+export function pressButton(id: string, typed = ''): string {
+  return `<Press ${id}>${typed}`;
+}
+
+const ESCAPE = /^<Escape>([\s\S]*)$/;
+/** The answer that presses Escape in a multi-step input box with `typed` in it (the box is told, as on a real Escape). */
+export function escapeWith(typed: string): string {
+  return `<Escape>${typed}`;
+}
 
 /** A queued answer to an input box with toggles: the text typed, and the toggles pressed before Enter (by id). */
 export interface ToggledAnswer {
@@ -236,12 +253,27 @@ export class RecordingPrompter implements Prompter {
    * A step of a multi-step input: answered as `input`, from `inputs` then `answer`; BACK_BUTTON presses Back (taken as
    * Escape where the step offers no Back: the test asked for something the user could not do).
    */
-  async inputStep(o: StepInputOptions): Promise<string | Back | undefined> {
+  async inputStep(o: StepInputOptions): Promise<string | Back | Pressed | undefined> {
     const prompt = o.promptFor ? o.promptFor(o.value ?? '') : o.prompt;
-    const q: Question = { kind: 'input', title: o.title ?? '', prompt, value: o.value, step: `${o.step}/${o.totalSteps}`, back: o.step > 1 };
+    const q: Question = {
+      kind: 'input',
+      title: o.title ?? '',
+      prompt,
+      value: o.value,
+      step: `${o.step}/${o.totalSteps}`,
+      back: o.step > 1,
+      buttons: o.buttons?.map((b) => `${b.id}: ${b.tooltip}`),
+    };
     this.asked.push(q);
     const a = this.inputs.length ? this.inputs.shift() : this.answer(q, undefined, this.nth(q));
     if (a === BACK_BUTTON) return q.back ? { back: true } : undefined;
+    const press = a === undefined ? undefined : PRESS.exec(a);
+    if (press) return o.buttons?.some((b) => b.id === press[1]) ? { pressed: press[1], value: press[2] } : undefined;
+    const escape = a === undefined ? undefined : ESCAPE.exec(a);
+    if (escape) {
+      o.onCancel?.(escape[1]);
+      return undefined;
+    }
     return a !== undefined && (await this.invalid(o, a)) ? undefined : a;
   }
 

@@ -15,6 +15,8 @@ import {
   composeRequest,
   decodeAnswer,
   documentName,
+  documentPrompt,
+  documentPromptLength,
   encodeText,
   findLanguage,
   formatOf,
@@ -304,5 +306,34 @@ describe('write: HTML documents (the web editor\'s) get HTML paragraphs', () => 
     assert.equal(textAsHtml('# Title\n\nOne & two.\nThree.\n\n1. a\n2. b'), '<h1>Title</h1><p>One &amp; two.<br>Three.</p><ol><li>a</li><li>b</li></ol>');
     assert.equal(textAsHtml('Just a line.'), '<p>Just a line.</p>');
     assert.equal(textAsHtml('<p>Already HTML</p>'), '<p>Already HTML</p>');
+  });
+});
+
+describe("New Document's prompt: one line as typed, several lines as the writing actions send a selection", () => {
+  it('a one-line prompt is sent as it is (trimmed), runs of spaces and Markdown-looking text included', () => {
+    assert.equal(documentPrompt('  A launch plan   for a small product  '), 'A launch plan   for a small product');
+    assert.equal(documentPrompt('# not a heading, one line'), '# not a heading, one line');
+    assert.equal(documentPrompt('- one item\n\n'), '- one item', 'trailing blank lines make no second line');
+    assert.equal(documentPromptLength('  12 letters  '), 10);
+  });
+
+  it('paragraphs, headings and lists go as the minimal HTML of encodeText, which the flattening leaves whole', () => {
+    const text = '# Plan\n\nA launch plan for a small product.\nWith two lines.\n\n- Faster saves\n- Offline drafts\n';
+    const sent = documentPrompt(text);
+    assert.equal(sent, encodeText(text, 'markdown').text, 'the one helper the writing actions use');
+    assert.equal(sent, '<h1>Plan</h1><p>A launch plan for a small product.<br>With two lines.</p><ul><li>Faster saves</li><li>Offline drafts</li></ul>');
+    assert.equal(flattenPrompt(sent), sent, 'the server has nothing to join');
+    assert.equal(decodeAnswer(flattenPrompt(sent), 'markdown'), '# Plan\n\nA launch plan for a small product.\nWith two lines.\n\n- Faster saves\n- Offline drafts');
+  });
+
+  it('counts what is sent as the server counts it: the HTML, emoji as one character', () => {
+    const text = 'First 🚀 paragraph.\n\nSecond.';
+    assert.equal(documentPrompt(text), '<p>First 🚀 paragraph.</p><p>Second.</p>');
+    assert.equal(documentPromptLength(text), codePoints('<p>First 🚀 paragraph.</p><p>Second.</p>'));
+    assert.ok(documentPromptLength(text) > codePoints(text.trim()), 'more than the characters typed: the tags count');
+    // At the limit: a text whose HTML is 2,048 characters passes; one character more does not.
+    const body = 'x'.repeat(LIMITS.prompt - '<p></p><p>y</p>'.length);
+    assert.equal(documentPromptLength(`${body}\n\ny`), LIMITS.prompt);
+    assert.equal(documentPromptLength(`${body}x\n\ny`), LIMITS.prompt + 1);
   });
 });

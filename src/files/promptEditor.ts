@@ -1,0 +1,262 @@
+/**
+ * New Document's prompt written in an editor: a Markdown editor on a small in-memory file system of its own scheme
+ * (never a content-docs: document, never sent to the server as a document), holding what the prompt's box held.
+ *
+ * - **Use Prompt** (the check in the editor's title, Ctrl+Enter) takes the text back to New Document… and closes the
+ *   tab; a prompt that is empty or over the limit is refused with the reason, the text and the tab kept.
+ * - **Closing the tab** goes back to the prompt's box with the text kept: nothing is sent and nothing is lost.
+ * - While the editor is active, the status bar counts the characters of what will be sent against the limit.
+ *
+ * Every change is saved at once to the in-memory file (without save participants, so no trailing white space is
+ * trimmed while typing): the tab is never dirty, and closing it never asks "Save?".
+ */
+import * as vscode from 'vscode';
+import { isBlank, LIMITS } from '../api/validate';
+import { CMD, PROMPT_SCHEME } from '../constants';
+import { documentPromptLength } from '../write/prompt';
+
+/** How the editor was left: Use Prompt, its tab closed, or ended by another New Document… asking for it. */
+export type PromptOutcome = { kind: 'use' | 'closed' | 'ended'; text: string };
+
+const FILE_NAME = 'New Document Prompt.md';
+
+/** The prompts' files, by path: one per editor opened, forgotten when its editor is done. */
+class PromptFiles implements vscode.FileSystemProvider {
+  private readonly files = new Map<string, { data: Uint8Array; ctime: number; mtime: number }>();
+  private readonly changed = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
+  readonly onDidChangeFile = this.changed.event;
+
+  private key(uri: vscode.Uri): string {
+    return `${uri.path}?${uri.query}`;
+  }
+  set(uri: vscode.Uri, text: string): void {
+    const now = Date.now();
+    this.files.set(this.key(uri), { data: new TextEncoder().encode(text), ctime: now, mtime: now });
+  }
+  forget(uri: vscode.Uri): void {
+    this.files.delete(this.key(uri));
+  }
+  watch(): vscode.Disposable {
+    return new vscode.Disposable(() => undefined);
+  }
+  stat(uri: vscode.Uri): vscode.FileStat {
+    if (uri.path === '/') return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0 };
+    const f = this.files.get(this.key(uri));
+    if (!f) throw vscode.FileSystemError.FileNotFound(uri);
+    return { type: vscode.FileType.File, ctime: f.ctime, mtime: f.mtime, size: f.data.byteLength };
+  }
+  readDirectory(): [string, vscode.FileType][] {
+    return [];
+  }
+  createDirectory(uri: vscode.Uri): void {
+    throw vscode.FileSystemError.NoPermissions(uri);
+  }
+  readFile(uri: vscode.Uri): Uint8Array {
+    const f = this.files.get(this.key(uri));
+    if (!f) throw vscode.FileSystemError.FileNotFound(uri);
+    return f.data;
+  }
+  writeFile(uri: vscode.Uri, content: Uint8Array): void {
+    const f = this.files.get(this.key(uri));
+    // Only the file of an editor still open is written: a save of a forgotten one has nowhere to go.
+    if (!f) throw vscode.FileSystemError.NoPermissions(uri);
+    f.data = content;
+    f.mtime = Date.now();
+  }
+  delete(uri: vscode.Uri): void {
+    this.forget(uri);
+  }
+  rename(uri: vscode.Uri): void {
+    throw vscode.FileSystemError.NoPermissions(uri);
+  }
+}
+
+let files: PromptFiles | undefined;
+let opened = 0;
+let current: PromptSession | undefined;
+
+/** The file system is registered on the first prompt written in an editor, not at activation. */
+function promptFiles(): PromptFiles {
+  if (!files) {
+    files = new PromptFiles();
+    vscode.workspace.registerFileSystemProvider(PROMPT_SCHEME, files, { isCaseSensitive: true });
+  }
+  return files;
+}
+
+/** `812 / 2,048`: the characters as they will be sent, against the limit. */
+function countText(text: string): { length: number; over: boolean; said: string } {
+  const length = documentPromptLength(text);
+  return { length, over: length > LIMITS.prompt, said: `${length.toLocaleString('en-US')} / ${LIMITS.prompt.toLocaleString('en-US')}` };
+}
+
+class PromptSession {
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly status: vscode.StatusBarItem;
+  private text: string;
+  private saving: Promise<void> | undefined;
+  private saveAgain = false;
+  private settle!: (o: PromptOutcome) => void;
+  readonly outcome = new Promise<PromptOutcome>((resolve) => (this.settle = resolve));
+  private done = false;
+  /** Use Prompt is closing the tab: that close is no "closed". */
+  private using = false;
+
+  constructor(
+    readonly uri: vscode.Uri,
+    text: string,
+  ) {
+    this.text = text;
+    this.status = vscode.window.createStatusBarItem('contentDocs.promptLength', vscode.StatusBarAlignment.Right, 100);
+    this.status.name = 'Content Docs: Prompt Length';
+    this.disposables.push(
+      this.status,
+      vscode.workspace.onDidChangeTextDocument((e) => {
+        if (e.document.uri.toString() !== this.uri.toString()) return;
+        this.text = e.document.getText();
+        this.showCount();
+        if (e.document.isDirty) void this.save();
+      }),
+      vscode.window.onDidChangeActiveTextEditor(() => this.showCount()),
+      vscode.window.tabGroups.onDidChangeTabs((e) => {
+        if (e.closed.length && !this.using && !this.isShown()) this.end('closed');
+      }),
+    );
+  }
+
+  private isActive(): boolean {
+    return vscode.window.activeTextEditor?.document.uri.toString() === this.uri.toString();
+  }
+
+  private tabs(): vscode.Tab[] {
+    return vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === this.uri.toString());
+  }
+
+  private isShown(): boolean {
+    return this.tabs().length > 0;
+  }
+
+  /** The count in the status bar, only while this editor is active. */
+  showCount(): void {
+    if (this.done || !this.isActive()) {
+      this.status.hide();
+      return;
+    }
+    const c = countText(this.text);
+    this.status.text = `${c.over ? '$(warning)' : '$(edit)'} Prompt: ${c.said}`;
+    this.status.tooltip = c.over
+      ? `The prompt has ${c.length.toLocaleString('en-US')} characters as it will be sent: the server takes at most ${LIMITS.prompt.toLocaleString('en-US')}. Shorten it to use it.`
+      : `Characters of the prompt as it will be sent (paragraphs, headings and lists go as HTML, because the service joins a prompt's lines), of at most ${LIMITS.prompt.toLocaleString('en-US')}. Use Prompt (✓) goes on with New Document…; closing the tab goes back to its box.`;
+    this.status.backgroundColor = c.over ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
+    this.status.show();
+  }
+
+  /** Saves the editor's text to the in-memory file, so that its tab is never dirty; one save at a time, the last text last. */
+  private save(): Promise<void> {
+    if (this.saving) {
+      this.saveAgain = true;
+      return this.saving;
+    }
+    this.saving = (async () => {
+      do {
+        this.saveAgain = false;
+        const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === this.uri.toString());
+        if (!doc?.isDirty) break;
+        // The active editor's save without save participants: no trailing white space trimmed, no newline added while typing.
+        if (this.isActive()) await vscode.commands.executeCommand('workbench.action.files.saveWithoutFormatting');
+        else await doc.save();
+      } while (this.saveAgain);
+    })().finally(() => (this.saving = undefined));
+    return this.saving;
+  }
+
+  /** Use Prompt: true when the text went back to New Document…; false (with the reason said) when it was refused. */
+  async use(): Promise<boolean> {
+    const text = this.text;
+    if (isBlank(text)) {
+      void vscode.window.showWarningMessage('Write the prompt first: what should the text be about?');
+      return false;
+    }
+    const c = countText(text);
+    if (c.over) {
+      void vscode.window.showWarningMessage(
+        `The prompt has ${c.length.toLocaleString('en-US')} characters as it will be sent (paragraphs, headings and lists go as HTML); the server takes at most ${LIMITS.prompt.toLocaleString('en-US')}. Shorten it, then Use Prompt again: your text is kept.`,
+      );
+      return false;
+    }
+    // The tab closes first, then New Document… goes on (its next question is not hidden behind a closing editor).
+    this.using = true;
+    try {
+      await this.save();
+      await vscode.window.tabGroups.close(this.tabs());
+    } finally {
+      this.end('use');
+    }
+    return true;
+  }
+
+  /** Settles the outcome once; the file is forgotten, and the tab closed unless it already is. */
+  end(kind: PromptOutcome['kind']): void {
+    if (this.done) return;
+    this.done = true;
+    if (current === this) current = undefined;
+    for (const d of this.disposables) d.dispose();
+    this.settle({ kind, text: this.text });
+    if (kind === 'ended') void Promise.resolve(this.save()).then(() => vscode.window.tabGroups.close(this.tabs()));
+    // Forgotten once no tab shows it (a save under way still finds it).
+    void this.outcome.then(() => setTimeout(() => files?.forget(this.uri), 1000));
+  }
+}
+
+/**
+ * Opens an editor holding `text` for New Document's prompt and waits until it is done with (see the file's comment).
+ * One at a time: a second one ends the first ('ended', its text kept by its New Document…).
+ */
+export async function writePromptInEditor(text: string): Promise<PromptOutcome> {
+  current?.end('ended');
+  const fs = promptFiles();
+  // A new address each time: VS Code may keep a closed editor's text a while, and it must not come back.
+  const uri = vscode.Uri.from({ scheme: PROMPT_SCHEME, path: `/${FILE_NAME}`, query: String(++opened) });
+  fs.set(uri, text);
+  const session = (current = new PromptSession(uri, text));
+  try {
+    const doc = await vscode.workspace.openTextDocument(uri);
+    if (doc.languageId !== 'markdown') await vscode.languages.setTextDocumentLanguage(doc, 'markdown');
+    const editor = await vscode.window.showTextDocument(doc, { preview: false });
+    // The cursor at the end, to go on writing.
+    const end = doc.lineAt(doc.lineCount - 1).range.end;
+    editor.selection = new vscode.Selection(end, end);
+    session.showCount();
+  } catch (e) {
+    session.end('closed');
+    throw e;
+  }
+  return session.outcome;
+}
+
+/** Whether an editor for New Document's prompt is open and waited for (New Document… shows it rather than asking again). */
+export function promptEditorOpen(): boolean {
+  return current !== undefined;
+}
+
+/** Brings the open prompt editor to the front. */
+export async function showPromptEditor(): Promise<void> {
+  if (current) await vscode.window.showTextDocument(current.uri, { preview: false });
+}
+
+/**
+ * Use Prompt (editor title, palette, Ctrl+Enter in the prompt's editor): `arg`, the editor title's URI, else the
+ * active editor's. True when New Document… took the text.
+ */
+export async function usePrompt(arg?: unknown): Promise<boolean> {
+  const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
+  if (!current || uri?.toString() !== current.uri.toString()) {
+    void vscode.window.showInformationMessage('No New Document… is waiting for this prompt any more: run New Document… again, and Write in an Editor… in its prompt step.');
+    return false;
+  }
+  return current.use();
+}
+
+export const promptCommands = {
+  [CMD.documentPromptUse]: (arg: unknown) => usePrompt(arg),
+};
