@@ -10,7 +10,7 @@
  * Every change is saved at once to the in-memory file (without save participants, so no trailing white space is
  * trimmed while typing): the tab is never dirty, and closing it never asks "Save?".
  */
-import * as vscode from 'vscode';
+import vscode = require('vscode');
 import { isBlank, LIMITS } from '../api/validate';
 import { CMD, PROMPT_SCHEME } from '../constants';
 import { documentPromptLength } from '../write/prompt';
