@@ -186,6 +186,16 @@ if (watch) {
     for (const [file, info] of outputs) console.log(`[esbuild] ${file} ${(info.bytes / 1024).toFixed(1)} KB`);
   }
   writeBundlesReport(results[0].metafile);
+  writeModuleType();
+}
+
+/**
+ * dist/package.json, `{"type":"commonjs"}`: Node's loader reads the nearest package.json of every .js file it loads
+ * to learn its module type, and without this one that is the extension's manifest (56 KB, its contributions), parsed
+ * on the activation bundle's require(): measured in Node 24, the require() of dist/extension.js went from 3.0 to 2.3 ms.
+ */
+function writeModuleType() {
+  fs.writeFileSync('dist/package.json', '{"type":"commonjs"}\n');
 }
 
 /** dist/bundles.json: each Node bundle's declaration beside what it holds (checked by test/unit/bundles.test.ts). */

@@ -98,7 +98,7 @@ function stageExtension(repo: string, distDir: string, stage: string): void {
   fs.mkdirSync(path.join(stage, 'dist'), { recursive: true });
   for (const f of STAGED_FILES) if (fs.existsSync(path.join(repo, f))) fs.copyFileSync(path.join(repo, f), path.join(stage, f));
   fs.cpSync(path.join(repo, 'media'), path.join(stage, 'media'), { recursive: true });
-  for (const f of fs.readdirSync(distDir).filter((x) => x.endsWith('.js'))) fs.copyFileSync(path.join(distDir, f), path.join(stage, 'dist', f));
+  for (const f of fs.readdirSync(distDir).filter((x) => x.endsWith('.js') || x === 'package.json')) fs.copyFileSync(path.join(distDir, f), path.join(stage, 'dist', f));
   // The browser build: the manifest's `browser` entry, which vsce checks exists.
   const web = path.join(distDir, 'web', 'extension.js');
   if (fs.existsSync(web)) {

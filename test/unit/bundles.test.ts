@@ -114,6 +114,10 @@ describe('the Node bundles hold what esbuild.mjs declares', () => {
     assert.deepEqual(copies, []);
   });
 
+  it('dist/package.json gives the bundles\' module type, so Node does not parse the 56 KB manifest for it on their require()', () => {
+    assert.deepEqual(JSON.parse(fs.readFileSync(path.join(ROOT, 'dist', 'package.json'), 'utf8')), { type: 'commonjs' });
+  });
+
   it('the check catches a file or a package that is not declared', () => {
     const declared = { packages: [], contains: ['src/extension.ts'] };
     assert.deepEqual(bundleProblems('extension', { ...declared, inputs: ['src/extension.ts'] }), []);
