@@ -1,5 +1,5 @@
 import vscode = require('vscode');
-import { Account } from './accounts/account';
+import { Account, type AccountModelsOf } from './accounts/account';
 import { AccountRegistry } from './accounts/registry';
 import type { AccountsMenu } from './accounts/accountsMenu';
 import type { RegisterCommands } from './commands/index';
@@ -14,9 +14,11 @@ import { ProjectService } from './projects/projectService';
 import { SaveStatus } from './files/saveStatus';
 import { UsageStatus } from './usage/usageStatus';
 import { AccountRootsTree, type AccountRootNode } from './tree/accountRoots';
-import { DocumentsTreeProvider, documentsModel, type DocumentsServer } from './documents/documentsTree';
+import { DocumentsTreeProvider } from './documents/documentsTree';
+import { documentsModelOf } from './documents/modelOfAccount';
 import { prepareFormats } from './tree/format';
-import { ProjectsTreeProvider, projectsModel } from './projects/projectsTree';
+import { ProjectsTreeProvider } from './projects/projectsTree';
+import { projectsModelOf } from './projects/modelOfAccount';
 import { followActiveDocument } from './documents/revealActive';
 import type { SwitchablePrompter } from './ui/prompter';
 import * as config from './util/config';
@@ -75,15 +77,15 @@ export interface CoreBase {
   readonly registerCommands: RegisterCommands;
 }
 
-/** An account's Documents model (beside its service) and the view that shows it. */
-function viewOfDocuments(documents: DocumentService, signIn: SignIn, state: vscode.Memento, log: Logger, where?: DocumentsServer): DocumentsTreeProvider {
-  const { model, link } = documentsModel(documents, signIn, state, log, where);
-  return new DocumentsTreeProvider(model, link, signIn, state, log, where);
+/** An account's Documents view: it shows the account's model (see Account.documentsModel). */
+function viewOfDocuments(account: Account, signIn: SignIn, state: vscode.Memento, log: Logger): DocumentsTreeProvider {
+  const { model, link } = account.documentsModel;
+  return new DocumentsTreeProvider(model, link, signIn, state, log);
 }
 
-/** An account's Projects model (beside its service) and the view that shows it. */
-function viewOfProjects(projects: ProjectService, signIn: SignIn, state: vscode.Memento, log: Logger): ProjectsTreeProvider {
-  const { model, link } = projectsModel(projects, signIn, state, log);
+/** An account's Projects view: it shows the account's model (see Account.projectsModel). */
+function viewOfProjects(account: Account, signIn: SignIn, state: vscode.Memento, log: Logger): ProjectsTreeProvider {
+  const { model, link } = account.projectsModel;
   return new ProjectsTreeProvider(model, link, signIn, state, log);
 }
 
@@ -107,19 +109,10 @@ export function createServices(base: CoreBase): Core {
   context.subscriptions.push(api, documents, account, usage);
   // Every account: the first is the one above (Set API Key… and the user settings); others are added with Add Account….
   const projects = new ProjectService(api);
-  const primary = new Account({ api, documents, usage: account, projects }, true, { documentsUrl: config.documentsBaseUrl, name: () => undefined }, false);
-  const registry = new AccountRegistry(primary, credentials, context.secrets, context.globalState, log, prepareFormats);
-  context.subscriptions.push(primary, registry);
-  credentials.alsoSignedIn = () => registry.added().length > 0;
-  context.subscriptions.push(registry.onDidChange(() => void credentials.refreshContext()));
-  accounts.connect({ account, registry });
-
-  // Each account's models are built beside its services and handed to its views.
-  const documentsTree = viewOfDocuments(documents, credentials, context.globalState, log);
-  const projectsTree = viewOfProjects(projects, credentials, context.globalState, log);
-  // An added account's trees are its own, built from its own services when its root is first shown. Each keeps its
-  // view state (choices, learned template names) under its own label; the first account keeps the keys it always had.
+  // An added account keeps its view state (choices, learned template names) under its own label; the first account
+  // keeps the keys it always had.
   const stateOf = (a: Account): vscode.Memento => {
+    if (a.primary) return context.globalState;
     const own = (key: string) => `${key}.${a.record?.label ?? a.label}`;
     const g = context.globalState;
     return {
@@ -128,10 +121,30 @@ export function createServices(base: CoreBase): Core {
       update: (key: string, value: unknown) => g.update(own(key), value),
     };
   };
-  const documentsView = new AccountRootsTree<DocNode>(registry, documentsTree, (a) =>
-    viewOfDocuments(a.documents, addedSignIn, stateOf(a), log, { server: () => a.documentsUrl, fromSettings: false }),
-  );
-  const projectsView = new AccountRootsTree<ProjectNode>(registry, projectsTree, (a) => viewOfProjects(a.projects, addedSignIn, stateOf(a), log));
+  const signInOf = (a: Account): SignIn => (a.primary ? credentials : addedSignIn);
+  // Each account's models, built from its own services when its view first shows it, and owned by the account: the
+  // first account's servers are the user settings' (which may change), an added account's are its own.
+  const modelsOf: AccountModelsOf = {
+    documents: (a) =>
+      documentsModelOf(a.documents, signInOf(a), stateOf(a), log, a.primary ? undefined : { server: () => a.documentsUrl, fromSettings: false }),
+    projects: (a) => projectsModelOf(a.projects, signInOf(a), stateOf(a), log, a.primary),
+  };
+  const primary = new Account({ api, documents, usage: account, projects }, true, { documentsUrl: config.documentsBaseUrl, name: () => undefined }, false, modelsOf);
+  const registry = new AccountRegistry(primary, credentials, context.secrets, context.globalState, log, modelsOf, prepareFormats);
+  context.subscriptions.push(primary, registry);
+  credentials.alsoSignedIn = () => registry.added().length > 0;
+  context.subscriptions.push(registry.onDidChange(() => void credentials.refreshContext()));
+  accounts.connect({ account, registry });
+
+  // The views: each account's tree shows that account's models (an added account's when its root is first shown).
+  const viewOf = {
+    documents: (a: Account) => viewOfDocuments(a, signInOf(a), stateOf(a), log),
+    projects: (a: Account) => viewOfProjects(a, signInOf(a), stateOf(a), log),
+  };
+  const documentsTree = viewOf.documents(primary);
+  const projectsTree = viewOf.projects(primary);
+  const documentsView = new AccountRootsTree<DocNode>(registry, documentsTree, viewOf.documents);
+  const projectsView = new AccountRootsTree<ProjectNode>(registry, projectsTree, viewOf.projects);
   const fs = new LazyDocumentFileSystem(documents, log, prompter, undefined, registry);
   context.subscriptions.push(documentsTree, projectsTree, documentsView, projectsView, fs);
   documentsView.attach(base.documentsTreeView);

@@ -6,6 +6,8 @@ import type { DocumentService } from '../documents/documentService';
 import type { ProjectService } from '../projects/projectService';
 import { Disposable } from '../util/disposable';
 import type { AccountRecord } from './records';
+import type { AccountDocumentsModel } from '../documents/modelOfAccount';
+import type { AccountProjectsModel } from '../projects/modelOfAccount';
 
 /** What an account owns: its API client and the services that read and change its documents, usage and projects. */
 export interface AccountParts {
@@ -13,6 +15,15 @@ export interface AccountParts {
   readonly documents: DocumentService;
   readonly usage: AccountService;
   readonly projects: ProjectService;
+}
+
+/**
+ * How an account's models are built from its services (core.ts: with its view state and, for the first account, the
+ * user settings). Each is built when its view first shows the account, and disposed with the account.
+ */
+export interface AccountModelsOf {
+  documents(account: Account): AccountDocumentsModel;
+  projects(account: Account): AccountProjectsModel;
 }
 
 /**
@@ -28,6 +39,8 @@ export class Account extends Disposable implements AccountParts {
   readonly documents: DocumentService;
   readonly usage: AccountService;
   readonly projects: ProjectService;
+  #documentsModel: AccountDocumentsModel | undefined;
+  #projectsModel: AccountProjectsModel | undefined;
 
   constructor(
     parts: AccountParts,
@@ -36,6 +49,8 @@ export class Account extends Disposable implements AccountParts {
     private readonly where: { documentsUrl(): string; name(): string | undefined },
     /** Whether disposing the account disposes its parts (the first account's are the extension's own). */
     owned: boolean,
+    /** Builds the account's models (what its views show). */
+    private readonly modelsOf: AccountModelsOf,
     /** An added account's record (what globalState keeps of it). */
     readonly record?: AccountRecord,
   ) {
@@ -49,6 +64,25 @@ export class Account extends Disposable implements AccountParts {
       this._register(parts.documents);
       this._register(parts.api);
     }
+  }
+
+  /**
+   * The account's Documents model (its groups, pages, counts and view state), built on first use from its document
+   * service. The Documents view shows it; the account owns it: removing the account disposes it, its view does not.
+   */
+  get documentsModel(): AccountDocumentsModel {
+    this.#checkLive();
+    return (this.#documentsModel ??= this._register(this.modelsOf.documents(this)));
+  }
+
+  /** The account's Projects model, built on first use from its project service; owned as {@link documentsModel} is. */
+  get projectsModel(): AccountProjectsModel {
+    this.#checkLive();
+    return (this.#projectsModel ??= this._register(this.modelsOf.projects(this)));
+  }
+
+  #checkLive(): void {
+    if (this.isDisposed) throw new Error('This account was removed from VS Code: it has no documents or projects to show.');
   }
 
   /** The local label of the account now (undefined: the first account while signed out or before its label is read). */

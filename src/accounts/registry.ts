@@ -9,7 +9,7 @@ import { DocumentService } from '../documents/documentService';
 import { ProjectService } from '../projects/projectService';
 import { Disposable } from '../util/disposable';
 import type { Logger } from '../util/log';
-import { Account } from './account';
+import { Account, type AccountModelsOf } from './account';
 import { MAX_ACCOUNTS, parseRecords, type AccountRecord } from './records';
 
 /** An account added with "Add Account…" never hears of a sign-in change: removing it is its end. */
@@ -32,6 +32,8 @@ export class AccountRegistry extends Disposable {
     private readonly secrets: vscode.SecretStorage,
     private readonly state: vscode.Memento,
     private readonly log: Logger,
+    /** How each added account's models are built (see Account). */
+    private readonly modelsOf: AccountModelsOf,
     private readonly onFirstWait?: () => void,
   ) {
     super();
@@ -180,6 +182,6 @@ export class AccountRegistry extends Disposable {
     );
     const documents = new DocumentService(api, NEVER, () => Promise.resolve(record.label));
     const usage = new AccountService(api, NEVER, documents, this.log);
-    return new Account({ api, documents, usage, projects: new ProjectService(api) }, false, { documentsUrl: () => record.documentsUrl, name: () => record.name }, true, record);
+    return new Account({ api, documents, usage, projects: new ProjectService(api) }, false, { documentsUrl: () => record.documentsUrl, name: () => record.name }, true, this.modelsOf, record);
   }
 }

@@ -3,8 +3,9 @@ import type { ContentDocument } from '../api/index';
 import { templateName } from '../api/templates';
 import { templateIcon } from '../api/templateCategories';
 import type { SignIn } from '../accounts/credentials';
-import { CMD, CTX, STATE, VIEW } from '../constants';
-import { DocumentsModel, isGroup, type Counting, type DocumentSource } from './documentsModel';
+import { CMD, CTX, VIEW } from '../constants';
+import { isGroup, type Counting, type DocumentsModel } from './documentsModel';
+import type { DocumentsViewLink } from './modelOfAccount';
 import type {
   DocNode,
   DocumentNode,
@@ -40,64 +41,18 @@ function fileIcon(): string {
   return config.fileLanguage() === 'markdown' ? 'markdown' : 'file-text';
 }
 
-/** The documents server of an account: an added account's own address, or the user settings' (which may change). */
-export interface DocumentsServer {
-  server(): string;
-  readonly fromSettings: boolean;
-}
-const SETTINGS_SERVER: DocumentsServer = { server: config.documentsBaseUrl, fromSettings: true };
-
-/** What a Documents model hears of the view that shows it, once that view is built (the model is built first). */
-export interface DocumentsViewLink {
-  view?: { visible(): boolean; progress(p: Promise<void>): Promise<void>; persisted(): Promise<void> };
-}
-
-/**
- * One account's Documents model, built beside its document service and handed to its view (the view fills in `link`):
- * its pages, groups and counts, the settings it follows and the view state it keeps.
- */
-export function documentsModel(
-  documents: DocumentSource,
-  credentials: SignIn,
-  state: vscode.Memento,
-  log: Logger,
-  where: DocumentsServer = SETTINGS_SERVER,
-): { model: DocumentsModel; link: DocumentsViewLink } {
-  const link: DocumentsViewLink = {};
-  const model = new DocumentsModel(
-    documents,
-    {
-      hasKey: () => credentials.hasKey(),
-      onDidChangeSignIn: credentials.onDidChange,
-      pageSize: config.documentsPageSize,
-      defaultSort: config.defaultDocumentSort,
-      hideEmpty: config.hideEmptyTemplates,
-      // On screen, the groups show their counts: they are read in the background.
-      countsWanted: () => link.view?.visible() === true,
-      server: () => where.server(),
-      persist: (s) => Promise.all([state.update(STATE.documentsView, s), link.view?.persisted()]).then(() => undefined),
-      progress: (p) => link.view?.progress(p) ?? p,
-      log,
-    },
-    state.get(STATE.documentsView),
-  );
-  return { model, link };
-}
-
 export class DocumentsTreeProvider extends PagedTreeBase<DocNode> {
   #fileIcon = fileIcon();
   /** Whether the account has a key, as last heard (the title's description is empty without one). */
   #signedIn = false;
 
   constructor(
-    /** The account's Documents model, built beside its service ({@link documentsModel}) and shown here. */
+    /** The account's Documents model (the account owns it: see Account.models); the view shows it, never disposes it. */
     readonly model: DocumentsModel,
     link: DocumentsViewLink,
     readonly credentials: SignIn,
     readonly state: vscode.Memento,
     readonly log: Logger,
-    /** The documents server (an added account's own address; else the user settings', which may change). */
-    readonly where: DocumentsServer = SETTINGS_SERVER,
   ) {
     super(VIEW.documents);
     link.view = {
@@ -105,18 +60,12 @@ export class DocumentsTreeProvider extends PagedTreeBase<DocNode> {
       progress: (p) => this.withProgress(p),
       persisted: () => this.#updateContext(),
     };
-    this._register(model);
     this._register(this.model.onDidChange((node) => this.fire(node)));
     this._register(this.model.onDidChangeCounting(() => this.updateViewText()));
     this._register(
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (where.fromSettings && config.affects(e, 'documents.baseUrl')) this.model.serverChanged();
-        else if (config.affects(e, 'documents.pageSize')) this.model.pageSizeChanged();
-        else if (config.affects(e, 'documents.defaultSort')) this.model.defaultSortChanged();
-        if (config.affects(e, 'documents.hideEmptyTemplates')) {
-          void this.#updateContext();
-          this.model.hideEmptyChanged();
-        }
+        // The model follows its own settings (see documentsModelOf); the view, what it shows of them.
+        if (config.affects(e, 'documents.hideEmptyTemplates')) void this.#updateContext();
         if (config.affects(e, 'files.language')) {
           this.#fileIcon = fileIcon();
           this.fire(undefined);

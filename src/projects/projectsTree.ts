@@ -1,9 +1,9 @@
 import vscode = require('vscode');
 import type { SignIn } from '../accounts/credentials';
-import { CMD, STATE, CTX, VIEW } from '../constants';
-import { ProjectsModel, projectKey, type ProjectSource } from './projectsModel';
+import { CMD, CTX, VIEW } from '../constants';
+import { projectKey, type ProjectsModel } from './projectsModel';
+import type { ProjectsViewLink } from './modelOfAccount';
 import type { ErrorNode, ProjectItemNode, ProjectNode, ProjectSearchNode } from '../model/nodes';
-import * as config from '../util/config';
 import type { Logger } from '../util/log';
 import { dateTime, formatCount, md, parseDate, reports, shortDate } from '../tree/format';
 import { PagedTreeBase } from '../tree/pagedTree';
@@ -25,35 +25,9 @@ const SORT_SHORT: Record<string, string> = {
  * an error row with Retry, and a Search results header with its own Clear action while searching).
  * One request when the view opens; a delete removes the row without refetching.
  */
-/** What a Projects model hears of the view that shows it, once that view is built (the model is built first). */
-export interface ProjectsViewLink {
-  view?: { progress(p: Promise<void>): Promise<void>; persisted(): Promise<void> };
-}
-
-/** One account's Projects model, built beside its project service and handed to its view (the view fills in `link`). */
-export function projectsModel(projects: ProjectSource, credentials: SignIn, state: vscode.Memento, log: Logger): { model: ProjectsModel; link: ProjectsViewLink } {
-  const link: ProjectsViewLink = {};
-  const model = new ProjectsModel(
-    projects,
-    {
-      hasKey: () => credentials.hasKey(),
-      onDidChangeSignIn: credentials.onDidChange,
-      pageSize: config.projectsPageSize,
-      persist: async (s) => {
-        await link.view?.persisted();
-        await state.update(STATE.projectsView, s);
-      },
-      progress: (p) => link.view?.progress(p) ?? p,
-      log,
-    },
-    state.get(STATE.projectsView),
-  );
-  return { model, link };
-}
-
 export class ProjectsTreeProvider extends PagedTreeBase<ProjectNode> {
   constructor(
-    /** The account's Projects model, built beside its service ({@link projectsModel}) and shown here. */
+    /** The account's Projects model (the account owns it: see Account.models); the view shows it, never disposes it. */
     readonly model: ProjectsModel,
     link: ProjectsViewLink,
     readonly credentials: SignIn,
@@ -68,13 +42,7 @@ export class ProjectsTreeProvider extends PagedTreeBase<ProjectNode> {
         await this.#updateContext();
       },
     };
-    this._register(model);
     this._register(this.model.onDidChange(() => this.fire(undefined)));
-    this._register(
-      vscode.workspace.onDidChangeConfiguration((e) => {
-        if (config.affects(e, 'projects.baseUrl') || config.affects(e, 'documents.baseUrl') || config.affects(e, 'projects.pageSize')) this.model.refresh();
-      }),
-    );
     void this.#updateContext();
   }
 

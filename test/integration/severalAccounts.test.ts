@@ -214,8 +214,17 @@ describe('several accounts: two installations side by side', function () {
     const uriB = vscode.Uri.from({ scheme: 'content-docs', authority: `${ID}.${added.label}`, path: `/Freestyle/${NAME}.md` });
     assert.match(new TextDecoder().decode(await vscode.workspace.fs.readFile(uriB)), /^Text of B/, 'while the account is there, its address reads');
 
+    // Its models (built when its roots were shown) are its own, and go with it.
+    const model = added.documentsModel.model;
+    assert.notStrictEqual(model, s.registry.primary.documentsModel.model);
     prompter.confirms = [true];
     assert.strictEqual(await vscode.commands.executeCommand('contentDocs.accountRemove', added.label), true);
+    assert.throws(() => added.documentsModel, /removed from VS Code/, 'a removed account builds no model again');
+    let changes = 0;
+    const heard = model.onDidChange(() => changes++);
+    await model.setSort('nameAsc');
+    heard.dispose();
+    assert.strictEqual(changes, 0, "the removed account's model was disposed with it: it tells of nothing more");
     assert.match(prompter.asked.at(-1)?.message ?? '', /Remove the account .*Nothing is deleted on the server/s);
     assert.strictEqual(s.registry.added().length, 0);
     assert.strictEqual(await s.context.secrets.get(`contentDocs.apiKey.${added.label}`), undefined, 'its key is deleted');

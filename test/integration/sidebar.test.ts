@@ -10,7 +10,8 @@ import * as fs from 'fs';
 import * as vscode from 'vscode';
 import { CMD } from '../../src/constants';
 import type { Core } from '../../src/core';
-import { DocumentsTreeProvider, documentsModel } from '../../src/documents/documentsTree';
+import { DocumentsTreeProvider } from '../../src/documents/documentsTree';
+import { documentsModelOf } from '../../src/documents/modelOfAccount';
 import type { DocNode, DocumentNode, GroupNode, TemplateGroupNode } from '../../src/model/nodes';
 import type { Prompter } from '../../src/ui/prompter';
 import { documentOrder, likeMatcher, startSandbox, type RequestRecord, type Sandbox, type SandboxDocument } from '../sandbox/server';
@@ -463,19 +464,29 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       assert.strictEqual(lists().at(-1)!.query.favorite, undefined, 'all documents again');
     });
 
-    it('sort, filter and search survive a restart (a new provider over the same globalState)', async () => {
+    it('sort, filter and search survive a restart (a new model and view over the same globalState); the model is its account\'s, not its view\'s', async () => {
       await tree.model.setSort('nameDesc');
       await tree.model.setFavoritesOnly(true);
       tree.model.setSearch({ text: 'launch', by: 'result' });
-      const built = documentsModel(s.documents, s.credentials, s.context.globalState, s.log);
+      const built = documentsModelOf(s.documents, s.credentials, s.context.globalState, s.log);
       const restarted = new DocumentsTreeProvider(built.model, built.link, s.credentials, s.context.globalState, s.log);
       try {
         assert.strictEqual(restarted.model.sort, 'nameDesc');
         assert.strictEqual(restarted.model.favoritesOnly, true);
         assert.deepStrictEqual(restarted.model.search, { text: 'launch', by: 'result' });
         assert.strictEqual((await restarted.getChildren())[0].kind, 'searchResults');
+        // The model is the account's, not the view's: a view that goes away leaves it working.
+        restarted.dispose();
+        let changes = 0;
+        const heard = built.model.onDidChange(() => changes++);
+        await built.model.setSort('newest');
+        heard.dispose();
+        assert.ok(changes > 0, 'the model still tells of its changes after its view was disposed');
+        assert.strictEqual(s.documentsTree.model, s.registry.primary.documentsModel.model, "the Documents view shows its account's model");
+        assert.strictEqual(s.projectsTree.model, s.registry.primary.projectsModel.model, "the Projects view shows its account's model");
       } finally {
         restarted.dispose();
+        built.dispose();
       }
     });
 
