@@ -17,30 +17,21 @@ export interface DocumentLike {
 }
 
 /**
- * What the format detector said of each document's last text, by id: the tree asks for every visible row on each
- * refresh, and every document URI built asks too, while a text changes rarely. A text is scanned once; a record that
- * carries the same text again (a refresh reads new records of unchanged documents) is answered from here after one
- * comparison of the texts. Keyed by id and checked against the text itself, not its `updated_at`: two accounts can
- * hold the same id changed in the same second, and their texts still tell them apart (the other one is scanned).
+ * What the format detector said of each record's text: the tree asks for every visible row on each refresh, and
+ * every document URI built asks too. Remembered by the record object itself (a weak map): a record is scanned once,
+ * whatever its account, and nothing outlives the records the models hold (a record read again is a new object,
+ * scanned once again).
  */
 export class HtmlFormats {
-  readonly #byId = new Map<number, { readonly result: string; readonly html: boolean }>();
+  readonly #byRecord = new WeakMap<object, boolean>();
 
-  constructor(
-    private readonly detect: (text: string) => ContentFormat = detectFormat,
-    /** How many documents are remembered (the oldest remembered goes first). */
-    private readonly max = 10_000,
-  ) {}
+  constructor(private readonly detect: (text: string) => ContentFormat = detectFormat) {}
 
-  /** Whether this text of document `id` is HTML. */
-  isHtml(id: number, result: string | null): boolean {
-    if (!result) return false;
-    const known = this.#byId.get(id);
-    if (known && known.result === result) return known.html;
-    const html = this.detect(result) === 'html';
-    this.#byId.delete(id);
-    this.#byId.set(id, { result, html });
-    if (this.#byId.size > this.max) this.#byId.delete(this.#byId.keys().next().value!);
+  /** Whether the record's text is HTML. */
+  isHtml(record: { readonly result?: string | null }): boolean {
+    if (!record.result) return false;
+    let html = this.#byRecord.get(record);
+    if (html === undefined) this.#byRecord.set(record, (html = this.detect(record.result) === 'html'));
     return html;
   }
 }
@@ -52,7 +43,7 @@ const formats = new HtmlFormats();
  * was kept of it. Such a document is a `.html` file (language `html`); any other keeps the setting's `.md` or `.txt`.
  */
 export function isHtmlDocument(doc: DocumentLike): boolean {
-  return doc.result !== undefined ? formats.isHtml(doc.id, doc.result) : doc.html === true;
+  return doc.result !== undefined ? formats.isHtml(doc) : doc.html === true;
 }
 
 /** The extension a document's file takes: `.html` for an HTML text, else `ext` (the setting's). */

@@ -86,41 +86,32 @@ describe('HTML documents as files', () => {
     assert.equal(isHtmlDocument({ id: 1, name: 'a' }), false);
   });
 
-  it('scans a document\'s text once: a refresh that brings the same texts again (new records) scans none of them', () => {
+  it('scans a record\'s text once, however often its row or URI asks; a record read again is scanned once again', () => {
     let scans = 0;
     const formats = new HtmlFormats((text): ContentFormat => {
       scans++;
       return detectFormat(text);
     });
-    // Each read of the list parses new records: new objects and new strings, the same texts.
     const page = () => Array.from({ length: 100 }, (_, i) => ({ id: i + 1, result: i % 2 ? [...QUILL].join('') : `Plain ${i}` }));
-    const first = page().map((d) => formats.isHtml(d.id, d.result));
+    const shown = page();
+    const first = shown.map((d) => formats.isHtml(d));
     assert.equal(scans, 100);
-    for (let refresh = 0; refresh < 3; refresh++) assert.deepEqual(page().map((d) => formats.isHtml(d.id, d.result)), first);
-    assert.equal(scans, 100, 'no text is scanned again');
-    assert.equal(formats.isHtml(2, 'Now plain text'), false, 'a changed text is scanned');
-    assert.equal(formats.isHtml(2, 'Now plain text'), false);
-    assert.equal(scans, 101);
-    assert.equal(formats.isHtml(3, null), false, 'no text, nothing to scan');
-    assert.equal(scans, 101);
+    // The tree asks again for every visible row on each refresh of the view.
+    for (let refresh = 0; refresh < 3; refresh++) assert.deepEqual(shown.map((d) => formats.isHtml(d)), first);
+    assert.equal(scans, 100, 'no record is scanned twice');
+    // A list read again brings new records: each is scanned once, and says the same.
+    assert.deepEqual(page().map((d) => formats.isHtml(d)), first);
+    assert.equal(scans, 200);
+    assert.equal(formats.isHtml({ result: null }), false, 'no text, nothing to scan');
+    assert.equal(scans, 200);
   });
 
-  it('the same id with two texts (two accounts) is told apart by its text, never by the id alone', () => {
-    let scans = 0;
-    const formats = new HtmlFormats((text): ContentFormat => {
-      scans++;
-      return detectFormat(text);
-    }, 2);
-    assert.equal(formats.isHtml(7, QUILL), true);
-    assert.equal(formats.isHtml(7, 'Text of B'), false);
-    assert.equal(formats.isHtml(7, QUILL), true);
-    assert.equal(scans, 3);
-    // At most `max` documents are remembered: the oldest goes first.
-    formats.isHtml(8, 'eight');
-    formats.isHtml(9, 'nine');
-    formats.isHtml(8, 'eight');
-    assert.equal(scans, 5, 'the newest two are remembered');
-    formats.isHtml(7, QUILL);
-    assert.equal(scans, 6, 'the oldest was forgotten');
+  it('the same id in two accounts (two records, two texts) is told apart: nothing is remembered by id', () => {
+    const a = { id: 7, name: 'Quarterly letter', result: QUILL };
+    const b = { id: 7, name: 'Quarterly letter', result: 'Text of B' };
+    assert.equal(isHtmlDocument(a), true);
+    assert.equal(isHtmlDocument(b), false);
+    assert.equal(isHtmlDocument(a), true);
+    assert.equal(isHtmlDocument({ ...b, result: QUILL }), true, 'B\'s text turned HTML: its new record says so');
   });
 });
