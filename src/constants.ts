@@ -132,4 +132,6 @@ export const STATE = {
   accounts: 'contentDocs.accounts',
   /** The label of the account last chosen for New Document…, Go to Document… or a writing action (offered first). */
   lastAccount: 'contentDocs.lastAccount',
+  /** workspaceState: the prompt being written in an editor (its address and text), for its tab restored after a reload. */
+  promptDraft: 'contentDocs.promptDraft',
 } as const;

@@ -36,6 +36,8 @@ export interface Core {
   readonly subscriptions: vscode.Disposable[];
   /** Where features remember choices (the last account, writing style): the extension's globalState. */
   readonly state: vscode.Memento;
+  /** What this window remembers of its own (the prompt being written in an editor): the extension's workspaceState. */
+  readonly workspaceState: vscode.Memento;
   readonly log: Logger;
   readonly credentials: Credentials;
   /** The account in VS Code's Accounts menu (an authentication provider). */
@@ -176,7 +178,7 @@ export function createServices(base: CoreBase): Core {
   );
 
   return {
-    context, subscriptions: context.subscriptions, state: context.globalState, log, credentials, accounts, api, registry, documents, account, usage, prompter,
+    context, subscriptions: context.subscriptions, state: context.globalState, workspaceState: context.workspaceState, log, credentials, accounts, api, registry, documents, account, usage, prompter,
     documentsTree, projectsTree, documentsView, projectsView, fs, proposalContent, saveStatus,
   };
 }

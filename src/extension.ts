@@ -1,6 +1,6 @@
 import vscode = require('vscode');
 import { STATE } from './constants';
-import { registerViews } from './activation/forwarders';
+import { registerPromptFiles, registerViews } from './activation/forwarders';
 import { registerTools } from './agents/tools/register';
 import { registerChatParticipant } from './agents/chat/participant';
 import { parseRecords } from './accounts/records';
@@ -67,6 +67,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   // Each feature registers what VS Code must know from the start; what it does loads when first needed.
   const accounts = registerAccountsMenu(context.subscriptions, credentials, context.globalState, log, core);
   const views = registerViews(context.subscriptions, core);
+  registerPromptFiles(context.subscriptions, () => loadCommandsBundle().promptFiles(context.workspaceState));
   const registerCommands = commandRegistrar(log, core);
   const tools = new Map<string, vscode.LanguageModelTool<unknown>>();
   context.subscriptions.push(

@@ -1,5 +1,5 @@
 import vscode = require('vscode');
-import { SCHEME, VIEW } from '../constants';
+import { PROMPT_SCHEME, SCHEME, VIEW } from '../constants';
 import type { DocNode, ProjectNode } from '../model/nodes';
 import type { AccountRootNode } from '../tree/accountRoots';
 
@@ -139,4 +139,14 @@ export function registerViews(subscriptions: vscode.Disposable[], load: () => vo
       files.connect(real.fs);
     },
   };
+}
+
+/**
+ * Registers the file system of New Document's prompt editor (src/files/promptEditor.ts) with a forwarder: VS Code asks
+ * for it when a prompt is written in an editor, and when it restores such a tab after a reload or a restart (which
+ * activates the extension: `onFileSystem:content-docs-prompt`). `real` loads it on that first call.
+ */
+export function registerPromptFiles(subscriptions: vscode.Disposable[], real: () => vscode.FileSystemProvider): void {
+  const files: ForwardingFileSystem = new ForwardingFileSystem(() => files.connect(real()));
+  subscriptions.push(files, vscode.workspace.registerFileSystemProvider(PROMPT_SCHEME, files, { isCaseSensitive: true }));
 }

@@ -22,6 +22,7 @@ function loadBackup(): BackupModule {
 
 export { answerChat } from '../agents/chat/handler';
 export { goneText } from '../write/proposalGone';
+export { promptFiles } from '../files/promptEditor';
 export { showCheckedInput } from '../ui/checkedInput';
 export { showStepInput, showStepPick, showToggleInput } from '../ui/quickInputs';
 

@@ -14,13 +14,13 @@ import { templateCategory } from '../api/templateCategories';
 import type { DocumentsTreeProvider } from '../documents/documentsTree';
 import { isBack, isPressed, type Back, type Step, type StepButton } from '../ui/quickInputs';
 import { collapse, documentPrompt, documentPromptLength } from '../write/prompt';
-import { promptCommands, promptEditorOpen, showPromptEditor, writePromptInEditor } from './promptEditor';
+import { promptCommands, promptEditorOpen, showPromptEditor, takeRestoredPrompt, writePromptInEditor } from './promptEditor';
 import type { CommandParts } from '../commands/types';
 import type { AccountPickNeeds } from '../accounts/pick';
 import type { ArgsNeeds } from '../commands/args';
 
 /** What opening, creating and finding documents take. */
-export type FilesNeeds = Pick<Core, 'log' | 'prompter'> & AccountPickNeeds & ArgsNeeds;
+export type FilesNeeds = Pick<Core, 'log' | 'prompter' | 'workspaceState'> & AccountPickNeeds & ArgsNeeds;
 
 /** Go to Document waits this long after the last keystroke before asking the server. */
 export const SEARCH_DEBOUNCE_MS = 250;
@@ -257,7 +257,7 @@ async function askStep(
         if (answer === undefined || isBack(answer)) return answer;
         if (isPressed(answer)) {
           // The editor holds what the box held; Use Prompt goes on, closing its tab comes back here with the text kept.
-          const outcome = await writePromptInEditor(meant(answer.value));
+          const outcome = await writePromptInEditor(meant(answer.value), s.workspaceState);
           draft.prompt = outcome.text;
           if (outcome.kind === 'use') {
             draft.prompt = outcome.text.trim();
@@ -347,6 +347,9 @@ function store(account: Account, d: Draft): Thenable<ContentDocument> {
  * The Documents view shows it through DocumentService.onDidCreate.
  */
 export async function newDocument(s: FilesNeeds, arg?: unknown): Promise<ContentDocument | undefined> {
+  // A prompt editor restored after a reload (its New Document… ended with the window): its text is this one's prompt.
+  const restored = takeRestoredPrompt();
+  if (restored?.trim()) keptPrompt = restored;
   if (promptEditorOpen()) {
     // A New Document… is waiting for its prompt there: one at a time.
     await showPromptEditor();

@@ -9,10 +9,14 @@
  *
  * Every change is saved at once to the in-memory file (without save participants, so no trailing white space is
  * trimmed while typing): the tab is never dirty, and closing it never asks "Save?".
+ *
+ * The window's workspaceState keeps the text too, so that VS Code's restored tab after a reload or a restart shows it
+ * (the file system is registered at activation, see registerPromptFiles): its New Document… ended with the window,
+ * so Use Prompt there starts a New Document… with it, and closing it keeps it for the next one.
  */
 import vscode = require('vscode');
 import { isBlank, LIMITS } from '../api/validate';
-import { CMD, PROMPT_SCHEME } from '../constants';
+import { CMD, PROMPT_SCHEME, STATE } from '../constants';
 import { documentPromptLength } from '../write/prompt';
 
 /** How the editor was left: Use Prompt, its tab closed, or ended by another New Document… asking for it. */
@@ -20,11 +24,34 @@ export type PromptOutcome = { kind: 'use' | 'closed' | 'ended'; text: string };
 
 const FILE_NAME = 'New Document Prompt.md';
 
+/** What the window keeps of the prompt being written: its editor's address and its text. */
+interface PromptDraft {
+  readonly uri: string;
+  readonly text: string;
+}
+
 /** The prompts' files, by path: one per editor opened, forgotten when its editor is done. */
 class PromptFiles implements vscode.FileSystemProvider {
   private readonly files = new Map<string, { data: Uint8Array; ctime: number; mtime: number }>();
   private readonly changed = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
   readonly onDidChangeFile = this.changed.event;
+
+  constructor(readonly state: vscode.Memento) {}
+
+  /**
+   * The file of a tab VS Code restored (a reload or a restart): the text the window kept of it, in an editor of its
+   * own whose New Document… ended with the window. Undefined when the window kept nothing for that address.
+   */
+  private restored(uri: vscode.Uri): { data: Uint8Array; ctime: number; mtime: number } | undefined {
+    const draft = this.state.get<PromptDraft>(STATE.promptDraft);
+    if (!draft || draft.uri !== uri.toString() || typeof draft.text !== 'string') return undefined;
+    this.set(uri, draft.text);
+    if (current?.uri.toString() !== uri.toString()) {
+      current?.end('ended');
+      current = new PromptSession(uri, draft.text, this.state, true);
+    }
+    return this.files.get(this.key(uri));
+  }
 
   private key(uri: vscode.Uri): string {
     return `${uri.path}?${uri.query}`;
@@ -41,7 +68,7 @@ class PromptFiles implements vscode.FileSystemProvider {
   }
   stat(uri: vscode.Uri): vscode.FileStat {
     if (uri.path === '/') return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0 };
-    const f = this.files.get(this.key(uri));
+    const f = this.files.get(this.key(uri)) ?? this.restored(uri);
     if (!f) throw vscode.FileSystemError.FileNotFound(uri);
     return { type: vscode.FileType.File, ctime: f.ctime, mtime: f.mtime, size: f.data.byteLength };
   }
@@ -52,7 +79,7 @@ class PromptFiles implements vscode.FileSystemProvider {
     throw vscode.FileSystemError.NoPermissions(uri);
   }
   readFile(uri: vscode.Uri): Uint8Array {
-    const f = this.files.get(this.key(uri));
+    const f = this.files.get(this.key(uri)) ?? this.restored(uri);
     if (!f) throw vscode.FileSystemError.FileNotFound(uri);
     return f.data;
   }
@@ -74,14 +101,15 @@ class PromptFiles implements vscode.FileSystemProvider {
 let files: PromptFiles | undefined;
 let opened = 0;
 let current: PromptSession | undefined;
+/** The text of a restored prompt editor that was used or closed: the next New Document… starts with it. */
+let restoredText: string | undefined;
 
-/** The file system is registered on the first prompt written in an editor, not at activation. */
-function promptFiles(): PromptFiles {
-  if (!files) {
-    files = new PromptFiles();
-    vscode.workspace.registerFileSystemProvider(PROMPT_SCHEME, files, { isCaseSensitive: true });
-  }
-  return files;
+/**
+ * The prompts' file system, as activation registers it (a forwarder that asks for it on VS Code's first call, see
+ * registerPromptFiles): `state` is the window's workspaceState, where the text being written is kept.
+ */
+export function promptFiles(state: vscode.Memento): vscode.FileSystemProvider {
+  return (files ??= new PromptFiles(state));
 }
 
 /** `812 / 2,048`: the characters as they will be sent, against the limit. */
@@ -93,7 +121,7 @@ function countText(text: string): { length: number; over: boolean; said: string 
 class PromptSession {
   private readonly disposables: vscode.Disposable[] = [];
   private readonly status: vscode.StatusBarItem;
-  private text: string;
+  text: string;
   private saving: Promise<void> | undefined;
   private saveAgain = false;
   private settle!: (o: PromptOutcome) => void;
@@ -105,8 +133,12 @@ class PromptSession {
   constructor(
     readonly uri: vscode.Uri,
     text: string,
+    private readonly state: vscode.Memento,
+    /** A tab VS Code restored: no New Document… waits for it (see takeRestoredPrompt). */
+    readonly restored = false,
   ) {
     this.text = text;
+    this.keep();
     this.status = vscode.window.createStatusBarItem('contentDocs.promptLength', vscode.StatusBarAlignment.Right, 100);
     this.status.name = 'Content Docs: Prompt Length';
     this.disposables.push(
@@ -115,6 +147,7 @@ class PromptSession {
         if (e.document.uri.toString() !== this.uri.toString()) return;
         this.text = e.document.getText();
         this.showCount();
+        this.keep();
         if (e.document.isDirty) void this.save();
       }),
       vscode.window.onDidChangeActiveTextEditor(() => this.showCount()),
@@ -149,6 +182,16 @@ class PromptSession {
       : `Characters of the prompt as it will be sent (paragraphs, headings and lists go as HTML, because the service joins a prompt's lines), of at most ${LIMITS.prompt.toLocaleString('en-US')}. Use Prompt (✓) goes on with New Document…; closing the tab goes back to its box.`;
     this.status.backgroundColor = c.over ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
     this.status.show();
+  }
+
+  /** The window keeps the text (for the tab restored after a reload), written at most every 200 ms. */
+  private keeping: ReturnType<typeof setTimeout> | undefined;
+  private keep(): void {
+    if (this.keeping || this.done) return;
+    this.keeping = setTimeout(() => {
+      this.keeping = undefined;
+      if (!this.done) void this.state.update(STATE.promptDraft, { uri: this.uri.toString(), text: this.text } satisfies PromptDraft);
+    }, 200);
   }
 
   /** Saves the editor's text to the in-memory file, so that its tab is never dirty; one save at a time, the last text last. */
@@ -201,6 +244,10 @@ class PromptSession {
     this.done = true;
     if (current === this) current = undefined;
     for (const d of this.disposables) d.dispose();
+    clearTimeout(this.keeping);
+    // Done with: the window keeps nothing of it (a restored one's text goes to the next New Document…).
+    if (this.state.get<PromptDraft>(STATE.promptDraft)?.uri === this.uri.toString()) void this.state.update(STATE.promptDraft, undefined);
+    if (this.restored && kind !== 'ended') restoredText = this.text;
     this.settle({ kind, text: this.text });
     if (kind === 'ended') void Promise.resolve(this.save()).then(() => vscode.window.tabGroups.close(this.tabs()));
     // Forgotten once no tab shows it (a save under way still finds it).
@@ -212,13 +259,14 @@ class PromptSession {
  * Opens an editor holding `text` for New Document's prompt and waits until it is done with (see the file's comment).
  * One at a time: a second one ends the first ('ended', its text kept by its New Document…).
  */
-export async function writePromptInEditor(text: string): Promise<PromptOutcome> {
+export async function writePromptInEditor(text: string, state: vscode.Memento): Promise<PromptOutcome> {
   current?.end('ended');
-  const fs = promptFiles();
-  // A new address each time: VS Code may keep a closed editor's text a while, and it must not come back.
-  const uri = vscode.Uri.from({ scheme: PROMPT_SCHEME, path: `/${FILE_NAME}`, query: String(++opened) });
+  const fs = (files ??= new PromptFiles(state));
+  // A new address each time, in this window and after a reload: VS Code may keep a closed editor's text a while, and
+  // it must not come back.
+  const uri = vscode.Uri.from({ scheme: PROMPT_SCHEME, path: `/${FILE_NAME}`, query: `${Date.now().toString(36)}${(++opened).toString(36)}` });
   fs.set(uri, text);
-  const session = (current = new PromptSession(uri, text));
+  const session = (current = new PromptSession(uri, text, state));
   try {
     const doc = await vscode.workspace.openTextDocument(uri);
     if (doc.languageId !== 'markdown') await vscode.languages.setTextDocumentLanguage(doc, 'markdown');
@@ -236,7 +284,21 @@ export async function writePromptInEditor(text: string): Promise<PromptOutcome> 
 
 /** Whether an editor for New Document's prompt is open and waited for (New Document… shows it rather than asking again). */
 export function promptEditorOpen(): boolean {
-  return current !== undefined;
+  return current !== undefined && !current.restored;
+}
+
+/**
+ * The text of a prompt editor restored after a reload, for a New Document… that starts now: a restored editor still
+ * open is closed (its text goes into the prompt's box), or the text of one used or closed since. Undefined: none.
+ */
+export function takeRestoredPrompt(): string | undefined {
+  if (current?.restored) {
+    restoredText = current.text;
+    current.end('ended');
+  }
+  const text = restoredText;
+  restoredText = undefined;
+  return text;
 }
 
 /** Brings the open prompt editor to the front. */
@@ -254,7 +316,11 @@ export async function usePrompt(arg?: unknown): Promise<boolean> {
     void vscode.window.showInformationMessage('No New Document… is waiting for this prompt any more: run New Document… again, and Write in an Editor… in its prompt step.');
     return false;
   }
-  return current.use();
+  const restored = current.restored;
+  const used = await current.use();
+  // Its New Document… ended with the window: a new one starts with this prompt in its box.
+  if (used && restored) void vscode.commands.executeCommand(CMD.documentNew);
+  return used;
 }
 
 export const promptCommands = {

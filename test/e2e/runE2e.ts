@@ -651,6 +651,62 @@ async function story(steps: Steps, wb: Workbench, other: Sandbox): Promise<void>
     const message = await refusal.first().innerText();
     assert(/belongs to|account/i.test(message), `the save failed with ${JSON.stringify(message)}, which does not say the document is another account's`);
   });
+
+  await steps.step('prompt-editor-reload', 'New Document\'s prompt written in an editor survives a window reload: the restored tab shows the text, and Ctrl+Enter there starts a New Document… whose prompt box holds it', async (shot) => {
+    const server = other; // the user settings name the second installation since the step before
+    const title = async () => (await ui.quickInputTitle.textContent()) ?? '';
+    await page.keyboard.press('Escape'); // the notification centre the step before opened
+    await ui.runCommand('Content Docs: New Document');
+    await waitFor('the name box', async () => (await title()).includes('Name'), 15_000);
+    await page.keyboard.type('Plan before a reload', { delay: 5 });
+    await page.keyboard.press('Enter');
+    await waitFor('the template pick', async () => (await title()).includes('Template'), 10_000);
+    await page.keyboard.press('Enter');
+    await waitFor('the prompt box', async () => (await title()).includes('Prompt'), 10_000);
+    await page.keyboard.type('Plan', { delay: 5 });
+    await ui.quickInput.locator('a[aria-label^="Write in an Editor"]').click();
+    await waitFor('the tab "New Document Prompt.md"', async () => ((await ui.activeTab.getAttribute('aria-label')) ?? '').includes('New Document Prompt.md'), 15_000);
+    await ui.activeEditor.locator('.view-lines').click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('Kept across a reload.', { delay: 10 });
+    await waitFor('the editor to show the typed text', async () => (await ui.activeEditorText()).includes('Kept across a reload.'), 5000);
+    // Never dirty for long: each change is saved to memory at once (closing the window never asks to save it).
+    await waitFor('the prompt tab to be clean', async () => !(await ui.activeTab.getAttribute('class'))?.includes('dirty'), 5000);
+    // The window keeps the text a moment after the last change (workspaceState), then the window is reloaded.
+    await sleep(1500);
+    await page.goto('about:blank');
+    await page.goto(wb.url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    const restoredTab = page.locator('.tabs-container .tab', { hasText: 'New Document Prompt.md' }).first();
+    await restoredTab.waitFor({ timeout: 30_000 });
+    await restoredTab.click();
+    await waitFor('the restored prompt editor to show the text', async () => (await ui.activeEditorText()).includes('Kept across a reload.'), 45_000);
+    const count = page.locator('.statusbar-item[id$="contentDocs.promptLength"]');
+    await waitFor('the status bar to count the prompt', async () => /Prompt: \d+ \/ 2,048/.test((await count.textContent()) ?? ''), 15_000);
+    await shot('restored');
+
+    // Ctrl+Enter (Use Prompt): the tab closes and New Document… starts again, the text in its prompt box.
+    await ui.activeEditor.locator('.view-lines').click();
+    await page.keyboard.press('Control+Enter');
+    await waitFor('the name box of a new New Document…', async () => (await title()).includes('Name'), 15_000);
+    assert((await page.locator('.tabs-container .tab', { hasText: 'New Document Prompt.md' }).count()) === 0, 'the prompt tab is still open');
+    await page.keyboard.type('Plan after a reload', { delay: 5 });
+    await page.keyboard.press('Enter');
+    await waitFor('the template pick', async () => (await title()).includes('Template'), 10_000);
+    await page.keyboard.press('Enter');
+    await waitFor('the prompt box', async () => (await title()).includes('Prompt'), 10_000);
+    const value = await ui.quickInputBox.inputValue();
+    assert(value.includes('Plan') && value.includes('Kept across a reload.'), `the prompt box holds ${JSON.stringify(value)}`);
+    await shot('prompt-box');
+    await page.keyboard.press('Enter');
+    await waitFor('the creativity pick', async () => (await title()).includes('Creativity'), 10_000);
+    await page.keyboard.press('Enter');
+    const created = () => [...server.documents.values()].find((d) => d.name === 'Plan after a reload');
+    await waitFor('the document to be created on the server', () => created() !== undefined, 30_000, 250);
+    assert(created()!.prompt === '<p>Plan</p><p>Kept across a reload.</p>', `stored prompt ${JSON.stringify(created()!.prompt)}`);
+  });
 }
 
 /**

@@ -317,7 +317,7 @@ describe('New Document… and Go to Document…', function () {
         await click(`${BOX} a[aria-label^="Write in an Editor"]`);
         const editor = await until('the prompt editor', () => promptEditor());
         assert.strictEqual(editor.document.getText(), 'Plan', 'what was typed in the box');
-        assert.ok(!(await read(BOX)).visible, 'the box closed while the editor is open');
+        await until('the box closed while the editor is open', async () => !(await read(BOX)).visible || undefined);
         await press('Enter');
         await press('Enter');
         await typeText('More.');
@@ -362,6 +362,65 @@ describe('New Document… and Go to Document…', function () {
       prompter.picks = ['Freestyle'];
       await vscode.commands.executeCommand('contentDocs.documentNew');
       assert.strictEqual(prompter.asked[2].value, '', 'nothing kept once a document was created');
+    });
+
+    it('a prompt editor VS Code restores after a reload shows the text the window kept; Use Prompt starts a New Document… with it, closing it keeps it for the next', async () => {
+      // What a reload leaves: the window's workspaceState holds the text of the prompt editor that was open, VS Code
+      // restores its tab at the same address, and this window's prompt file system has never seen that address.
+      const text = 'Restored plan.\n\n- kept across a reload';
+      const uri = vscode.Uri.from({ scheme: PROMPT_SCHEME, path: '/New Document Prompt.md', query: 'restored1' });
+      await s.workspaceState.update('contentDocs.promptDraft', { uri: uri.toString(), text });
+      const editor = await vscode.window.showTextDocument(uri, { preview: false });
+      assert.strictEqual(editor.document.getText(), text, 'the restored tab shows the kept text');
+      const count = `${documentPromptLength(text)} / 2,048`;
+      await until(`the status bar says ${count}`, async () => (await read(COUNT)).text.includes(count) || undefined);
+      // Written on: the window keeps the new text.
+      await editor.edit((b) => b.insert(editor.document.lineAt(editor.document.lineCount - 1).range.end, ' and written on'));
+      const written = `${text} and written on`;
+      await until('the window keeps the text as written', () => s.workspaceState.get<{ text: string }>('contentDocs.promptDraft')?.text === written || undefined);
+      await screenshot('document-new-prompt-restored');
+
+      // Use Prompt: the tab closes and a New Document… starts, its prompt box holding the text.
+      const prompter = new RecordingPrompter();
+      prompter.inputs = ['Restored plan doc'];
+      prompter.picks = ['Freestyle', 'Original'];
+      prompter.answer = (q) => (q.title.includes('Prompt') ? q.value : undefined);
+      s.prompter.current = prompter;
+      sandbox.resetRequests();
+      const created = new Promise<{ id: number }>((resolve) => {
+        const sub = s.documents.onDidCreate((d: { id: number }) => {
+          sub.dispose();
+          resolve(d);
+        });
+      });
+      assert.strictEqual(await vscode.commands.executeCommand(CMD.documentPromptUse), true);
+      await until('the restored tab closed', () => promptTabs().length === 0 || undefined);
+      const doc = await created;
+      assert.strictEqual(prompter.asked[2].title, 'New Document: Prompt');
+      assert.strictEqual(prompter.asked[2].value, written.replace(/\s+/g, ' ').trim(), 'the prompt box holds the restored text');
+      assert.strictEqual(sandbox.documents.get(doc.id)?.prompt, '<p>Restored plan.</p><ul><li>kept across a reload and written on</li></ul>', 'its lines as written');
+      assert.strictEqual(s.workspaceState.get('contentDocs.promptDraft'), undefined, 'the window keeps nothing once it is used');
+
+      // Closing a restored tab instead: the next New Document… starts with its text.
+      const again = vscode.Uri.from({ scheme: PROMPT_SCHEME, path: '/New Document Prompt.md', query: 'restored2' });
+      await s.workspaceState.update('contentDocs.promptDraft', { uri: again.toString(), text: 'Closed, not lost' });
+      await vscode.window.showTextDocument(again, { preview: false });
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+      await until('the window keeps nothing once it is closed', () => s.workspaceState.get('contentDocs.promptDraft') === undefined || undefined);
+      prompter.reset();
+      prompter.inputs = ['Next plan'];
+      prompter.picks = ['Freestyle', 'Original'];
+      prompter.answer = (q) => (q.title.includes('Prompt') ? q.value : undefined);
+      const next = await vscode.commands.executeCommand<{ id: number } | undefined>('contentDocs.documentNew');
+      assert.strictEqual(prompter.asked[2].value, 'Closed, not lost', 'the closed tab\'s text is the next prompt');
+      assert.ok(next, 'created');
+      assert.strictEqual(sandbox.documents.get(next.id)?.prompt, 'Closed, not lost');
+
+      // An address the window kept nothing for is not made up: VS Code says it cannot open it.
+      await assert.rejects(
+        Promise.resolve(vscode.workspace.fs.readFile(vscode.Uri.from({ scheme: PROMPT_SCHEME, path: '/New Document Prompt.md', query: 'unknown' }))),
+        /not found|EntryNotFound|FileNotFound/i,
+      );
     });
   });
 
