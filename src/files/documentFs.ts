@@ -362,7 +362,21 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     if (newUri.scheme !== oldUri.scheme || newUri.authority !== oldUri.authority || newDir !== oldDir) {
       throw vscode.FileSystemError.NoPermissions(`${action}: a document can be renamed, but not moved to another folder (its template cannot change).`);
     }
-    const name = documentNameFromFileName(newUri.path.slice(newUri.path.lastIndexOf('/') + 1), this.documents.get(id)?.name ?? this.index.get(id)?.name);
+    // The extension follows the text (.html for the web editor's HTML, else the files.language setting's): a rename
+    // that changes it would leave the file under a name it is never listed by.
+    const oldFile = oldUri.path.slice(oldUri.path.lastIndexOf('/') + 1);
+    const newFile = newUri.path.slice(newUri.path.lastIndexOf('/') + 1);
+    // Letter for letter: the file system is case-sensitive, and lists the file as it names it.
+    const extension = (file: string) => /\.(md|txt|html)$/i.exec(file)?.[0] ?? '';
+    if (extension(newFile) !== extension(oldFile)) {
+      const kept = extension(oldFile);
+      throw this.refuse(
+        kept
+          ? `${action}: the file keeps its extension (${kept}), which follows its text (HTML from the web editor: .html; else the "contentDocs.files.language" setting). Rename it to "${nameFromFileName(newFile)}${kept}".`
+          : `${action}: the file keeps its extension, which follows its text.`,
+      );
+    }
+    const name = documentNameFromFileName(newFile, this.documents.get(id)?.name ?? this.index.get(id)?.name);
     const problem = unusableName(name);
     if (problem) throw this.refuse(`${action}: ${problem}`);
     let release: (() => void) | undefined = () => undefined;

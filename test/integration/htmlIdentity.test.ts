@@ -208,6 +208,35 @@ describe('html documents across accounts, names and formats: a document is its a
     a.documents.get(TWIN_MD)!.name = TWIN;
   });
 
+  it('a rename keeps the file\'s extension, which follows the text: Name.md to Other.html, Other.txt, Other or Other.MD is refused with the reason (both addresses), nothing sent', async () => {
+    const A = labelA();
+    await closeAll();
+    a.resetRequests();
+    const renames: Array<[vscode.Uri, vscode.Uri]> = [];
+    for (const to of ['Other.html', 'Other.txt', 'Other', 'Other.MD']) {
+      renames.push([folderUri(A, `/${FOLDER}/${TWIN}.md`), folderUri(A, `/${FOLDER}/${to}`)]);
+      renames.push([docUri(A, TWIN_MD, `/${FOLDER}/${TWIN}.md`), docUri(A, TWIN_MD, `/${FOLDER}/${to}`)]);
+    }
+    renames.push([folderUri(A, `/${FOLDER}/${TWIN}.html`), folderUri(A, `/${FOLDER}/Other.md`)]);
+    renames.push([docUri(A, TWIN_HTML, `/${FOLDER}/${TWIN}.html`), docUri(A, TWIN_HTML, `/${FOLDER}/Other.md`)]);
+    for (const [from, to] of renames) {
+      await assert.rejects(Promise.resolve(vscode.workspace.fs.rename(from, to, { overwrite: false })), (e: Error) => {
+        assert.match(e.message, /keeps its extension|follows its text/, `${from.toString()} → ${to.toString()}: ${e.message}`);
+        return true;
+      });
+    }
+    assert.deepStrictEqual(updatesTo(a), [], 'no rename reached the server');
+    assert.strictEqual(a.documents.get(TWIN_MD)!.name, TWIN);
+    assert.strictEqual(a.documents.get(TWIN_HTML)!.name, TWIN);
+    const files = (await vscode.workspace.fs.readDirectory(folderUri(A, `/${FOLDER}`))).map(([n]) => n);
+    assert.ok(!files.some((f) => f.startsWith('Other')), `no file took the new name: ${files.filter((f) => f.startsWith('Other')).join(', ')}`);
+    // With its extension, the rename goes through, and the file is there under its new name.
+    await vscode.workspace.fs.rename(folderUri(A, `/${FOLDER}/${TWIN}.md`), folderUri(A, `/${FOLDER}/${TWIN} again.md`), { overwrite: false });
+    assert.strictEqual(a.documents.get(TWIN_MD)!.name, `${TWIN} again`);
+    assert.strictEqual(dec(await vscode.workspace.fs.readFile(folderUri(A, `/${FOLDER}/${TWIN} again.md`))), a.documents.get(TWIN_MD)!.result);
+    a.documents.get(TWIN_MD)!.name = TWIN;
+  });
+
   for (const command of [CMD.htmlPreview, CMD.htmlToMarkdown] as const) {
     const what = command === CMD.htmlPreview ? 'Open Preview' : 'Convert to Markdown…';
 
