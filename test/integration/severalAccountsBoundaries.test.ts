@@ -170,6 +170,33 @@ describe('several accounts: nothing crosses from one account to another (a remov
     assert.deepStrictEqual(b.requests.map((r) => `${r.method} ${r.path}`), [], 'nothing is sent to the removed account\'s server');
   });
 
+  it('a group of an added account whose list is on the wire when the account is removed lists nothing, and nothing more is asked', async () => {
+    const label = await addB();
+    const [, rootB] = await roots(2);
+    const groups = (await s.documentsView.getChildren(rootB as never)) as unknown as AnyNode[];
+    const all = groups.find((g) => g.kind === 'all');
+    assert.ok(all, `the added account has All Documents: ${groups.map((g) => g.kind).join(', ')}`);
+    await new Promise((r) => setTimeout(r, 300));
+    b.resetRequests();
+    const release = b.hold('documents.list');
+    let released = false;
+    try {
+      const listing = Promise.resolve(s.documentsView.getChildren(all as never)).then(
+        (rows) => ({ rows: (rows as unknown as AnyNode[]).map((n) => n.kind) }),
+        (e: unknown) => ({ error: e instanceof Error ? e.message : String(e) }),
+      );
+      await until('the list on the wire', () => b.requests.some((r) => r.route === 'documents.list'));
+      await s.registry.remove(label);
+      release();
+      released = true;
+      assert.deepStrictEqual(await listing, { rows: [] }, 'no row of the removed account is handed to the view, and no error');
+    } finally {
+      if (!released) release();
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    assert.strictEqual(b.requests.length, 1, `only the list already on the wire reached the removed account's server: ${b.requests.map((r) => `${r.method} ${r.path}`).join(', ')}`);
+  });
+
   it('the rows of a removed account still on screen give their items, tooltips and parents (as VS Code asks while the view refreshes)', async () => {
     const label = await addB();
     const [, rootB] = await roots(2);
