@@ -39,6 +39,11 @@ export class AccountRootsTree<N extends object> extends Disposable implements vs
   readonly onDidChangeTreeData = this.#_onDidChangeTreeData.event;
   /** Per account: its tree (the first account's is the view's own, built at activation). */
   readonly #trees = new Map<Account, PagedTreeBase<N>>();
+  /**
+   * The trees of accounts removed since (disposed): VS Code may still ask for the item, tooltip or parent of a row it
+   * shows as the view refreshes, and a removed account has no model to build another tree from.
+   */
+  readonly #removed = new WeakMap<Account, PagedTreeBase<N>>();
   readonly #roots = new Map<Account, AccountRootNode>();
   /** Which account's tree handed out a row. */
   readonly #ownerOf = new WeakMap<object, Account>();
@@ -87,9 +92,9 @@ export class AccountRootsTree<N extends object> extends Disposable implements vs
     return row;
   }
 
-  /** The tree of an account (made on first use). */
+  /** The tree of an account (made on first use; an account removed since has the one it had, and none is made for it). */
   treeOf(account: Account): PagedTreeBase<N> {
-    const known = this.#trees.get(account);
+    const known = this.#trees.get(account) ?? this.#removed.get(account);
     if (known) return known;
     const tree = this.make(account);
     this.#adopt(account, tree);
@@ -152,6 +157,7 @@ export class AccountRootsTree<N extends object> extends Disposable implements vs
       if (account === this.registry.primary || this.registry.added().includes(account)) continue;
       this.#trees.delete(account);
       this.#roots.delete(account);
+      this.#removed.set(account, tree);
       tree.dispose();
     }
     this.#_onDidChangeTreeData.fire(undefined);
@@ -163,7 +169,9 @@ export class AccountRootsTree<N extends object> extends Disposable implements vs
         // One account shown: its tree as it always was. That is an added one when the first account signed out.
         const only = this.registry.shown()[0] ?? this.registry.primary;
         if (!(await this.registry.hasKey(only))) return [this.#keyMissing(only) as unknown as N];
-        return this.#own(only, await this.treeOf(only).getChildren());
+        // Removed while its key was looked for: the view is read again (see #accountsChanged).
+        if (!this.#isLive(only)) return [];
+        return this.#live(only, await this.treeOf(only).getChildren());
       }
       return this.registry.shown().map((a) => {
         const root = this.#rootOf(a);
@@ -177,8 +185,15 @@ export class AccountRootsTree<N extends object> extends Disposable implements vs
     if (!account) return [];
     // An added account without its key on this machine: no request, one row that asks for that account's key.
     if (isAccountRoot(node) && !(await this.registry.hasKey(account))) return [this.#keyMissing(account) as unknown as N];
-    if (isAccountRoot(node)) return this.#own(account, await this.treeOf(account).getChildren());
-    return this.#own(account, await this.treeOf(account).getChildren(node));
+    // The account may have been removed while its key was looked for, or while its rows were read: nothing to list.
+    if (!this.#isLive(account)) return [];
+    if (isAccountRoot(node)) return this.#live(account, await this.treeOf(account).getChildren());
+    return this.#live(account, await this.treeOf(account).getChildren(node));
+  }
+
+  /** An account's rows, unless the account was removed while they were read (then none: no row of a removed account). */
+  #live(account: Account, rows: N[]): N[] {
+    return this.#isLive(account) ? this.#own(account, rows) : [];
   }
 
   #keyMissing(account: Account): AccountKeyMissingNode {

@@ -154,6 +154,78 @@ describe('several accounts: nothing crosses from one account to another (a remov
     assert.ok(b.reports.some((r) => r.project === PROJECT) && a.reports.some((r) => r.project === PROJECT), 'both projects are still there');
   });
 
+  it('a root read by the view as its account is removed lists nothing, and asks nothing of that account\'s server', async () => {
+    const label = await addB();
+    const [, rootB] = await roots(2);
+    b.resetRequests();
+    // VS Code reads the added account's root (its first look, or a refresh) just as Remove Account… takes it away.
+    const listing = Promise.resolve(s.documentsView.getChildren(rootB as never)).then(
+      (rows) => ({ rows: rows as unknown as AnyNode[] }),
+      (e: unknown) => ({ error: e instanceof Error ? e.message : String(e) }),
+    );
+    await s.registry.remove(label);
+    const read = await listing;
+    assert.deepStrictEqual(read, { rows: [] }, 'the removed account\'s root lists nothing (no error, no rows of a removed account)');
+    await new Promise((r) => setTimeout(r, 300));
+    assert.deepStrictEqual(b.requests.map((r) => `${r.method} ${r.path}`), [], 'nothing is sent to the removed account\'s server');
+  });
+
+  it('a group of an added account whose list is on the wire when the account is removed lists nothing, and nothing more is asked', async () => {
+    const label = await addB();
+    const [, rootB] = await roots(2);
+    const groups = (await s.documentsView.getChildren(rootB as never)) as unknown as AnyNode[];
+    const all = groups.find((g) => g.kind === 'all');
+    assert.ok(all, `the added account has All Documents: ${groups.map((g) => g.kind).join(', ')}`);
+    await new Promise((r) => setTimeout(r, 300));
+    b.resetRequests();
+    const release = b.hold('documents.list');
+    let released = false;
+    try {
+      const listing = Promise.resolve(s.documentsView.getChildren(all as never)).then(
+        (rows) => ({ rows: (rows as unknown as AnyNode[]).map((n) => n.kind) }),
+        (e: unknown) => ({ error: e instanceof Error ? e.message : String(e) }),
+      );
+      await until('the list on the wire', () => b.requests.some((r) => r.route === 'documents.list'));
+      await s.registry.remove(label);
+      release();
+      released = true;
+      assert.deepStrictEqual(await listing, { rows: [] }, 'no row of the removed account is handed to the view, and no error');
+    } finally {
+      if (!released) release();
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    assert.strictEqual(b.requests.length, 1, `only the list already on the wire reached the removed account's server: ${b.requests.map((r) => `${r.method} ${r.path}`).join(', ')}`);
+  });
+
+  it('the rows of a removed account still on screen give their items, tooltips and parents (as VS Code asks while the view refreshes)', async () => {
+    const label = await addB();
+    const [, rootB] = await roots(2);
+    const [rowB] = await rowsOfId(rootB);
+    assert.ok(rowB, 'the added account lists its document');
+    const projectRoots = await until('2 roots in the Projects view', async () => {
+      const r = (await s.projectsView.getChildren()) as unknown as AnyNode[];
+      return r.length === 2 && r.every((x) => x.kind === 'accountRoot') ? r : undefined;
+    });
+    const [projectRowB] = (await s.projectsView.getChildren(projectRoots[1] as never)) as unknown as AnyNode[];
+    assert.ok(projectRowB, 'the added account\'s Projects root lists a row');
+
+    await s.registry.remove(label);
+    b.resetRequests();
+    const token = new vscode.CancellationTokenSource().token;
+    const asked = (view: typeof s.documentsView | typeof s.projectsView, row: AnyNode) => {
+      const v = view as unknown as vscode.TreeDataProvider<AnyNode>;
+      const item = v.getTreeItem(row) as vscode.TreeItem;
+      v.getParent?.(row);
+      v.resolveTreeItem?.(item, row, token);
+      return item;
+    };
+    const { label: named } = asked(s.documentsView, rowB);
+    assert.match(typeof named === 'string' ? named : (named?.label ?? ''), new RegExp(NAME), 'the document row still names its document');
+    assert.ok(asked(s.projectsView, projectRowB), 'the project row gives its item');
+    await new Promise((r) => setTimeout(r, 300));
+    assert.deepStrictEqual(b.requests.map((r) => `${r.method} ${r.path}`), [], 'nothing is sent to the removed account\'s server');
+  });
+
   it('a change queued for an added account is not sent after the account was removed', async () => {
     const label = await addB();
     b.resetRequests();
