@@ -903,7 +903,12 @@ export class DocumentsModel implements Disposable {
 
   #saveState(): Promise<void> {
     this.#_onDidChangeCounting.fire();
-    return this.#host.persist(this.#viewState);
+    return this.#persist();
+  }
+
+  /** Keeps the view state, unless the model was disposed (its account removed: what it kept was cleared with it). */
+  #persist(): Promise<void> {
+    return this.#disposed ? Promise.resolve() : this.#host.persist(this.#viewState);
   }
 
   /** Drops loaded pages; `keepCounts` (a sort, a page size): the counts they gave stay, as none changed. */
@@ -942,7 +947,7 @@ export class DocumentsModel implements Disposable {
         if (g) g.name = templateName(id);
       }
       this.#viewState = { ...this.#viewState, customTemplates: undefined, templateNames: undefined, templatesServer: undefined };
-      void this.#host.persist(this.#viewState);
+      void this.#persist();
     }
     this.#_onDidChangeCounting.fire();
     this.#fire(undefined);

@@ -56,9 +56,17 @@ export class ProjectsModel implements Disposable {
     this.#subscriptions.push(host.onDidChangeSignIn(() => this.refresh()));
   }
 
+  /** Disposed with its account: no request, no view state kept, no change told from then on. */
+  #disposed = false;
+
   dispose(): void {
+    this.#disposed = true;
     this.#generation.abort();
     for (const d of this.#subscriptions.splice(0)) d.dispose();
+  }
+
+  #persist(): Promise<void> {
+    return this.#disposed ? Promise.resolve() : this.#host.persist(this.#viewState);
   }
 
   get sort(): { sortBy: ProjectSortField; sort: SortOrder } {
@@ -75,7 +83,7 @@ export class ProjectsModel implements Disposable {
 
   async setSort(sortBy: ProjectSortField, sort: SortOrder): Promise<void> {
     this.#viewState = { ...this.#viewState, sortBy, sort };
-    await this.#host.persist(this.#viewState);
+    await this.#persist();
     this.refresh();
   }
 
@@ -84,12 +92,13 @@ export class ProjectsModel implements Disposable {
     const t = (text && serverTrim(text)) || undefined;
     this.#viewState = { ...this.#viewState, search: t };
     this.#searchNode = t ? { kind: 'searchResults', text: t } : undefined;
-    await this.#host.persist(this.#viewState);
+    await this.#persist();
     this.refresh();
   }
 
   /** Refresh: drops the loaded pages; the view reloads the first one. */
   refresh(): void {
+    if (this.#disposed) return;
     this.#generation.abort();
     this.#generation = new AbortController();
     this.#list = undefined;
@@ -98,7 +107,7 @@ export class ProjectsModel implements Disposable {
 
   /** The view's rows: the Search results header, the projects loaded, then an error, Load more or empty row. */
   async rootChildren(): Promise<ProjectNode[]> {
-    if (!(await this.#host.hasKey())) return [];
+    if (this.#disposed || !(await this.#host.hasKey()) || this.#disposed) return [];
     const list = this.#currentList();
     if (!list.loaded && !list.failed) {
       await this.#host.progress(list.ensure());

@@ -225,6 +225,7 @@ describe('several accounts: two installations side by side', function () {
     await model.setSort('nameAsc');
     heard.dispose();
     assert.strictEqual(changes, 0, "the removed account's model was disposed with it: it tells of nothing more");
+    assert.strictEqual(s.context.globalState.get(`contentDocs.documentsView.${added.label}`), undefined, 'and keeps no view state of the removed account');
     assert.match(prompter.asked.at(-1)?.message ?? '', /Remove the account .*Nothing is deleted on the server/s);
     assert.strictEqual(s.registry.added().length, 0);
     assert.strictEqual(await s.context.secrets.get(`contentDocs.apiKey.${added.label}`), undefined, 'its key is deleted');

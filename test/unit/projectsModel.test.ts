@@ -169,6 +169,22 @@ describe('ProjectsModel (the Projects view without vscode, against the sandbox)'
     assert.equal(lists(sb).length, 3);
   });
 
+  it('disposed with its account: a refresh, a sort, a search or the view asking for rows sends nothing, keeps nothing and tells nothing', async () => {
+    putProject(sb, 'Kept apart', 1, 1);
+    env = setup(sb);
+    assert.deepEqual(names(await env.model.rootChildren()), ['Kept apart']);
+    env.model.dispose();
+    sb.resetRequests();
+    const changes = env.changes();
+    env.model.refresh();
+    await env.model.setSort('project', 'asc');
+    await env.model.setSearch('kept');
+    assert.deepEqual(await env.model.rootChildren(), []);
+    assert.equal(lists(sb).length, 0, 'no request');
+    assert.deepEqual(env.persisted, [], 'no view state kept (its account\'s was cleared with it)');
+    assert.equal(env.changes(), changes, 'no change told');
+  });
+
   it('readProjectsState keeps only what it understands', () => {
     assert.deepEqual(readProjectsState({ sortBy: 'project', sort: 'asc', search: ' x ' }), { sortBy: 'project', sort: 'asc', search: 'x' });
     assert.deepEqual(readProjectsState({ sortBy: 'reports', sort: 'up', search: '  ' }), {});
