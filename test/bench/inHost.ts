@@ -23,7 +23,8 @@
  * (VS Code). BENCH_PHASES=user,rate,large (comma-separated prefixes) runs only some phases.
  * BENCH_PROFILE=<file.cpuprofile> writes a CPU profile of this host from opening the views to the end of the first
  * template's expansion (open it in Chrome DevTools or VS Code), to see where the first open's own time goes;
- * with BENCH_PROFILE_FROM=expand, of the first template's expansion alone; with BENCH_PROFILE_FROM=activation, of the
+ * with BENCH_PROFILE_FROM=expand, of the first template's expansion alone; with BENCH_PROFILE_FROM=services, of building
+ * the services (dist/core.js's require and createServices) alone; with BENCH_PROFILE_FROM=activation, of the
  * main file's require() and activate() in a fresh start, exactly (taken by activationTiming.ts, which is in place before
  * VS Code loads the extension; each fresh start writes the file again).
  */
@@ -708,7 +709,7 @@ async function userActions(ctx: Ctx): Promise<void> {
   // Open the views (the first request of the session: it loads dist/api.js).
   await ctl.resetRequests();
   const fromExpand = process.env.BENCH_PROFILE_FROM === 'expand';
-  let profile = fromExpand ? undefined : await startProfile(process.env.BENCH_PROFILE);
+  let profile = fromExpand || process.env.BENCH_PROFILE_FROM === 'services' ? undefined : await startProfile(process.env.BENCH_PROFILE);
   let e0 = Date.now();
   let t0 = now();
   await vscode.commands.executeCommand('workbench.view.extension.contentDocs');
@@ -1400,9 +1401,11 @@ async function mainRun(): Promise<MainResult> {
   await quietHost();
   const coreLoad: { ms?: number } = {};
   timeLoadOf(path.join(extensionPath(), 'dist', 'core.js'), coreLoad);
+  const servicesProfile = process.env.BENCH_PROFILE_FROM === 'services' ? await startProfile(process.env.BENCH_PROFILE) : undefined;
   const t = now();
   const s = await services();
   r.servicesMs = round(now() - t, 2);
+  await servicesProfile?.stop();
   r.coreLoadMs = coreLoad.ms;
   const apiLoad: { ms?: number } = {};
   timeLoadOf(path.join(extensionPath(), 'dist', 'api.js'), apiLoad);
