@@ -226,6 +226,32 @@ describe('several accounts: nothing crosses from one account to another (a remov
     assert.deepStrictEqual(b.requests.map((r) => `${r.method} ${r.path}`), [], 'nothing is sent to the removed account\'s server');
   });
 
+  it('a change of the user settings\' server addresses reloads the first account\'s projects, never an added account\'s (its servers are its own)', async () => {
+    await addB();
+    await roots(2);
+    const projectRoots = (await s.projectsView.getChildren()) as unknown as AnyNode[];
+    assert.deepStrictEqual(projectRoots.map((n) => n.kind), ['accountRoot', 'accountRoot']);
+    const [rootA, rootB] = projectRoots;
+    const projectsOf = async (root: AnyNode) => (await s.projectsView.getChildren(root as never)) as unknown as AnyNode[];
+    const lists = (box: Sandbox) => box.requests.filter((r) => r.route === 'projects.list');
+    await projectsOf(rootA);
+    await projectsOf(rootB);
+    a.resetRequests();
+    b.resetRequests();
+    try {
+      // The same projects server, written another way: a change of the setting all the same.
+      await configure('projects.baseUrl', `${a.seoUrl}/`);
+      await until('the first account to read its projects again', async () => {
+        await projectsOf(rootA);
+        return lists(a).length > 0 || undefined;
+      });
+      await projectsOf(rootB);
+      assert.strictEqual(lists(b).length, 0, 'the added account\'s projects were not read again');
+    } finally {
+      await configure('projects.baseUrl', a.seoUrl);
+    }
+  });
+
   it('a change queued for an added account is not sent after the account was removed', async () => {
     const label = await addB();
     b.resetRequests();
