@@ -190,14 +190,12 @@ class PromptSession {
     this.status.show();
   }
 
-  /** The window keeps the text (for the tab restored after a reload), written at most every 200 ms. */
-  private keeping: ReturnType<typeof setTimeout> | undefined;
+  /**
+   * The window keeps the text (for the tab restored after a reload) as each change comes: a reload right after a
+   * keystroke finds it (the memento sends its changes to the window at most once a tick).
+   */
   private keep(): void {
-    if (this.keeping || this.done) return;
-    this.keeping = setTimeout(() => {
-      this.keeping = undefined;
-      if (!this.done) void this.state.update(STATE.promptDraft, { uri: this.uri.toString(), text: this.text } satisfies PromptDraft);
-    }, 200);
+    if (!this.done) void this.state.update(STATE.promptDraft, { uri: this.uri.toString(), text: this.text } satisfies PromptDraft);
   }
 
   /** Saves the editor's text to the in-memory file, so that its tab is never dirty; one save at a time, the last text last. */
@@ -250,7 +248,6 @@ class PromptSession {
     this.done = true;
     if (current === this) current = undefined;
     for (const d of this.disposables) d.dispose();
-    clearTimeout(this.keeping);
     // Done with: the window keeps nothing of it (a restored one's text goes to the next New Document…).
     if (this.state.get<PromptDraft>(STATE.promptDraft)?.uri === this.uri.toString()) void this.state.update(STATE.promptDraft, undefined);
     if (this.restored && kind !== 'ended') restoredText = this.text;

@@ -451,6 +451,25 @@ describe('New Document… and Go to Document…', function () {
       assert.strictEqual(sandbox.documents.get(doc.id)?.prompt, `${text} And more.`);
       assert.strictEqual(s.workspaceState.get('contentDocs.promptDraft'), undefined, 'the window keeps nothing once it is used');
     });
+
+    it('the window keeps each change of the prompt at once: a reload right after a keystroke finds it', async () => {
+      const prompter = new RecordingPrompter();
+      prompter.inputs = ['Kept at once', pressButton('editor', 'First words')];
+      prompter.picks = ['Freestyle', 'Original'];
+      s.prompter.current = prompter;
+      const run = Promise.resolve(vscode.commands.executeCommand<{ id: number } | undefined>('contentDocs.documentNew'));
+      const editor = await until('the prompt editor', () => promptEditor());
+      const kept = () => s.workspaceState.get<{ uri: string; text: string }>('contentDocs.promptDraft');
+      assert.strictEqual(kept()?.text, 'First words', 'kept from the start');
+      assert.strictEqual(kept()?.uri, editor.document.uri.toString());
+      for (const more of [' and', ' more', ' words']) {
+        await editor.edit((b) => b.insert(editor.document.lineAt(editor.document.lineCount - 1).range.end, more));
+        assert.strictEqual(kept()?.text, editor.document.getText(), 'kept as soon as written');
+      }
+      assert.strictEqual(await vscode.commands.executeCommand(CMD.documentPromptUse), true);
+      assert.ok(await run, 'created');
+      assert.strictEqual(kept(), undefined, 'nothing kept once it is used');
+    });
   });
 
   describe('the Documents view follows the active document', () => {
