@@ -348,7 +348,7 @@ function store(account: Account, d: Draft): Thenable<ContentDocument> {
  */
 export async function newDocument(s: FilesNeeds, arg?: unknown): Promise<ContentDocument | undefined> {
   // A prompt editor restored after a reload (its New Document… ended with the window): its text is this one's prompt.
-  const restored = takeRestoredPrompt();
+  const restored = takeRestoredPrompt(s.workspaceState);
   if (restored?.trim()) keptPrompt = restored;
   if (promptEditorOpen()) {
     // A New Document… is waiting for its prompt there: one at a time.

@@ -12,6 +12,7 @@ import { AccountIndex, listAccount, type IndexDiff } from './accountIndex';
 import { DocumentRecords, type Use } from './documentRecords';
 import { FileChangeBatcher } from './fileEvents';
 import { refusal, toFileSystemError, unsavableText, unusableName } from './fsErrors';
+import { extensionOf } from './names';
 import { SaveWindow, type SaveEvent } from './saveWindow';
 import { documentIdOf, documentUris, isAccountRefusal, isShown, resolveTarget, type Target } from './targets';
 import {
@@ -368,8 +369,9 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     const newFile = newUri.path.slice(newUri.path.lastIndexOf('/') + 1);
     // Letter for letter: the file system is case-sensitive, and lists the file as it names it.
     const extension = (file: string) => /\.(md|txt|html)$/i.exec(file)?.[0] ?? '';
-    if (extension(newFile) !== extension(oldFile)) {
-      const kept = extension(oldFile);
+    // The extension the file has now, which an open tab's may no longer be (the setting switched, the text turned HTML).
+    const kept = this.extensionNow(id, oldUri) ?? extension(oldFile);
+    if (extension(newFile) !== kept) {
       throw this.refuse(
         kept
           ? `${action}: the file keeps its extension (${kept}), which follows its text (HTML from the web editor: .html; else the "contentDocs.files.language" setting). Rename it to "${nameFromFileName(newFile)}${kept}".`
@@ -402,6 +404,18 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
   }
 
   // --- internals ---------------------------------------------------------------------------------
+
+  /**
+   * The extension document `id`'s file has now in the account of `uri`: as the account folder lists it, else as the
+   * text last read of it says; undefined when nothing is known of it here.
+   */
+  private extensionNow(id: number, uri: vscode.Uri): string | undefined {
+    const account = accountOfUri(uri);
+    const listed = account !== undefined && account === this.indexAccount ? this.index.get(id) : undefined;
+    if (listed) return extensionOf(listed, fileExtension());
+    const read = this.recordsOf(account).versions.get(id);
+    return read ? extensionOf({ id, name: '', result: read.text }, fileExtension()) : undefined;
+  }
 
   private resolve(uri: vscode.Uri, why: 'open' | 'list' | 'write' | 'delete' | 'rename'): Promise<Target> {
     return resolveTarget(uri, why, {

@@ -152,10 +152,16 @@ class PromptSession {
       }),
       vscode.window.onDidChangeActiveTextEditor(() => this.showCount()),
       vscode.window.tabGroups.onDidChangeTabs((e) => {
-        if (e.closed.length && !this.using && !this.isShown()) this.end('closed');
+        // Another tab closing before this one is shown (the one it replaces) is no close of this one.
+        if (this.isShown()) this.seen = true;
+        else if (e.closed.length && !this.using && this.seen) this.end('closed');
       }),
     );
+    this.seen = this.isShown();
   }
+
+  /** Its tab has been shown (VS Code's tabs list it): from then on, its last tab closing is its "closed". */
+  private seen = false;
 
   private isActive(): boolean {
     return vscode.window.activeTextEditor?.document.uri.toString() === this.uri.toString();
@@ -184,14 +190,12 @@ class PromptSession {
     this.status.show();
   }
 
-  /** The window keeps the text (for the tab restored after a reload), written at most every 200 ms. */
-  private keeping: ReturnType<typeof setTimeout> | undefined;
+  /**
+   * The window keeps the text (for the tab restored after a reload) as each change comes: a reload right after a
+   * keystroke finds it (the memento sends its changes to the window at most once a tick).
+   */
   private keep(): void {
-    if (this.keeping || this.done) return;
-    this.keeping = setTimeout(() => {
-      this.keeping = undefined;
-      if (!this.done) void this.state.update(STATE.promptDraft, { uri: this.uri.toString(), text: this.text } satisfies PromptDraft);
-    }, 200);
+    if (!this.done) void this.state.update(STATE.promptDraft, { uri: this.uri.toString(), text: this.text } satisfies PromptDraft);
   }
 
   /** Saves the editor's text to the in-memory file, so that its tab is never dirty; one save at a time, the last text last. */
@@ -244,7 +248,6 @@ class PromptSession {
     this.done = true;
     if (current === this) current = undefined;
     for (const d of this.disposables) d.dispose();
-    clearTimeout(this.keeping);
     // Done with: the window keeps nothing of it (a restored one's text goes to the next New Document…).
     if (this.state.get<PromptDraft>(STATE.promptDraft)?.uri === this.uri.toString()) void this.state.update(STATE.promptDraft, undefined);
     if (this.restored && kind !== 'ended') restoredText = this.text;
@@ -290,11 +293,21 @@ export function promptEditorOpen(): boolean {
 /**
  * The text of a prompt editor restored after a reload, for a New Document… that starts now: a restored editor still
  * open is closed (its text goes into the prompt's box), or the text of one used or closed since. Undefined: none.
+ * A restored tab VS Code has not shown yet (it was behind another tab) was never read: the window's kept text is its,
+ * taken here too and its tab closed, before the prompt of this New Document… is kept in its place.
  */
-export function takeRestoredPrompt(): string | undefined {
+export function takeRestoredPrompt(state: vscode.Memento): string | undefined {
   if (current?.restored) {
     restoredText = current.text;
     current.end('ended');
+  }
+  const draft = state.get<PromptDraft>(STATE.promptDraft);
+  if (draft && draft.uri !== current?.uri.toString()) {
+    // No editor of this window's life has it: a tab restored and never shown, or closed unseen.
+    if (typeof draft.text === 'string' && draft.text.trim()) restoredText = draft.text;
+    void state.update(STATE.promptDraft, undefined);
+    const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === draft.uri);
+    if (tabs.length) void vscode.window.tabGroups.close(tabs);
   }
   const text = restoredText;
   restoredText = undefined;

@@ -422,6 +422,54 @@ describe('New Document… and Go to Document…', function () {
         /not found|EntryNotFound|FileNotFound/i,
       );
     });
+
+    it('a restored prompt tab VS Code has not shown yet (behind another tab) gives its text to the next New Document…, whose own editor then keeps it', async () => {
+      const text = 'Written before the reload, behind another tab.';
+      const uri = vscode.Uri.from({ scheme: PROMPT_SCHEME, path: '/New Document Prompt.md', query: 'behind1' });
+      await s.workspaceState.update('contentDocs.promptDraft', { uri: uri.toString(), text });
+      // What a reload leaves when the prompt's tab was not the active one: a tab in its group, never read.
+      await vscode.window.showTextDocument(await vscode.workspace.openTextDocument({ language: 'plaintext' }), { preview: false });
+      await vscode.commands.executeCommand('vscode.open', uri, { background: true, preview: false });
+      const isIt = (t: vscode.Tab) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === uri.toString();
+      await until('the restored tab', () => promptTabs().some(isIt) || undefined);
+      assert.ok(!vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString()), 'the restored tab was never read');
+
+      const prompter = new RecordingPrompter();
+      prompter.inputs = ['Behind plan'];
+      prompter.picks = ['Freestyle', 'Original'];
+      prompter.answer = (q) => (q.title.includes('Prompt') ? pressButton('editor', q.value) : undefined);
+      s.prompter.current = prompter;
+      const run = Promise.resolve(vscode.commands.executeCommand<{ id: number } | undefined>('contentDocs.documentNew'));
+      const editor = await until('the prompt editor', () => promptEditor());
+      assert.strictEqual(prompter.asked[2].value, text, 'the prompt box held the restored tab\'s text');
+      assert.strictEqual(editor.document.getText(), text);
+      await until('the restored tab closed', () => !promptTabs().some(isIt) || undefined);
+      await editor.edit((b) => b.insert(editor.document.lineAt(editor.document.lineCount - 1).range.end, ' And more.'));
+      assert.strictEqual(await vscode.commands.executeCommand(CMD.documentPromptUse, editor.document.uri), true, `active: ${vscode.window.activeTextEditor?.document.uri.toString()}, messages: ${messages.shown.map((m) => m.message).join(' | ')}`);
+      const doc = await run;
+      assert.ok(doc, 'created');
+      assert.strictEqual(sandbox.documents.get(doc.id)?.prompt, `${text} And more.`);
+      assert.strictEqual(s.workspaceState.get('contentDocs.promptDraft'), undefined, 'the window keeps nothing once it is used');
+    });
+
+    it('the window keeps each change of the prompt at once: a reload right after a keystroke finds it', async () => {
+      const prompter = new RecordingPrompter();
+      prompter.inputs = ['Kept at once', pressButton('editor', 'First words')];
+      prompter.picks = ['Freestyle', 'Original'];
+      s.prompter.current = prompter;
+      const run = Promise.resolve(vscode.commands.executeCommand<{ id: number } | undefined>('contentDocs.documentNew'));
+      const editor = await until('the prompt editor', () => promptEditor());
+      const kept = () => s.workspaceState.get<{ uri: string; text: string }>('contentDocs.promptDraft');
+      assert.strictEqual(kept()?.text, 'First words', 'kept from the start');
+      assert.strictEqual(kept()?.uri, editor.document.uri.toString());
+      for (const more of [' and', ' more', ' words']) {
+        await editor.edit((b) => b.insert(editor.document.lineAt(editor.document.lineCount - 1).range.end, more));
+        assert.strictEqual(kept()?.text, editor.document.getText(), 'kept as soon as written');
+      }
+      assert.strictEqual(await vscode.commands.executeCommand(CMD.documentPromptUse), true);
+      assert.ok(await run, 'created');
+      assert.strictEqual(kept(), undefined, 'nothing kept once it is used');
+    });
   });
 
   describe('the Documents view follows the active document', () => {

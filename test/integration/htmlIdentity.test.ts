@@ -11,7 +11,7 @@ import { CMD } from '../../src/constants';
 import type { Core } from '../../src/core';
 import type { Sandbox } from '../sandbox/server';
 import { startTwoAccounts, type TwoAccounts } from './twoAccountsKit';
-import { closeAll, LogCapture, MessageCapture, sandboxDocument, until, useSandbox, type AnyNode } from './reliabilityKit';
+import { closeAll, configure, LogCapture, MessageCapture, sandboxDocument, until, useSandbox, type AnyNode } from './reliabilityKit';
 
 const ID = 6262;
 const NAME = 'Shared page';
@@ -28,6 +28,9 @@ const CUSTOM_TEMPLATE = 'House style page';
 const TURNING = 6321;
 const TURNING_OTHER = 6322;
 const TURNING_NAME = 'Turning page';
+/** A Markdown document whose file changes extension under its open tab (the setting, then its text turning HTML). */
+const SWITCHED = 6331;
+const SWITCHED_NAME = 'Switched page';
 
 const FOLDER = 'Freestyle';
 const dec = (u: Uint8Array) => new TextDecoder().decode(u);
@@ -77,6 +80,7 @@ describe('html documents across accounts, names and formats: a document is its a
     a.documents.set(ORPHAN, sandboxDocument(ORPHAN, 'Orphan page', '<h2>On a deleted template</h2><p>Text.</p>', { templateId: 99 }));
     a.documents.set(TURNING, sandboxDocument(TURNING, TURNING_NAME, 'Plain text that the web editor will turn into HTML.'));
     a.documents.set(TURNING_OTHER, sandboxDocument(TURNING_OTHER, TURNING_NAME, '<p>Another page of that name, HTML already.</p>'));
+    a.documents.set(SWITCHED, sandboxDocument(SWITCHED, SWITCHED_NAME, 'A page whose file changes its extension under its tab.'));
   }
 
   before(async () => {
@@ -235,6 +239,50 @@ describe('html documents across accounts, names and formats: a document is its a
     assert.strictEqual(a.documents.get(TWIN_MD)!.name, `${TWIN} again`);
     assert.strictEqual(dec(await vscode.workspace.fs.readFile(folderUri(A, `/${FOLDER}/${TWIN} again.md`))), a.documents.get(TWIN_MD)!.result);
     a.documents.get(TWIN_MD)!.name = TWIN;
+  });
+
+  it('a tab left at its old extension (files.language switched, or the text turned HTML): a rename takes the extension the file has now, and is refused with it otherwise', async () => {
+    const A = labelA();
+    const text = a.documents.get(SWITCHED)!.result;
+    const listed = async () => (await vscode.workspace.fs.readDirectory(folderUri(A, `/${FOLDER}`))).map(([n]) => n);
+    const refusedWith = async (from: vscode.Uri, to: vscode.Uri, hint: string) =>
+      assert.rejects(Promise.resolve(vscode.workspace.fs.rename(from, to, { overwrite: false })), (e: Error) => {
+        assert.match(e.message, /keeps its extension/, `${from.path} → ${to.path}: ${e.message}`);
+        assert.ok(e.message.includes(`"${hint}"`), `${from.path} → ${to.path} names ${hint}: ${e.message}`);
+        return true;
+      });
+    try {
+      const editor = await show(folderUri(A, `/${FOLDER}/${SWITCHED_NAME}.md`));
+      assert.strictEqual(editor.document.getText(), text);
+      await configure('files.language', 'plaintext');
+      await until('the account folder to list the page as .txt', async () => (await listed()).includes(`${SWITCHED_NAME}.txt`) || undefined);
+      a.resetRequests();
+      // The tab still shows Switched page.md: renamed to .md, the document would be listed as "… .txt" only.
+      await refusedWith(editor.document.uri, folderUri(A, `/${FOLDER}/Renamed page.md`), 'Renamed page.txt');
+      assert.deepStrictEqual(updatesTo(a), [], 'nothing sent');
+      await vscode.workspace.fs.rename(editor.document.uri, folderUri(A, `/${FOLDER}/Renamed page.txt`), { overwrite: false });
+      assert.strictEqual(a.documents.get(SWITCHED)!.name, 'Renamed page');
+      assert.strictEqual(dec(await vscode.workspace.fs.readFile(folderUri(A, `/${FOLDER}/Renamed page.txt`))), text);
+      await closeAll();
+      await configure('files.language', undefined);
+
+      // Its text turns HTML on the server while its .md tab is open: it is an .html file now.
+      const tab = await show(folderUri(A, `/${FOLDER}/Renamed page.md`));
+      const html = '<p>A page the web editor <strong>turned</strong> into HTML.</p>';
+      a.documents.get(SWITCHED)!.result = html;
+      a.documents.get(SWITCHED)!.updatedAt = new Date(Date.now() + 2 * 86_400_000);
+      await vscode.commands.executeCommand(CMD.documentsRefresh);
+      await until('the account folder to list the page as .html', async () => (await listed()).includes('Renamed page.html') || undefined);
+      a.resetRequests();
+      await refusedWith(tab.document.uri, folderUri(A, `/${FOLDER}/Again.md`), 'Again.html');
+      await refusedWith(docUri(A, SWITCHED, `/${FOLDER}/Renamed page.md`), docUri(A, SWITCHED, `/${FOLDER}/Again.md`), 'Again.html');
+      assert.deepStrictEqual(updatesTo(a), [], 'nothing sent');
+      await vscode.workspace.fs.rename(tab.document.uri, folderUri(A, `/${FOLDER}/Again.html`), { overwrite: false });
+      assert.strictEqual(a.documents.get(SWITCHED)!.name, 'Again');
+      assert.strictEqual(dec(await vscode.workspace.fs.readFile(folderUri(A, `/${FOLDER}/Again.html`))), html);
+    } finally {
+      await configure('files.language', undefined);
+    }
   });
 
   for (const command of [CMD.htmlPreview, CMD.htmlToMarkdown] as const) {
