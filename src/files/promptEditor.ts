@@ -148,6 +148,7 @@ class PromptSession {
         this.text = e.document.getText();
         this.showCount();
         this.keep();
+        if (e.contentChanges.length) this.lookedAgain = 0;
         if (e.document.isDirty) void this.save();
       }),
       vscode.window.onDidChangeActiveTextEditor(() => this.showCount()),
@@ -198,23 +199,52 @@ class PromptSession {
     if (!this.done) void this.state.update(STATE.promptDraft, { uri: this.uri.toString(), text: this.text } satisfies PromptDraft);
   }
 
-  /** Saves the editor's text to the in-memory file, so that its tab is never dirty; one save at a time, the last text last. */
+  /**
+   * Saves the editor's text to the in-memory file, so that its tab is never dirty: one save at a time, the last text
+   * last. A save VS Code cancels (an auto-save of the same file began) is tried again. A save during which the text
+   * changed is followed by another whatever the document's dirty flag says: VS Code tells the extension host that
+   * the file was saved (not dirty) even when edits made during the save left it dirty.
+   */
   private save(): Promise<void> {
     if (this.saving) {
       this.saveAgain = true;
       return this.saving;
     }
     this.saving = (async () => {
-      do {
+      let changedWhileSaving = false;
+      for (let tries = 0; tries < 10; tries++) {
         this.saveAgain = false;
-        const doc = vscode.workspace.textDocuments.find((d) => d.uri.toString() === this.uri.toString());
-        if (!doc?.isDirty) break;
-        // The active editor's save without save participants: no trailing white space trimmed, no newline added while typing.
-        if (this.isActive()) await vscode.commands.executeCommand('workbench.action.files.saveWithoutFormatting');
-        else await doc.save();
-      } while (this.saveAgain);
-    })().finally(() => (this.saving = undefined));
+        const doc = this.document();
+        if (!doc || (!doc.isDirty && !changedWhileSaving)) {
+          if (doc && this.saveAgain) continue;
+          break;
+        }
+        const version = doc.version;
+        try {
+          // The active editor's save without save participants: no trailing white space trimmed, no newline added while typing.
+          if (this.isActive()) await vscode.commands.executeCommand('workbench.action.files.saveWithoutFormatting');
+          else await doc.save();
+        } catch {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        changedWhileSaving = doc.version !== version;
+      }
+    })().finally(() => {
+      this.saving = undefined;
+      clearTimeout(this.lookAgain);
+      this.lookAgain = setTimeout(() => {
+        if (!this.done && !this.saving && this.document()?.isDirty && this.lookedAgain++ < 5) void this.save();
+      }, 300);
+    });
     return this.saving;
+  }
+
+  /** The last look at the tab's dirty state after a save, and how many in a row found it dirty (a change resets it). */
+  private lookAgain: ReturnType<typeof setTimeout> | undefined;
+  private lookedAgain = 0;
+
+  private document(): vscode.TextDocument | undefined {
+    return vscode.workspace.textDocuments.find((d) => d.uri.toString() === this.uri.toString());
   }
 
   /** Use Prompt: true when the text went back to New Document…; false (with the reason said) when it was refused. */
@@ -248,6 +278,7 @@ class PromptSession {
     this.done = true;
     if (current === this) current = undefined;
     for (const d of this.disposables) d.dispose();
+    clearTimeout(this.lookAgain);
     // Done with: the window keeps nothing of it (a restored one's text goes to the next New Document…).
     if (this.state.get<PromptDraft>(STATE.promptDraft)?.uri === this.uri.toString()) void this.state.update(STATE.promptDraft, undefined);
     if (this.restored && kind !== 'ended') restoredText = this.text;

@@ -674,10 +674,10 @@ async function story(steps: Steps, wb: Workbench, other: Sandbox): Promise<void>
     await waitFor('the editor to show the typed text', async () => (await ui.activeEditorText()).includes('Kept across a reload.'), 5000);
     // Never dirty for long: each change is saved to memory at once (closing the window never asks to save it).
     await waitFor('the prompt tab to be clean', async () => !(await ui.activeTab.getAttribute('class'))?.includes('dirty'), 5000);
-    // The window keeps the text a moment after the last change (workspaceState), then the window is reloaded.
-    await sleep(1500);
-    await page.goto('about:blank');
-    await page.goto(wb.url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
+    // Developer: Reload Window, as a user reloads: VS Code saves its state (the open editors, the extension's
+    // workspaceState) on the way out, then the window loads again with a new extension host.
+    await ui.runCommand('Developer: Reload Window');
+    await page.waitForEvent('framenavigated', { timeout: 30_000 });
     await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
     const restoredTab = page.locator('.tabs-container .tab', { hasText: 'New Document Prompt.md' }).first();
     await restoredTab.waitFor({ timeout: 30_000 });
