@@ -36,8 +36,10 @@ export const BUNDLES = {
     // the writing confirmation's question (Prompter.ask) and the Documents view's keys (the focused-row marker); 18.6 KB
     // since the language-model tools' registrations (src/agents/tools/register.ts: their work is dist/tools.js); 19.0 KB
     // with the backup command's registration (its work is dist/backup.js); more with the @content chat participant's
-    // (src/agents/chat/participant.ts: its answers are in dist/commands.js). The unit test measures the sources minified.
-    maxKB: 20,
+    // (src/agents/chat/participant.ts: its answers are in dist/commands.js); 20.0 KB with the prompt editor's file
+    // system registered through a forwarder (registerPromptFiles: a restored prompt tab activates the extension and
+    // is read before any command runs). The unit test measures the sources minified.
+    maxKB: 22,
     packages: [],
     contains: [
       'src/extension.ts',
