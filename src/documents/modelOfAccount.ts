@@ -7,6 +7,7 @@ import vscode = require('vscode');
 import type { SignIn } from '../accounts/credentials';
 import { STATE } from '../constants';
 import * as config from '../util/config';
+import { disposingWith } from '../util/disposable';
 import type { Logger } from '../util/log';
 import { DocumentsModel, type DocumentSource } from './documentsModel';
 
@@ -61,12 +62,5 @@ export function documentsModelOf(
     else if (config.affects(e, 'documents.defaultSort')) model.defaultSortChanged();
     if (config.affects(e, 'documents.hideEmptyTemplates')) model.hideEmptyChanged();
   });
-  return {
-    model,
-    link,
-    dispose: () => {
-      settings.dispose();
-      model.dispose();
-    },
-  };
+  return disposingWith({ model, link }, settings, model);
 }

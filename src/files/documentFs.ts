@@ -12,7 +12,7 @@ import { AccountIndex, listAccount, type IndexDiff } from './accountIndex';
 import { DocumentRecords, type Use } from './documentRecords';
 import { FileChangeBatcher } from './fileEvents';
 import { refusal, toFileSystemError, unsavableText, unusableName } from './fsErrors';
-import { extensionOf } from './names';
+import { extensionOf, extensionOfFileName } from './names';
 import { SaveWindow, type SaveEvent } from './saveWindow';
 import { documentIdOf, documentUris, isAccountRefusal, isShown, resolveTarget, type Target } from './targets';
 import {
@@ -367,11 +367,10 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     // that changes it would leave the file under a name it is never listed by.
     const oldFile = oldUri.path.slice(oldUri.path.lastIndexOf('/') + 1);
     const newFile = newUri.path.slice(newUri.path.lastIndexOf('/') + 1);
-    // Letter for letter: the file system is case-sensitive, and lists the file as it names it.
-    const extension = (file: string) => /\.(md|txt|html)$/i.exec(file)?.[0] ?? '';
     // The extension the file has now, which an open tab's may no longer be (the setting switched, the text turned HTML).
-    const kept = this.extensionNow(id, oldUri) ?? extension(oldFile);
-    if (extension(newFile) !== kept) {
+    // Letter for letter: the file system is case-sensitive, and lists the file as it names it.
+    const kept = this.extensionNow(id, oldUri) ?? extensionOfFileName(oldFile);
+    if (extensionOfFileName(newFile) !== kept) {
       throw this.refuse(
         kept
           ? `${action}: the file keeps its extension (${kept}), which follows its text (HTML from the web editor: .html; else the "contentDocs.files.language" setting). Rename it to "${nameFromFileName(newFile)}${kept}".`

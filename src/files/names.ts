@@ -78,6 +78,11 @@ export function documentFileName(name: string, ext: string): string {
 }
 
 /** The document name a file name stands for: the extension in use (any of `.md`, `.txt`, `.html`) is dropped. */
+/** The extension of a document's file name as written (`.md`, `.txt`, `.html`, any case), or '' without one. */
+export function extensionOfFileName(fileName: string): string {
+  return /\.(md|txt|html)$/i.exec(fileName)?.[0] ?? '';
+}
+
 export function nameFromFileName(fileName: string): string {
   const m = /^(.*)\.(md|txt|html)$/i.exec(fileName);
   return (m && m[1].trim() ? m[1] : fileName).trim();

@@ -112,6 +112,11 @@ export function promptFiles(state: vscode.Memento): vscode.FileSystemProvider {
   return (files ??= new PromptFiles(state));
 }
 
+/** The tabs showing the prompt file at `uri` (a URI string). */
+function tabsOf(uri: string): vscode.Tab[] {
+  return vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === uri);
+}
+
 /** `812 / 2,048`: the characters as they will be sent, against the limit. */
 function countText(text: string): { length: number; over: boolean; said: string } {
   const length = documentPromptLength(text);
@@ -148,7 +153,6 @@ class PromptSession {
         this.text = e.document.getText();
         this.showCount();
         this.keep();
-        if (e.contentChanges.length) this.lookedAgain = 0;
         if (e.document.isDirty) void this.save();
       }),
       vscode.window.onDidChangeActiveTextEditor(() => this.showCount()),
@@ -169,7 +173,7 @@ class PromptSession {
   }
 
   private tabs(): vscode.Tab[] {
-    return vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === this.uri.toString());
+    return tabsOf(this.uri.toString());
   }
 
   private isShown(): boolean {
@@ -229,19 +233,9 @@ class PromptSession {
         }
         changedWhileSaving = doc.version !== version;
       }
-    })().finally(() => {
-      this.saving = undefined;
-      clearTimeout(this.lookAgain);
-      this.lookAgain = setTimeout(() => {
-        if (!this.done && !this.saving && this.document()?.isDirty && this.lookedAgain++ < 5) void this.save();
-      }, 300);
-    });
+    })().finally(() => (this.saving = undefined));
     return this.saving;
   }
-
-  /** The last look at the tab's dirty state after a save, and how many in a row found it dirty (a change resets it). */
-  private lookAgain: ReturnType<typeof setTimeout> | undefined;
-  private lookedAgain = 0;
 
   private document(): vscode.TextDocument | undefined {
     return vscode.workspace.textDocuments.find((d) => d.uri.toString() === this.uri.toString());
@@ -278,7 +272,6 @@ class PromptSession {
     this.done = true;
     if (current === this) current = undefined;
     for (const d of this.disposables) d.dispose();
-    clearTimeout(this.lookAgain);
     // Done with: the window keeps nothing of it (a restored one's text goes to the next New Document…).
     if (this.state.get<PromptDraft>(STATE.promptDraft)?.uri === this.uri.toString()) void this.state.update(STATE.promptDraft, undefined);
     if (this.restored && kind !== 'ended') restoredText = this.text;
@@ -337,7 +330,7 @@ export function takeRestoredPrompt(state: vscode.Memento): string | undefined {
     // No editor of this window's life has it: a tab restored and never shown, or closed unseen.
     if (typeof draft.text === 'string' && draft.text.trim()) restoredText = draft.text;
     void state.update(STATE.promptDraft, undefined);
-    const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputText && t.input.uri.toString() === draft.uri);
+    const tabs = tabsOf(draft.uri);
     if (tabs.length) void vscode.window.tabGroups.close(tabs);
   }
   const text = restoredText;

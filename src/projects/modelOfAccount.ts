@@ -7,6 +7,7 @@ import vscode = require('vscode');
 import type { SignIn } from '../accounts/credentials';
 import { STATE } from '../constants';
 import * as config from '../util/config';
+import { disposingWith } from '../util/disposable';
 import type { Logger } from '../util/log';
 import { ProjectsModel, type ProjectSource } from './projectsModel';
 
@@ -52,12 +53,5 @@ export function projectsModelOf(
     const server = fromSettings && (config.affects(e, 'projects.baseUrl') || config.affects(e, 'documents.baseUrl'));
     if (server || config.affects(e, 'projects.pageSize')) model.refresh();
   });
-  return {
-    model,
-    link,
-    dispose: () => {
-      settings.dispose();
-      model.dispose();
-    },
-  };
+  return disposingWith({ model, link }, settings, model);
 }

@@ -27,3 +27,12 @@ export abstract class Disposable implements vscode.Disposable {
     }
   }
 }
+
+/** `value` made disposable: disposing it disposes `owned`, in order (an object and the listeners that feed it). */
+export function disposingWith<T extends object>(value: T, ...owned: vscode.Disposable[]): T & vscode.Disposable {
+  return Object.assign(value, {
+    dispose: () => {
+      for (const d of owned) d.dispose();
+    },
+  });
+}
