@@ -2,6 +2,7 @@ import vscode = require('vscode');
 import { Account, type AccountModelsOf } from './accounts/account';
 import { AccountRegistry } from './accounts/registry';
 import type { AccountsMenu } from './accounts/accountsMenu';
+import type { LoadBundle } from './activation/codeCache';
 import type { RegisterCommands } from './commands/index';
 import { VIEW_COMMANDS } from './constants';
 import type { Credentials, SignIn } from './accounts/credentials';
@@ -61,6 +62,8 @@ export interface Core {
   readonly fs: LazyDocumentFileSystem;
   /** The text of proposal documents (the writing actions' diffs), registered at activation. */
   readonly proposalContent: ProposalContent;
+  /** Loads a lazy bundle with the window's code cache (src/activation/codeCache.ts, in the activation bundle). */
+  readonly loadBundle: LoadBundle;
 }
 
 /** What activation made (dist/extension.js) and hands to the services when they are first needed. */
@@ -77,6 +80,8 @@ export interface CoreBase {
   readonly projectsTreeView: vscode.TreeView<ProjectNode | AccountRootNode>;
   /** Registers commands as activation did: the views register their own here (VIEW_COMMANDS). */
   readonly registerCommands: RegisterCommands;
+  /** Loads a lazy bundle with the window's code cache (the activation bundle's; a copy of codeCache.ts here would have none). */
+  readonly loadBundle: LoadBundle;
 }
 
 /** An account's Documents view: it shows the account's model (see Account.documentsModel). */
@@ -101,8 +106,13 @@ const addedSignIn: SignIn = { hasKey: () => Promise.resolve(true), onDidChange: 
  */
 export function createServices(base: CoreBase): Core {
   const { context, log, credentials, accounts, prompter, proposalContent } = base;
+  // The lazy bundles this one loads come through the activation bundle's loader (with the window's code cache).
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const loadApi = () => base.loadBundle('api', () => require('./api.js') as typeof import('./api/index'));
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const loadFs = () => base.loadBundle('fs', () => require('./fs.js') as typeof import('./files/documentFs'));
   // While the session's first request waits for its answer, the formatters its rows will use are made (Intl costs ~10 ms the first time).
-  const api = new ApiProvider(credentials, log, prepareFormats);
+  const api = new ApiProvider(credentials, log, prepareFormats, loadApi);
   // Who the account is: its local label (per documents server and key, see Credentials.accountLabel). An answer on the
   // wire while the user signed out and in again with the same key is still this account's.
   const documents = new DocumentService(api, credentials, () => credentials.accountLabel());
@@ -132,7 +142,7 @@ export function createServices(base: CoreBase): Core {
     projects: (a) => projectsModelOf(a.projects, signInOf(a), stateOf(a), log, a.primary),
   };
   const primary = new Account({ api, documents, usage: account, projects }, true, { documentsUrl: config.documentsBaseUrl, name: () => undefined }, false, modelsOf);
-  const registry = new AccountRegistry(primary, credentials, context.secrets, context.globalState, log, modelsOf, prepareFormats);
+  const registry = new AccountRegistry(primary, credentials, context.secrets, context.globalState, log, modelsOf, prepareFormats, loadApi);
   context.subscriptions.push(primary, registry);
   credentials.alsoSignedIn = () => registry.added().length > 0;
   context.subscriptions.push(registry.onDidChange(() => void credentials.refreshContext()));
@@ -147,7 +157,7 @@ export function createServices(base: CoreBase): Core {
   const projectsTree = viewOf.projects(primary);
   const documentsView = new AccountRootsTree<DocNode>(registry, documentsTree, viewOf.documents);
   const projectsView = new AccountRootsTree<ProjectNode>(registry, projectsTree, viewOf.projects);
-  const fs = new LazyDocumentFileSystem(documents, log, prompter, undefined, registry);
+  const fs = new LazyDocumentFileSystem(documents, log, prompter, loadFs, registry);
   context.subscriptions.push(documentsTree, projectsTree, documentsView, projectsView, fs);
   documentsView.attach(base.documentsTreeView);
   projectsView.attach(base.projectsTreeView);
@@ -179,6 +189,6 @@ export function createServices(base: CoreBase): Core {
 
   return {
     context, subscriptions: context.subscriptions, state: context.globalState, workspaceState: context.workspaceState, log, credentials, accounts, api, registry, documents, account, usage, prompter,
-    documentsTree, projectsTree, documentsView, projectsView, fs, proposalContent, saveStatus,
+    documentsTree, projectsTree, documentsView, projectsView, fs, proposalContent, saveStatus, loadBundle: base.loadBundle,
   };
 }

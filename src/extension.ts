@@ -1,6 +1,7 @@
 import vscode = require('vscode');
 import { STATE } from './constants';
 import { registerPromptFiles, registerViews } from './activation/forwarders';
+import { loadBundle, startCodeCache, type CodeCache } from './activation/codeCache';
 import { registerTools } from './agents/tools/register';
 import { registerChatParticipant } from './agents/chat/participant';
 import { parseRecords } from './accounts/records';
@@ -23,13 +24,15 @@ export interface TestApi {
   readonly runsInWebWorker: boolean;
   /** The language-model tools as registered, by name (a test calls their prepareInvocation). */
   readonly tools: ReadonlyMap<string, vscode.LanguageModelTool<unknown>>;
+  /** The lazy bundles' loader: what it loaded, with or without a code cache, and its writes (flush). */
+  readonly codeCache: Pick<CodeCache, 'loads' | 'flush'>;
 }
 
 /** dist/core.js: the services, the views' providers and models (loaded when first needed). */
 function loadCore(): CoreModule {
   // A bundle of its own, loaded on first use: a runtime require on purpose.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require('./core.js') as CoreModule;
+  return loadBundle('core', () => require('./core.js') as CoreModule);
 }
 
 /**
@@ -44,6 +47,10 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   let activationMs = -1;
   const log = new Logger();
   context.subscriptions.push(log);
+  // The lazy bundles load with a code cache in the extension's global storage (nothing is read or written before one loads).
+  const storage = context.globalStorageUri;
+  const codeCache = startCodeCache(storage.scheme === 'file' ? storage.fsPath : undefined, log);
+  context.subscriptions.push(codeCache);
   const credentials = new Credentials(context.secrets, log);
   const prompter = new SwitchablePrompter();
   const proposalContent = new ProposalContent((uri) => loadCommandsBundle().goneText(uri));
@@ -57,7 +64,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     if (!services) {
       const t1 = Date.now();
       const { documentsTreeView, projectsTreeView } = views;
-      services = loadCore().createServices({ context, log, credentials, accounts, prompter, proposalContent, documentsTreeView, projectsTreeView, registerCommands });
+      services = loadCore().createServices({ context, log, credentials, accounts, prompter, proposalContent, documentsTreeView, projectsTreeView, registerCommands, loadBundle });
       views.connect(services);
       log.debug(`[activate] activation took ${activationMs} ms; services ready in ${Date.now() - t1} ms`);
     }
@@ -88,6 +95,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     },
     runsInWebWorker: typeof process === 'undefined',
     tools,
+    codeCache,
   };
 }
 

@@ -35,6 +35,8 @@ export class AccountRegistry extends Disposable {
     /** How each added account's models are built (see Account). */
     private readonly modelsOf: AccountModelsOf,
     private readonly onFirstWait?: () => void,
+    /** Loads the HTTP client's bundle (dist/api.js) for the added accounts' API providers (see ApiProvider). */
+    private readonly loadApi?: () => typeof import('../api/index'),
   ) {
     super();
     for (const record of parseRecords(state.get(STATE.accounts))) this.#added.set(record.label, this.#build(record));
@@ -179,6 +181,7 @@ export class AccountRegistry extends Disposable {
       { documentsUrl: () => record.documentsUrl, projectsUrl: () => record.projectsUrl, getKey, fromSettings: false },
       this.log,
       this.onFirstWait,
+      this.loadApi,
     );
     const documents = new DocumentService(api, NEVER, () => Promise.resolve(record.label));
     const usage = new AccountService(api, NEVER, documents, this.log);

@@ -3,6 +3,7 @@ import { CMD, VIEW_COMMANDS } from '../constants';
 import type { Core } from '../core';
 import type { Logger } from '../util/log';
 import { runCommand } from '../util/run';
+import { loadBundle } from '../activation/codeCache';
 
 import type { CommandId, CommandTable } from './types';
 
@@ -18,7 +19,7 @@ type TableModule = typeof import('./table');
 export function loadCommandsBundle(): TableModule {
   // A bundle of its own, loaded on first use: a runtime require on purpose.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require('./commands.js') as TableModule;
+  return loadBundle('commands', () => require('./commands.js') as TableModule);
 }
 
 /** What the Documents view's keybindings pass (package.json `"args": { "selection": true }`): "the row in focus there". */

@@ -13,11 +13,11 @@ import { usageCommands } from '../usage/commands';
 
 type BackupModule = typeof import('../backup/command');
 
-/** dist/backup.js: Back Up Account to Folder… (loaded when it first runs). */
-function loadBackup(): BackupModule {
+/** dist/backup.js: Back Up Account to Folder… (loaded when it first runs, with the window's code cache). */
+function loadBackup(s: Core): BackupModule {
   // A bundle of its own, loaded on first use: a runtime require on purpose.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require('./backup.js') as BackupModule;
+  return s.loadBundle('backup', () => require('./backup.js') as BackupModule);
 }
 
 export { answerChat } from '../agents/chat/handler';
@@ -38,7 +38,7 @@ export function commandTable(s: Core): CommandTable {
     [CMD.accountRemove]: (arg: unknown) => removeAccount(s, arg),
     [CMD.accountEnterKey]: (arg: unknown) => enterAccountKey(s, arg),
     [CMD.showLog]: () => s.log.show(),
-    [CMD.backupAccount]: (arg: unknown) => loadBackup().backupAccount(s, arg),
+    [CMD.backupAccount]: (arg: unknown) => loadBackup(s).backupAccount(s, arg),
     ...documentCommands(s),
     ...projectCommands(s),
     ...fileCommands(s),

@@ -221,6 +221,8 @@ export interface MainResult {
   servicesMs?: number;
   /** Of servicesMs: the require() of dist/core.js. */
   coreLoadMs?: number;
+  /** The lazy bundles this start loaded, and whether V8 took their code cache (src/activation/codeCache.ts). */
+  bundleLoads?: Array<{ name: string; cache: string; ms: number }>;
   /** VS Code's own time for the UI steps (see inHost.ts). */
   baselines?: Record<string, number>;
 }

@@ -173,7 +173,14 @@ async function main(): Promise<number> {
 
   try {
     const henv = readHarnessEnv();
-    cs = await startCodeServer({ harnessEnv: henv, env: { CONTENT_DOCS_HARNESS_BRIDGE: '1' } });
+    // HARNESS_EXTENSION_STORAGE=<publisher.name>=<folder>: that extension's global storage outlives this start (see
+    // CodeServerOptions.extensionStorage; the benchmark's second window).
+    const storage = /^([^=]+)=(.+)$/.exec(process.env.HARNESS_EXTENSION_STORAGE ?? '');
+    cs = await startCodeServer({
+      harnessEnv: henv,
+      env: { CONTENT_DOCS_HARNESS_BRIDGE: '1' },
+      extensionStorage: storage ? { id: storage[1], dir: storage[2] } : undefined,
+    });
     console.error(`[harness] code-server ${henv.version} up on ${cs.url} in ${cs.startupMs} ms (run folder: ${cs.runDir})`);
     browser = await launchChromium({ harnessEnv: henv, runDir: cs.runDir });
     const page = browser.page;

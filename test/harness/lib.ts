@@ -174,6 +174,11 @@ export interface CodeServerOptions {
   port?: number;
   /** Merged over QUIET_SETTINGS into the user settings.json. */
   settings?: Record<string, unknown>;
+  /**
+   * An extension's global storage kept outside the throwaway profile (`id`: publisher.name; `dir`: the folder): what it
+   * writes there is still there in the next start given the same folder, as in a user's next window.
+   */
+  extensionStorage?: { id: string; dir: string };
   /** Added to code-server's environment, which the extension host inherits. `undefined` removes a variable. */
   env?: Record<string, string | undefined>;
   /** More code-server flags. */
@@ -215,6 +220,12 @@ export async function startCodeServer(opts: CodeServerOptions = {}): Promise<Cod
   fs.mkdirSync(extensionsDir, { recursive: true });
   fs.writeFileSync(path.join(userDataDir, 'User', 'settings.json'),
     JSON.stringify({ ...QUIET_SETTINGS, ...(opts.settings ?? {}) }, null, 2));
+  if (opts.extensionStorage) {
+    const globalStorage = path.join(userDataDir, 'User', 'globalStorage');
+    fs.mkdirSync(globalStorage, { recursive: true });
+    fs.mkdirSync(opts.extensionStorage.dir, { recursive: true });
+    fs.symlinkSync(path.resolve(opts.extensionStorage.dir), path.join(globalStorage, opts.extensionStorage.id), 'dir');
+  }
 
   // Keep what code-server and VS Code write (heartbeat, logs, ipc sockets, node compile cache) in the run folder.
   const sandboxEnv: Record<string, string> = {};

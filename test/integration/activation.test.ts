@@ -68,6 +68,17 @@ describe('activation: on startup, network-free, and the writing Code Actions are
         'no request: activation and signing in are local, the views are closed',
       );
       assert.deepStrictEqual(loaded(), ['core.js', 'extension.js'], 'still no HTTP client and no command code loaded');
+
+      // The lazy bundles load with a code cache in the extension's global storage: this fresh profile has none yet,
+      // and what V8 compiled of dist/core.js is written there (a few seconds later; flush() writes it now).
+      const { codeCache } = ext.exports as TestApi;
+      assert.deepStrictEqual(codeCache.loads.map((l) => `${l.name}: ${l.cache}`), ['core: none']);
+      const folder = path.join(s.context.globalStorageUri.fsPath, 'code-cache');
+      await codeCache.flush();
+      const written = fs.readdirSync(folder);
+      assert.strictEqual(written.length, 1, written.join(', '));
+      assert.match(written[0], /^core\.[0-9a-f]{16}\.v8$/);
+      assert.ok(fs.statSync(path.join(folder, written[0])).size > 10_000, 'the cache holds the compiled bundle');
     } finally {
       await cleanUp();
       await s.credentials.clearKey();

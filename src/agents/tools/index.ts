@@ -25,15 +25,15 @@ import { parseToolInput, type ToolInputs } from './inputs';
 import { toolKey } from './names';
 
 /** What the language-model tools take. */
-export type ToolNeeds = Pick<Core, 'state' | 'credentials' | 'documentsView' | 'projectsView' | 'registry' | 'log'>;
+export type ToolNeeds = Pick<Core, 'state' | 'credentials' | 'documentsView' | 'projectsView' | 'registry' | 'log' | 'loadBundle'>;
 
 type BackupModule = typeof import('../../backup/command');
 
-/** dist/backup.js: the backup, shared with Back Up Account to Folder… (loaded on the backup tool's first run). */
-function loadBackup(): BackupModule {
+/** dist/backup.js: the backup, shared with Back Up Account to Folder… (loaded on the backup tool's first run, with the window's code cache). */
+function loadBackup(s: ToolNeeds): BackupModule {
   // A bundle of its own, loaded on first use: a runtime require on purpose.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require('./backup.js') as BackupModule;
+  return s.loadBundle('backup', () => require('./backup.js') as BackupModule);
 }
 
 
@@ -493,7 +493,7 @@ async function projects(account: Account, v: ToolInputs['projects'], signal: Abo
 async function backup(s: ToolNeeds, account: Account, v: ToolInputs['backup'], token: vscode.CancellationToken): Promise<vscode.LanguageModelToolResult> {
   const head = `Account: ${account.displayName}\nFolder: ${v.folder}\n`;
   try {
-    const backups = loadBackup();
+    const backups = loadBackup(s);
     const out = await backups.backupTo(s, account, vscode.Uri.file(v.folder), { token, notify: false });
     const r = out.report;
     if (out.error) {

@@ -1,5 +1,6 @@
 import vscode = require('vscode');
 import type { Core } from '../../core';
+import { loadBundle } from '../../activation/codeCache';
 
 type ToolsModule = typeof import('./index');
 
@@ -7,7 +8,7 @@ type ToolsModule = typeof import('./index');
 function loadTools(): ToolsModule {
   // A bundle of its own, loaded on first use: a runtime require on purpose.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require('./tools.js') as ToolsModule;
+  return loadBundle('tools', () => require('./tools.js') as ToolsModule);
 }
 
 /** The tools the manifest contributes (package.json `contributes.languageModelTools`), by name. */
