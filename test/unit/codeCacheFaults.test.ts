@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import type { BundleLoad } from '../../src/activation/codeCache';
+import { CodeCache, type BundleLoad } from '../../src/activation/codeCache';
 
 interface Folders {
   bundles: string;
@@ -94,5 +94,56 @@ describe('code cache of the lazy bundles: faults (codeCache.ts)', () => {
     assert.equal(second.signal, null, `the window was killed by ${second.signal}: ${second.errors.join('\n')}`);
     assert.equal(second.status, 0, second.errors.join('\n'));
     assert.equal(second.probe, first.probe);
+  });
+
+  it('a bundle\'s import() works as under require()', async () => {
+    const f = folders();
+    const file = path.join(f.bundles, 'tools.js');
+    fs.writeFileSync(file, '"use strict";\nmodule.exports = { probe() { return import("node:path").then((p) => typeof p.join); } };\n');
+    files.push(file);
+    const cache = new CodeCache({ dir: f.cache, bundlesDir: f.bundles, writeAfterMs: 60_000 });
+    try {
+      const b = cache.load<{ probe(): Promise<string> }>('tools', () => assert.fail('no plain require'));
+      assert.equal(await b.probe(), 'function');
+    } finally {
+      cache.dispose();
+    }
+  });
+
+  it('a stack trace gives the file\'s column on the bundle\'s first line (a minified bundle is nearly all one line)', () => {
+    const f = folders();
+    const file = path.join(f.bundles, 'commands.js');
+    const source = '"use strict";module.exports={probe(){return new Error("x").stack.split("\\n")[1]}};\n';
+    fs.writeFileSync(file, source);
+    files.push(file);
+    const cache = new CodeCache({ dir: f.cache, bundlesDir: f.bundles, writeAfterMs: 60_000 });
+    try {
+      const b = cache.load<{ probe(): string }>('commands', () => assert.fail('no plain require'));
+      const column = source.indexOf('new Error') + 1;
+      assert.match(b.probe(), new RegExp(`commands\\.js:1:${column}\\)$`));
+    } finally {
+      cache.dispose();
+    }
+  });
+
+  it('is one module when the bundles folder is reached through a symlink (os.tmpdir() on macOS is one)', () => {
+    const f = folders();
+    const real = path.join(f.bundles, 'core.js');
+    fs.writeFileSync(real, '"use strict";\nglobalThis.__codeCacheLinkRuns = (globalThis.__codeCacheLinkRuns || 0) + 1;\nmodule.exports = { probe() { return 1; } };\n');
+    const link = path.join(path.dirname(f.bundles), 'linked-dist');
+    fs.symlinkSync(f.bundles, link, 'dir');
+    const viaLink = path.join(link, 'core.js');
+    files.push(real, viaLink);
+    const g = globalThis as { __codeCacheLinkRuns?: number };
+    const cache = new CodeCache({ dir: f.cache, bundlesDir: link, writeAfterMs: 60_000 });
+    try {
+      const loaded = cache.load('core', () => assert.fail('no plain require'));
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      assert.equal(require(viaLink), loaded, 'a plain require() of the same file gives another instance');
+      assert.equal(g.__codeCacheLinkRuns, 1);
+    } finally {
+      cache.dispose();
+      delete g.__codeCacheLinkRuns;
+    }
   });
 });
