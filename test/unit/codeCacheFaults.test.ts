@@ -126,6 +126,24 @@ describe('code cache of the lazy bundles: faults (codeCache.ts)', () => {
     }
   });
 
+  it('a temporary file left by a window that stopped mid-write (an older build\'s) is removed by the next write', async () => {
+    const f = folders();
+    const file = path.join(f.bundles, 'backup.js');
+    fs.writeFileSync(file, '"use strict";\nmodule.exports = { probe() { return 1; } };\n');
+    files.push(file);
+    fs.mkdirSync(f.cache, { recursive: true });
+    const stale = path.join(f.cache, 'backup.0123456789abcdef.v8.424242.tmp');
+    fs.writeFileSync(stale, Buffer.alloc(64 * 1024));
+    const dayAgo = new Date(Date.now() - 24 * 3600 * 1000);
+    fs.utimesSync(stale, dayAgo, dayAgo);
+    const cache = new CodeCache({ dir: f.cache, bundlesDir: f.bundles, writeAfterMs: 60_000 });
+    cache.load('backup', () => assert.fail('no plain require'));
+    await cache.flush();
+    const left = fs.readdirSync(f.cache);
+    assert.equal(left.filter((n) => n.endsWith('.v8')).length, 1);
+    assert.deepEqual(left.filter((n) => n.endsWith('.tmp')), [], 'the leftover stays in the storage for good');
+  });
+
   it('is one module when the bundles folder is reached through a symlink (os.tmpdir() on macOS is one)', () => {
     const f = folders();
     const real = path.join(f.bundles, 'core.js');
