@@ -44,8 +44,11 @@ const node = {
 /** One bundle load, as the log and the benchmark tell it. */
 export interface BundleLoad {
   name: string;
-  /** `used`: V8 took the cache; `none`: there was none yet; `rejected`: V8 refused it (another V8 or flags); `off`: no cache folder. */
-  cache: 'used' | 'none' | 'rejected' | 'off';
+  /**
+   * `used`: V8 took the cache; `none`: there was none yet; `rejected`: V8 refused it (another V8 or flags); `damaged`:
+   * the file is not what was written (never given to V8); `off`: no cache folder.
+   */
+  cache: 'used' | 'none' | 'rejected' | 'damaged' | 'off';
   ms: number;
 }
 
@@ -65,13 +68,32 @@ type CommonJsWrapper = (exports: unknown, require: NodeJS.Require, module: NodeM
 
 const WRITE_AFTER_MS = 5_000;
 
+/** A cache file: the SHA-1 of what V8 wrote, then that (V8 checks only its header: a damaged body would run, or crash). */
+const DIGEST_BYTES = 20;
+/** A temporary file this old is a write that stopped (its window closed): the next write removes it. */
+const STALE_TEMP_MS = 60_000;
+
 export class CodeCache {
-  /** Caches still to write: the bundle's script, to ask V8 for what it compiled. */
   /** Every bundle this loader loaded, in order (the log tells them too; the benchmark reads them). */
   readonly loads: BundleLoad[] = [];
+  /** Caches still to write: the bundle's script, to ask V8 for what it compiled. */
   readonly #pending = new Map<string, { script: Vm.Script; file: string; timer: ReturnType<typeof setTimeout> }>();
 
+  #bundlesDir: string | undefined;
+
   constructor(private readonly options: CodeCacheOptions) {}
+
+  /** The bundles' folder by its real path, as Node's require() names its modules (a link would make two of one). */
+  get #dir(): string {
+    if (this.#bundlesDir === undefined) {
+      try {
+        this.#bundlesDir = node.fs.realpathSync(this.options.bundlesDir);
+      } catch {
+        this.#bundlesDir = this.options.bundlesDir;
+      }
+    }
+    return this.#bundlesDir;
+  }
 
   /**
    * The bundle `name`'s exports. `plain` loads it as Node would (a require() of the bundle's file): used when there is
@@ -79,7 +101,7 @@ export class CodeCache {
    */
   load<T>(name: string, plain: () => T): T {
     const { crypto, fs, Module, path, vm } = node;
-    const file = path.join(this.options.bundlesDir, `${name}.js`);
+    const file = path.join(this.#dir, `${name}.js`);
     const loaded = require.cache[file];
     if (loaded) return loaded.exports as T;
     const t0 = performance.now();
@@ -91,16 +113,29 @@ export class CodeCache {
     let script: Vm.Script;
     let cacheFile: string;
     let cachedData: Buffer | undefined;
+    let damaged = false;
     try {
       const source = fs.readFileSync(file, 'utf8');
       cacheFile = path.join(this.options.dir, `${name}.${crypto.createHash('sha1').update(source).digest('hex').slice(0, 16)}.v8`);
+      let stored: Buffer | undefined;
       try {
-        cachedData = fs.readFileSync(cacheFile);
+        stored = fs.readFileSync(cacheFile);
       } catch {
         // none yet
       }
-      // The wrapper Node gives a CommonJS module, on the source's first line so that line numbers stay the file's.
-      script = new vm.Script(`(function (exports, require, module, __filename, __dirname) { ${source}\n})`, { filename: file, cachedData });
+      if (stored) {
+        const body = stored.subarray(DIGEST_BYTES);
+        if (stored.length > DIGEST_BYTES && crypto.createHash('sha1').update(body).digest().equals(stored.subarray(0, DIGEST_BYTES))) cachedData = body;
+        else damaged = true;
+      }
+      // The wrapper Node gives a CommonJS module, on a line of its own: the source's lines and columns stay the file's.
+      script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {\n${source}\n})`, {
+        filename: file,
+        lineOffset: -1,
+        cachedData,
+        // import() in a bundle resolves as under require() (Node 21.7 and later; before, it is not available to it).
+        importModuleDynamically: vm.constants?.USE_MAIN_CONTEXT_DEFAULT_LOADER,
+      });
     } catch (e) {
       this.options.onError?.(`[bundles] ${name}.js loads without its code cache: ${e instanceof Error ? e.message : String(e)}`);
       return plain();
@@ -116,7 +151,7 @@ export class CodeCache {
       delete require.cache[file];
       throw e;
     }
-    const cache = !cachedData ? 'none' : script.cachedDataRejected ? 'rejected' : 'used';
+    const cache = damaged ? 'damaged' : !cachedData ? 'none' : script.cachedDataRejected ? 'rejected' : 'used';
     this.#loaded({ name, cache, ms: performance.now() - t0 });
     if (cache !== 'used') this.#schedule(name, script, cacheFile);
     return m.exports as T;
@@ -157,12 +192,17 @@ export class CodeCache {
       const data = pending.script.createCachedData();
       await fs.promises.mkdir(dir, { recursive: true });
       // Written under another name and renamed: another window reading it meanwhile sees the old file or the new one.
-      await fs.promises.writeFile(temp, data);
+      await fs.promises.writeFile(temp, Buffer.concat([node.crypto.createHash('sha1').update(data).digest(), data]));
       await fs.promises.rename(temp, pending.file);
-      // An older build's cache of this bundle is of no more use.
+      // An older build's cache of this bundle is of no more use, nor a write that stopped long ago.
       const keep = path.basename(pending.file);
       for (const other of await fs.promises.readdir(dir)) {
-        if (other !== keep && other.startsWith(`${name}.`) && other.endsWith('.v8')) await fs.promises.rm(path.join(dir, other), { force: true });
+        if (other === keep || !other.startsWith(`${name}.`)) continue;
+        const at = path.join(dir, other);
+        // Another window's write in progress is younger (and may be renamed meanwhile: no stat, not stale).
+        const age = other.endsWith('.tmp') ? Date.now() - ((await fs.promises.stat(at).catch(() => undefined))?.mtimeMs ?? Date.now()) : 0;
+        const stale = other.endsWith('.v8') || age > STALE_TEMP_MS;
+        if (stale) await fs.promises.rm(at, { force: true });
       }
     } catch (e) {
       await fs.promises.rm(temp, { force: true }).catch(() => undefined);

@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -134,9 +135,11 @@ describe('code cache of the lazy bundles (codeCache.ts)', () => {
     windowLoads(f, 'commands');
     const [name] = fs.readdirSync(f.cache);
     const good = fs.readFileSync(path.join(f.cache, name));
-    // What another V8 would have written: V8's header says which version and flags made it.
-    const other = Buffer.from(good);
-    other.writeUInt32LE(other.readUInt32LE(4) ^ 0xffff, 4);
+    // What another V8 would have written, whole: V8's header (after the file's SHA-1 of it) says which version and
+    // flags made it.
+    const v8 = Buffer.from(good.subarray(20));
+    v8.writeUInt32LE(v8.readUInt32LE(4) ^ 0xffff, 4);
+    const other = Buffer.concat([createHash('sha1').update(v8).digest(), v8]);
     fs.writeFileSync(path.join(f.cache, name), other);
     const second = windowLoads(f, 'commands');
     assert.equal(second.bundle.add, 5);

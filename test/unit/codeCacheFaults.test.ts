@@ -73,6 +73,8 @@ describe('code cache of the lazy bundles: faults (codeCache.ts)', () => {
     const second = windowLoads(f, 'api');
     assert.equal(second.status, 0, second.errors.join('\n'));
     assert.equal(second.probe, 123456789, `the code that ran is not the file's (code cache: ${second.loads.map((l) => l.cache).join(', ')})`);
+    assert.deepEqual(second.loads.map((l) => l.cache), ['damaged']);
+    assert.equal(windowLoads(f, 'api').loads[0].cache, 'used', 'the damaged file was written again');
   });
 
   it('a cache whose second half is zeros (same size, header intact) costs only the speed: the window does not crash', function () {
