@@ -6,7 +6,7 @@ export type LoadBundle = <T>(name: string, plain: () => T) => T;
 
 export interface BundleLoad {
   name: string;
-  cache: 'used' | 'none' | 'rejected' | 'damaged' | 'off';
+  cache: 'used' | 'none' | 'outdated' | 'rejected' | 'damaged' | 'off';
   ms: number;
 }
 

@@ -5,9 +5,10 @@
  * and compiling. Measured with npm run bench (README "Performance"): the HTTP client's require() (dist/api.js, 222 KB)
  * from about 9 to about 5 ms on the first open of the views.
  *
- * A bundle's cache is named by a hash of its text, so an updated extension never runs an older bundle's code (V8's own
- * check only compares the length); V8 also refuses a cache from another V8 version or flags, and then the bundle is
- * compiled as without one and its cache written again. The module is registered in require.cache before it runs, so a
+ * A bundle's cache holds a hash of the text it was made from, so an updated extension never runs an older bundle's
+ * code (V8's own check only compares the length), and a hash of itself, so a damaged file never reaches V8; V8 also
+ * refuses a cache from another V8 version or flags. In each case the bundle is compiled as without a cache and its
+ * cache written again. The module is registered in require.cache before it runs, so a
  * plain require() of the same file gets the same module. Whatever goes wrong with the cache (no folder, a file that
  * cannot be read or written) only costs the speed: the bundle loads as require() loads it.
  *
@@ -45,10 +46,11 @@ const node = {
 export interface BundleLoad {
   name: string;
   /**
-   * `used`: V8 took the cache; `none`: there was none yet; `rejected`: V8 refused it (another V8 or flags); `damaged`:
-   * the file is not what was written (never given to V8); `off`: no cache folder.
+   * `used`: V8 took the cache; `none`: there was none yet; `outdated`: it was made from another text of the bundle (an
+   * update); `rejected`: V8 refused it (another V8 or flags); `damaged`: the file is not what was written; `off`: no
+   * cache folder. Only a `used` cache reached V8; every other is written again.
    */
-  cache: 'used' | 'none' | 'rejected' | 'damaged' | 'off';
+  cache: 'used' | 'none' | 'outdated' | 'rejected' | 'damaged' | 'off';
   ms: number;
 }
 
@@ -68,8 +70,13 @@ type CommonJsWrapper = (exports: unknown, require: NodeJS.Require, module: NodeM
 
 const WRITE_AFTER_MS = 5_000;
 
-/** A cache file: the SHA-1 of what V8 wrote, then that (V8 checks only its header: a damaged body would run, or crash). */
+/**
+ * A cache file (`<name>.v8`): the SHA-1 of the bundle's text it was made from (V8's own check compares only the
+ * length: an updated bundle must never run an older one's code), the SHA-1 of what V8 wrote (V8 checks only its
+ * header: a damaged body would run altered code, or crash the host), then what V8 wrote.
+ */
 const DIGEST_BYTES = 20;
+const HEADER_BYTES = 2 * DIGEST_BYTES;
 /** A temporary file this old is a write that stopped (its window closed): the next write removes it. */
 const STALE_TEMP_MS = 60_000;
 
@@ -77,7 +84,7 @@ export class CodeCache {
   /** Every bundle this loader loaded, in order (the log tells them too; the benchmark reads them). */
   readonly loads: BundleLoad[] = [];
   /** Caches still to write: the bundle's script, to ask V8 for what it compiled. */
-  readonly #pending = new Map<string, { script: Vm.Script; file: string; timer: ReturnType<typeof setTimeout> }>();
+  readonly #pending = new Map<string, { script: Vm.Script; source: string; file: string; timer: ReturnType<typeof setTimeout> }>();
 
   #bundlesDir: string | undefined;
 
@@ -111,22 +118,27 @@ export class CodeCache {
       return exports;
     }
     let script: Vm.Script;
-    let cacheFile: string;
+    let source: string;
+    const cacheFile = path.join(this.options.dir, `${name}.v8`);
     let cachedData: Buffer | undefined;
-    let damaged = false;
+    let found: 'none' | 'outdated' | 'damaged' | 'whole' = 'none';
     try {
-      const source = fs.readFileSync(file, 'utf8');
-      cacheFile = path.join(this.options.dir, `${name}.${crypto.createHash('sha1').update(source).digest('hex').slice(0, 16)}.v8`);
+      source = fs.readFileSync(file, 'utf8');
       let stored: Buffer | undefined;
       try {
         stored = fs.readFileSync(cacheFile);
       } catch {
-        // none yet
+        // none yet (nothing is hashed then: the first window's load costs what require() costs)
       }
       if (stored) {
-        const body = stored.subarray(DIGEST_BYTES);
-        if (stored.length > DIGEST_BYTES && crypto.createHash('sha1').update(body).digest().equals(stored.subarray(0, DIGEST_BYTES))) cachedData = body;
-        else damaged = true;
+        const sha1 = (data: string | Buffer) => crypto.createHash('sha1').update(data).digest();
+        const body = stored.subarray(HEADER_BYTES);
+        if (stored.length <= HEADER_BYTES || !sha1(body).equals(stored.subarray(DIGEST_BYTES, HEADER_BYTES))) found = 'damaged';
+        else if (!sha1(source).equals(stored.subarray(0, DIGEST_BYTES))) found = 'outdated';
+        else {
+          found = 'whole';
+          cachedData = body;
+        }
       }
       // The wrapper Node gives a CommonJS module, on a line of its own: the source's lines and columns stay the file's.
       script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {\n${source}\n})`, {
@@ -151,9 +163,9 @@ export class CodeCache {
       delete require.cache[file];
       throw e;
     }
-    const cache = damaged ? 'damaged' : !cachedData ? 'none' : script.cachedDataRejected ? 'rejected' : 'used';
+    const cache = found !== 'whole' ? found : script.cachedDataRejected ? 'rejected' : 'used';
     this.#loaded({ name, cache, ms: performance.now() - t0 });
-    if (cache !== 'used') this.#schedule(name, script, cacheFile);
+    if (cache !== 'used') this.#schedule(name, script, source, cacheFile);
     return m.exports as T;
   }
 
@@ -162,10 +174,10 @@ export class CodeCache {
     this.options.onLoad?.(load);
   }
 
-  #schedule(name: string, script: Vm.Script, file: string): void {
+  #schedule(name: string, script: Vm.Script, source: string, file: string): void {
     const timer = setTimeout(() => void this.#write(name), this.options.writeAfterMs ?? WRITE_AFTER_MS);
     timer.unref?.();
-    this.#pending.set(name, { script, file, timer });
+    this.#pending.set(name, { script, source, file, timer });
   }
 
   /** Writes the caches still to write now (the tests; and nothing is lost when the extension is deactivated). */
@@ -190,19 +202,18 @@ export class CodeCache {
     const temp = `${pending.file}.${process.pid}.tmp`;
     try {
       const data = pending.script.createCachedData();
+      const sha1 = (d: string | Buffer) => node.crypto.createHash('sha1').update(d).digest();
       await fs.promises.mkdir(dir, { recursive: true });
       // Written under another name and renamed: another window reading it meanwhile sees the old file or the new one.
-      await fs.promises.writeFile(temp, Buffer.concat([node.crypto.createHash('sha1').update(data).digest(), data]));
+      await fs.promises.writeFile(temp, Buffer.concat([sha1(pending.source), sha1(data), data]));
       await fs.promises.rename(temp, pending.file);
-      // An older build's cache of this bundle is of no more use, nor a write that stopped long ago.
-      const keep = path.basename(pending.file);
+      // A write of this bundle that stopped long ago (its window closed) leaves nothing behind. Another window's write
+      // in progress is younger (and may be renamed meanwhile: no stat, not stale).
       for (const other of await fs.promises.readdir(dir)) {
-        if (other === keep || !other.startsWith(`${name}.`)) continue;
+        if (!other.startsWith(`${name}.v8.`) || !other.endsWith('.tmp')) continue;
         const at = path.join(dir, other);
-        // Another window's write in progress is younger (and may be renamed meanwhile: no stat, not stale).
-        const age = other.endsWith('.tmp') ? Date.now() - ((await fs.promises.stat(at).catch(() => undefined))?.mtimeMs ?? Date.now()) : 0;
-        const stale = other.endsWith('.v8') || age > STALE_TEMP_MS;
-        if (stale) await fs.promises.rm(at, { force: true });
+        const age = Date.now() - ((await fs.promises.stat(at).catch(() => undefined))?.mtimeMs ?? Date.now());
+        if (age > STALE_TEMP_MS) await fs.promises.rm(at, { force: true });
       }
     } catch (e) {
       await fs.promises.rm(temp, { force: true }).catch(() => undefined);

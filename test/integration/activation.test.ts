@@ -76,8 +76,7 @@ describe('activation: on startup, network-free, and the writing Code Actions are
       const folder = path.join(s.context.globalStorageUri.fsPath, 'code-cache');
       await codeCache.flush();
       const written = fs.readdirSync(folder);
-      assert.strictEqual(written.length, 1, written.join(', '));
-      assert.match(written[0], /^core\.[0-9a-f]{16}\.v8$/);
+      assert.deepStrictEqual(written, ['core.v8']);
       assert.ok(fs.statSync(path.join(folder, written[0])).size > 10_000, 'the cache holds the compiled bundle');
     } finally {
       await cleanUp();

@@ -134,7 +134,7 @@ describe('code cache of the lazy bundles: faults (codeCache.ts)', () => {
     fs.writeFileSync(file, '"use strict";\nmodule.exports = { probe() { return 1; } };\n');
     files.push(file);
     fs.mkdirSync(f.cache, { recursive: true });
-    const stale = path.join(f.cache, 'backup.0123456789abcdef.v8.424242.tmp');
+    const stale = path.join(f.cache, 'backup.v8.424242.tmp');
     fs.writeFileSync(stale, Buffer.alloc(64 * 1024));
     const dayAgo = new Date(Date.now() - 24 * 3600 * 1000);
     fs.utimesSync(stale, dayAgo, dayAgo);
