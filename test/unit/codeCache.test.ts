@@ -1,11 +1,12 @@
 /**
  * The lazy bundles' code cache (src/activation/codeCache.ts), in plain Node over small bundles written to a temporary
  * folder: a later load takes what an earlier one compiled, a changed bundle never runs with an older bundle's cache,
- * a cache V8 refuses or a folder that cannot be written only costs the speed, and a bundle is one module whichever way
- * it is required.
+ * a cache V8 refuses, a damaged cache or a folder that cannot be written only costs the speed (never runs other code,
+ * never crashes), and a bundle is one module whichever way it is required, with import() and stack traces as under
+ * require().
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -49,19 +50,31 @@ function loader(f: Folders, over: Partial<CodeCacheOptions> = {}): { cache: Code
   return { cache, loads, errors };
 }
 
+interface WindowResult {
+  status: number | null;
+  signal: NodeJS.Signals | null;
+  loads: BundleLoad[];
+  errors: string[];
+  /** The bundle's exports, each function called (`add(2, 3)`, `probe()`) so that what it runs is compiled before the write. */
+  bundle: Record<string, unknown>;
+}
+
 /**
  * A window of its own: a new Node process (a new V8 isolate, which has compiled nothing yet: in one process V8 would
  * find the bundle's code in its own memory and never look at the cache) that loads `name` and writes its cache.
  */
-function windowLoads(f: Folders, name: string): { loads: BundleLoad[]; errors: string[]; bundle: Omit<Bundle, 'add'> & { add: number } } {
+function windowLoads(f: Folders, name: string): WindowResult {
   const script = `
     const { CodeCache } = require(${JSON.stringify(path.join(__dirname, '..', '..', 'src', 'activation', 'codeCache.js'))});
     const loads = [], errors = [];
     const cache = new CodeCache({ dir: process.argv[1], bundlesDir: process.argv[2], writeAfterMs: 60000, onLoad: (l) => loads.push(l), onError: (m) => errors.push(m) });
     const b = cache.load(process.argv[3], () => { throw new Error('plain require'); });
-    cache.flush().then(() => console.log(JSON.stringify({ loads, errors, bundle: { ...b, add: b.add(2, 3) } })));`;
-  const out = execFileSync(process.execPath, ['-e', script, f.cache, f.bundles, name], { encoding: 'utf8' });
-  return JSON.parse(out) as ReturnType<typeof windowLoads>;
+    const bundle = {};
+    for (const [k, v] of Object.entries(b)) bundle[k] = typeof v === 'function' ? (k === 'add' ? v(2, 3) : v()) : v;
+    cache.flush().then(() => console.log(JSON.stringify({ loads, errors, bundle })));`;
+  const r = spawnSync(process.execPath, ['-e', script, f.cache, f.bundles, name], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  const out = r.status === 0 ? (JSON.parse(r.stdout) as Omit<WindowResult, 'status' | 'signal'>) : { loads: [], errors: [r.stderr.slice(0, 300)], bundle: {} };
+  return { status: r.status, signal: r.signal, ...out };
 }
 
 type Bundle = { version: number; filename: string; dirname: string; dep: string; add(a: number, b: number): number };
@@ -234,5 +247,128 @@ describe('code cache of the lazy bundles (codeCache.ts)', () => {
     }
     assert.equal(loadBundle('plain', viaPlain).version, -1);
     assert.equal(plain, 3);
+  });
+});
+
+function onlyCacheFile(f: Folders): string {
+  const names = fs.readdirSync(f.cache).filter((n) => n.endsWith('.v8'));
+  assert.equal(names.length, 1, names.join(', '));
+  return path.join(f.cache, names[0]);
+}
+
+// Where things go wrong: a cache file damaged past V8's header, what a bundle does that require() allows (import(),
+// stack traces), leftovers of a window that stopped mid-write, a bundles folder reached through a symlink.
+describe('code cache of the lazy bundles: faults (codeCache.ts)', () => {
+  const files: string[] = [];
+  afterEach(() => files.splice(0).forEach(newWindow));
+
+  it('a cache damaged past V8\'s header (same size) never runs: the bundle runs the code its file holds', () => {
+    const f = folders();
+    fs.writeFileSync(path.join(f.bundles, 'api.js'), '"use strict";\nmodule.exports = { probe() { return 123456789; } };\n');
+    assert.equal(windowLoads(f, 'api').bundle.probe, 123456789);
+    const file = onlyCacheFile(f);
+    const data = fs.readFileSync(file);
+    const constant = Buffer.alloc(4);
+    constant.writeInt32LE(123456789);
+    const at = data.indexOf(constant);
+    assert.ok(at > 0, 'the compiled probe() is in the cache');
+    // One changed constant in the compiled code, as a damaged block or another writer would leave it.
+    data.writeInt32LE(987654321, at);
+    fs.writeFileSync(file, data);
+    const second = windowLoads(f, 'api');
+    assert.equal(second.status, 0, second.errors.join('\n'));
+    assert.equal(second.bundle.probe, 123456789, `the code that ran is not the file's (code cache: ${second.loads.map((l) => l.cache).join(', ')})`);
+    assert.deepEqual(second.loads.map((l) => l.cache), ['damaged']);
+    assert.equal(windowLoads(f, 'api').loads[0].cache, 'used', 'the damaged file was written again');
+  });
+
+  it('a cache whose second half is zeros (same size, header intact) costs only the speed: the window does not crash', function () {
+    this.timeout(60_000);
+    const f = folders();
+    let source = '"use strict";\n';
+    for (let i = 0; i < 300; i++) source += `function f${i}(a) { let t = 0; for (let j = 0; j < a; j++) t += (j * ${i}) % 7; return t + ${i}; }\n`;
+    source += 'let sum = 0;\n';
+    for (let i = 0; i < 300; i++) source += `sum += f${i}(3);\n`;
+    source += 'module.exports = { probe() { return sum; } };\n';
+    fs.writeFileSync(path.join(f.bundles, 'core.js'), source);
+    const first = windowLoads(f, 'core');
+    assert.equal(first.status, 0, first.errors.join('\n'));
+    const file = onlyCacheFile(f);
+    const data = fs.readFileSync(file);
+    data.fill(0, Math.floor(data.length / 2));
+    fs.writeFileSync(file, data);
+    const second = windowLoads(f, 'core');
+    assert.equal(second.signal, null, `the window was killed by ${second.signal}: ${second.errors.join('\n')}`);
+    assert.equal(second.status, 0, second.errors.join('\n'));
+    assert.equal(second.bundle.probe, first.bundle.probe);
+  });
+
+  it('a bundle\'s import() works as under require()', async () => {
+    const f = folders();
+    const file = path.join(f.bundles, 'tools.js');
+    fs.writeFileSync(file, '"use strict";\nmodule.exports = { probe() { return import("node:path").then((p) => typeof p.join); } };\n');
+    files.push(file);
+    const cache = new CodeCache({ dir: f.cache, bundlesDir: f.bundles, writeAfterMs: 60_000 });
+    try {
+      const b = cache.load<{ probe(): Promise<string> }>('tools', () => assert.fail('no plain require'));
+      assert.equal(await b.probe(), 'function');
+    } finally {
+      cache.dispose();
+    }
+  });
+
+  it('a stack trace gives the file\'s column on the bundle\'s first line (a minified bundle is nearly all one line)', () => {
+    const f = folders();
+    const file = path.join(f.bundles, 'commands.js');
+    const source = '"use strict";module.exports={probe(){return new Error("x").stack.split("\\n")[1]}};\n';
+    fs.writeFileSync(file, source);
+    files.push(file);
+    const cache = new CodeCache({ dir: f.cache, bundlesDir: f.bundles, writeAfterMs: 60_000 });
+    try {
+      const b = cache.load<{ probe(): string }>('commands', () => assert.fail('no plain require'));
+      const column = source.indexOf('new Error') + 1;
+      assert.match(b.probe(), new RegExp(`commands\\.js:1:${column}\\)$`));
+    } finally {
+      cache.dispose();
+    }
+  });
+
+  it('a temporary file left by a window that stopped mid-write (an older build\'s) is removed by the next write', async () => {
+    const f = folders();
+    const file = path.join(f.bundles, 'backup.js');
+    fs.writeFileSync(file, '"use strict";\nmodule.exports = { probe() { return 1; } };\n');
+    files.push(file);
+    fs.mkdirSync(f.cache, { recursive: true });
+    const stale = path.join(f.cache, 'backup.v8.424242.tmp');
+    fs.writeFileSync(stale, Buffer.alloc(64 * 1024));
+    const dayAgo = new Date(Date.now() - 24 * 3600 * 1000);
+    fs.utimesSync(stale, dayAgo, dayAgo);
+    const cache = new CodeCache({ dir: f.cache, bundlesDir: f.bundles, writeAfterMs: 60_000 });
+    cache.load('backup', () => assert.fail('no plain require'));
+    await cache.flush();
+    const left = fs.readdirSync(f.cache);
+    assert.equal(left.filter((n) => n.endsWith('.v8')).length, 1);
+    assert.deepEqual(left.filter((n) => n.endsWith('.tmp')), [], 'the leftover stays in the storage for good');
+  });
+
+  it('is one module when the bundles folder is reached through a symlink (os.tmpdir() on macOS is one)', () => {
+    const f = folders();
+    const real = path.join(f.bundles, 'core.js');
+    fs.writeFileSync(real, '"use strict";\nglobalThis.__codeCacheLinkRuns = (globalThis.__codeCacheLinkRuns || 0) + 1;\nmodule.exports = { probe() { return 1; } };\n');
+    const link = path.join(path.dirname(f.bundles), 'linked-dist');
+    fs.symlinkSync(f.bundles, link, 'dir');
+    const viaLink = path.join(link, 'core.js');
+    files.push(real, viaLink);
+    const g = globalThis as { __codeCacheLinkRuns?: number };
+    const cache = new CodeCache({ dir: f.cache, bundlesDir: link, writeAfterMs: 60_000 });
+    try {
+      const loaded = cache.load('core', () => assert.fail('no plain require'));
+      // eslint-disable-next-line @typescript-eslint/no-require-imports
+      assert.equal(require(viaLink), loaded, 'a plain require() of the same file gives another instance');
+      assert.equal(g.__codeCacheLinkRuns, 1);
+    } finally {
+      cache.dispose();
+      delete g.__codeCacheLinkRuns;
+    }
   });
 });
