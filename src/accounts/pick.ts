@@ -26,6 +26,10 @@ export async function chooseAccount(s: AccountPickNeeds, title: string, arg?: un
   }));
   const picked = await s.prompter.pick(items, { title, placeHolder: 'Which account?' });
   if (!picked) return undefined;
+  // Removed while the box was open (Remove Account…, the Accounts menu's Sign Out): never another account instead.
+  if (!s.registry.shown().includes(picked.account)) {
+    throw new Error(`The account ${picked.account.displayName} was removed from VS Code while you chose it: nothing was sent.`);
+  }
   await useAccount(s, picked.account);
   return picked.account;
 }

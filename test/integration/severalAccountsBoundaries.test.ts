@@ -410,4 +410,41 @@ describe('several accounts: nothing crosses from one account to another (a remov
     a.documents.delete(7070);
     b.documents.delete(7071);
   });
+
+  it('an account removed while the user picks it (New Document…, Go to Document…) stops the command with a message naming it: nothing is sent, to either server', async () => {
+    for (const command of ['contentDocs.documentNew', 'contentDocs.documentGoTo']) {
+      const label = await addB();
+      const bName = s.registry.added()[0].displayName;
+      // The pick is answered with B's row, B having been removed meanwhile (Remove Account…, or Sign Out in the
+      // Accounts menu, from another part of the window).
+      const pickRemovedB = (items: readonly vscode.QuickPickItem[]) => {
+        void s.registry.remove(label);
+        return items.find((i) => i.label.includes(bName));
+      };
+      a.resetRequests();
+      b.resetRequests();
+      prompter.reset();
+      prompter.picks = [pickRemovedB];
+      prompter.answer = (q) => {
+        if (q.title === 'New Document: Name') return 'Made in a removed account';
+        if (q.title.includes('Template')) return 'Freestyle';
+        if (q.title.includes('Prompt')) return 'A short text';
+        if (q.title.includes('Creativity')) return 'Original';
+        return 'Shared';
+      };
+      const messages = new MessageCapture().install();
+      try {
+        await Promise.resolve(vscode.commands.executeCommand(command)).then(undefined, () => undefined);
+        const errors = messages.shown.filter((m) => m.level === 'error').map((m) => m.message);
+        assert.strictEqual(errors.length, 1, `${command}: ${JSON.stringify(messages.shown)}`);
+        assert.match(errors[0], new RegExp(`${bName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}.*removed`), errors[0]);
+        assert.deepStrictEqual(prompter.asked.map((q) => q.title).slice(1), [], `${command} asks nothing after the account: ${JSON.stringify(prompter.asked)}`);
+      } finally {
+        messages.dispose();
+      }
+      assert.deepStrictEqual(b.requests.map((r) => r.route), [], `${command}: nothing to the removed account's server`);
+      const asked = a.requests.filter((r) => r.route === 'documents.store' || (r.route === 'documents.list' && r.query.search !== undefined));
+      assert.deepStrictEqual(asked.map((r) => r.route), [], `${command}: nothing done in the first account instead`);
+    }
+  });
 });
