@@ -3,7 +3,7 @@
  * keeps one for its own code: the first window that loads a bundle compiles it as Node's require() would and, a few
  * seconds later, writes what V8 compiled of it by then; later windows hand that to V8 and skip most of the parsing
  * and compiling. Measured with npm run bench (README "Performance"): the HTTP client's require() (dist/api.js, 222 KB)
- * from about 9 to about 5 ms on the first open of the views.
+ * from 10–13 to 6–7 ms on the first open of the views.
  *
  * A bundle's cache holds a hash of the text it was made from, so an updated extension never runs an older bundle's
  * code (V8's own check only compares the length), and a hash of itself, so a damaged file never reaches V8; V8 also
@@ -48,7 +48,7 @@ export interface BundleLoad {
   /**
    * `used`: V8 took the cache; `none`: there was none yet; `outdated`: it was made from another text of the bundle (an
    * update); `rejected`: V8 refused it (another V8 or flags); `damaged`: the file is not what was written; `off`: no
-   * cache folder. Only a `used` cache reached V8; every other is written again.
+   * cache folder. Only a `used` cache is kept as it is; every other is written again.
    */
   cache: 'used' | 'none' | 'outdated' | 'rejected' | 'damaged' | 'off';
   ms: number;

@@ -3,7 +3,7 @@ import type { ContentDocument } from '../api/index';
 import { serverTrim } from '../api/validate';
 import { SCHEME } from '../constants';
 import type { DocumentService } from '../documents/documentService';
-import { VsCodePrompter, type Prompter } from '../ui/prompter';
+import type { Prompter } from '../ui/prompter';
 import * as config from '../util/config';
 import { Disposable } from '../util/disposable';
 import { describeError, errorKind } from '../util/errors';
@@ -83,7 +83,6 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
    * tabs rely on (the names they were opened under, the versions VS Code was told of).
    */
   private readonly recordsByAccount = new Map<string | undefined, DocumentRecords<vscode.Uri>>();
-  private prompter: Prompter = new VsCodePrompter();
   private reloadTimer: ReturnType<typeof setTimeout> | undefined;
   /** The account the index was last loaded or unloaded for (its folder's URIs carry this label). */
   private indexAccount: string | undefined;
@@ -91,6 +90,8 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
   constructor(
     readonly documents: DocumentService,
     readonly log: Logger,
+    /** The questions (delete confirmation) go through the extension's prompter, which tests can answer. */
+    private readonly prompter: Prompter,
   ) {
     super();
     // The account listing walks pages of 100 (the largest the server allows), remembered by the document service.
@@ -144,11 +145,6 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
   /** The records of the account used now (what the document service's events are about). */
   private get records(): DocumentRecords<vscode.Uri> {
     return this.recordsOf(this.documents.accountLabel);
-  }
-
-  /** The questions (delete confirmation) go through the extension's prompter, which tests can answer. */
-  setPrompter(prompter: Prompter): void {
-    this.prompter = prompter;
   }
 
   /**

@@ -67,8 +67,7 @@ export class LazyDocumentFileSystem extends Disposable implements vscode.FileSys
 
   private build(documents: DocumentService): DocumentFileSystem {
     const t0 = Date.now();
-    const impl = new (this.load().DocumentFileSystem)(documents, this.log);
-    impl.setPrompter(this.prompter);
+    const impl = new (this.load().DocumentFileSystem)(documents, this.log, this.prompter);
     const sub = impl.onDidChangeFile((e) => this._onDidChangeFile.fire(e));
     const saves = impl.onDidSaveState((e) => this._onDidSaveState.fire(e));
     this._register({

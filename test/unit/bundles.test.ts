@@ -116,6 +116,13 @@ describe('the Node bundles hold what esbuild.mjs declares', () => {
     assert.deepEqual(copies, []);
   });
 
+  it('only the activation bundle holds the code cache\'s loader (a copy in another bundle would load without the cache)', () => {
+    const holders = Object.entries(report().bundles)
+      .filter(([, b]) => b.inputs.includes('src/activation/codeCache.ts'))
+      .map(([name]) => name);
+    assert.deepEqual(holders, ['extension']);
+  });
+
   it('dist/package.json gives the bundles\' module type, so Node does not parse the 56 KB manifest for it on their require()', () => {
     assert.deepEqual(JSON.parse(fs.readFileSync(path.join(ROOT, 'dist', 'package.json'), 'utf8')), { type: 'commonjs' });
   });
