@@ -42,6 +42,10 @@ const node = {
 };
 /* eslint-enable @typescript-eslint/no-require-imports */
 
+function sha1(data: string | Buffer): Buffer {
+  return node.crypto.createHash('sha1').update(data).digest();
+}
+
 /** One bundle load, as the log and the benchmark tell it. */
 export interface BundleLoad {
   name: string;
@@ -107,10 +111,10 @@ export class CodeCache {
    * no cache folder, and what the browser build bundles in instead.
    */
   load<T>(name: string, plain: () => T): T {
-    const { crypto, fs, Module, path, vm } = node;
-    const file = path.join(this.#dir, `${name}.js`);
+    const file = node.path.join(this.#dir, `${name}.js`);
     const loaded = require.cache[file];
     if (loaded) return loaded.exports as T;
+    const { fs, Module, path, vm } = node;
     const t0 = performance.now();
     if (!this.options.dir) {
       const exports = plain();
@@ -131,7 +135,6 @@ export class CodeCache {
         // none yet (nothing is hashed then: the first window's load costs what require() costs)
       }
       if (stored) {
-        const sha1 = (data: string | Buffer) => crypto.createHash('sha1').update(data).digest();
         const body = stored.subarray(HEADER_BYTES);
         if (stored.length <= HEADER_BYTES || !sha1(body).equals(stored.subarray(DIGEST_BYTES, HEADER_BYTES))) found = 'damaged';
         else if (!sha1(source).equals(stored.subarray(0, DIGEST_BYTES))) found = 'outdated';
@@ -202,7 +205,6 @@ export class CodeCache {
     const temp = `${pending.file}.${process.pid}.tmp`;
     try {
       const data = pending.script.createCachedData();
-      const sha1 = (d: string | Buffer) => node.crypto.createHash('sha1').update(d).digest();
       await fs.promises.mkdir(dir, { recursive: true });
       // Written under another name and renamed: another window reading it meanwhile sees the old file or the new one.
       await fs.promises.writeFile(temp, Buffer.concat([sha1(pending.source), sha1(data), data]));

@@ -10,7 +10,7 @@ import { AccountsMenu } from '../../src/accounts/accountsMenu';
 import type { Core } from '../../src/core';
 import type { Sandbox } from '../sandbox/server';
 import { startTwoAccounts, type TwoAccounts } from './twoAccountsKit';
-import { configure, readView, RecordingPrompter, replaceAll, sandboxDocument, sleep, until, useSandbox, type AnyNode } from './reliabilityKit';
+import { configure, newDocumentAnswers, readView, RecordingPrompter, replaceAll, sandboxDocument, sleep, until, useSandbox, type AnyNode } from './reliabilityKit';
 
 describe('several accounts: two installations side by side', function () {
   this.timeout(90_000);
@@ -126,13 +126,7 @@ describe('several accounts: two installations side by side', function () {
     // New Document… in B: created on B's server only, and opened as B's document.
     prompter.reset();
     prompter.picks = [pickB];
-    prompter.answer = (q) => {
-      if (q.title === 'New Document: Name') return 'Made in B';
-      if (q.title.includes('Template')) return 'Freestyle';
-      if (q.title.includes('Prompt')) return 'A short text for the second account';
-      if (q.title.includes('Creativity')) return 'Original';
-      return undefined;
-    };
+    prompter.answer = newDocumentAnswers('Made in B', 'A short text for the second account');
     const aBefore = a.documents.size;
     const made = await vscode.commands.executeCommand<{ id: number } | undefined>('contentDocs.documentNew');
     assert.ok(made, 'created');

@@ -14,6 +14,7 @@ import {
   closeAll,
   configure,
   MessageCapture,
+  newDocumentAnswers,
   readView,
   RecordingPrompter,
   sandboxDocument,
@@ -425,13 +426,9 @@ describe('several accounts: nothing crosses from one account to another (a remov
       b.resetRequests();
       prompter.reset();
       prompter.picks = [pickRemovedB];
-      prompter.answer = (q) => {
-        if (q.title === 'New Document: Name') return 'Made in a removed account';
-        if (q.title.includes('Template')) return 'Freestyle';
-        if (q.title.includes('Prompt')) return 'A short text';
-        if (q.title.includes('Creativity')) return 'Original';
-        return 'Shared';
-      };
+      // New Document's questions, and Go to Document's search words.
+      const newDocument = newDocumentAnswers('Made in a removed account', 'A short text');
+      prompter.answer = (q, items, nth) => newDocument(q, items, nth) ?? 'Shared';
       const messages = new MessageCapture().install();
       try {
         await Promise.resolve(vscode.commands.executeCommand(command)).then(undefined, () => undefined);
