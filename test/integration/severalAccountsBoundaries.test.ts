@@ -444,4 +444,49 @@ describe('several accounts: nothing crosses from one account to another (a remov
       assert.deepStrictEqual(asked.map((r) => r.route), [], `${command}: nothing done in the first account instead`);
     }
   });
+  it('the first account signed in to another account while the user picks it stops New Document…: nothing is created in the other account', async () => {
+    // A third installation, with a key of its own (another account on another server).
+    const c = await startSandbox({ key: 'third-installation-key-0123456789' });
+    try {
+      await addB();
+      const aName = s.registry.primary.displayName;
+      const labelA = s.registry.primary.label;
+      // The user picks the first account's row (named after A); meanwhile the first account is signed in to C
+      // (Set API Key… and the server's settings changed in another part of the window).
+      const pickAThenSwitch = (items: readonly vscode.QuickPickItem[]) => {
+        const itemA = items.find((i) => i.label.includes(aName));
+        return (async () => {
+          await useSandbox(s, c);
+          await until('the first account signed in to C', async () => {
+            const now = await s.documents.currentAccount();
+            return now !== undefined && now !== labelA && s.registry.shown().includes(s.registry.primary) ? true : undefined;
+          });
+          return itemA;
+        })() as unknown as vscode.QuickPickItem;
+      };
+      a.resetRequests();
+      b.resetRequests();
+      c.resetRequests();
+      prompter.reset();
+      prompter.picks = [pickAThenSwitch];
+      prompter.answer = (q) => {
+        if (q.title === 'New Document: Name') return 'Made in another account';
+        if (q.title.includes('Template')) return 'Freestyle';
+        if (q.title.includes('Prompt')) return 'A short text';
+        if (q.title.includes('Creativity')) return 'Original';
+        return 'Shared';
+      };
+      const messages = new MessageCapture().install();
+      try {
+        await Promise.resolve(vscode.commands.executeCommand('contentDocs.documentNew')).then(undefined, () => undefined);
+      } finally {
+        messages.dispose();
+      }
+      const stored = (box: Sandbox) => box.requests.filter((r) => r.route === 'documents.store').map((r) => r.route);
+      assert.deepStrictEqual(stored(c), [], `picked ${aName}: nothing is created on the server the first account now uses (${c.docsUrl})`);
+      assert.deepStrictEqual(stored(b), [], 'nothing is created in the added account');
+    } finally {
+      await c.close();
+    }
+  });
 });
