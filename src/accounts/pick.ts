@@ -6,7 +6,8 @@ import type { Account } from './account';
 /** What choosing an account takes. */
 export type AccountPickNeeds = Pick<Core, 'state' | 'documentsView' | 'fs' | 'projectsView' | 'prompter' | 'registry'>;
 
-type AccountItem = vscode.QuickPickItem & { account: Account };
+/** An account's row, with the account as it was when the box opened. */
+type AccountItem = vscode.QuickPickItem & { account: Account; shownAs: { label: string | undefined; name: string } };
 
 /**
  * The account an action works in: the one its argument names (a row or root of a view), the only one, or the one the
@@ -23,12 +24,14 @@ export async function chooseAccount(s: AccountPickNeeds, title: string, arg?: un
     label: `$(account) ${a.displayName}`,
     description: a.label === last ? 'last used' : undefined,
     account: a,
+    shownAs: { label: a.label, name: a.displayName },
   }));
   const picked = await s.prompter.pick(items, { title, placeHolder: 'Which account?' });
   if (!picked) return undefined;
-  // Removed while the box was open (Remove Account…, the Accounts menu's Sign Out): never another account instead.
-  if (!s.registry.shown().includes(picked.account)) {
-    throw new Error(`The account ${picked.account.displayName} was removed from VS Code while you chose it: nothing was sent.`);
+  // Removed while the box was open (Remove Account…, the Accounts menu's Sign Out), or the first account signed in to
+  // another server or key (its label names its server and key): never another account than the one picked.
+  if (!s.registry.shown().includes(picked.account) || picked.account.label !== picked.shownAs.label) {
+    throw new Error(`The account ${picked.shownAs.name} was removed from VS Code or signed in elsewhere while you chose it: nothing was sent.`);
   }
   await useAccount(s, picked.account);
   return picked.account;

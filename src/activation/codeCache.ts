@@ -183,7 +183,7 @@ export class CodeCache {
     this.#pending.set(name, { script, source, file, timer });
   }
 
-  /** Writes the caches still to write now (the tests; and nothing is lost when the extension is deactivated). */
+  /** Writes the caches still to write now (the tests and the benchmark; a window that closes first leaves them to the next). */
   async flush(): Promise<void> {
     await Promise.all([...this.#pending.keys()].map((name) => this.#write(name)));
   }

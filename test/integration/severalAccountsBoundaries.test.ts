@@ -469,16 +469,13 @@ describe('several accounts: nothing crosses from one account to another (a remov
       c.resetRequests();
       prompter.reset();
       prompter.picks = [pickAThenSwitch];
-      prompter.answer = (q) => {
-        if (q.title === 'New Document: Name') return 'Made in another account';
-        if (q.title.includes('Template')) return 'Freestyle';
-        if (q.title.includes('Prompt')) return 'A short text';
-        if (q.title.includes('Creativity')) return 'Original';
-        return 'Shared';
-      };
+      prompter.answer = newDocumentAnswers('Made in another account', 'A short text');
       const messages = new MessageCapture().install();
       try {
         await Promise.resolve(vscode.commands.executeCommand('contentDocs.documentNew')).then(undefined, () => undefined);
+        const errors = messages.shown.filter((m) => m.level === 'error').map((m) => m.message);
+        assert.strictEqual(errors.length, 1, JSON.stringify(messages.shown));
+        assert.ok(errors[0].includes(aName) && /signed in elsewhere/.test(errors[0]), errors[0]);
       } finally {
         messages.dispose();
       }
