@@ -1,0 +1,154 @@
+/**
+ * An account is what the user chose when they chose it: a question left open (Delete…'s confirmation, Rename…'s box,
+ * New Document…'s steps, a row's context menu) while the first account signs in elsewhere must not send its answer
+ * to the account signed in now. The first account's key lives in SecretStorage, which every window shares, and its
+ * servers in the user settings, which Settings Sync brings: another window's Set API Key…, Sign Out and Sign In, or a
+ * synced server setting, changes it under a question open here. Two sandboxes A and B hold a document of the same id
+ * and name; A also takes a second key (the same server with another key is another account: its label follows its
+ * server and key).
+ */
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import type { Core } from '../../src/core';
+import type { Sandbox } from '../sandbox/server';
+import { startTwoAccounts, type TwoAccounts } from './twoAccountsKit';
+import { closeAll, configure, MessageCapture, RecordingPrompter, until, useSandbox, type AnyNode } from './reliabilityKit';
+
+const ID = 6262;
+const NAME = 'Same id, same name';
+/** A second key the first account's server takes (another window signed in with it). */
+const SECOND_KEY_OF_A = 'second-key-of-server-a-0123456789';
+
+/** Where another window signs the first account in: another server and key, or another key on the same server. */
+interface Elsewhere {
+  what: string;
+  /** The server the settings point at afterwards (undefined: unchanged), and the key stored in SecretStorage. */
+  to(): { server: Sandbox | undefined; key: string };
+}
+
+/**
+ * What another window does: the server settings change (as Settings Sync brings them), then the key is stored in
+ * SecretStorage (Set API Key… or Sign In there). Returns once this window's extension uses that account.
+ */
+async function signedInElsewhere(s: Core, server: Sandbox | undefined, key: string): Promise<string> {
+  const before = s.documents.accountLabel;
+  if (server) {
+    await configure('documents.baseUrl', server.docsUrl);
+    await configure('projects.baseUrl', server.seoUrl);
+  }
+  await s.context.secrets.store('contentDocs.apiKey', key);
+  // The label the extension gives that server and key (the same pair always has the same label).
+  const label = await s.credentials.accountLabel(undefined, key);
+  assert.ok(label && label !== before, `the other window's account has a label of its own (${label}, was ${before})`);
+  await until(`the first account signed in elsewhere (${label})`, async () => ((await s.documents.currentAccount()) === label ? true : undefined));
+  return label;
+}
+
+/** The requests that change something (create, update, delete) that reached each server, as `A: METHOD path body`. */
+function changesOn(boxes: Record<string, Sandbox>): string[] {
+  return Object.entries(boxes).flatMap(([name, box]) =>
+    box.requests
+      .filter((r) => r.route === 'documents.store' || r.route === 'documents.update' || r.route === 'documents.delete')
+      .map((r) => `${name}: ${r.method} ${r.path}${r.body ? ` ${JSON.stringify(r.body)}` : ''}`),
+  );
+}
+
+describe('accounts are values: a Documents view row acts in the account it was listed in, even when the first account signs in elsewhere meanwhile', function () {
+  this.timeout(90_000);
+  let kit: TwoAccounts;
+  let a: Sandbox;
+  let b: Sandbox;
+  let s: Core;
+  let prompter: RecordingPrompter;
+
+  const ELSEWHERE: Elsewhere[] = [
+    { what: 'another server and key (B: its server setting synced, its key stored by another window)', to: () => ({ server: b, key: b.key }) },
+    { what: 'another key on the same server (Sign Out and Sign In with another key in another window)', to: () => ({ server: undefined, key: SECOND_KEY_OF_A }) },
+  ];
+
+  before(async () => {
+    kit = await startTwoAccounts({ id: ID, name: NAME }, { key: 'another-installation-key-0123456789' });
+    ({ a, b, s, prompter } = kit);
+    a.addKey(SECOND_KEY_OF_A);
+  });
+
+  beforeEach(async () => {
+    kit.reseed();
+    await useSandbox(s, a);
+    await until('the first account\'s label', () => s.documents.accountLabel);
+    prompter.reset();
+  });
+
+  afterEach(async () => {
+    prompter.reset();
+    await closeAll();
+    await useSandbox(s, a);
+  });
+
+  after(() => kit?.dispose());
+
+  /** The row of document ID in the Documents view (the first account alone: All Documents, where it is the newest). */
+  async function rowOfA(): Promise<AnyNode> {
+    const row = await until('the document\'s row in All Documents', async () => (await kit.rowsOfId(undefined, 2))[0]);
+    assert.strictEqual((row.doc as { name: string }).name, NAME);
+    return row;
+  }
+
+  /** Runs `command` on the row; afterwards nothing changed on either server, and the user was told nothing was sent. */
+  async function nothingSent(command: string, run: () => Promise<unknown>, where: Elsewhere): Promise<void> {
+    a.resetRequests();
+    b.resetRequests();
+    const messages = new MessageCapture().install();
+    try {
+      await run().then(undefined, () => undefined);
+      await new Promise((r) => setTimeout(r, 300));
+    } finally {
+      messages.dispose();
+    }
+    assert.deepStrictEqual(
+      changesOn({ A: a, B: b }),
+      [],
+      `${command} on a row of the first account, which signed in to ${where.what} meanwhile: nothing is sent to either server`,
+    );
+    for (const [name, box, text] of [['A', a, 'Text of A'], ['B', b, 'Text of B']] as const) {
+      const doc = box.documents.get(ID);
+      assert.ok(doc, `server ${name}'s document ${ID} is still there`);
+      assert.deepStrictEqual({ name: doc.name, favorite: doc.favorite, result: doc.result }, { name: NAME, favorite: false, result: text }, `server ${name}'s document ${ID} is as it was`);
+    }
+    const told = messages.shown.filter((m) => /nothing was sent/i.test(m.message));
+    assert.ok(told.length > 0, `the user is told nothing was sent: ${JSON.stringify(messages.shown.map((m) => `${m.level}: ${m.message}`))}`);
+  }
+
+  for (const where of ELSEWHERE) {
+    it(`Delete… whose confirmation is open while the first account signs in to ${where.what} deletes nothing, in either account`, async () => {
+      const row = await rowOfA();
+      const { server, key } = where.to();
+      prompter.confirms = [true];
+      prompter.meanwhile = async () => {
+        await signedInElsewhere(s, server, key);
+      };
+      await nothingSent('Delete…', () => Promise.resolve(vscode.commands.executeCommand('contentDocs.documentDelete', row)), where);
+      assert.deepStrictEqual(prompter.asked.map((q) => q.kind), ['confirm'], 'the deletion was asked, and confirmed');
+    });
+
+    it(`Rename… whose box is open while the first account signs in to ${where.what} renames nothing, in either account`, async () => {
+      const row = await rowOfA();
+      const { server, key } = where.to();
+      prompter.inputs = ['Renamed while the box was open'];
+      prompter.meanwhile = async () => {
+        await signedInElsewhere(s, server, key);
+      };
+      await nothingSent('Rename…', () => Promise.resolve(vscode.commands.executeCommand('contentDocs.documentRename', row)), where);
+      assert.deepStrictEqual(prompter.asked.map((q) => q.title), ['Rename Document'], 'the new name was asked');
+    });
+
+    it(`Add to Favorites on a row whose context menu is open while the first account signs in to ${where.what} changes nothing, in either account`, async () => {
+      const row = await rowOfA();
+      const { server, key } = where.to();
+      // The row's context menu is open (VS Code still shows the row) while the other window signs in; then the user
+      // clicks Add to Favorites on it.
+      await signedInElsewhere(s, server, key);
+      await nothingSent('Add to Favorites', () => Promise.resolve(vscode.commands.executeCommand('contentDocs.documentFavorite', row)), where);
+    });
+  }
+});
