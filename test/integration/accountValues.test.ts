@@ -10,9 +10,9 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { Core } from '../../src/core';
-import type { Sandbox } from '../sandbox/server';
+import { startSandbox, type Sandbox } from '../sandbox/server';
 import { startTwoAccounts, type TwoAccounts } from './twoAccountsKit';
-import { closeAll, configure, MessageCapture, RecordingPrompter, until, useSandbox, type AnyNode } from './reliabilityKit';
+import { closeAll, configure, MessageCapture, newDocumentAnswers, RecordingPrompter, until, useSandbox, type AnyNode, type Question } from './reliabilityKit';
 
 const ID = 6262;
 const NAME = 'Same id, same name';
@@ -149,6 +149,83 @@ describe('accounts are values: a Documents view row acts in the account it was l
       // clicks Add to Favorites on it.
       await signedInElsewhere(s, server, key);
       await nothingSent('Add to Favorites', () => Promise.resolve(vscode.commands.executeCommand('contentDocs.documentFavorite', row)), where);
+    });
+  }
+});
+
+describe('accounts are values: New Document… creates the document in the account picked, or nowhere', function () {
+  this.timeout(90_000);
+  let kit: TwoAccounts;
+  let a: Sandbox;
+  let b: Sandbox;
+  let c: Sandbox;
+  let s: Core;
+  let prompter: RecordingPrompter;
+
+  const ELSEWHERE: Elsewhere[] = [
+    { what: 'a third installation (C: its server setting synced, its key stored by another window)', to: () => ({ server: c, key: c.key }) },
+    { what: 'another key on the same server (Sign Out and Sign In with another key in another window)', to: () => ({ server: undefined, key: SECOND_KEY_OF_A }) },
+  ];
+
+  before(async () => {
+    kit = await startTwoAccounts({ id: ID, name: NAME }, { key: 'another-installation-key-0123456789' });
+    ({ a, b, s, prompter } = kit);
+    a.addKey(SECOND_KEY_OF_A);
+    // A third installation, with a key of its own (another account on another server).
+    c = await startSandbox({ rateLimit: 0, storeDelayMs: 0, key: 'third-installation-key-0123456789' });
+  });
+
+  beforeEach(async () => {
+    await useSandbox(s, a);
+    await until('the first account\'s label', () => s.documents.accountLabel);
+    prompter.reset();
+  });
+
+  afterEach(async () => {
+    prompter.reset();
+    await closeAll();
+    for (const added of s.registry.added()) await s.registry.remove(added.label!);
+    await useSandbox(s, a);
+  });
+
+  after(async () => {
+    await kit?.dispose();
+    await c?.close();
+  });
+
+  for (const where of ELSEWHERE) {
+    it(`the first account picked, then signed in to ${where.what} while a later question is open: nothing is created, on any server`, async () => {
+      await kit.addB();
+      await kit.roots(2);
+      const aName = s.registry.primary.displayName;
+      const { server, key } = where.to();
+      let openWhileSwitched: Question | undefined;
+      prompter.reset();
+      // The first account's row is picked; the next question (the name) is open while the other window signs in.
+      prompter.picks = [
+        (items) => {
+          prompter.meanwhile = async (q) => {
+            openWhileSwitched = q;
+            await signedInElsewhere(s, server, key);
+          };
+          return items.find((i) => i.label.includes(aName));
+        },
+      ];
+      prompter.answer = newDocumentAnswers('Made after the account was picked', 'A short text');
+      for (const box of [a, b, c]) box.resetRequests();
+      const messages = new MessageCapture().install();
+      try {
+        await Promise.resolve(vscode.commands.executeCommand('contentDocs.documentNew')).then(undefined, () => undefined);
+        await new Promise((r) => setTimeout(r, 300));
+      } finally {
+        messages.dispose();
+      }
+      assert.ok(openWhileSwitched, `the first account was picked and a later question asked: ${JSON.stringify(prompter.asked.map((q) => q.title))}`);
+      assert.deepStrictEqual(
+        changesOn({ A: a, B: b, C: c }),
+        [],
+        `picked ${aName}, then the first account signed in to ${where.what} while "${openWhileSwitched.title}" was open: nothing is created (nor its words charged) on any server`,
+      );
     });
   }
 });
