@@ -14,7 +14,7 @@ import type { BackupOutcome } from '../../src/backup/command';
 import type { Core } from '../../src/core';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { putDocument, startAccountSuite, type AccountSuite } from './accountKit';
-import { configure, useSandbox } from './reliabilityKit';
+import { configure, MessageCapture, until, useSandbox } from './reliabilityKit';
 
 const COUNT = 250;
 const HTML = '<h2>Plan</h2><p>First&nbsp;line with <strong>bold</strong> and <a href="https://example.com">a link</a>.</p><p><br></p><ul><li>one</li></ul>';
@@ -255,6 +255,58 @@ describe('Back Up Account to Folder', function () {
       assertStateTrue(dir);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('an added account removed while it is backed up: the message says the account was removed and that what was written is kept, never to run the backup again', async () => {
+    const added = await startSandbox({ rateLimit: 0, storeDelayMs: 0, seed: 'empty', key: 'added-account-key-0123456789' });
+    // Three pages of 100: the third is asked for after the account is gone.
+    for (let id = 1; id <= 250; id++) putDocument(added, id, `Added ${id}`, 1);
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'content-docs-backup-'));
+    let open = () => undefined as void;
+    const gate = new Promise<void>((r) => (open = r));
+    let onItsWay = false;
+    try {
+      suite.prompter.reset();
+      suite.prompter.inputs = [added.docsUrl, added.seoUrl, added.key];
+      assert.strictEqual(await vscode.commands.executeCommand('contentDocs.accountAdd'), true, `Add Account… failed: ${JSON.stringify(suite.prompter.checked)}`);
+      const label = s.registry.added().at(-1)?.label;
+      assert.ok(label, 'the added account has a label');
+      // A slow server: the second page of the list is on its way when the account is removed (Remove Account…).
+      added.onRequest(async (r) => {
+        if (r.route === 'documents.list' && r.query.page === '2') {
+          onItsWay = true;
+          await gate;
+        }
+      });
+      const messages = new MessageCapture().install();
+      let out: BackupOutcome | undefined;
+      try {
+        const running = Promise.resolve(backup(folder, { account: label }));
+        await until('the second page on its way', () => onItsWay, 20_000);
+        suite.prompter.confirms = [true];
+        assert.strictEqual(await vscode.commands.executeCommand('contentDocs.accountRemove', label), true, 'the account is removed');
+        open();
+        out = await running;
+      } finally {
+        open();
+        messages.dispose();
+      }
+      assert.ok(out?.error, `the backup stopped with an error: ${JSON.stringify(out)}`);
+      const shown = messages.shown.filter((m) => m.level === 'error').map((m) => m.message);
+      for (const message of [out.error.message, ...shown]) {
+        assert.doesNotMatch(message, /Run Back Up Account to Folder… again/, `the account is gone: running the backup again cannot go on from there: ${message}`);
+      }
+      assert.match(out.error.message, /removed/, 'it says the account was removed');
+      assert.match(out.error.message, /kept/, 'and that what was written is kept');
+      const written = files(folder);
+      assert.ok(written.length > 0 && written.length === out.report?.new, `the files written before are there (${written.length}, report: ${JSON.stringify(out.report)})`);
+    } finally {
+      added.onRequest(undefined);
+      open();
+      for (const a of s.registry.added()) await s.registry.remove(a.label!);
+      await added.close();
+      fs.rmSync(folder, { recursive: true, force: true });
     }
   });
 
