@@ -5,7 +5,7 @@ import { addressProblem, askCheckedKey } from './keyBox';
 import * as config from '../util/config';
 
 /** What Set API Key… and Sign Out take. */
-export type SignInNeeds = Pick<Core, 'account' | 'api' | 'credentials' | 'log' | 'prompter' | 'registry'>;
+export type SignInNeeds = Pick<Core, 'library' | 'credentials' | 'log' | 'prompter' | 'registry'>;
 
 /**
  * Set API Key…: asks for the server address when none is set, then for the key (hidden input). The key box stays
@@ -28,7 +28,7 @@ export async function signIn(s: SignInNeeds): Promise<boolean> {
       (v) => Promise.resolve(check(v)),
     );
     if (url === undefined) return false;
-    newServer = s.api.checkBaseUrl(url, 'server address');
+    newServer = s.library.checkBaseUrl(url, 'server address');
   }
 
   const checked = await askCheckedKey(
@@ -50,15 +50,19 @@ export async function signIn(s: SignInNeeds): Promise<boolean> {
   if (!checked) return false;
   const { key, account } = checked;
   if (newServer) await vscode.workspace.getConfiguration(CONFIG).update('documents.baseUrl', newServer, vscode.ConfigurationTarget.Global);
+  // Resolves once the account of this key and server is made.
   await s.credentials.setKey(key);
   // The key check just read the account: the plan usage shows from it, and the first request does not read it again.
-  s.account.seed(account);
+  s.registry.all().find((a) => a.origin === 'settings')?.usage.seed(account);
   s.log.info('[auth] API key saved');
   void vscode.window.showInformationMessage('Content Docs: signed in.');
   return true;
 }
 
+/** Sign Out: the account of "Set API Key…" is removed as Remove Account… removes any account (its key deleted). */
 export async function signOut(s: SignInNeeds): Promise<void> {
-  await s.credentials.clearKey(); // the document service forgets the account on the key change
+  const account = s.registry.all().find((a) => a.origin === 'settings');
+  if (account) await s.registry.remove(account);
+  else await s.credentials.clearKey();
   s.log.info('[auth] API key removed');
 }

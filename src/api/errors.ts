@@ -11,7 +11,8 @@ export type ApiErrorKind =
   | 'timeout' // no answer in time
   | 'cancelled' // the caller aborted
   | 'badResponse' // a body that is not the JSON we expect (HTML, malformed, wrong shape, too large)
-  | 'insecure'; // a base URL the key must not be sent to
+  | 'insecure' // a base URL the key must not be sent to
+  | 'signedOut'; // the account is gone (signed out, removed, or its key or server changed): nothing was sent
 
 export interface ApiErrorDetails {
   status?: number;

@@ -32,14 +32,15 @@ export interface BackupOutcome {
   folder: string;
   report: BackupReport | undefined;
   /**
-   * `folder`: the folder given is a file. `message` says what happened and nothing of what to run next: each caller adds
-   * its own advice (see {@link goesOn}). `cause`: what failed underneath, for the actions of a message.
+   * `folder`: the folder given is a file. `accountGone`: the account was removed, signed out or made anew (another key
+   * or server) during the run. `message` says what happened and nothing of what to run next: each caller adds its own
+   * advice (see {@link goesOn}). `cause`: what failed underneath, for the actions of a message.
    */
-  error?: { kind: BackupErrorKind | 'folder'; message: string; cause?: unknown };
+  error?: { kind: BackupErrorKind | 'folder' | 'accountGone'; message: string; cause?: unknown };
 }
 
 /** Whether a run stopped by this error goes on from where it stopped when run again on the same folder. */
-export function goesOn(kind: BackupErrorKind | 'folder'): boolean {
+export function goesOn(kind: BackupErrorKind | 'folder' | 'accountGone'): boolean {
   return kind === 'write' || kind === 'server';
 }
 
@@ -51,7 +52,7 @@ function isArgs(arg: unknown): arg is BackupArgs {
 
 async function pickAccount(s: BackupNeeds, arg: unknown): Promise<Account | undefined> {
   if (isArgs(arg) && arg.account !== undefined) {
-    const named = s.registry.shown().find((a) => a.label === arg.account);
+    const named = s.registry.byLabel(arg.account);
     if (!named) throw new Error(`There is no account "${arg.account}".`);
     await useAccount(s, named);
     return named;
@@ -85,7 +86,7 @@ async function identityOf(account: Account): Promise<BackupIdentity> {
     // Not a URL: as it is.
   }
   const info = await account.usage.get();
-  const user = info.id !== undefined ? `user ${info.id}` : info.email !== undefined ? `email ${info.email}` : `label ${account.label ?? ''}`;
+  const user = info.id !== undefined ? `user ${info.id}` : info.email !== undefined ? `email ${info.email}` : `label ${account.label}`;
   return { id: `${origin} ${user}`, server, account: account.displayName };
 }
 
@@ -130,30 +131,19 @@ async function patiently<T>(request: () => Promise<T>, signal: AbortSignal | und
 
 /**
  * The account's documents, read with its own client (not through the DocumentService: a backup of 10,000 documents
- * is not kept in memory, nor told to the views). Each answer is checked to still be this account's: a key or server
- * changed while the run reads would make its ids another account's documents.
+ * is not kept in memory, nor told to the views). The account is the one chosen when the run began: its requests go
+ * to its server with its key, and once it is gone (removed, signed out, another key or server) none is sent.
  */
 function sourceOf(account: Account, onWait?: (seconds: number) => void): BackupSource {
-  const generation = account.documents.generation;
-  const still = async () => {
-    if (!(await account.documents.isCurrent(generation))) throw new Error('The account changed (another key or server) while it was being backed up.');
-  };
   return {
-    async page(page, signal) {
-      const p = await patiently(() => account.api.get().listDocuments({ perPage: PER_PAGE, sortBy: 'id', sort: 'asc', page }, signal), signal, onWait);
-      await still();
-      return p;
+    page(page, signal) {
+      return patiently(() => account.api.get().listDocuments({ perPage: PER_PAGE, sortBy: 'id', sort: 'asc', page }, signal), signal, onWait);
     },
     async show(id, signal): Promise<BackupDocument | undefined> {
       try {
-        const d = await patiently(() => account.api.get().showDocument(id, signal), signal, onWait);
-        await still();
-        return d;
+        return await patiently(() => account.api.get().showDocument(id, signal), signal, onWait);
       } catch (e) {
-        if (isNotFound(e)) {
-          await still();
-          return undefined;
-        }
+        if (isNotFound(e)) return undefined;
         throw e;
       }
     },
@@ -243,7 +233,13 @@ export async function backupAccount(s: BackupNeeds, arg?: unknown): Promise<Back
   if (!root) return undefined;
   const out = await backupTo(s, account, root, { token: isArgs(arg) ? arg.token : undefined, notify: true });
   if (!out.error) return out;
-  const message = out.error.message + (goesOn(out.error.kind) ? ' Run Back Up Account to Folder… again to go on from there.' : '');
+  const advice =
+    out.error.kind === 'accountGone'
+      ? ' ' + vscode.l10n.t('Sign in to that account again, then run Back Up Account to Folder… on the same folder to go on from there.')
+      : goesOn(out.error.kind)
+        ? ' Run Back Up Account to Folder… again to go on from there.'
+        : '';
+  const message = out.error.message + advice;
   void showError(s.log, message, out.error.cause);
   return { ...out, error: { ...out.error, message } };
 }
@@ -326,6 +322,19 @@ export async function backupTo(
     }
     return { folder, report };
   } catch (e) {
+    // The account went during the run: what was written is whole and kept, and nothing more was sent.
+    if (account.gone) {
+      const report = e instanceof BackupError ? e.report : undefined;
+      const done = report && (report.new || report.changed || report.deleted) ? ' ' + vscode.l10n.t('Before that: {0}.', summary(report)) : '';
+      const message =
+        vscode.l10n.t(
+          'The backup of {0} to {1} stopped: the account was removed, signed out, or its API key or server changed during the run, and nothing more was sent. The files written so far are whole and kept.',
+          name,
+          folder,
+        ) + done;
+      if (!options.notify) s.log.warn(`[backup] ${message}`);
+      return { folder, report, error: { kind: 'accountGone', message, cause: e } };
+    }
     if (!(e instanceof BackupError)) {
       if (isCancellation(e)) return { folder, report: undefined };
       throw e;

@@ -58,12 +58,13 @@ async function openTarget(
   target: DocumentTarget,
   options: { preview?: boolean; viewColumn?: vscode.ViewColumn },
 ): Promise<vscode.TextEditor | undefined> {
-  const { documents, id } = target;
+  const { account, id } = target;
+  const { documents } = account;
   // Only a document shown in a tab is reused: VS Code keeps closed documents' models around for a while,
   // and those may hold text the server has changed since.
   const open = tabUris().find((uri) => {
     const shown = s.fs.documentOf(uri);
-    return shown?.documents === documents && shown.id === id;
+    return shown?.account === account && shown.id === id;
   });
   if (open) return vscode.window.showTextDocument(open, { preview: options.preview, viewColumn: options.viewColumn });
 
@@ -78,7 +79,7 @@ async function openTarget(
     return undefined;
   }
   s.fs.remember(doc);
-  const uri = documentUri(doc, documents.accountOf(doc));
+  const uri = documentUri(doc, account.label);
   await s.fs.reloadIfStale(uri, id);
   return vscode.window.showTextDocument(uri, { preview: options.preview, viewColumn: options.viewColumn });
 }
@@ -408,7 +409,7 @@ async function storeAndOpen(s: FilesNeeds, account: Account, d: Draft): Promise<
 async function showNew(s: FilesNeeds, account: Account, doc: ContentDocument): Promise<void> {
   s.fs.remember(doc);
   s.log.info(`[new] created document ${doc.id} (${templateName(doc.template?.id, doc.template?.name)})`);
-  await vscode.window.showTextDocument(documentUri(doc, account.documents.accountOf(doc)), { preview: false });
+  await vscode.window.showTextDocument(documentUri(doc, account.label), { preview: false });
 }
 
 // --- Go to Document… -----------------------------------------------------------------------------------
@@ -433,7 +434,6 @@ function toPickItem(d: ContentDocument): DocumentPickItem {
 export async function goToDocument(s: FilesNeeds, arg?: unknown): Promise<vscode.TextEditor | undefined> {
   const account = await chooseAccount(s, 'Go to Document: Account', arg);
   if (!account) return undefined;
-  const label = account.label;
   const qp = vscode.window.createQuickPick<DocumentPickItem>();
   qp.title = s.registry.several ? `Go to Document in ${account.displayName}` : 'Go to Document';
   qp.placeholder = 'Type part of a document name';
@@ -484,8 +484,8 @@ export async function goToDocument(s: FilesNeeds, arg?: unknown): Promise<vscode
       seq++;
       qp.dispose();
       if (picked === undefined) return resolve(undefined);
-      // Opened in the account it was found in (its label as it was when the search ran).
-      openDocument(s, label !== undefined ? { id: picked, account: label } : picked).then(resolve, (e: unknown) => {
+      // Opened in the account it was found in (nothing is sent once that account is gone).
+      openTarget(s, { account, id: picked }, {}).then(resolve, (e: unknown) => {
         void showError(s.log, describeError("Couldn't open the document", e), e);
         resolve(undefined);
       });
@@ -504,9 +504,7 @@ export async function goToDocument(s: FilesNeeds, arg?: unknown): Promise<vscode
 export async function openAccountFolder(s: FilesNeeds, arg?: unknown): Promise<void> {
   const chosen = await chooseAccount(s, 'Open Account as Folder: Account', arg);
   if (!chosen) return;
-  const account = chosen.primary ? await s.documents.currentAccount() : chosen.label;
-  if (account === undefined) throw new Error('Sign in first: the account folder shows the documents of the account you are signed in to.');
-  const root = accountRoot(account);
+  const root = accountRoot(chosen.label);
   const folders = vscode.workspace.workspaceFolders ?? [];
   if (!folders.some((f) => f.uri.toString() === root.toString())) {
     const name = s.registry.several ? `${ACCOUNT_FOLDER_NAME} — ${chosen.displayName}` : ACCOUNT_FOLDER_NAME;

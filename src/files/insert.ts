@@ -41,7 +41,7 @@ function noDocument(): Error {
 export function targetEditor(s: InsertNeeds, t: DocumentTarget): vscode.TextEditor | undefined {
   const isIt = (uri: vscode.Uri) => {
     const shown = s.fs.documentOf(uri);
-    return shown?.documents === t.documents && shown.id === t.id;
+    return shown?.account === t.account && shown.id === t.id;
   };
   const candidate = (e: vscode.TextEditor | undefined) => e !== undefined && e.document.uri.scheme !== 'output' && !isIt(e.document.uri);
   const active = vscode.window.activeTextEditor;
@@ -54,7 +54,8 @@ export function targetEditor(s: InsertNeeds, t: DocumentTarget): vscode.TextEdit
  * The document as the server has it now (one GET): someone may have changed or deleted it since the view
  * listed it, and the text put into the user's file must be the current one, never a listed copy.
  */
-async function storedDocument(s: InsertNeeds, { documents, id }: DocumentTarget): Promise<ContentDocument | undefined> {
+async function storedDocument(s: InsertNeeds, { account, id }: DocumentTarget): Promise<ContentDocument | undefined> {
+  const { documents } = account;
   try {
     return await documents.fetch(id);
   } catch (e) {

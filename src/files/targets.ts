@@ -10,9 +10,9 @@ export type Target =
   | { kind: 'documentDir'; id: number; depth: number }
   | { kind: 'file'; id: number };
 
-/** What resolving a URI may consult: the account used now, the account folder's index, and what is known of each document. */
+/** What resolving a URI may consult: its account, the account folder's index, and what is known of each document. */
 export interface TargetContext {
-  /** The label of the account used now (undefined: signed out, or no server set). */
+  /** The label of the account the file system serves, while it is signed in (undefined: it is not). */
   account(): Promise<string | undefined>;
   readonly index: AccountIndex;
   /** Loads the account listing when it is not loaded (throws a FileSystemError when it fails). */
@@ -123,10 +123,10 @@ export function documentUris(id: number, known: readonly vscode.Uri[], index: Ac
 }
 
 /**
- * A URI names its account: it is served only while that account is the one used now. A tab opened before the key or
- * server changed, restored after a restart with other settings, or made by an earlier version that named no account,
- * is refused (VS Code keeps its text in the editor), never read or saved in whatever account is used now. The same
- * documents server and key again (signed out and in, a restart) are the same account, and its URIs work again.
+ * A URI names its account: it is served only while that account is signed in. A tab opened before the key or server
+ * changed, restored after a restart with other settings, or made by an earlier version that named no account, is
+ * refused (VS Code keeps its text in the editor), never read or saved in another account. The same documents server and
+ * key again (signed out and in, a restart) are the same account, and its URIs work again.
  */
 async function checkAccount(uri: vscode.Uri, ctx: TargetContext): Promise<void> {
   try {
@@ -158,12 +158,12 @@ async function checkAccountOf(uri: vscode.Uri, ctx: TargetContext): Promise<void
   const account = accountOfUri(uri);
   if (account === undefined) throw vscode.FileSystemError.FileNotFound(uri);
   const now = await ctx.account();
-  if (now === undefined) {
-    throw vscode.FileSystemError.Unavailable(`${what} belongs to an account that is not signed in: sign in with its API key and server to open it. Your text, if any, is still in the editor.`);
-  }
-  if (account !== now) {
-    throw vscode.FileSystemError.FileNotFound(
-      `${what} belongs to an account Content Docs no longer uses: removed, or its API key or server changed since. Your text, if any, is still in the editor.`,
+  if (now === undefined || account !== now) {
+    throw vscode.FileSystemError.Unavailable(
+      vscode.l10n.t(
+        '{0} belongs to an account that is not signed in here (signed out, removed, or its API key or server changed since): nothing was sent. Sign in to that account again to open or save it; your text, if any, is still in the editor.',
+        what,
+      ),
     );
   }
 }

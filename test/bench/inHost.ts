@@ -37,7 +37,7 @@ import * as inspector from 'inspector';
 import * as v8 from 'v8';
 import * as vm from 'vm';
 import * as vscode from 'vscode';
-import type { Core } from '../../src/core';
+import type { TestServices } from '../kit/services';
 import type { TestApi } from '../../src/extension';
 import type { RequestRecord } from '../sandbox/server';
 import { press } from '../integration/harness';
@@ -514,7 +514,7 @@ interface Baselines {
 }
 
 interface Ctx {
-  s: Core;
+  s: TestServices;
   ctl: SandboxControl;
   watch: TreeWatch;
   ex: ExchangeSeen[];
@@ -602,7 +602,7 @@ interface FsCall {
   at: number;
 }
 
-function traceFs(s: Core, calls: FsCall[]): void {
+function traceFs(s: TestServices, calls: FsCall[]): void {
   const fsp = s.fs as unknown as Record<string, (...a: unknown[]) => unknown>;
   for (const op of ['stat', 'readFile', 'writeFile']) {
     const original = fsp[op];

@@ -8,7 +8,7 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as vscode from 'vscode';
-import type { Core } from '../../src/core';
+import type { TestServices } from '../kit/services';
 import type { Prompter } from '../../src/ui/prompter';
 import { collate, startSandbox, type Sandbox, type SandboxDocument } from '../sandbox/server';
 import { accountUri, AT, freshListing, putDocument, startAccountSuite } from './accountKit';
@@ -20,7 +20,7 @@ const LONG_AGO = new Date('2020-01-01T00:00:00Z');
 let sandbox: Sandbox;
 /** A second account (another server and key) of the suite on account switches. */
 let other: Sandbox;
-let s: Core;
+let s: TestServices;
 let prompter: RecordingPrompter;
 let previousPrompter: Prompter | undefined;
 

@@ -6,14 +6,14 @@
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import type { Core } from '../../src/core';
+import type { TestServices } from '../kit/services';
 import type { Prompter } from '../../src/ui/prompter';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { accountUri, freshListing, putDocument, startAccountSuite } from './accountKit';
 import { accountRoot, closeAll, labelText, readView, replaceAll, SaveErrors, until, useSandbox } from './reliabilityKit';
 
 let sandbox: Sandbox;
-let s: Core;
+let s: TestServices;
 let previousPrompter: Prompter | undefined;
 
 /** Ids 1001…1150 in id order: page 1 of the listing holds 1001…1100, page 2 holds 1101…1150. */

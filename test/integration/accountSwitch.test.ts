@@ -7,12 +7,12 @@
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import type { Core } from '../../src/core';
+import type { TestServices } from '../kit/services';
 import { startSandbox, type Sandbox, type SandboxDocument } from '../sandbox/server';
 import { closeEditors, configure, sandboxDocument, SaveErrors, services, until, useSandbox } from './reliabilityKit';
 import { cleanUp } from './writeKit';
 
-let s: Core;
+let s: TestServices;
 
 describe('a document read or changed while the key or server changes: the answer of the previous account', function () {
   this.timeout(60_000);
@@ -105,7 +105,7 @@ describe('a document changed while the key or the server changes: editors, saves
   this.timeout(90_000);
   let a: Sandbox;
   let b: Sandbox;
-  let s: Core;
+  let s: TestServices;
   const ID = 4343;
 
   function seedBoth(): void {

@@ -8,7 +8,7 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { AccountsMenu } from '../../src/accounts/accountsMenu';
 import { AUTH_PROVIDER, CMD, SECRET_KEY, STATE } from '../../src/constants';
-import type { Core } from '../../src/core';
+import type { TestServices } from '../kit/services';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { read } from './harness';
 import { closeAll, configure, RecordingPrompter, services, until, useSandbox } from './reliabilityKit';
@@ -25,10 +25,10 @@ describe('Accounts menu: the signed-in account as "name @ host (Content Docs)", 
   this.timeout(60_000);
   let sandbox: Sandbox;
   let other: Sandbox | undefined;
-  let s: Core;
+  let s: TestServices;
   let host: string;
   const prompter = new RecordingPrompter();
-  let previous: Core['prompter']['current'];
+  let previous: TestServices['prompter']['current'];
   const listed = async () => (await authentication.getAccounts(AUTH_PROVIDER.id)).map((a) => a.label);
   const untilListed = (expected: string[]) =>
     until(`the Accounts menu to list ${JSON.stringify(expected)}`, async () => JSON.stringify(await listed()) === JSON.stringify(expected));

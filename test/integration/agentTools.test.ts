@@ -10,7 +10,7 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../src/extension';
-import type { Core } from '../../src/core';
+import { testServices, type TestServices } from '../kit/services';
 import { startSandbox, type RequestRecord, type Sandbox } from '../sandbox/server';
 import { startTwoAccounts } from './twoAccountsKit';
 import { STATE } from '../../src/constants';
@@ -47,7 +47,7 @@ const VALID: Record<string, object> = {
 const HTML_ID = 9002;
 
 let sandbox: Sandbox;
-let s: Core;
+let s: TestServices;
 let api: TestApi;
 
 /** What the tool answered: its text parts joined (a tool answers text only: no data part, which chat shows as "file.bin"). */
@@ -104,7 +104,7 @@ describe('language-model tools (vscode.lm.invokeTool against the sandbox)', func
   before(async () => {
     sandbox = await startSandbox({ rateLimit: 0, storeDelayMs: 0 });
     api = (await vscode.extensions.getExtension(EXTENSION_ID)!.activate()) as TestApi;
-    s = api.services;
+    s = testServices(api.services);
     await useSandbox(s, sandbox);
     await vscode.commands.executeCommand('workbench.action.closeSidebar');
   });
@@ -330,14 +330,14 @@ describe('language-model tools (vscode.lm.invokeTool against the sandbox)', func
       const c = await confirmation('contentDocs_backup_account', { folder: dir });
       assert.strictEqual(routes().length, 0, 'the confirmation sends nothing');
       assert.strictEqual(c.title, 'Back up an account to a folder with Content Docs?');
-      assert.ok(c.message!.startsWith(`Back up every document of **${s.registry.primary.displayName}** to the folder \`${dir}\`?`), c.message);
+      assert.ok(c.message!.startsWith(`Back up every document of **${s.first.displayName}** to the folder \`${dir}\`?`), c.message);
       assert.match(c.message!, /It writes one file per document there/);
       assert.match(c.message!, /It deletes nothing: the files of documents deleted on the server move to `_deleted\/`/);
       assert.deepStrictEqual(fs.readdirSync(dir), [], 'nothing written before the run');
 
       const total = sandbox.documents.size;
       // The account as the run starts names it: a window's first answer may teach the account's name during the run.
-      const account = s.registry.primary.displayName;
+      const account = s.first.displayName;
       const first = await run('contentDocs_backup_account', { folder: dir });
       const lists = apiRequests().filter((r) => r.route === 'documents.list');
       assert.strictEqual(lists.length, Math.ceil(total / 100), first.text);
@@ -471,7 +471,7 @@ describe('language-model tools with two accounts', function () {
     const two = await startTwoAccounts({ id: 7001, name: 'Shared name' });
     try {
       await two.addB();
-      const [a, b] = two.s.registry.shown();
+      const [a, b] = two.s.registry.all();
       two.a.resetRequests();
       two.b.resetRequests();
       const first = await run('contentDocs_read_document', { id: 7001 });
@@ -510,7 +510,7 @@ describe('language-model tools with two accounts', function () {
       two.prompter.reset();
       two.prompter.inputs = [two.a.docsUrl, two.a.seoUrl, 'sandbox-second-key-0123456789'];
       assert.strictEqual(await vscode.commands.executeCommand('contentDocs.accountAdd'), true, `Add Account… failed: ${JSON.stringify(two.prompter.checked)}`);
-      const [a, a2] = two.s.registry.shown();
+      const [a, a2] = two.s.registry.all();
       assert.ok(a.label && a2.label && a.label !== a2.label, 'two accounts, each with its own label');
       // Both know the user's name (one account read reads it), so the views show "Sandbox User @ host" for each.
       await a.usage.refresh();
@@ -538,7 +538,7 @@ describe('language-model tools with two accounts', function () {
     const two = await startTwoAccounts({ id: 7002, name: 'Same everywhere' });
     try {
       await two.addB();
-      const [a, b] = two.s.registry.shown();
+      const [a, b] = two.s.registry.all();
       await two.s.context.globalState.update(STATE.lastAccount, a.label);
       const input = { id: 7002 };
       const c = await confirmation('contentDocs_delete_document', input);

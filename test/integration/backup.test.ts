@@ -11,7 +11,7 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { BackupOutcome } from '../../src/backup/command';
-import type { Core } from '../../src/core';
+import type { TestServices } from '../kit/services';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { putDocument, startAccountSuite, type AccountSuite } from './accountKit';
 import { configure, useSandbox } from './reliabilityKit';
@@ -20,7 +20,7 @@ const COUNT = 250;
 const HTML = '<h2>Plan</h2><p>First&nbsp;line with <strong>bold</strong> and <a href="https://example.com">a link</a>.</p><p><br></p><ul><li>one</li></ul>';
 
 let box: Sandbox;
-let s: Core;
+let s: TestServices;
 let suite: AccountSuite;
 let dir: string;
 

@@ -8,7 +8,7 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { MAX_TOOL_ROUNDS } from '../../src/agents/chat/handler';
 import { SCHEME, STATE } from '../../src/constants';
-import type { Core } from '../../src/core';
+import type { TestServices } from '../kit/services';
 import { VsCodePrompter } from '../../src/ui/prompter';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { click, read, screenshot } from './harness';
@@ -58,7 +58,7 @@ async function ask(query: string): Promise<void> {
 describe('@content chat participant: /usage, /search, /write and a question to the model, with a fake model', function () {
   this.timeout(120_000);
   let sandbox: Sandbox;
-  let s: Core;
+  let s: TestServices;
   const prompter = new RecordingPrompter();
 
   before(async () => {
@@ -94,7 +94,7 @@ describe('@content chat participant: /usage, /search, /write and a question to t
   it('/usage answers with the account\'s figures, in the words of Show Plan Usage', async () => {
     sandbox.setAccount({ counters: { words_month_count: 123_456, documents_month_count: 42 } });
     // The figures are read afresh, as after a restart.
-    await s.registry.primary.usage.refresh();
+    await s.first.usage.refresh();
     await settleRequests(sandbox);
     await ask('@content /usage');
     const text = await answerHolding('Plan: Sandbox');
@@ -247,7 +247,7 @@ describe('@content chat participant with two accounts: the active document\'s ac
   it('/search works in the account last used, then in the active document\'s, and says which', async () => {
     const { a, b, s } = two;
     const labelB = await two.addB();
-    const accountA = s.registry.primary;
+    const accountA = s.first;
     const accountB = s.registry.byLabel(labelB)!;
     await s.context.globalState.update(STATE.lastAccount, labelB);
     await settleRequests(a);

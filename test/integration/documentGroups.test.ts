@@ -7,7 +7,7 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { CMD } from '../../src/constants';
 import type { DocNode, DocumentNode, GroupNode } from '../../src/model/nodes';
-import type { Core } from '../../src/core';
+import type { TestServices } from '../kit/services';
 import type { DocumentsTreeProvider } from '../../src/documents/documentsTree';
 import type { Prompter } from '../../src/ui/prompter';
 import { startSandbox, type Sandbox, type SandboxDocument } from '../sandbox/server';
@@ -16,7 +16,7 @@ import { closedPort, configure, RecordingPrompter, services, sleep, useSandbox }
 const AT = new Date('2026-06-01T10:00:00Z');
 
 let sandbox: Sandbox;
-let s: Core;
+let s: TestServices;
 let tree: DocumentsTreeProvider;
 const prompter = new RecordingPrompter();
 

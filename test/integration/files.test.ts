@@ -7,14 +7,14 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { CMD } from '../../src/constants';
-import type { Core } from '../../src/core';
+import type { TestServices } from '../kit/services';
 import type { Prompter } from '../../src/ui/prompter';
 import { startSandbox, type Fault, type Sandbox, type SandboxDocument } from '../sandbox/server';
 import { click, screenshot } from './harness';
 import { accountNow, configure, RecordingPrompter, SCHEME, services, sleep, until } from './reliabilityKit';
 
 let sandbox: Sandbox;
-let s: Core;
+let s: TestServices;
 
 function requests(route: string, id?: number) {
   return sandbox.requests.filter((r) => r.route === route && (id === undefined || r.path.endsWith(`/${id}`)));
@@ -456,7 +456,7 @@ describe('documents as files (content-docs: file system)', function () {
     const root = vscode.Uri.parse(`${SCHEME}://${accountNow()}/`);
     // From a listing not loaded yet (what an account switch leaves): an earlier suite's sandbox may have had this
     // one's address, and to the extension that is the same server, whose listing it keeps.
-    s.documents.forgetAll(true);
+    s.documents.forgetAll();
     sandbox.resetRequests();
     const folders = await vscode.workspace.fs.readDirectory(root);
     const names = folders.map(([n]) => n);

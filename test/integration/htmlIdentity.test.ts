@@ -8,7 +8,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { CMD } from '../../src/constants';
-import type { Core } from '../../src/core';
+import type { TestServices } from '../kit/services';
 import type { Sandbox } from '../sandbox/server';
 import { startTwoAccounts, type TwoAccounts } from './twoAccountsKit';
 import { closeAll, configure, LogCapture, MessageCapture, sandboxDocument, until, useSandbox, type AnyNode } from './reliabilityKit';
@@ -40,12 +40,12 @@ describe('html documents across accounts, names and formats: a document is its a
   let kit: TwoAccounts;
   let a: Sandbox;
   let b: Sandbox;
-  let s: Core;
+  let s: TestServices;
 
   const updatesTo = (box: Sandbox, id?: number) =>
     box.requests.filter((r) => r.route === 'documents.update' && (id === undefined || r.path.endsWith(`/${id}`)));
   const labelA = () => {
-    const l = s.documents.accountLabel;
+    const l = s.firstOrNone?.label;
     assert.ok(l, 'the first account has a label');
     return l;
   };
@@ -93,13 +93,13 @@ describe('html documents across accounts, names and formats: a document is its a
     a.clearFaults();
     b.clearFaults();
     await useSandbox(s, a);
-    await until('the first account\'s label', () => s.documents.accountLabel);
+    await until('the first account\'s label', () => s.firstOrNone?.label);
     kit.prompter.reset();
   });
 
   afterEach(async () => {
     await closeAll();
-    for (const added of s.registry.added()) await s.registry.remove(added.label!);
+    for (const added of s.registry.added()) await s.registry.remove(added);
   });
 
   after(() => kit?.dispose());

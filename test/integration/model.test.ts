@@ -38,7 +38,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { CMD } from '../../src/constants';
-import type { Core } from '../../src/core';
+import type { TestServices } from '../kit/services';
 import type { DocNode, DocumentNode } from '../../src/model/nodes';
 import type { Prompter } from '../../src/ui/prompter';
 import { mulberry32 } from '../sandbox/seed';
@@ -57,7 +57,7 @@ const SEEDS = REPLAY_SEEDS.length ? REPLAY_SEEDS : DEFAULT_SEEDS;
 const STEPS = Number(process.env.CONTENT_DOCS_MODEL_STEPS) > 0 ? Number(process.env.CONTENT_DOCS_MODEL_STEPS) : 50;
 const MAX_EDITORS = 4;
 /** What the file system says when a URI belongs to another account than the one used now (src/files/targets.ts). */
-const OTHER_ACCOUNT = /belongs to an account Content Docs no longer uses: removed, or its API key or server changed since/;
+const OTHER_ACCOUNT = /belongs to an account that is not signed in here \(signed out, removed, or its API key or server changed since\): nothing was sent/;
 /** A label no account has: a tab restored from a setup that no longer exists. */
 const MADE_UP_LABEL = 'zzzzzzzz';
 /** The two accounts (sandboxes) of a seed, by their index. */
@@ -210,7 +210,7 @@ const WORDS = ['alpha', 'Bravo', 'café', 'ünïcödé', '🎉', '☕', 'naïve'
 let sandbox: Sandbox;
 /** The seed's two sandboxes, A and B (the same ids and names, other texts). */
 let boxes: Sandbox[] = [];
-let s: Core;
+let s: TestServices;
 /** Errors the extension's file system threw (what VS Code got): the account refusals are read from these. */
 let fsErrors: FsErrors | undefined;
 let saveErrors: SaveErrors | undefined;
@@ -972,7 +972,7 @@ class Run {
     const to = 1 - this.current;
     await useSandbox(s, boxes[to]);
     await settle();
-    const label = await s.documents.currentAccount();
+    const label = s.firstOrNone?.label;
     this.cross.switches++;
     this.log(`switch to account ${ACCOUNTS[to]} (label ${label}); ${this.mine().length} editors of account ${ACCOUNTS[this.current]} stay open`);
     if (!label) throw new Violation('3 restored', `no account label after switching to ${ACCOUNTS[to]}`);
@@ -1364,9 +1364,9 @@ describe('model-based file system test (content-docs:, random sequences)', funct
     s = await services();
     deleteWatch = vscode.Disposable.from(
       s.documents.onDidDelete((d) => currentRun?.log(`(the extension hears that #${d.id} is deleted)`)),
-      s.documents.onDidForget((e) => {
+      s.documents.onDidForget(() => {
         lastForget = Date.now();
-        currentRun?.log(`(the extension forgets what it knew${e.account ? ': another account' : ''})`);
+        currentRun?.log('(the extension forgets what it knew)');
       }),
     );
     saveWatch = vscode.workspace.onWillSaveTextDocument((e) => {
@@ -1424,7 +1424,7 @@ describe('model-based file system test (content-docs:, random sequences)', funct
       const run = new Run(seed, firstId);
       currentRun = run;
       run.setUp();
-      run.labels[0] = await s.documents.currentAccount();
+      run.labels[0] = s.firstOrNone?.label;
       summary.seeds.push(seed);
       let failure: Violation | Error | undefined;
       try {

@@ -7,7 +7,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as vscode from 'vscode';
 import { CMD } from '../../src/constants';
-import type { Core } from '../../src/core';
+import type { TestServices } from '../kit/services';
 import type { ProjectItemNode, ProjectNode } from '../../src/model/nodes';
 import type { ProjectsTreeProvider } from '../../src/projects/projectsTree';
 import type { Prompter } from '../../src/ui/prompter';
@@ -18,7 +18,7 @@ import { configure, labelText, MessageCapture, RecordingPrompter, services, slee
 const PAGE = 10;
 
 let sandbox: Sandbox;
-let s: Core;
+let s: TestServices;
 let tree: ProjectsTreeProvider;
 
 const prompter = new RecordingPrompter();

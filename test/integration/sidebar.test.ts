@@ -9,7 +9,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as vscode from 'vscode';
 import { CMD } from '../../src/constants';
-import type { Core } from '../../src/core';
+import type { TestServices } from '../kit/services';
 import { DocumentsTreeProvider } from '../../src/documents/documentsTree';
 import { documentsModelOf } from '../../src/documents/modelOfAccount';
 import type { DocNode, DocumentNode, GroupNode, TemplateGroupNode } from '../../src/model/nodes';
@@ -21,7 +21,7 @@ import { accountNow, configure, labelText, MessageCapture, openDocument, questio
 const PAGE = 10;
 
 let sandbox: Sandbox;
-let s: Core;
+let s: TestServices;
 let tree: DocumentsTreeProvider;
 
 // --- The scripted user ---------------------------------------------------------------------------------
@@ -468,8 +468,14 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       await tree.model.setSort('nameDesc');
       await tree.model.setFavoritesOnly(true);
       tree.model.setSearch({ text: 'launch', by: 'result' });
-      const built = documentsModelOf(s.documents, s.credentials, s.context.globalState, s.log);
-      const restarted = new DocumentsTreeProvider(built.model, built.link, s.credentials, s.context.globalState, s.log);
+      const state = s.context.globalState;
+      const own: vscode.Memento = {
+        keys: () => state.keys(),
+        get: <T>(key: string, fallback?: T) => state.get<T>(`${key}.${s.first.label}`, fallback as T),
+        update: (key: string, value: unknown) => state.update(`${key}.${s.first.label}`, value),
+      };
+      const built = documentsModelOf(s.first, own, s.log);
+      const restarted = new DocumentsTreeProvider(built.model, built.link, s.credentials, own, s.log);
       try {
         assert.strictEqual(restarted.model.sort, 'nameDesc');
         assert.strictEqual(restarted.model.favoritesOnly, true);
@@ -482,8 +488,8 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
         await built.model.setSort('newest');
         heard.dispose();
         assert.ok(changes > 0, 'the model still tells of its changes after its view was disposed');
-        assert.strictEqual(s.documentsTree.model, s.registry.primary.documentsModel.model, "the Documents view shows its account's model");
-        assert.strictEqual(s.projectsTree.model, s.registry.primary.projectsModel.model, "the Projects view shows its account's model");
+        assert.strictEqual(s.documentsTree.model, s.first.documentsModel.model, "the Documents view shows its account's model");
+        assert.strictEqual(s.projectsTree.model, s.first.projectsModel.model, "the Projects view shows its account's model");
       } finally {
         restarted.dispose();
         built.dispose();

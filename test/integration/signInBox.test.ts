@@ -6,7 +6,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { CMD } from '../../src/constants';
-import type { Core } from '../../src/core';
+import type { TestServices } from '../kit/services';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { press, read, screenshot, typeText } from './harness';
 import { closeAll, configure, ExchangeCounter, MessageCapture, RecordingPrompter, services, sleep, until, useSandbox } from './reliabilityKit';
@@ -24,8 +24,8 @@ const SETTLE_MS = 1000;
 describe('sign-in box: the key box stays open while the server checks the key', function () {
   this.timeout(90_000);
   let sandbox: Sandbox;
-  let s: Core;
-  let previous: Core['prompter']['current'];
+  let s: TestServices;
+  let previous: TestServices['prompter']['current'];
   let exchanges: ExchangeCounter;
   const messages = new MessageCapture();
   const accountAnswers = () => sandbox.requests.filter((r) => r.route === 'account').map((r) => r.status);

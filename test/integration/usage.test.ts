@@ -10,7 +10,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { CMD } from '../../src/constants';
-import type { Core } from '../../src/core';
+import type { TestServices } from '../kit/services';
 import { compact } from '../../src/usage/usageFormat';
 import type { DocumentsTreeProvider } from '../../src/documents/documentsTree';
 import type { DocumentNode, GroupNode } from '../../src/model/nodes';
@@ -22,7 +22,7 @@ import { closeEditors, configure, MessageCapture, RecordingPrompter, services, s
 const SETTLE_MS = 1200;
 
 let sandbox: Sandbox;
-let s: Core;
+let s: TestServices;
 let tree: DocumentsTreeProvider;
 const prompter = new RecordingPrompter();
 const messages = new MessageCapture();

@@ -8,7 +8,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as vscode from 'vscode';
 import { STATE } from '../../src/constants';
-import type { Core } from '../../src/core';
+import type { TestServices } from '../kit/services';
 import type { WriteResult } from '../../src/write/commands';
 import type { RequestRecord, Sandbox } from '../sandbox/server';
 import { click, press, screenshot } from './harness';
@@ -24,7 +24,7 @@ const ACTIONS = [
 ] as const;
 
 let sandbox: Sandbox;
-let s: Core;
+let s: TestServices;
 let prompter: RecordingPrompter;
 let messages: MessageCapture;
 let suite: WriteSuite;

@@ -7,7 +7,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { STATE } from '../../src/constants';
-import type { Core } from '../../src/core';
+import type { TestServices } from '../kit/services';
 import type { Proposal } from '../../src/write/preview';
 import type { WriteResult } from '../../src/write/commands';
 import { startSandbox, type Sandbox } from '../sandbox/server';
@@ -15,7 +15,7 @@ import { accountUriOf, type MessageCapture, openDocument, type RecordingPrompter
 import { cleanUp, eachWriteTest, endWriteSuite, proposalTabs, runWriting, selectLines, startWriteSuite, untitled, workspaceFile, type WriteSuite } from './writeKit';
 
 let sandbox: Sandbox;
-let s: Core;
+let s: TestServices;
 let prompter: RecordingPrompter;
 let messages: MessageCapture;
 let suite: WriteSuite;
