@@ -3,7 +3,7 @@ import type { Account, AccountModelsOf } from './accounts/account';
 import { AccountRegistry } from './accounts/registry';
 import type { AccountsMenu } from './accounts/accountsMenu';
 import type { LoadBundle } from './activation/codeCache';
-import type { RegisterCommands } from './commands/index';
+import type { RegisterCommands } from './commands/types';
 import { VIEW_COMMANDS } from './constants';
 import type { Credentials, SignIn } from './accounts/credentials';
 import { LazyDocumentFileSystem } from './files/lazyFs';

@@ -3,11 +3,13 @@ import type { Account } from './account';
 import { hostOf } from './accountNames';
 import { addressProblem, askCheckedKey } from './keyBox';
 import { CMD } from '../constants';
-import type { Core } from '../core';
 import type { KeyBoxNeeds } from './keyBox';
+import type { AccountRootsTree } from '../tree/accountRoots';
+import type { DocNode } from '../model/nodes';
+import type { ProjectNode } from '../model/nodes';
 
 /** What Add Account…, Remove Account and Enter Key take. */
-export type AccountCommandsNeeds = Pick<Core, 'documentsView' | 'projectsView'> & KeyBoxNeeds;
+export type AccountCommandsNeeds = { readonly documentsView: AccountRootsTree<DocNode>; readonly projectsView: AccountRootsTree<ProjectNode> } & KeyBoxNeeds;
 
 /**
  * Add Account…: another installation of the service (or another key on one), beside the first account. Asks for the

@@ -1,9 +1,12 @@
 import type { AccountInfo } from '../api/index';
-import type { Core } from '../core';
 import { describeError, errorKind } from '../util/errors';
+import type { AccountRegistry } from './registry';
+import type { ApiLibrary } from './apiProvider';
+import type { Logger } from '../util/log';
+import type { Prompter } from '../ui/prompter';
 
 /** What the key box takes. */
-export type KeyBoxNeeds = Pick<Core, 'library' | 'log' | 'prompter' | 'registry'>;
+export type KeyBoxNeeds = { readonly library: ApiLibrary; readonly log: Logger; readonly prompter: Prompter; readonly registry: AccountRegistry };
 
 /** What a server address box shows under it: the reason an address is refused (undefined: accepted). */
 export function addressProblem(s: KeyBoxNeeds, value: string, label: string): string | undefined {

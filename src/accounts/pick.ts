@@ -1,10 +1,15 @@
 import vscode = require('vscode');
 import { STATE } from '../constants';
-import type { Core } from '../core';
 import type { Account } from './account';
+import type { AccountRegistry } from './registry';
+import type { AccountRootsTree } from '../tree/accountRoots';
+import type { DocNode } from '../model/nodes';
+import type { LazyDocumentFileSystem } from '../files/lazyFs';
+import type { ProjectNode } from '../model/nodes';
+import type { Prompter } from '../ui/prompter';
 
 /** What choosing an account takes. */
-export type AccountPickNeeds = Pick<Core, 'state' | 'documentsView' | 'fs' | 'projectsView' | 'prompter' | 'registry'>;
+export type AccountPickNeeds = { readonly state: vscode.Memento; readonly documentsView: AccountRootsTree<DocNode>; readonly fs: LazyDocumentFileSystem; readonly projectsView: AccountRootsTree<ProjectNode>; readonly prompter: Prompter; readonly registry: AccountRegistry };
 
 /** An account's row, with the account as it was when the box opened. */
 type AccountItem = vscode.QuickPickItem & { account: Account; name: string };
@@ -46,12 +51,12 @@ export async function chooseAccount(s: AccountPickNeeds, title: string, arg?: un
 }
 
 /** Remembers the account last worked in (offered first next time). */
-export async function useAccount(s: Pick<Core, 'state'>, account: Account): Promise<void> {
+export async function useAccount(s: { readonly state: vscode.Memento }, account: Account): Promise<void> {
   await s.state.update(STATE.lastAccount, account.label);
 }
 
 /** The account of the document in the active editor, while it is signed in (no request). */
-export function activeDocumentAccount(s: Pick<Core, 'fs'>): Account | undefined {
+export function activeDocumentAccount(s: { readonly fs: LazyDocumentFileSystem }): Account | undefined {
   const uri = vscode.window.activeTextEditor?.document.uri;
   return uri ? s.fs.documentOf(uri)?.account : undefined;
 }

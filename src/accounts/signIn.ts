@@ -1,11 +1,15 @@
 import vscode = require('vscode');
 import { CONFIG } from '../constants';
-import type { Core } from '../core';
 import { addressProblem, askCheckedKey } from './keyBox';
 import * as config from '../util/config';
+import type { AccountRegistry } from './registry';
+import type { ApiLibrary } from './apiProvider';
+import type { Credentials } from './credentials';
+import type { Logger } from '../util/log';
+import type { Prompter } from '../ui/prompter';
 
 /** What Set API Key… and Sign Out take. */
-export type SignInNeeds = Pick<Core, 'library' | 'credentials' | 'log' | 'prompter' | 'registry'>;
+export type SignInNeeds = { readonly library: ApiLibrary; readonly credentials: Credentials; readonly log: Logger; readonly prompter: Prompter; readonly registry: AccountRegistry };
 
 /**
  * Set API Key…: asks for the server address when none is set, then for the key (hidden input). The key box stays

@@ -8,14 +8,14 @@ import vscode = require('vscode');
 import type { Account } from '../accounts/account';
 import { chooseAccount, useAccount } from '../accounts/pick';
 import { isApiError, isNotFound } from '../api/errors';
-import type { Core } from '../core';
 import { isCancellation, reason } from '../util/errors';
 import { showError } from '../util/run';
 import { BackupError, DELETED_FOLDER, runBackup, type BackupDocument, type BackupErrorKind, type BackupFs, type BackupIdentity, type BackupReport, type BackupSource } from './backup';
 import type { AccountPickNeeds } from '../accounts/pick';
+import type { Logger } from '../util/log';
 
 /** What Back Up Account to Folder… takes. */
-export type BackupNeeds = Pick<Core, 'log'> & AccountPickNeeds;
+export type BackupNeeds = { readonly log: Logger } & AccountPickNeeds;
 
 /** What a caller (an agent, a test) may pass instead of answering the questions. */
 export interface BackupArgs {
@@ -260,7 +260,7 @@ async function notAFolder(root: vscode.Uri): Promise<string | undefined> {
  * here: it comes back in the outcome, without advice, and each caller says it with its own (or logged, without `notify`).
  */
 export async function backupTo(
-  s: Pick<Core, 'log'>,
+  s: { readonly log: Logger },
   account: Account,
   root: vscode.Uri,
   options: { token?: vscode.CancellationToken; notify: boolean },

@@ -1,9 +1,12 @@
 import vscode = require('vscode');
 import type { DocumentTarget } from '../files/lazyFs';
-import type { Core } from '../core';
+import type { AccountRegistry } from '../accounts/registry';
+import type { AccountRootsTree } from '../tree/accountRoots';
+import type { DocNode } from '../model/nodes';
+import type { LazyDocumentFileSystem } from '../files/lazyFs';
 
 /** What finding a command's document takes. */
-export type ArgsNeeds = Pick<Core, 'documentsView' | 'fs' | 'registry'>;
+export type ArgsNeeds = { readonly documentsView: AccountRootsTree<DocNode>; readonly fs: LazyDocumentFileSystem; readonly registry: AccountRegistry };
 
 export type { DocumentTarget } from '../files/lazyFs';
 

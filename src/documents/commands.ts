@@ -2,7 +2,6 @@ import vscode = require('vscode');
 import type { ContentDocument } from '../api/index';
 import { charLength, isBlank, LIMITS, serverTrim, type DocumentSearchField } from '../api/validate';
 import { CMD, CONFIG, VIEW } from '../constants';
-import type { Core } from '../core';
 import type { DocNode } from '../model/nodes';
 import type { DocumentSortSetting } from '../util/config';
 import { describeError, errorKind, isCancellation } from '../util/errors';
@@ -12,9 +11,13 @@ import type { DocumentsTreeProvider } from './documentsTree';
 import type { ProjectsTreeProvider } from '../projects/projectsTree';
 import type { CommandParts } from '../commands/types';
 import type { ArgsNeeds } from '../commands/args';
+import type { AccountRootsTree } from '../tree/accountRoots';
+import type { Logger } from '../util/log';
+import type { ProjectNode } from '../model/nodes';
+import type { Prompter } from '../ui/prompter';
 
 /** What the Documents view's commands take. */
-export type DocumentsNeeds = Pick<Core, 'log' | 'projectsView' | 'prompter'> & ArgsNeeds;
+export type DocumentsNeeds = { readonly log: Logger; readonly projectsView: AccountRootsTree<ProjectNode>; readonly prompter: Prompter } & ArgsNeeds;
 
 /**
  * The Documents view's commands, and the document commands that work on a tree row or on the

@@ -4,7 +4,6 @@ import { TEMPLATES, templateName } from '../api/templates';
 import { charLength, CREATIVITY_LEVELS, LIMITS, nearestCreativity, type Creativity } from '../api/validate';
 import { CMD } from '../constants';
 import { ACCOUNT_FOLDER_NAME, accountRoot, documentUri, tabUris } from './uris';
-import type { Core } from '../core';
 import { describeError, errorKind, isApiError, isCancellation } from '../util/errors';
 import { showError } from '../util/run';
 import { documentTargetOf, type DocumentTarget } from '../commands/args';
@@ -18,9 +17,11 @@ import { promptCommands, promptEditorOpen, showPromptEditor, takeRestoredPrompt,
 import type { CommandParts } from '../commands/types';
 import type { AccountPickNeeds } from '../accounts/pick';
 import type { ArgsNeeds } from '../commands/args';
+import type { Logger } from '../util/log';
+import type { Prompter } from '../ui/prompter';
 
 /** What opening, creating and finding documents take. */
-export type FilesNeeds = Pick<Core, 'log' | 'prompter' | 'workspaceState'> & AccountPickNeeds & ArgsNeeds;
+export type FilesNeeds = { readonly log: Logger; readonly prompter: Prompter; readonly workspaceState: vscode.Memento } & AccountPickNeeds & ArgsNeeds;
 
 /** Go to Document waits this long after the last keystroke before asking the server. */
 export const SEARCH_DEBOUNCE_MS = 250;

@@ -226,6 +226,13 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
   }
 
   async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
+    // The stat VS Code makes right after a write whose account went while it was on the wire: answered with what that
+    // write stored (no request; the account's server has that text), so the save is reported as the success it was.
+    if (!this.live()) {
+      const id = this.documentIdOf(uri);
+      const stored = id === undefined ? undefined : this.records.afterUnchangedSave(id, uri.toString());
+      if (stored) return fileStat(stored);
+    }
     const target = await this.resolve(uri, 'open');
     if (target.kind !== 'file') return DIRECTORY;
     const id = target.id;
@@ -358,6 +365,8 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     }
     const obs = this.accept(saved, true, records);
     this.log.info(`[fs] saved document ${id} (${obs.version.size} bytes stored${obs.version.text === text ? '' : ', trimmed by the server'})`);
+    // The account went while the text was on the wire: the stat after this write is answered with what it stored.
+    if (!this.live()) records.savedUnchanged(id, key, obs.version);
     // Other editors on the same document (another URI for it) learn of the new text. Always: the service's
     // own change event may already have recorded this version, so "changed since the last observation" is
     // no test of whether those editors have seen it.

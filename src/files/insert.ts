@@ -1,7 +1,6 @@
 import vscode = require('vscode');
 import type { ContentDocument } from '../api/index';
 import { CMD } from '../constants';
-import type { Core } from '../core';
 import { describeError, errorKind, isCancellation } from '../util/errors';
 import { showError } from '../util/run';
 import { formatOf, textAsHtml } from '../write/prompt';
@@ -10,9 +9,10 @@ import { openDocument } from './commands';
 import type { CommandParts } from '../commands/types';
 import type { ArgsNeeds } from '../commands/args';
 import type { FilesNeeds } from './commands';
+import type { Logger } from '../util/log';
 
 /** What Insert at Cursor, Replace Selection and Open Beside take. */
-export type InsertNeeds = Pick<Core, 'log'> & ArgsNeeds & FilesNeeds;
+export type InsertNeeds = { readonly log: Logger } & ArgsNeeds & FilesNeeds;
 
 /**
  * A document's text where the user is writing: Insert at Cursor and Replace Selection put the document's

@@ -1,15 +1,18 @@
 import vscode = require('vscode');
 import { CMD } from '../constants';
-import type { Core } from '../core';
 import type { ProjectSortField, SortOrder } from '../api/validate';
 import type { ProjectNode } from '../model/nodes';
 import type { ProjectsTreeProvider } from './projectsTree';
 import { describeError, isCancellation } from '../util/errors';
 import { showError } from '../util/run';
 import type { CommandParts } from '../commands/types';
+import type { AccountRegistry } from '../accounts/registry';
+import type { AccountRootsTree } from '../tree/accountRoots';
+import type { Logger } from '../util/log';
+import type { Prompter } from '../ui/prompter';
 
 /** What the Projects view's commands take. */
-export type ProjectsNeeds = Pick<Core, 'log' | 'projectsView' | 'prompter' | 'registry'>;
+export type ProjectsNeeds = { readonly log: Logger; readonly projectsView: AccountRootsTree<ProjectNode>; readonly prompter: Prompter; readonly registry: AccountRegistry };
 
 /** The Projects view's commands: Refresh, Search…, Clear Search, Sort…, Load More, Delete Project…. */
 export function projectCommands(s: ProjectsNeeds) {

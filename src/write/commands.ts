@@ -7,7 +7,6 @@ import { CREATIVITY_LEVELS, nearestCreativity, serverTrim, type Creativity } fro
 import type { CommandParts } from '../commands/types';
 import { CMD, PROPOSAL_SCHEME, STATE } from '../constants';
 import { documentUri } from '../files/uris';
-import type { Core } from '../core';
 import type { Account } from '../accounts/account';
 import { accountInUse, chooseAccount } from '../accounts/pick';
 import type { DocumentsTreeProvider } from '../documents/documentsTree';
@@ -36,9 +35,11 @@ import {
   type Tone,
 } from './prompt';
 import type { AccountPickNeeds } from '../accounts/pick';
+import type { Logger } from '../util/log';
+import type { ProposalContent } from './proposalContent';
 
 /** What the writing actions take. */
-export type WriteNeeds = Pick<Core, 'subscriptions' | 'log' | 'proposalContent'> & AccountPickNeeds;
+export type WriteNeeds = { readonly subscriptions: vscode.Disposable[]; readonly log: Logger; readonly proposalContent: ProposalContent } & AccountPickNeeds;
 
 /** The one Writer of the services: the commands and @content /write share its proposals (Accept finds them there). */
 const writers = new WeakMap<WriteNeeds, Writer>();
@@ -552,8 +553,22 @@ export class Writer implements vscode.Disposable {
       await this.failed(job, e);
       return undefined;
     }
-    this.s.fs.remember(created);
     this.s.log.info(`[write] created document ${created.id} (${template}) for ${job.title}`);
+    // The account went while the service wrote (signed out, removed, or its key or server changed): the document is in
+    // that account, and its answer lands nowhere — no proposal, the user's text as it was.
+    if (job.account.gone) {
+      place.dispose();
+      void vscode.window.showWarningMessage(
+        vscode.l10n.t(
+          '{0}: the account {1} was signed out, removed, or its API key or server changed while the service was writing. The document "{2}" was created in that account; nothing was proposed, and your text is unchanged.',
+          job.title,
+          job.account.displayName,
+          noLinks(created.name),
+        ),
+      );
+      return undefined;
+    }
+    this.s.fs.remember(created);
     // The account the document was created in (its label): the proposal and Open Beside name it.
     const account = job.account.label;
 

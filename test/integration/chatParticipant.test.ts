@@ -9,7 +9,6 @@ import * as vscode from 'vscode';
 import { MAX_TOOL_ROUNDS } from '../../src/agents/chat/handler';
 import { SCHEME, STATE } from '../../src/constants';
 import type { TestServices } from '../kit/services';
-import { VsCodePrompter } from '../../src/ui/prompter';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { click, read, screenshot } from './harness';
 import { configure, RecordingPrompter, services, sleep, until, useSandbox } from './reliabilityKit';
@@ -85,7 +84,7 @@ describe('@content chat participant: /usage, /search, /write and a question to t
     await vscode.workspace.getConfiguration('chat').update('disableAIFeatures', undefined, vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand('workbench.action.chat.newChat').then(undefined, () => undefined);
     await vscode.commands.executeCommand('workbench.action.closeAuxiliaryBar').then(undefined, () => undefined);
-    s.prompter.current = new VsCodePrompter();
+    s.prompter.current = s.prompter.vscode;
     await cleanUp();
     await s?.credentials.clearKey();
     await sandbox?.close();

@@ -54,7 +54,7 @@ async function startSession(): Promise<void> {
 
 async function endSession(): Promise<void> {
   messages.dispose();
-  s.prompter.current = new (await import('../../src/ui/prompter')).VsCodePrompter();
+  s.prompter.current = s.prompter.vscode;
   await closeEditors();
 }
 

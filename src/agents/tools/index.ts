@@ -13,7 +13,6 @@ import { hostOf } from '../../accounts/accountNames';
 import { STATE } from '../../constants';
 import { sameDocument } from '../../documents/document';
 import type { DocumentService } from '../../documents/documentService';
-import type { Core } from '../../core';
 import { figureLine } from '../../usage/usageFormat';
 import type { DocumentsTreeProvider } from '../../documents/documentsTree';
 import { averageScore } from '../../projects/projectScore';
@@ -23,9 +22,15 @@ import { describeError, errorKind, isCancellation } from '../../util/errors';
 import * as format from './format';
 import { parseToolInput, type ToolInputs } from './inputs';
 import { toolKey } from './names';
+import type { AccountRegistry } from '../../accounts/registry';
+import type { AccountRootsTree } from '../../tree/accountRoots';
+import type { DocNode } from '../../model/nodes';
+import type { LoadBundle } from '../../activation/codeCache';
+import type { Logger } from '../../util/log';
+import type { ProjectNode } from '../../model/nodes';
 
 /** What the language-model tools take. */
-export type ToolNeeds = Pick<Core, 'state' | 'documentsView' | 'projectsView' | 'registry' | 'log' | 'loadBundle'>;
+export type ToolNeeds = { readonly state: vscode.Memento; readonly documentsView: AccountRootsTree<DocNode>; readonly projectsView: AccountRootsTree<ProjectNode>; readonly registry: AccountRegistry; readonly log: Logger; readonly loadBundle: LoadBundle };
 
 type BackupModule = typeof import('../../backup/command');
 

@@ -1,5 +1,5 @@
 import vscode = require('vscode');
-import type { Core } from '../../core';
+import type { ToolNeeds } from './index';
 import { loadBundle } from '../../activation/codeCache';
 
 type ToolsModule = typeof import('./index');
@@ -23,7 +23,7 @@ interface Manifest {
  * prepareInvocation). Registered at activation: VS Code activates an extension on a tool's `onLanguageModelTool:`
  * event only while it is inactive, and this one is active from startup on, so its tools must be there from then.
  */
-export function registerTools(manifest: Manifest, services: () => Core, tools: Map<string, vscode.LanguageModelTool<unknown>>): vscode.Disposable[] {
+export function registerTools(manifest: Manifest, services: () => ToolNeeds, tools: Map<string, vscode.LanguageModelTool<unknown>>): vscode.Disposable[] {
   return (manifest.contributes?.languageModelTools ?? []).map(({ name }) => {
     const tool: vscode.LanguageModelTool<unknown> = {
       prepareInvocation: (options, token) => loadTools().prepare(services(), name, options, token),
