@@ -158,6 +158,14 @@ export class AccountRootsTree<N extends object> extends Disposable implements vs
       this.#removed.set(account, tree);
       tree.dispose();
     }
+    // The view's title speaks for the account it shows first; with none signed in, it says nothing (the welcome shows).
+    const first = this.registry.all()[0];
+    const view = this.#view;
+    if (first) this.#trees.get(first)?.showViewText();
+    else if (view) {
+      view.description = undefined;
+      view.message = undefined;
+    }
     this.#_onDidChangeTreeData.fire(undefined);
   }
 
