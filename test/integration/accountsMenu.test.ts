@@ -116,7 +116,9 @@ describe('Accounts menu: the signed-in account as "name @ host (Content Docs)", 
         return w.visible && /Set API Key/.test(w.text);
       });
       sandbox.resetRequests();
-      assert.deepStrictEqual(await s.documentsTree.getChildren(), [], 'the view lists nothing');
+      // Signed out, the settings' account is gone (no tree of it to ask): the view itself lists nothing.
+      assert.strictEqual(s.firstOrNone, undefined, 'no account of the settings');
+      assert.deepStrictEqual(await s.documentsView.getChildren(), [], 'the view lists nothing');
       assert.deepStrictEqual(sandbox.requests.filter((r) => r.authorized), [], 'no request with the key');
     } finally {
       sub.dispose();
