@@ -100,6 +100,13 @@ export interface BackupReport {
   unchanged: number;
   /** Documents the server no longer has: their files moved to `_deleted/`. */
   deleted: number;
+  /**
+   * Files edited in the folder (their text no longer the one the backup wrote) that the run would have replaced, moved
+   * or removed: each was renamed `<Name> (edited locally <date>).<ext>` instead, and the document's file written anew.
+   */
+  kept: number;
+  /** Where those files are now, as paths in the folder. */
+  keptAs: string[];
   /** Requests made: list pages and documents asked for by id. */
   requests: number;
   /** Documents seen on the server in this run. */
@@ -215,7 +222,7 @@ class Run {
   readonly #signal: AbortSignal | undefined;
   readonly #options: BackupOptions;
   readonly #state: State;
-  readonly #report: BackupReport = { new: 0, changed: 0, restored: 0, unchanged: 0, deleted: 0, requests: 0, seen: 0, total: undefined, cancelled: false, listChanged: false };
+  readonly #report: BackupReport = { new: 0, changed: 0, restored: 0, unchanged: 0, deleted: 0, kept: 0, keptAs: [], requests: 0, seen: 0, total: undefined, cancelled: false, listChanged: false };
   readonly #seen = new Set<number>();
   /** Per path (as a case-insensitive file system sees it): the document whose file it is; -1: a file not ours. */
   readonly #owner = new Map<string, number>();
