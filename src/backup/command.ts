@@ -217,11 +217,25 @@ function plain(e: unknown): never {
   throw e instanceof Error ? e : new Error(text);
 }
 
-/** "3 new, 1 changed, 1 deleted (moved to _deleted), 245 unchanged". */
+/**
+ * "3 new, 1 changed, 1 deleted (moved to _deleted), 245 unchanged", then the files edited in the folder that the run
+ * kept: "1 kept: edited in the folder, moved aside as “Blog post/Plan (edited locally 2026-11-28).md”".
+ */
 export function summary(r: BackupReport): string {
-  const parts = [`${r.new} new`, `${r.changed} changed`];
-  if (r.restored) parts.push(`${r.restored} restored`);
-  parts.push(r.deleted ? `${r.deleted} deleted (moved to ${DELETED_FOLDER})` : '0 deleted', `${r.unchanged} unchanged`);
+  const parts = [vscode.l10n.t('{0} new', r.new), vscode.l10n.t('{0} changed', r.changed)];
+  if (r.restored) parts.push(vscode.l10n.t('{0} restored', r.restored));
+  parts.push(r.deleted ? vscode.l10n.t('{0} deleted (moved to {1})', r.deleted, DELETED_FOLDER) : vscode.l10n.t('0 deleted'), vscode.l10n.t('{0} unchanged', r.unchanged));
+  if (r.kept) {
+    // “a”, “a” and “b”, “a”, “b” and “c”, or “a”, “b”, “c” and 4 more.
+    const shown = r.keptAs.slice(0, 3).map((p) => `“${p}”`);
+    const names =
+      r.kept > shown.length
+        ? vscode.l10n.t('{0} and {1} more', shown.join(', '), r.kept - shown.length)
+        : shown.length < 2
+          ? shown.join('')
+          : vscode.l10n.t('{0} and {1}', shown.slice(0, -1).join(', '), shown[shown.length - 1]);
+    parts.push(vscode.l10n.t('{0} kept: edited in the folder, moved aside as {1}', r.kept, names));
+  }
   return parts.join(', ');
 }
 
@@ -339,7 +353,7 @@ export async function backupTo(
       if (isCancellation(e)) return { folder, report: undefined };
       throw e;
     }
-    const done = e.report && (e.report.new || e.report.changed || e.report.deleted) ? ` Before that: ${summary(e.report)}.` : '';
+    const done = e.report && (e.report.new || e.report.changed || e.report.deleted || e.report.kept) ? ` Before that: ${summary(e.report)}.` : '';
     const message = `Couldn't back up ${name} to ${folder}: ${e.message}` + (goesOn(e.kind) ? ` No file was left half-written.${done}` : '');
     if (!options.notify) s.log.warn(`[backup] ${message}`);
     return { folder, report: e.report, error: { kind: e.kind, message, cause: e.cause ?? e } };

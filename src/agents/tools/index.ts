@@ -254,8 +254,9 @@ export async function prepare(s: ToolNeeds, name: string, options: PrepareOption
           '',
           'It writes one file per document there (`<Template>/<Name>.md` or `.html`, with front matter) and its state in ' +
             '`.content-docs-backup/`; run again on that folder, it rewrites only what changed. It deletes nothing: the files of ' +
-            'documents deleted on the server move to `_deleted/`, and a file it did not write is never overwritten. It reads ' +
-            'the list 100 documents a request.',
+            'documents deleted on the server move to `_deleted/`, a file edited in the folder is kept under a name that says so ' +
+            '(`<Name> (edited locally <date>).md`) rather than replaced, and a file it did not write is never overwritten. It ' +
+            'reads the list 100 documents a request.',
         ].join('\n'),
       );
       return {
