@@ -80,8 +80,8 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   context.subscriptions.push(
     ...registerCommands(activationCommands()),
     ...registerWriteUi(credentials),
-    ...registerTools(context.extension.packageJSON as object, core, tools),
-    ...registerChatParticipant(context.extensionUri, core),
+    ...registerTools(context.extension.packageJSON as object, core, tools, loadBundle),
+    ...registerChatParticipant(context.extensionUri, core, () => loadCommandsBundle().answerChat),
   );
 
   // Local only: reads SecretStorage to show either the welcome view or the trees.

@@ -4,9 +4,9 @@ import type { Logger } from '../util/log';
 import { runCommand } from '../util/run';
 import { loadBundle } from '../activation/codeCache';
 
-import type { CommandId, CommandTable, RegisterCommands } from './types';
+import type { CommandId, CommandTable, RegisterCommands } from '../util/commandTypes';
 
-export type { CommandId, CommandTable, RegisterCommands } from './types';
+export type { CommandId, CommandTable, RegisterCommands } from '../util/commandTypes';
 
 type TableModule = typeof import('./table');
 /** What the commands are built from: the window's services (see commandTable). */

@@ -1,6 +1,6 @@
 import vscode = require('vscode');
 import { CMD, SCHEME } from '../constants';
-import type { CommandParts } from '../commands/types';
+import type { CommandParts } from '../util/commandTypes';
 import { detectFormat } from '../content/format';
 import { previewPage } from '../content/sanitize';
 import { htmlToMarkdown } from '../content/toMarkdown';

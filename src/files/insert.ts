@@ -4,10 +4,10 @@ import { CMD } from '../constants';
 import { describeError, errorKind, isCancellation } from '../util/errors';
 import { showError } from '../util/run';
 import { formatOf, textAsHtml } from '../write/prompt';
-import { documentTargetOf, type DocumentTarget } from '../commands/args';
+import { documentTargetOf, type DocumentTarget } from '../documents/target';
 import { openDocument } from './commands';
-import type { CommandParts } from '../commands/types';
-import type { ArgsNeeds } from '../commands/args';
+import type { CommandParts } from '../util/commandTypes';
+import type { ArgsNeeds } from '../documents/target';
 import type { FilesNeeds } from './commands';
 import type { Logger } from '../util/log';
 

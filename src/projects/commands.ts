@@ -5,7 +5,7 @@ import type { ProjectNode } from '../model/nodes';
 import type { ProjectsTreeProvider } from './projectsTree';
 import { describeError, isCancellation } from '../util/errors';
 import { showError } from '../util/run';
-import type { CommandParts } from '../commands/types';
+import type { CommandParts } from '../util/commandTypes';
 import type { AccountRegistry } from '../accounts/registry';
 import type { AccountRootsTree } from '../tree/accountRoots';
 import type { Logger } from '../util/log';

@@ -1,8 +1,8 @@
 import vscode = require('vscode');
 import { activeDocumentAccount, chooseAccount } from '../accounts/pick';
 import { CMD } from '../constants';
-import { usageRows } from './usageFormat';
-import type { CommandParts } from '../commands/types';
+import { usageRows } from '../model/usageFormat';
+import type { CommandParts } from '../util/commandTypes';
 import type { AccountPickNeeds } from '../accounts/pick';
 import type { UsageStatus } from './usageStatus';
 

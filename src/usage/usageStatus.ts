@@ -4,7 +4,7 @@ import type { Account } from '../accounts/account';
 import { CMD } from '../constants';
 import type { Event } from '../model/emitter';
 import { Disposable } from '../util/disposable';
-import type { UsageLevel } from './usageFormat';
+import type { UsageLevel } from '../model/usageFormat';
 
 /** After a failed read, the next request of the account tries again only after this long. */
 const RETRY_AFTER_FAILURE_MS = 60_000;

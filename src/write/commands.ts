@@ -4,7 +4,7 @@ import type { AccountInfo, ContentDocument } from '../api/index';
 import { compareNames } from '../api/collation';
 import { TEMPLATES, templateName } from '../api/templates';
 import { CREATIVITY_LEVELS, nearestCreativity, serverTrim, type Creativity } from '../api/validate';
-import type { CommandParts } from '../commands/types';
+import type { CommandParts } from '../util/commandTypes';
 import { CMD, PROPOSAL_SCHEME, STATE } from '../constants';
 import { documentUri } from '../files/uris';
 import type { Account } from '../accounts/account';

@@ -11,7 +11,7 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { CMD } from '../../src/constants';
 import type { TestServices } from '../kit/services';
-import { compact } from '../../src/usage/usageFormat';
+import { compact } from '../../src/model/usageFormat';
 import type { DocumentsTreeProvider } from '../../src/documents/documentsTree';
 import type { DocumentNode, GroupNode } from '../../src/model/nodes';
 import { documentOrder, startSandbox, type Sandbox, type SandboxDocument } from '../sandbox/server';

@@ -4,7 +4,7 @@ import { templateName } from '../../api/templates';
 import type { Account } from '../../accounts/account';
 import { accountInUse, useAccount } from '../../accounts/pick';
 import { CHAT, CMD, PROPOSAL_SCHEME } from '../../constants';
-import { usageRows } from '../../usage/usageFormat';
+import { usageRows } from '../../model/usageFormat';
 import { fromNow, md, parseDate, words } from '../../tree/format';
 import * as config from '../../util/config';
 import { describeError, isCancellation, reason } from '../../util/errors';

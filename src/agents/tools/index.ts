@@ -13,7 +13,7 @@ import { hostOf } from '../../accounts/accountNames';
 import { STATE } from '../../constants';
 import { sameDocument } from '../../documents/document';
 import type { DocumentService } from '../../documents/documentService';
-import { figureLine } from '../../usage/usageFormat';
+import { figureLine } from '../../model/usageFormat';
 import type { DocumentsTreeProvider } from '../../documents/documentsTree';
 import { averageScore } from '../../projects/projectScore';
 import type { ProjectsTreeProvider } from '../../projects/projectsTree';
@@ -25,7 +25,7 @@ import { toolKey } from './names';
 import type { AccountRegistry } from '../../accounts/registry';
 import type { AccountRootsTree } from '../../tree/accountRoots';
 import type { DocNode } from '../../model/nodes';
-import type { LoadBundle } from '../../activation/codeCache';
+import type { LoadBundle } from '../../util/loadBundle';
 import type { Logger } from '../../util/log';
 import type { ProjectNode } from '../../model/nodes';
 
