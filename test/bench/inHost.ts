@@ -825,8 +825,11 @@ async function openReferenceView(): Promise<ViewOpen> {
   const watch = new TreeWatch();
   watch.install(tree, 'reference');
   const t0 = now();
+  // Its container is in the panel: showing it leaves Content Docs' views in the side bar as they are (hiding them
+  // would pause what they do in the background).
   await vscode.commands.executeCommand('workbench.view.extension.benchReference');
   const root = await watch.waitChildren('the reference view rows', (c) => c.node === undefined && (c.result?.length ?? 0) > 0);
+  await vscode.commands.executeCommand('workbench.action.closePanel');
   return { totalMs: round(root.done - t0, 2), ownMs: round(root.done - root.start, 2), rows: root.result?.length ?? 0, treeItemMs: round(watch.treeItemMs, 2) };
 }
 
@@ -950,10 +953,6 @@ async function userActions(ctx: Ctx): Promise<void> {
   if (withReference && !referenceFirst) {
     await quietHost(1000, 500, 5000);
     await openReference(ctx.r.reference!);
-    // Back to Content Docs' views for the actions that follow; what showing them again asks for is not theirs.
-    await vscode.commands.executeCommand('workbench.view.extension.contentDocs');
-    await until('the Documents view visible again', () => docsView.visible, 10_000);
-    await ctl.settle();
   }
 
   // Expand a template (three times, the first is the first list request).
