@@ -24,9 +24,10 @@ import type { ProposalContent } from './write/proposalContent';
 
 
 /**
- * What the core builds (dist/core.js): the accounts, their views and the file system. No command takes all of it:
- * each feature declares what it needs (`Pick<Core, …>`), and the compiler holds it to that. There is no account here:
- * every read or change of a document, project or plan goes through the account its user chose (see Account).
+ * What the core builds (dist/core.js): the accounts, their views and the file system. No feature takes it or imports
+ * it: each declares what its commands take (DocumentsNeeds, FilesNeeds, …), which this object satisfies, and the
+ * compiler holds it to that. There is no account here: every read or change of a document, project or plan goes
+ * through the account its user chose (see Account; test/unit/accountRequired.test.ts).
  */
 export interface Core {
   readonly context: vscode.ExtensionContext;
