@@ -72,8 +72,13 @@ describe('documents as files (content-docs: file system)', function () {
   // Confirmations come from the queue each test fills (one nobody queued is declined).
   const prompter = new RecordingPrompter();
   let previousPrompter: Prompter | undefined;
+  let autoSave: string | undefined;
 
   before(async () => {
+    // code-server's default is files.autoSave = afterDelay: here the test decides when a save happens (a save asked for
+    // while an auto-save of the same editor is under way resolves false, though the text is saved).
+    autoSave = vscode.workspace.getConfiguration('files').inspect<string>('autoSave')?.globalValue;
+    await vscode.workspace.getConfiguration('files').update('autoSave', 'off', vscode.ConfigurationTarget.Global);
     sandbox = await startSandbox({ rateLimit: 0, storeDelayMs: 0 });
     s = await services();
     await configure('documents.baseUrl', sandbox.docsUrl);
@@ -89,6 +94,7 @@ describe('documents as files (content-docs: file system)', function () {
     await closeAll();
     await configure('files.language', undefined);
     await configure('network.timeoutSeconds', undefined);
+    await vscode.workspace.getConfiguration('files').update('autoSave', autoSave, vscode.ConfigurationTarget.Global);
     await sandbox?.close();
   });
 
