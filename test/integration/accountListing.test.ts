@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import type { TestServices } from '../kit/services';
 import type { Prompter } from '../../src/ui/prompter';
 import { startSandbox, type Sandbox } from '../sandbox/server';
-import { accountUri, freshListing, putDocument, startAccountSuite } from './accountKit';
+import { accountUri, countWithoutPauses, freshListing, putDocument, startAccountSuite } from './accountKit';
 import { accountRoot, closeAll, labelText, readView, replaceAll, SaveErrors, until, useSandbox } from './reliabilityKit';
 
 let sandbox: Sandbox;
@@ -54,9 +54,10 @@ async function groupNames(templateId: number): Promise<string[]> {
 function deleteBetweenPageReads(box: Sandbox, id: number): { quiet: (ms: number) => boolean; dispose: () => void } {
   let fired = false;
   let last = Date.now();
-  const sub = s.api.onDidExchange((e) => {
+  // Every account's exchanges: the listing may be made by an account signed in after the hook is set (another server).
+  const sub = s.registry.onDidExchange(({ account, exchange: e }) => {
     last = Date.now();
-    if (fired || e.method !== 'GET' || !e.path.startsWith('/documents?')) return;
+    if (fired || account.documentsUrl !== box.docsUrl || e.method !== 'GET' || !e.path.startsWith('/documents?')) return;
     const q = new URLSearchParams(e.path.slice(e.path.indexOf('?') + 1));
     if (q.get('sort_by') !== 'id' || q.get('per_page') !== '100' || (q.get('page') ?? '1') !== '1' || q.has('template_id') || q.has('search')) return;
     fired = true;
@@ -134,6 +135,7 @@ describe('Account folder listing: a document a page walk skipped is never taken 
     } finally {
       hook.dispose();
       await useSandbox(s, sandbox);
+      countWithoutPauses(s);
       await other.close();
     }
   });

@@ -175,6 +175,8 @@ const ACCOUNT_LISTING = /^\/documents\?(?!.*(?:template_id|favorite|search)=)(?=
 
 /** The template folder the account-folder list cases read (Freestyle: the seed has documents in it). */
 const LIST_FOLDER = 'Freestyle';
+/** How many further API keys of the sandbox's user the account-folder list cases made (see that operation). */
+let listingKeys = 0;
 
 // --- the operations ------------------------------------------------------------------------------------
 
@@ -324,8 +326,12 @@ const OPERATIONS: Operation[] = [
     read: true,
     accountForm: true,
     async run(f, fault, clear) {
-      // The account folder not listed yet, as after an account switch: nothing cached to fall back on.
-      s.documents.forgetAll();
+      // The account folder not listed yet, as after an account switch: nothing cached to fall back on. An account keeps
+      // its listing for the window (a Refresh reads it again and keeps it meanwhile), so the case signs in with another
+      // API key of the same user: another account, whose folder was never listed (afterEach sets the suite's key again).
+      const key = `${sandbox.key}-listing-${++listingKeys}`;
+      sandbox.addKey(key);
+      await s.credentials.setKey(key);
       const folder = vscode.Uri.joinPath((await accountRoot()), LIST_FOLDER);
       await fault();
       const t = Date.now();
@@ -602,6 +608,8 @@ describe('reliability: fault matrix', function () {
 
   afterEach(async () => {
     sandbox.clearFaults();
+    // A case that signed in with another key (account folder list): the suite's own account again.
+    if ((await s.credentials.getKey()) !== sandbox.key) await s.credentials.setKey(sandbox.key);
     // A case that failed before its server came back leaves the next ones a listening sandbox again.
     await sandbox.setListening('documents', true);
     await sandbox.setListening('projects', true);

@@ -83,7 +83,13 @@ describe('html documents across accounts, names and formats: a document is its a
     a.documents.set(SWITCHED, sandboxDocument(SWITCHED, SWITCHED_NAME, 'A page whose file changes its extension under its tab.'));
   }
 
+  let autoSave: string | undefined;
+
   before(async () => {
+    // code-server's default is files.autoSave = afterDelay: here the test decides when a save happens (a save asked for
+    // while an auto-save of the same editor is under way resolves false, though the text is saved).
+    autoSave = vscode.workspace.getConfiguration('files').inspect<string>('autoSave')?.globalValue;
+    await vscode.workspace.getConfiguration('files').update('autoSave', 'off', vscode.ConfigurationTarget.Global);
     kit = await startTwoAccounts({ id: ID, name: NAME }, { key: 'another-installation-key-0123456789' });
     ({ a, b, s } = kit);
     seed();
@@ -102,14 +108,18 @@ describe('html documents across accounts, names and formats: a document is its a
     for (const added of s.registry.added()) await s.registry.remove(added);
   });
 
-  after(() => kit?.dispose());
+  after(async () => {
+    await kit?.dispose();
+    await vscode.workspace.getConfiguration('files').update('autoSave', autoSave, vscode.ConfigurationTarget.Global);
+  });
 
   it('one id and name in two accounts, HTML in one and Markdown in the other: each tab keeps its language, each save reaches its own account only', async () => {
     const label = await addBWithMarkdown();
     const A = labelA();
 
-    // The document URIs, as the Documents view opens them, side by side.
-    const htmlA = await openById(ID);
+    // The document URIs, as the Documents view opens them (a row's id with its account), side by side. A bare id is
+    // taken only while one account is signed in: with two, A's document too is opened with its account.
+    const htmlA = await openById(ID, A);
     const mdB = await openById(ID, label);
     assert.strictEqual(htmlA.document.uri.toString(), docUri(A, ID, `/${FOLDER}/${NAME}.html`).toString());
     assert.strictEqual(mdB.document.uri.toString(), docUri(label, ID, `/${FOLDER}/${NAME}.md`).toString());
