@@ -167,7 +167,8 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
         documents.onDidForget(() => this.onServiceForget(false)),
       );
     }
-    if (before) this.onServiceForget(true);
+    // Another account under the label, or one signed in again (none before): its tabs and listing are read again.
+    if (before || now) this.onServiceForget(true);
   }
 
   /** The account signed in under the label, or the refusal that says nothing was sent. */
@@ -594,10 +595,13 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
       if (id !== undefined) this.records.dropRead(id);
       this.events.soon({ type: vscode.FileChangeType.Changed, uri });
     }
-    if (!this.index.loaded) return;
     if (this.reloadTimer) clearTimeout(this.reloadTimer);
+    this.reloadTimer = undefined;
+    // No account under the label (it went): nothing is listed for it until one is signed in again (see bind).
+    if (!this.index.loaded || !this.live()) return;
     this.reloadTimer = setTimeout(() => {
       this.reloadTimer = undefined;
+      if (!this.live()) return;
       this.index.reload().then(
         (d) => {
           this.indexDiff(d);

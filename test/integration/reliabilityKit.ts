@@ -64,9 +64,11 @@ export async function useSandbox(s: TestServices, sandbox: Sandbox, key = sandbo
 }
 
 /**
- * The settings' account made anew on the same server, under a new label (the server address written with or without a
- * final "/": another address to the extension, the same server to the sandbox): an account with nothing read or
- * listed yet, as a new one is. The next call goes back to the other spelling.
+ * The settings' account made anew on the same server, under the other label of that server (the server address
+ * written with or without a final "/": another address to the extension, the same server to the sandbox). The first
+ * time each spelling is used, an account with nothing read or listed yet, as a new one is; the next call goes back to
+ * the other spelling, whose label keeps what it listed (a listing is kept per label). For a label never used, sign in
+ * with another key of the sandbox (`sandbox.addKey`).
  */
 export async function accountAnew(s: TestServices): Promise<void> {
   const url = vscode.workspace.getConfiguration('contentDocs').inspect<string>('documents.baseUrl')?.globalValue ?? '';
