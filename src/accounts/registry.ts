@@ -36,7 +36,7 @@ export class AccountRegistry extends Disposable {
   /** Changes of the settings' account are worked out one at a time, in the order they came. */
   #queue: Promise<void> = Promise.resolve();
   readonly #_onDidChange = this._register(new Emitter<void>());
-  /** An account was added, removed, signed in or out, or made anew (another key or server). */
+  /** An account was added, removed, signed in or out, made anew (another key or server), or its user's name learned. */
   readonly onDidChange = this.#_onDidChange.event;
   readonly #_onDidExchange = this._register(new Emitter<AccountExchange>());
   /** Every HTTP exchange of every account (the status bar, the tests and the bench hear them). */
@@ -268,9 +268,15 @@ export class AccountRegistry extends Disposable {
     account.api.onDidExchange((exchange) => this.#_onDidExchange.fire({ account, exchange }));
     // The user's name, as the account is read for another reason: remembered for the next session (the Accounts
     // menu and the views name the account with it before it is read again), and kept in an added account's record.
+    // A name learned anew renames the account where it is shown (the Accounts menu, its root in the views).
+    let named = account.spec.name;
     account.usage.onDidChange((info) => {
       const name = info?.name?.trim();
-      if (name && !account.gone) void this.#learnName(account, name);
+      if (!name || account.gone) return;
+      void this.#learnName(account, name);
+      if (name === named) return;
+      named = name;
+      this.#_onDidChange.fire();
     });
     return account;
   }

@@ -1,64 +1,258 @@
 /**
- * An action happens in the account the user chose when they chose it, whatever changes while it asks: two
- * installations whose servers hold a document of the same id and name, the extension signed in to A with Set API
- * Key…; while a question of the action is open, the key or the server of that account changes elsewhere (Set API
- * Key… in another window — SecretStorage is shared by every window —, or the server setting arriving by Settings
- * Sync). The action then sends nothing, to either server, and says so. Before, the delete, rename or favorite went
- * to B (the account the settings named when the request left), and New Document created its document there.
+ * An account is what the user chose when they chose it: a question left open (Delete…'s confirmation, Rename…'s box,
+ * New Document…'s steps, a row's context menu) while the first account signs in elsewhere must not send its answer
+ * to the account signed in now. The first account's key lives in SecretStorage, which every window shares, and its
+ * servers in the user settings, which Settings Sync brings: another window's Set API Key…, Sign Out and Sign In, or a
+ * synced server setting, changes it under a question open here. Two sandboxes A and B hold a document of the same id
+ * and name; A also takes a second key (the same server with another key is another account: its label follows its
+ * server and key).
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import type { Sandbox } from '../sandbox/server';
-import { startTwoAccounts, type TwoAccounts } from './twoAccountsKit';
-import { configure, MessageCapture, newDocumentAnswers, type AnyNode, type RecordingPrompter } from './reliabilityKit';
 import type { TestServices } from '../kit/services';
+import { startSandbox, type Sandbox } from '../sandbox/server';
+import { startTwoAccounts, type TwoAccounts } from './twoAccountsKit';
+import { closeAll, configure, MessageCapture, newDocumentAnswers, RecordingPrompter, until, useSandbox, type AnyNode, type Question } from './reliabilityKit';
 
-const ID = 4411;
+const ID = 6262;
 const NAME = 'Same id, same name';
+/** A second key the first account's server takes (another window signed in with it). */
+const SECOND_KEY_OF_A = 'second-key-of-server-a-0123456789';
 
-describe('accounts are values: an action acts in the account chosen, whatever changes while it asks', function () {
-  this.timeout(60_000);
+/** Where another window signs the first account in: another server and key, or another key on the same server. */
+interface Elsewhere {
+  what: string;
+  /** The server the settings point at afterwards (undefined: unchanged), and the key stored in SecretStorage. */
+  to(): { server: Sandbox | undefined; key: string };
+}
+
+/**
+ * What another window does: the server settings change (as Settings Sync brings them), then the key is stored in
+ * SecretStorage (Set API Key… or Sign In there). Returns once this window's extension uses that account.
+ */
+async function signedInElsewhere(s: TestServices, server: Sandbox | undefined, key: string): Promise<string> {
+  const before = s.firstOrNone?.label;
+  if (server) {
+    await configure('documents.baseUrl', server.docsUrl);
+    await configure('projects.baseUrl', server.seoUrl);
+  }
+  await s.context.secrets.store('contentDocs.apiKey', key);
+  // The label the extension gives that server and key (the same pair always has the same label).
+  const label = await s.credentials.accountLabel(undefined, key);
+  assert.ok(label && label !== before, `the other window's account has a label of its own (${label}, was ${before})`);
+  await until(`the first account signed in elsewhere (${label})`, async () => {
+    await s.registry.settled();
+    return s.firstOrNone?.label === label ? true : undefined;
+  });
+  return label;
+}
+
+/** The requests that change something (create, update, delete) that reached each server, as `A: METHOD path body`. */
+function changesOn(boxes: Record<string, Sandbox>): string[] {
+  return Object.entries(boxes).flatMap(([name, box]) =>
+    box.requests
+      .filter((r) => r.route === 'documents.store' || r.route === 'documents.update' || r.route === 'documents.delete')
+      .map((r) => `${name}: ${r.method} ${r.path}${r.body ? ` ${JSON.stringify(r.body)}` : ''}`),
+  );
+}
+
+describe('accounts are values: a Documents view row acts in the account it was listed in, even when the first account signs in elsewhere meanwhile', function () {
+  this.timeout(90_000);
   let kit: TwoAccounts;
   let a: Sandbox;
   let b: Sandbox;
   let s: TestServices;
   let prompter: RecordingPrompter;
-  let messages: MessageCapture;
 
-  /** The settings' server and key now name B: the server setting (Settings Sync) and the key (another window). */
-  async function settingsNowNameB(): Promise<void> {
-    await configure('documents.baseUrl', b.docsUrl);
-    await configure('projects.baseUrl', b.seoUrl);
-    // Another window stores the key: this window hears of it from SecretStorage, as the key of Set API Key….
-    await s.context.secrets.store('contentDocs.apiKey', b.key);
-    await s.registry.settled();
-    await new Promise((r) => setTimeout(r, 200));
-    await s.registry.settled();
-  }
+  const ELSEWHERE: Elsewhere[] = [
+    { what: 'another server and key (B: its server setting synced, its key stored by another window)', to: () => ({ server: b, key: b.key }) },
+    { what: 'another key on the same server (Sign Out and Sign In with another key in another window)', to: () => ({ server: undefined, key: SECOND_KEY_OF_A }) },
+  ];
 
-  /** Only the key changes (Set API Key… in another window, on the same server). */
-  async function keyChangedElsewhere(): Promise<void> {
-    await s.context.secrets.store('contentDocs.apiKey', `${a.key}-rotated`);
-    await new Promise((r) => setTimeout(r, 200));
-    await s.registry.settled();
-  }
+  before(async () => {
+    kit = await startTwoAccounts({ id: ID, name: NAME }, { key: 'another-installation-key-0123456789' });
+    ({ a, b, s, prompter } = kit);
+    a.addKey(SECOND_KEY_OF_A);
+  });
 
-  /** The row of the document in the Documents view as the user sees it, signed in to A. */
+  beforeEach(async () => {
+    kit.reseed();
+    await useSandbox(s, a);
+    await until('the first account\'s label', () => s.firstOrNone?.label);
+    prompter.reset();
+  });
+
+  afterEach(async () => {
+    prompter.reset();
+    await closeAll();
+    await useSandbox(s, a);
+  });
+
+  after(() => kit?.dispose());
+
+  /** The row of document ID in the Documents view (the first account alone: All Documents, where it is the newest). */
   async function rowOfA(): Promise<AnyNode> {
-    const [row] = await kit.rowsOfId(undefined, 3);
-    assert.ok(row, 'the document is listed');
-    assert.strictEqual(s.documentsView.accountOf(row), s.first, 'a row of the account of A');
+    const row = await until('the document\'s row in All Documents', async () => (await kit.rowsOfId(undefined, 2))[0]);
+    assert.strictEqual((row.doc as { name: string }).name, NAME);
     return row;
   }
 
-  function untouched(): void {
-    for (const [box, text] of [[a, 'Text of A'], [b, 'Text of B']] as const) {
-      const d = box.documents.get(ID);
-      assert.ok(d, `the document is still on ${box === a ? 'A' : 'B'}`);
-      assert.strictEqual(d.name, NAME, `its name on ${box === a ? 'A' : 'B'} is unchanged`);
-      assert.strictEqual(d.favorite, false, `it is no favorite on ${box === a ? 'A' : 'B'}`);
-      assert.strictEqual(d.result, text);
+  /** Runs `command` on the row; afterwards nothing changed on either server, and the user was told nothing was sent. */
+  async function nothingSent(command: string, run: () => Promise<unknown>, where: Elsewhere): Promise<void> {
+    a.resetRequests();
+    b.resetRequests();
+    const messages = new MessageCapture().install();
+    try {
+      await run().then(undefined, () => undefined);
+      await new Promise((r) => setTimeout(r, 300));
+    } finally {
+      messages.dispose();
     }
+    assert.deepStrictEqual(
+      changesOn({ A: a, B: b }),
+      [],
+      `${command} on a row of the first account, which signed in to ${where.what} meanwhile: nothing is sent to either server`,
+    );
+    for (const [name, box, text] of [['A', a, 'Text of A'], ['B', b, 'Text of B']] as const) {
+      const doc = box.documents.get(ID);
+      assert.ok(doc, `server ${name}'s document ${ID} is still there`);
+      assert.deepStrictEqual({ name: doc.name, favorite: doc.favorite, result: doc.result }, { name: NAME, favorite: false, result: text }, `server ${name}'s document ${ID} is as it was`);
+    }
+    const told = messages.shown.filter((m) => /nothing was sent/i.test(m.message));
+    assert.ok(told.length > 0, `the user is told nothing was sent: ${JSON.stringify(messages.shown.map((m) => `${m.level}: ${m.message}`))}`);
+  }
+
+  for (const where of ELSEWHERE) {
+    it(`Delete… whose confirmation is open while the first account signs in to ${where.what} deletes nothing, in either account`, async () => {
+      const row = await rowOfA();
+      const { server, key } = where.to();
+      prompter.confirms = [true];
+      prompter.meanwhile = async () => {
+        await signedInElsewhere(s, server, key);
+      };
+      await nothingSent('Delete…', () => Promise.resolve(vscode.commands.executeCommand('contentDocs.documentDelete', row)), where);
+      assert.deepStrictEqual(prompter.asked.map((q) => q.kind), ['confirm'], 'the deletion was asked, and confirmed');
+    });
+
+    it(`Rename… whose box is open while the first account signs in to ${where.what} renames nothing, in either account`, async () => {
+      const row = await rowOfA();
+      const { server, key } = where.to();
+      prompter.inputs = ['Renamed while the box was open'];
+      prompter.meanwhile = async () => {
+        await signedInElsewhere(s, server, key);
+      };
+      await nothingSent('Rename…', () => Promise.resolve(vscode.commands.executeCommand('contentDocs.documentRename', row)), where);
+      assert.deepStrictEqual(prompter.asked.map((q) => q.title), ['Rename Document'], 'the new name was asked');
+    });
+
+    it(`Add to Favorites on a row whose context menu is open while the first account signs in to ${where.what} changes nothing, in either account`, async () => {
+      const row = await rowOfA();
+      const { server, key } = where.to();
+      // The row's context menu is open (VS Code still shows the row) while the other window signs in; then the user
+      // clicks Add to Favorites on it.
+      await signedInElsewhere(s, server, key);
+      await nothingSent('Add to Favorites', () => Promise.resolve(vscode.commands.executeCommand('contentDocs.documentFavorite', row)), where);
+    });
+  }
+});
+
+describe('accounts are values: New Document… creates the document in the account picked, or nowhere', function () {
+  this.timeout(90_000);
+  let kit: TwoAccounts;
+  let a: Sandbox;
+  let b: Sandbox;
+  let c: Sandbox;
+  let s: TestServices;
+  let prompter: RecordingPrompter;
+
+  const ELSEWHERE: Elsewhere[] = [
+    { what: 'a third installation (C: its server setting synced, its key stored by another window)', to: () => ({ server: c, key: c.key }) },
+    { what: 'another key on the same server (Sign Out and Sign In with another key in another window)', to: () => ({ server: undefined, key: SECOND_KEY_OF_A }) },
+  ];
+
+  before(async () => {
+    kit = await startTwoAccounts({ id: ID, name: NAME }, { key: 'another-installation-key-0123456789' });
+    ({ a, b, s, prompter } = kit);
+    a.addKey(SECOND_KEY_OF_A);
+    // A third installation, with a key of its own (another account on another server).
+    c = await startSandbox({ rateLimit: 0, storeDelayMs: 0, key: 'third-installation-key-0123456789' });
+  });
+
+  beforeEach(async () => {
+    await useSandbox(s, a);
+    await until('the first account\'s label', () => s.firstOrNone?.label);
+    prompter.reset();
+  });
+
+  afterEach(async () => {
+    prompter.reset();
+    await closeAll();
+    for (const added of s.registry.added()) await s.registry.remove(added);
+    await useSandbox(s, a);
+  });
+
+  after(async () => {
+    await kit?.dispose();
+    await c?.close();
+  });
+
+  for (const where of ELSEWHERE) {
+    it(`the first account picked, then signed in to ${where.what} while a later question is open: nothing is created, on any server`, async () => {
+      await kit.addB();
+      await kit.roots(2);
+      const aName = s.first.displayName;
+      const { server, key } = where.to();
+      let openWhileSwitched: Question | undefined;
+      prompter.reset();
+      // The first account's row is picked; the next question (the name) is open while the other window signs in.
+      prompter.picks = [
+        (items) => {
+          prompter.meanwhile = async (q) => {
+            openWhileSwitched = q;
+            await signedInElsewhere(s, server, key);
+          };
+          return items.find((i) => i.label.includes(aName));
+        },
+      ];
+      prompter.answer = newDocumentAnswers('Made after the account was picked', 'A short text');
+      for (const box of [a, b, c]) box.resetRequests();
+      const messages = new MessageCapture().install();
+      try {
+        await Promise.resolve(vscode.commands.executeCommand('contentDocs.documentNew')).then(undefined, () => undefined);
+        await new Promise((r) => setTimeout(r, 300));
+      } finally {
+        messages.dispose();
+      }
+      assert.ok(openWhileSwitched, `the first account was picked and a later question asked: ${JSON.stringify(prompter.asked.map((q) => q.title))}`);
+      assert.deepStrictEqual(
+        changesOn({ A: a, B: b, C: c }),
+        [],
+        `picked ${aName}, then the first account signed in to ${where.what} while "${openWhileSwitched.title}" was open: nothing is created (nor its words charged) on any server`,
+      );
+    });
+  }
+});
+
+describe('accounts are values: a tab of an account that is no longer signed in', function () {
+  this.timeout(60_000);
+  let kit: TwoAccounts;
+  let a: Sandbox;
+  let b: Sandbox;
+  let s: TestServices;
+
+  /** Only the key changes (Set API Key… in another window, on the same server). */
+  async function keyChangedElsewhere(): Promise<void> {
+    await s.context.secrets.store('contentDocs.apiKey', SECOND_KEY_OF_A);
+    await until('the account of the other key', async () => {
+      await s.registry.settled();
+      return (await s.firstOrNone?.getKey()) === SECOND_KEY_OF_A || undefined;
+    });
+  }
+
+  async function rowOfA(): Promise<AnyNode> {
+    const row = await until('the document\'s row in All Documents', async () => (await kit.rowsOfId(undefined, 2))[0]);
+    assert.strictEqual(s.documentsView.accountOf(row), s.first, 'a row of the account of A');
+    return row;
   }
 
   function writes(box: Sandbox): string[] {
@@ -66,97 +260,17 @@ describe('accounts are values: an action acts in the account chosen, whatever ch
   }
 
   before(async () => {
-    kit = await startTwoAccounts({ id: ID, name: NAME });
-    ({ a, b, s, prompter } = kit);
+    kit = await startTwoAccounts({ id: ID, name: NAME }, { key: 'another-installation-key-0123456789' });
+    ({ a, b, s } = kit);
+    a.addKey(SECOND_KEY_OF_A);
   });
 
-  after(async () => {
-    await kit?.dispose();
-  });
-
-  beforeEach(async () => {
-    messages = new MessageCapture().install();
-    kit.reseed();
-    prompter.reset();
-    await configure('documents.baseUrl', a.docsUrl);
-    await configure('projects.baseUrl', a.seoUrl);
-    await s.credentials.setKey(a.key);
-    a.resetRequests();
-    b.resetRequests();
-  });
-
-  afterEach(() => {
-    messages.dispose();
-  });
-
-  for (const change of [
-    { what: 'the server and key now name another installation', run: settingsNowNameB },
-    { what: 'the key changed in another window', run: keyChangedElsewhere },
-  ]) {
-    it(`Delete… on a row: ${change.what} while the question is open — nothing is deleted anywhere, and the message says nothing was sent`, async () => {
-      const row = await rowOfA();
-      a.resetRequests();
-      prompter.confirms = [true];
-      prompter.meanwhile = change.run;
-      const deleted = await vscode.commands.executeCommand('contentDocs.documentDelete', row);
-      assert.strictEqual(deleted, false, 'the command says nothing was deleted');
-      untouched();
-      assert.deepStrictEqual([...writes(a), ...writes(b)], [], 'no change reached either server');
-      const said = messages.shown.map((m) => m.message).join('\n');
-      assert.match(said, /nothing was sent/, `the message says so: ${said}`);
-    });
-
-    it(`Rename… on a row: ${change.what} while the name is asked — nothing is renamed anywhere`, async () => {
-      const row = await rowOfA();
-      prompter.inputs = ['Renamed'];
-      prompter.meanwhile = change.run;
-      await vscode.commands.executeCommand('contentDocs.documentRename', row);
-      untouched();
-      assert.deepStrictEqual([...writes(a), ...writes(b)], [], 'no change reached either server');
-      assert.match(messages.shown.map((m) => m.message).join('\n'), /nothing was sent/);
-    });
-  }
-
-  it('Add to Favorites on a row of an account made anew since it was listed (another key) sends nothing', async () => {
-    const row = await rowOfA();
-    await keyChangedElsewhere();
-    await vscode.commands.executeCommand('contentDocs.documentFavorite', row);
-    untouched();
-    assert.deepStrictEqual([...writes(a), ...writes(b)], [], 'no change reached either server');
-  });
-
-  it('New Document…: the account picked is the one written in — the server and key change while the prompt is written, and nothing is created (no words charged) anywhere', async () => {
-    // Two accounts, so New Document… asks which; the first (A, the settings') is picked.
-    const label = await kit.addB();
-    try {
-      const added = s.registry.byLabel(label)!;
-      prompter.reset();
-      prompter.picks = [(items) => items.find((i) => !i.label.includes(added.displayName))];
-      const answers = newDocumentAnswers('Written for A');
-      let asked = 0;
-      prompter.answer = (q, items, nth) => {
-        asked++;
-        return answers(q, items, nth);
-      };
-      // The settings' key changes while the prompt is asked (minutes may pass there).
-      prompter.meanwhile = async (q) => {
-        if (q.title !== 'New Document: Account') return;
-        prompter.meanwhile = async () => keyChangedElsewhere();
-      };
-      const creates = (box: Sandbox) => box.requests.filter((r) => r.route === 'documents.store').length;
-      const before = { a: a.documents.size, b: b.documents.size };
-      await vscode.commands.executeCommand('contentDocs.documentNew');
-      assert.ok(asked > 0, 'the questions were asked');
-      assert.strictEqual(creates(a) + creates(b), 0, 'no document was stored on either server');
-      assert.deepStrictEqual({ a: a.documents.size, b: b.documents.size }, before);
-      assert.match(messages.shown.map((m) => m.message).join('\n'), /nothing was sent/);
-    } finally {
-      for (const added of s.registry.added()) await s.registry.remove(added);
-    }
-  });
+  after(() => kit?.dispose());
 
   it('a tab of an account whose key changed elsewhere refuses its save (nothing sent) and keeps the typed text; the same key again saves it', async () => {
     const row = await rowOfA();
+    a.resetRequests();
+    b.resetRequests();
     await vscode.commands.executeCommand('contentDocs.documentOpen', row);
     const editor = vscode.window.activeTextEditor!;
     assert.strictEqual(editor.document.getText(), 'Text of A');

@@ -204,21 +204,21 @@ export class RecordingPrompter implements Prompter {
   toggled: Array<ToggledAnswer | undefined> = [];
 
   /**
-   * Runs while a question is open, before it is answered (then cleared): what happens elsewhere meanwhile (another
-   * window changing the key, Settings Sync changing the server).
+   * Runs while the next question is open, before it is answered (then cleared): what happens meanwhile elsewhere (a
+   * key stored by another window, a setting arriving by Settings Sync). The question waits for it.
    */
   meanwhile: ((q: Question) => Promise<void>) | undefined;
 
-  private async whileOpen(q: Question): Promise<void> {
-    const run = this.meanwhile;
+  /** Records a question, then runs (and clears) {@link meanwhile} while it is open. */
+  private async asking(q: Question): Promise<void> {
+    this.asked.push(q);
+    const meanwhile = this.meanwhile;
     this.meanwhile = undefined;
-    await run?.(q);
+    if (meanwhile) await meanwhile(q);
   }
 
   async confirm(message: string, detail: string, confirmLabel: string): Promise<boolean> {
-    const q: Question = { kind: 'confirm', title: confirmLabel, message: `${message}\n${detail}` };
-    this.asked.push(q);
-    await this.whileOpen(q);
+    await this.asking({ kind: 'confirm', title: confirmLabel, message: `${message}\n${detail}` });
     return this.confirms.length ? this.confirms.shift()! : false;
   }
 
@@ -226,15 +226,14 @@ export class RecordingPrompter implements Prompter {
   choices: Array<string | undefined> = [];
 
   async ask(message: string, detail: string, buttons: readonly string[]): Promise<string | undefined> {
-    this.asked.push({ kind: 'confirm', title: buttons[0] ?? '', message: `${message}\n${detail}`, items: [...buttons] });
+    await this.asking({ kind: 'confirm', title: buttons[0] ?? '', message: `${message}\n${detail}`, items: [...buttons] });
     if (this.choices.length) return this.choices.shift();
     return this.confirms.length && this.confirms.shift() ? buttons[0] : undefined;
   }
 
   async input(o: vscode.InputBoxOptions): Promise<string | undefined> {
     const q: Question = { kind: 'input', title: o.title ?? '', prompt: o.prompt, value: o.value, password: o.password };
-    this.asked.push(q);
-    await this.whileOpen(q);
+    await this.asking(q);
     const a = this.inputs.length ? this.inputs.shift() : this.answer(q, undefined, this.nth(q));
     // A real input box would not accept a refused answer: the user has to fix it or press Escape.
     return a !== undefined && (await this.invalid(o, a)) ? undefined : a;
@@ -259,7 +258,7 @@ export class RecordingPrompter implements Prompter {
     let refused: string | undefined;
     for (;;) {
       const q: Question = { kind: 'input', title: o.title ?? '', prompt: o.prompt, value: refused ?? o.value, password: o.password };
-      this.asked.push(q);
+      await this.asking(q);
       const a = this.inputs.length ? this.inputs.shift() : this.answer(q, undefined, this.nth(q));
       if (a === undefined || a === refused) return undefined;
       refused = a;
@@ -272,8 +271,7 @@ export class RecordingPrompter implements Prompter {
 
   async pick<T extends vscode.QuickPickItem>(items: readonly T[], o: vscode.QuickPickOptions): Promise<T | undefined> {
     const q: Question = { kind: 'pick', title: o.title ?? '', prompt: o.placeHolder, items: items.map((i) => i.label) };
-    this.asked.push(q);
-    await this.whileOpen(q);
+    await this.asking(q);
     if (this.picks.length) {
       const queued = this.picks.shift();
       if (typeof queued === 'function') return queued(items) as T | undefined;
@@ -298,8 +296,7 @@ export class RecordingPrompter implements Prompter {
       back: o.step > 1,
       buttons: o.buttons?.map((b) => `${b.id}: ${b.tooltip}`),
     };
-    this.asked.push(q);
-    await this.whileOpen(q);
+    await this.asking(q);
     const a = this.inputs.length ? this.inputs.shift() : this.answer(q, undefined, this.nth(q));
     if (a === BACK_BUTTON) return q.back ? { back: true } : undefined;
     const press = a === undefined ? undefined : PRESS.exec(a);
@@ -324,8 +321,7 @@ export class RecordingPrompter implements Prompter {
       active: o.active?.label,
       descriptions: items.map((i) => i.description ?? ''),
     };
-    this.asked.push(q);
-    await this.whileOpen(q);
+    await this.asking(q);
     const queued = this.picks.length ? this.picks.shift() : this.answer(q, items, this.nth(q));
     if (queued === BACK_BUTTON) return q.back ? { back: true } : undefined;
     if (typeof queued === 'function') return queued(items) as T | undefined;
@@ -336,7 +332,7 @@ export class RecordingPrompter implements Prompter {
   async inputToggled(o: ToggleInputOptions): Promise<ToggledInput | undefined> {
     const checked: Record<string, boolean> = Object.fromEntries(o.toggles.map((t) => [t.id, t.checked]));
     const q: Question = { kind: 'input', title: o.title, prompt: o.prompt(checked), value: o.value, toggles: { ...checked } };
-    this.asked.push(q);
+    await this.asking(q);
     const a: ToggledAnswer | undefined = this.toggled.length
       ? this.toggled.shift()
       : (() => {
@@ -370,8 +366,8 @@ export class RecordingPrompter implements Prompter {
     this.validationProblems = [];
     this.checked = [];
     this.toggled = [];
-    this.meanwhile = undefined;
     this.answer = () => undefined;
+    this.meanwhile = undefined;
   }
 }
 
