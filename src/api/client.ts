@@ -1,5 +1,5 @@
 import type { Dispatcher } from './http';
-import { ApiError, summarizeFields } from './errors';
+import { ApiError, firstSentence, summarizeFields } from './errors';
 import { defaultTransport, INSECURE_HTTP_NOTE } from './platform';
 import { prepareSchemas, schemas, type Schemas, type ZodSchema } from './schemas';
 import type { Transport, TransportResponse } from './transport';
@@ -455,7 +455,12 @@ export class HttpClient {
     const ms = Date.now() - t0;
     this.options.onExchange?.({ service: spec.service, method: spec.method, path: logPath, status: raw.status, ms, attempt });
     this.log(raw.status < 400 ? 'info' : 'warn', `[api] ${spec.method} ${logPath} ${raw.status} ${ms}ms`);
-    return this.interpret(raw, spec.schema(schemas()), url, spec.service);
+    try {
+      return this.interpret(raw, spec.schema(schemas()), url, spec.service, key);
+    } catch (e) {
+      if (e instanceof ApiError && e.detail) this.log('warn', `[api] ${spec.method} ${logPath} ${raw.status}: the server said: ${e.detail.replace(/\s+/g, ' ')}`);
+      throw e;
+    }
   }
 
   private async exchange(
@@ -491,7 +496,7 @@ export class HttpClient {
     return new ApiError('network', `Could not reach the server: ${what}.`, { cause: e });
   }
 
-  private interpret<T>(raw: RawResponse, schema: ZodSchema<T>, requestUrl: string, service: Service): T {
+  private interpret<T>(raw: RawResponse, schema: ZodSchema<T>, requestUrl: string, service: Service, key: string): T {
     const { status } = raw;
     const contentType = String(raw.headers['content-type'] ?? '');
     let json: unknown;
@@ -559,7 +564,15 @@ export class HttpClient {
       }
       default:
         if (status >= 500) {
-          return fail('server', `The server had a problem (HTTP ${status})${serverText && status === 500 ? `: ${serverText}` : '.'} Try again.`, { status });
+          // The real server appends its AI provider's failure (address, status, JSON) to its first sentence: that
+          // sentence is the writer's, the rest goes to the log (CONTRACT.md, error body).
+          const said = typeof message === 'string' ? message : message !== undefined ? JSON.stringify(message) : undefined;
+          const sentence = said === undefined ? undefined : firstSentence(withoutKey(said, key));
+          const detail = said !== undefined && said.trim() !== sentence ? withoutKey(said, key).slice(0, 4000) : undefined;
+          return fail('server', sentence ? `The server had a problem (HTTP ${status}): "${sentence}"` : `The server had a problem (HTTP ${status}). Try again.`, {
+            status,
+            detail,
+          });
         }
         return fail('badResponse', `The server answered HTTP ${status}${serverText ? `: ${serverText}` : '.'}`, { status });
     }
@@ -602,6 +615,11 @@ export class HttpClient {
   private log(level: LogLevel, line: string): void {
     this.options.log?.(level, line);
   }
+}
+
+/** A server's text with the API key taken out, should the server echo it. */
+function withoutKey(text: string, key: string): string {
+  return key ? text.split(key).join('[the API key]') : text;
 }
 
 function fail(kind: ApiError['kind'], message: string, details: ConstructorParameters<typeof ApiError>[2]): never {

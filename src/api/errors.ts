@@ -21,6 +21,12 @@ export interface ApiErrorDetails {
   retryAfter?: number;
   /** Where a redirect pointed ('moved'): resolved against the request, without credentials, query or fragment. */
   location?: string;
+  /**
+   * More than the message says, for the log only: the whole text a 5xx answer gave (the AI provider's address,
+   * status and JSON that the real server appends to its first sentence), with the API key taken out. The client has
+   * logged it already; its presence means "Show Log tells more".
+   */
+  detail?: string;
   cause?: unknown;
 }
 
@@ -35,6 +41,7 @@ export class ApiError extends Error {
   readonly fields?: Record<string, string[]>;
   readonly retryAfter?: number;
   readonly location?: string;
+  readonly detail?: string;
 
   constructor(
     readonly kind: ApiErrorKind,
@@ -46,6 +53,7 @@ export class ApiError extends Error {
     this.fields = details.fields;
     this.retryAfter = details.retryAfter;
     this.location = details.location;
+    this.detail = details.detail;
   }
 
   /** The field messages joined into one line: `name: The name field is required.` */
@@ -62,6 +70,24 @@ export function summarizeFields(fields: Record<string, string[]>): string {
       return text ? `${field}: ${text}` : `${field} (no reason given)`;
     })
     .join('; ');
+}
+
+/** Where the text of a server's message stops being words for the writer: code, JSON, markup, an address, a new line. */
+const NOT_WORDS = /[`{}[\]<>\r\n]|https?:\/\//;
+/** The end of a sentence: its mark, then the end, a space, or anything but a lower-case letter or a digit ("again.Server", not "1.5"). */
+const SENTENCE_END = /[.!?\u3002\uff01\uff1f](?=$|\s|[^\p{Ll}\p{N}])/u;
+
+/**
+ * The first sentence of a server's message, for the writer: up to its first end, taken only from the words before
+ * any code, JSON or address; undefined when what comes first is no sentence (`Server error: \`POST http://…\``) or is
+ * too long for a message. A text without an end mark (`Service Unavailable`) is a sentence when nothing follows it.
+ */
+export function firstSentence(text: string): string | undefined {
+  const cut = text.search(NOT_WORDS);
+  const words = cut < 0 ? text : text.slice(0, cut);
+  const end = SENTENCE_END.exec(words);
+  const sentence = (end ? words.slice(0, end.index + 1) : cut < 0 ? words : '').trim();
+  return sentence.length >= 2 && sentence.length <= 200 && /\p{L}/u.test(sentence) ? sentence : undefined;
 }
 
 /**
