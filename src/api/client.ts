@@ -2,7 +2,8 @@ import type { Dispatcher } from './http';
 import { ApiError, firstSentence, summarizeFields } from './errors';
 import { defaultTransport, INSECURE_HTTP_NOTE } from './platform';
 import { prepareSchemas, schemas, type Schemas, type ZodSchema } from './schemas';
-import type { Transport, TransportResponse } from './transport';
+import { SendFailure, type Transport, type TransportResponse } from './transport';
+import { describeNetworkFailure, proxySignInRequired } from './networkErrors';
 import { serverTrim } from './validate';
 
 export type Service = 'documents' | 'projects';
@@ -369,7 +370,7 @@ export class HttpClient {
         const retryable =
           (rateWait !== undefined && rateWait <= maxWait && (err.retryAfter !== undefined || rateWait > 0)) ||
           (err.kind === 'server' && [502, 503, 504].includes(err.status ?? 0)) ||
-          err.kind === 'network';
+          (err.kind === 'network' && err.status !== 407);
         if (!retryable || attempt > retries) {
           // The caller hears of it now; the next requests (the caller's or any other) must not follow at once.
           if (err.kind === 'rateLimited' && err.retryAfter === undefined && !this.headersReadable) {
@@ -445,7 +446,8 @@ export class HttpClient {
       raw = await this.exchange(url, spec.method, headers, body, controller.signal, spec.service);
     } catch (e) {
       const err = this.transportError(e, timedOut, spec.signal, timeoutMs, url);
-      this.log(err.kind === 'cancelled' ? 'debug' : 'warn', `[api] ${spec.method} ${logPath} ${err.kind} ${Date.now() - t0}ms`);
+      const via = e instanceof SendFailure && e.proxy ? ` via proxy ${e.proxy}` : '';
+      this.log(err.kind === 'cancelled' ? 'debug' : 'warn', `[api] ${spec.method} ${logPath} ${err.kind}${err.code ? ` ${err.code}` : ''} ${Date.now() - t0}ms${via}`);
       this.options.onExchange?.({ service: spec.service, method: spec.method, path: logPath, status: undefined, ms: Date.now() - t0, attempt });
       throw err;
     } finally {
@@ -454,7 +456,7 @@ export class HttpClient {
     }
     const ms = Date.now() - t0;
     this.options.onExchange?.({ service: spec.service, method: spec.method, path: logPath, status: raw.status, ms, attempt });
-    this.log(raw.status < 400 ? 'info' : 'warn', `[api] ${spec.method} ${logPath} ${raw.status} ${ms}ms`);
+    this.log(raw.status < 400 ? 'info' : 'warn', `[api] ${spec.method} ${logPath} ${raw.status} ${ms}ms${raw.proxy ? ` via proxy ${raw.proxy}` : ''}`);
     try {
       return this.interpret(raw, spec.schema(schemas()), url, spec.service, key);
     } catch (e) {
@@ -482,18 +484,7 @@ export class HttpClient {
     if (e instanceof ApiError) return e;
     if (timedOut) return new ApiError('timeout', `The server did not answer within ${Math.round(timeoutMs / 1000)} seconds.`, { cause: e });
     if (callerSignal?.aborted) return cancelled();
-    const explained = this.transport.explainFailure?.(e, url);
-    if (explained) return explained;
-    const code = (e as { code?: string })?.code ?? (e as { cause?: { code?: string } })?.cause?.code;
-    const what =
-      code === 'ECONNREFUSED'
-        ? 'the connection was refused (is the server running?)'
-        : code === 'ENOTFOUND' || code === 'EAI_AGAIN'
-          ? 'the server name could not be resolved'
-          : code === 'ECONNRESET' || code === 'UND_ERR_SOCKET'
-            ? 'the connection was closed before the answer was complete'
-            : `the network request failed${code ? ` (${code})` : ''}`;
-    return new ApiError('network', `Could not reach the server: ${what}.`, { cause: e });
+    return this.transport.explainFailure?.(e, url) ?? describeNetworkFailure(e, url);
   }
 
   private interpret<T>(raw: RawResponse, schema: ZodSchema<T>, requestUrl: string, service: Service, key: string): T {
@@ -534,6 +525,9 @@ export class HttpClient {
         return fail('auth', 'The server did not accept the API key (HTTP 401). Set a valid key.', { status });
       case 403:
         return fail('forbidden', `Your plan has no access to this feature (HTTP 403)${serverText ? `: ${serverText}` : '.'}`, { status });
+      case 407:
+        // From a proxy between VS Code and the server (it answers the CONNECT that would open the tunnel).
+        throw proxySignInRequired(raw.proxy);
       case 404:
         return fail('notFound', 'Not found on the server (HTTP 404): it may have been deleted.', { status });
       case 422: {

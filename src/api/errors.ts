@@ -7,7 +7,8 @@ export type ApiErrorKind =
   | 'validation' // 422, with per-field messages; also input refused before sending
   | 'rateLimited' // 429, with retryAfter
   | 'server' // 5xx
-  | 'network' // connection refused, reset, DNS
+  | 'network' // connection refused, reset, DNS, a proxy that cannot be reached or asks for a sign-in (407)
+  | 'certificate' // the server's certificate could not be verified: nothing was sent, and a retry cannot mend it
   | 'timeout' // no answer in time
   | 'cancelled' // the caller aborted
   | 'badResponse' // a body that is not the JSON we expect (HTML, malformed, wrong shape, too large)
@@ -27,6 +28,8 @@ export interface ApiErrorDetails {
    * logged it already; its presence means "Show Log tells more".
    */
   detail?: string;
+  /** The system's name for a failure without an answer (ECONNREFUSED, UNABLE_TO_VERIFY_LEAF_SIGNATURE…), when it gave one. */
+  code?: string;
   cause?: unknown;
 }
 
@@ -42,6 +45,7 @@ export class ApiError extends Error {
   readonly retryAfter?: number;
   readonly location?: string;
   readonly detail?: string;
+  readonly code?: string;
 
   constructor(
     readonly kind: ApiErrorKind,
@@ -54,6 +58,7 @@ export class ApiError extends Error {
     this.retryAfter = details.retryAfter;
     this.location = details.location;
     this.detail = details.detail;
+    this.code = details.code;
   }
 
   /** The field messages joined into one line: `name: The name field is required.` */
