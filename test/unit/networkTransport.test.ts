@@ -18,8 +18,11 @@ import assert from 'node:assert/strict';
 import http = require('node:http');
 import https = require('node:https');
 import { createApi, isApiError, type ApiError, type ClientOptions, type ContentApi } from '../../src/api';
+import { describeNetworkFailure, proxyAddress } from '../../src/api/networkErrors';
+import { SendFailure } from '../../src/api/transport';
 import { describeError } from '../../src/util/errors';
 import { startSandbox, type Sandbox } from '../sandbox/server';
+import { server } from './apiKit';
 import { makeAuthority, startConnectProxy, startTlsFront, type Authority, type ConnectProxy, type TlsFront } from './networkKit';
 
 type RequestFn = typeof https.request;
@@ -145,5 +148,54 @@ describe('the desktop transport: https through the host\'s https module, loopbac
       err.message,
       `The certificate of ${wrongName.url} is issued for another name (ERR_TLS_CERT_ALTNAME_INVALID). Check the server address in the settings (use the name its certificate is issued for), or ask the server's administrator.`,
     );
+  });
+});
+
+describe('a proxy in plain words: one that cannot be reached, one that asks for a sign-in', function () {
+  this.timeout(10000);
+
+  it('a proxy the host could not reach is named, with where VS Code takes it from; its credentials never show', () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:9'), { code: 'ECONNREFUSED' });
+    const failure = new SendFailure(new Error('Failed to establish a socket connection to proxies: PROXY <credentials>@127.0.0.1:9'), proxyAddress('PROXY user:secret@127.0.0.1:9; DIRECT'), refused);
+    const err = describeNetworkFailure(failure, 'https://writer.example.com/api/v1/account');
+    assert.equal(err.kind, 'network');
+    assert.equal(err.code, 'ECONNREFUSED');
+    assert.equal(
+      err.message,
+      'Could not connect to the proxy 127.0.0.1:9: the connection was refused. VS Code\'s proxy settings give it for this server (the "http.proxy" setting, the HTTPS_PROXY variable or the system\'s proxy settings): check it, or ask your administrator.',
+    );
+    assert.equal(proxyAddress('DIRECT'), undefined);
+    assert.equal(proxyAddress('SOCKS u:p@10.0.0.1:1080'), 'SOCKS 10.0.0.1:1080');
+    assert.equal(proxyAddress('HTTPS proxy.corp:8443'), 'HTTPS proxy.corp:8443');
+  });
+
+  it('a certificate failure inside a proxy\'s tunnel is a certificate failure of the server', () => {
+    const tls = Object.assign(new Error('unable to verify the first certificate'), { code: 'UNABLE_TO_VERIFY_LEAF_SIGNATURE' });
+    const err = describeNetworkFailure(new SendFailure(tls, '127.0.0.1:3128'), 'https://writer.example.com/api/v1/documents');
+    assert.equal(err.kind, 'certificate');
+    assert.match(err.message, /^The certificate of https:\/\/writer\.example\.com is not trusted/);
+  });
+
+  it('a 407 from a proxy says what to do and is not retried', async () => {
+    let requests = 0;
+    const proxyAnswer = await server((_req, res) => {
+      requests++;
+      res.writeHead(407, { 'proxy-authenticate': 'Basic realm="corp"', 'content-type': 'text/html' });
+      res.end('<html>Proxy Authentication Required</html>');
+    });
+    const api = createApi({ documentsUrl: proxyAnswer.url, projectsUrl: proxyAnswer.url, getKey: () => 'k-1', retries: 2 });
+    try {
+      const err = await api.listDocuments().then(
+        () => assert.fail('the list succeeded'),
+        (e: unknown) => e as ApiError,
+      );
+      assert.equal(err.kind, 'network');
+      assert.equal(err.status, 407);
+      assert.match(err.message, /^The proxy between VS Code and the server asks for a sign-in \(HTTP 407\) that it did not get\. .*"http\.proxy"/);
+      assert.equal(requests, 1, 'not retried');
+    } finally {
+      api.dispose();
+      await proxyAnswer.close();
+    }
   });
 });
