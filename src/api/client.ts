@@ -7,6 +7,29 @@ import { describeNetworkFailure, proxySignInRequired } from './networkErrors';
 import { serverTrim } from './validate';
 
 export type Service = 'documents' | 'projects';
+
+/**
+ * Whose request it is, for the pacing of a server's requests per minute: `user` (the default), one the writer asked
+ * for (a click, a typed query, a save), goes ahead of every `background` one waiting (counts, backup pages,
+ * prefetches); background work also leaves part of the server's minute to the writer.
+ */
+export type Priority = 'user' | 'background';
+
+/** How one call is made: its cancellation and its priority. */
+export interface CallOptions {
+  signal?: AbortSignal;
+  priority?: Priority;
+}
+
+/** A call's last argument: a signal alone (as before), or the call's options. */
+export type Call = AbortSignal | CallOptions;
+
+/** The options of a call given as a signal alone or as options. */
+export function callOptions(call: Call | undefined): CallOptions {
+  if (call === undefined) return {};
+  const maybe = call as Partial<AbortSignal>;
+  return typeof maybe.aborted === 'boolean' && typeof maybe.addEventListener === 'function' ? { signal: call as AbortSignal } : (call as CallOptions);
+}
 export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error';
 
 export interface ClientOptions {
@@ -70,6 +93,8 @@ export interface RequestSpec<T> {
   /** The answer's schema, picked from the response schemas (built on first use). */
   schema: (s: Schemas) => ZodSchema<T>;
   signal?: AbortSignal;
+  /** Default `user`. */
+  priority?: Priority;
   timeoutMs?: number;
 }
 
