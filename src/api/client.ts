@@ -176,12 +176,20 @@ export function redirectTarget(url: URL): string {
   return shown.length > 200 ? `${shown.slice(0, 199)}…` : shown;
 }
 
+/** One request the pacer counts: when it started, then (once answered or failed) when its answer came. */
+interface Slot {
+  at: number;
+}
+
 /**
- * Client-side pacing: a sliding one-minute window of our own request starts, per server. A 429's Retry-After says
- * when the server's window ends: the server counts afresh from then on, and so does this count.
+ * Client-side pacing: a sliding one-minute window of our own requests, per server. A request counts from its start
+ * until its answer comes, then from the answer: the server counted it somewhere between, and a request can wait in
+ * the connection pool before it leaves. A 429's Retry-After says when the server's window ends: the server counts
+ * afresh from then on, and so does this count. Background work (see Priority) starts only while a third of the
+ * minute stays free for the writer.
  */
 class Pacer {
-  private starts: number[] = [];
+  private slots: Slot[] = [];
   /** Until an answer says otherwise, the servers' usual limit (or less, when that is all that can be assumed). */
   private limit: number;
   constructor(
@@ -225,29 +233,45 @@ class Pacer {
     }
   }
 
-  /** How long to wait before the next request may start. */
-  delay(now = Date.now()): number {
-    // The starts of the last minute, less those before the end of a 429's wait once it has passed: the server no longer counts them.
+  /** The part of the server's minute background work leaves to the writer: a third of it. */
+  private reserve(): number {
+    return Number.isFinite(this.limit) ? Math.ceil(this.limit / 3) : 0;
+  }
+
+  /** How long to wait before the next request of this priority may start. */
+  delay(now = Date.now(), priority: Priority = 'user'): number {
+    // The requests of the last minute, less those before the end of a 429's wait once it has passed: the server no longer counts them.
     const from = now >= this.windowEnds ? this.windowEnds : 0;
-    this.starts = this.starts.filter((t) => now - t < 60_000 && t >= from);
-    // Leave one request of headroom for another window or tool sharing the key.
+    this.slots = this.slots.filter((s) => now - s.at < 60_000 && s.at >= from);
+    // Leave one request of headroom for another window or tool sharing the key; background work, a third more.
     const budget = Math.max(1, this.limit - 1);
-    if (this.starts.length >= budget) {
-      const wait = this.starts[this.starts.length - budget] + 60_000 - now + 5;
+    const allowed = priority === 'user' ? budget : Math.max(1, budget - this.reserve());
+    if (this.slots.length >= allowed) {
+      const times = this.slots.map((s) => s.at).sort((a, b) => a - b);
+      const wait = times[times.length - allowed] + 60_000 - now + 5;
       // Before that end, the count holds a request no longer than the server asked (a retry may wake a moment early).
       return now < this.windowEnds ? Math.min(wait, this.windowEnds - now + 5) : wait;
     }
-    if (this.remaining !== undefined && this.remaining <= 0 && now - this.remainingAt < 60_000 && this.starts.length > 0) {
+    const floor = priority === 'user' ? 0 : this.reserve();
+    if (this.remaining !== undefined && this.remaining <= floor && now - this.remainingAt < 60_000 && this.slots.length > 0) {
       // The server said when its window ends: wait that long, not a whole minute.
       if (this.resetAt !== undefined) return this.resetAt > now ? this.resetAt - now + 5 : 0;
-      return this.starts[0] + 60_000 - now + 5;
+      return Math.min(...this.slots.map((s) => s.at)) + 60_000 - now + 5;
     }
     return 0;
   }
 
-  started(now = Date.now()): void {
-    this.starts.push(now);
+  /** A request starts: counted from now until its answer (see settle). */
+  started(now = Date.now()): Slot {
+    const slot = { at: now };
+    this.slots.push(slot);
     if (this.remaining !== undefined) this.remaining--;
+    return slot;
+  }
+
+  /** The request's answer (or failure) came: it counts from now. */
+  settle(slot: Slot, now = Date.now()): void {
+    slot.at = Math.max(slot.at, now);
   }
 
   /** After a 429 whose wait could not be read (a browser): until then the next request waits. */
@@ -267,9 +291,87 @@ class Pacer {
     this.heldUntil = 0;
   }
 
-  /** How long to wait before the next request may start: the count's pacing, or a hold after a 429. */
-  wait(now = Date.now()): number {
-    return Math.max(this.delay(now), this.heldUntil - now);
+  /** How long to wait before the next request of this priority may start: the count's pacing, or a hold after a 429. */
+  wait(now = Date.now(), priority: Priority = 'user'): number {
+    return Math.max(this.delay(now, priority), this.heldUntil - now);
+  }
+}
+
+/** How urgent a request is; a writer's read joining a background one that waits makes it the writer's. */
+interface Urgency {
+  priority: Priority;
+}
+
+/** A request waiting for its turn in a server's pacing queue. */
+interface Waiter {
+  urgency: Urgency;
+  /** Arrival order: first come, first served within a priority. */
+  seq: number;
+  go: (slot: Slot) => void;
+  log: (level: LogLevel, line: string) => void;
+  /** Whether the wait was logged already (once per request). */
+  logged?: boolean;
+}
+
+/** A server's pacing, shared by its clients: the count, the requests waiting their turn, and the loop that lets them go. */
+interface SharedPacer {
+  pacer: Pacer;
+  waiting: Waiter[];
+  seq: number;
+  /** Whether the loop runs; `wake` cuts its current wait short (a request arrived that may go first, or one left). */
+  pumping: boolean;
+  wake?: AbortController;
+  users: number;
+}
+
+/** The next to go: the writer's requests before background work, each in arrival order. */
+function nextWaiter(waiting: readonly Waiter[]): Waiter {
+  let best = waiting[0];
+  for (const w of waiting) {
+    const rank = (x: Waiter) => (x.urgency.priority === 'user' ? 0 : 1);
+    if (rank(w) < rank(best) || (rank(w) === rank(best) && w.seq < best.seq)) best = w;
+  }
+  return best;
+}
+
+/** Lets the waiting requests go, one at a time, each when the pacer allows its priority (one loop per server). */
+async function pump(shared: SharedPacer, service: Service): Promise<void> {
+  if (shared.pumping) {
+    shared.wake?.abort();
+    return;
+  }
+  shared.pumping = true;
+  try {
+    while (shared.waiting.length) {
+      const next = nextWaiter(shared.waiting);
+      const wait = shared.pacer.wait(Date.now(), next.urgency.priority);
+      if (wait <= 0) {
+        shared.waiting.splice(shared.waiting.indexOf(next), 1);
+        next.go(shared.pacer.started());
+        continue;
+      }
+      if (!next.logged) {
+        next.logged = true;
+        next.log('info', `[api] pacing ${service} requests: waiting ${wait} ms to stay under the rate limit${next.urgency.priority === 'background' ? ' (background work, behind yours)' : ''}`);
+      }
+      const wake = new AbortController();
+      shared.wake = wake;
+      let woken = false;
+      try {
+        await sleep(wait, wake.signal);
+      } catch {
+        woken = true;
+      }
+      shared.wake = undefined;
+      // The wait the pacer asked for is over: the request it was for goes, as long as none went ahead of it meanwhile.
+      // Woken early (a request arrived that may go first, or one left), the loop looks again.
+      if (!woken && shared.waiting.includes(next) && nextWaiter(shared.waiting) === next) {
+        shared.waiting.splice(shared.waiting.indexOf(next), 1);
+        next.go(shared.pacer.started());
+      }
+    }
+  } finally {
+    shared.pumping = false;
   }
 }
 
@@ -278,10 +380,10 @@ class Pacer {
  * the key (CONTRACT.md, transport), so every client of one origin (two accounts on one server) shares one count and
  * one queue. Kept while a client uses it.
  */
-const sharedPacers = new Map<string, { pacer: Pacer; queue: Promise<void>; users: number }>();
+const sharedPacers = new Map<string, SharedPacer>();
 
 /** The shared pacer of a server (made for its first client): released when the client is disposed. */
-function sharePacer(service: Service, url: string, withoutHeaders: number): { entry: { pacer: Pacer; queue: Promise<void>; users: number }; release: () => void } {
+function sharePacer(service: Service, url: string, withoutHeaders: number): { entry: SharedPacer; release: () => void } {
   let origin: string;
   try {
     origin = new URL(url).origin;
@@ -290,7 +392,7 @@ function sharePacer(service: Service, url: string, withoutHeaders: number): { en
   }
   const key = `${service} ${withoutHeaders} ${origin}`;
   let entry = sharedPacers.get(key);
-  if (!entry) sharedPacers.set(key, (entry = { pacer: new Pacer(withoutHeaders), queue: Promise.resolve(), users: 0 }));
+  if (!entry) sharedPacers.set(key, (entry = { pacer: new Pacer(withoutHeaders), waiting: [], seq: 0, pumping: false, users: 0 }));
   entry.users++;
   const kept = entry;
   let released = false;
@@ -310,11 +412,12 @@ export class HttpClient {
   private readonly transport: Transport;
   private readonly ownsTransport: boolean;
   /** Each server's pacer and pacing queue, shared with the other clients of its origin (see sharedPacers). */
-  private readonly pacers: Record<Service, { pacer: Pacer; queue: Promise<void> }>;
+  private readonly pacers: Record<Service, SharedPacer>;
   private readonly releasePacers: () => void;
   /** Whether answers' rate-limit headers can be read (not in a browser: the servers expose none to CORS). */
   private readonly headersReadable: boolean;
-  private readonly inflight = new Map<string, Promise<unknown>>();
+  /** Identical reads without a signal share one request; a writer's read joining a background one makes it the writer's. */
+  private readonly inflight = new Map<string, { promise: Promise<unknown>; urgency: Urgency }>();
   private readonly stopWaiting: () => void;
   private disposed = false;
 
@@ -353,16 +456,23 @@ export class HttpClient {
 
   async send<T>(spec: RequestSpec<T>): Promise<T> {
     const url = this.buildUrl(spec);
-    if (spec.method !== 'GET') return this.sendOnce(spec, url, 1);
+    const urgency: Urgency = { priority: spec.priority ?? 'user' };
+    if (spec.method !== 'GET') return this.sendOnce(spec, url, 1, urgency);
     // A cancellable read is the caller's own; identical reads without a signal share one request.
-    if (spec.signal) return this.sendWithRetry(spec, url);
+    if (spec.signal) return this.sendWithRetry(spec, url, urgency);
     const key = url;
-    let shared = this.inflight.get(key) as Promise<T> | undefined;
-    if (!shared) {
-      shared = this.sendWithRetry(spec, url).finally(() => this.inflight.delete(key));
-      this.inflight.set(key, shared);
+    const shared = this.inflight.get(key);
+    if (shared) {
+      if (urgency.priority === 'user' && shared.urgency.priority !== 'user') {
+        shared.urgency.priority = 'user';
+        // It may be waiting behind background work: let the queue look again.
+        this.pacers[spec.service].wake?.abort();
+      }
+      return shared.promise as Promise<T>;
     }
-    return shared;
+    const promise = this.sendWithRetry(spec, url, urgency).finally(() => this.inflight.delete(key));
+    this.inflight.set(key, { promise, urgency });
+    return promise;
   }
 
   dispose(): void {
@@ -381,12 +491,12 @@ export class HttpClient {
     return `${base}/api/v1${spec.path}${q ? `?${q}` : ''}`;
   }
 
-  private async sendWithRetry<T>(spec: RequestSpec<T>, url: string): Promise<T> {
+  private async sendWithRetry<T>(spec: RequestSpec<T>, url: string, urgency: Urgency): Promise<T> {
     const retries = this.options.retries ?? 2;
     const maxWait = this.options.maxRetryWaitSeconds ?? 10;
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.sendOnce(spec, url, attempt);
+        return await this.sendOnce(spec, url, attempt, urgency);
       } catch (e) {
         const err = e as ApiError;
         // A 429 without Retry-After is waited out on a fixed, capped schedule (a server need not send the header).
@@ -411,34 +521,41 @@ export class HttpClient {
     }
   }
 
-  private async pace(service: Service, signal?: AbortSignal): Promise<void> {
-    if (this.options.pacing === false) return;
-    // Serialize the pacing decision so a burst is spread out, not released at once (with every client of the server).
+  /** Waits for this request's turn (see pump); what it returns counts the request until its answer is settled. */
+  private pace(service: Service, urgency: Urgency, signal?: AbortSignal): Promise<Slot | undefined> {
+    if (this.options.pacing === false) return Promise.resolve(undefined);
     const shared = this.pacers[service];
-    const prev = shared.queue;
-    let release!: () => void;
-    shared.queue = new Promise<void>((r) => (release = r));
-    try {
-      await prev;
-      const pacer = shared.pacer;
-      const wait = pacer.wait();
-      if (wait > 0) {
-        this.log('info', `[api] pacing ${service} requests: waiting ${wait} ms to stay under the rate limit`);
-        await sleep(wait, signal);
-      }
-      pacer.started();
-    } finally {
-      release();
-    }
+    return new Promise<Slot | undefined>((resolve, reject) => {
+      if (signal?.aborted) return reject(cancelled());
+      const onAbort = () => {
+        const i = shared.waiting.indexOf(waiter);
+        if (i < 0) return;
+        shared.waiting.splice(i, 1);
+        reject(cancelled());
+        shared.wake?.abort();
+      };
+      const waiter: Waiter = {
+        urgency,
+        seq: shared.seq++,
+        go: (slot) => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve(slot);
+        },
+        log: (level, line) => this.log(level, line),
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      shared.waiting.push(waiter);
+      void pump(shared, service);
+    });
   }
 
-  private async sendOnce<T>(spec: RequestSpec<T>, url: string, attempt: number): Promise<T> {
+  private async sendOnce<T>(spec: RequestSpec<T>, url: string, attempt: number, urgency: Urgency): Promise<T> {
     // Trimmed like any pasted text (a copied key can carry a zero-width space or a byte-order mark).
     const rawKey = await this.options.getKey();
     const key = rawKey === undefined ? undefined : serverTrim(rawKey);
     if (!key) throw new ApiError('auth', 'No API key is set. Run "Content Docs: Set API Key…" first.');
     if (/[^\x21-\x7e]/.test(key)) throw new ApiError('auth', 'The API key contains spaces, control or invisible characters; set it again.');
-    await this.pace(spec.service, spec.signal);
+    const slot = await this.pace(spec.service, urgency, spec.signal);
 
     const timeoutMs = spec.timeoutMs ?? this.options.timeoutMs ?? 30_000;
     const controller = new AbortController();
@@ -478,6 +595,7 @@ export class HttpClient {
     } finally {
       clearTimeout(timer);
       spec.signal?.removeEventListener('abort', onAbort);
+      if (slot) this.pacers[spec.service].pacer.settle(slot);
     }
     const ms = Date.now() - t0;
     this.options.onExchange?.({ service: spec.service, method: spec.method, path: logPath, status: raw.status, ms, attempt });
