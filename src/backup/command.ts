@@ -137,11 +137,12 @@ async function patiently<T>(request: () => Promise<T>, signal: AbortSignal | und
 function sourceOf(account: Account, onWait?: (seconds: number) => void): BackupSource {
   return {
     page(page, signal) {
-      return patiently(() => account.api.get().listDocuments({ perPage: PER_PAGE, sortBy: 'id', sort: 'asc', page }, signal), signal, onWait);
+      // Background work: it waits behind the writer's own requests and leaves part of the server's minute to them.
+      return patiently(() => account.api.get().listDocuments({ perPage: PER_PAGE, sortBy: 'id', sort: 'asc', page }, { signal, priority: 'background' }), signal, onWait);
     },
     async show(id, signal): Promise<BackupDocument | undefined> {
       try {
-        return await patiently(() => account.api.get().showDocument(id, signal), signal, onWait);
+        return await patiently(() => account.api.get().showDocument(id, { signal, priority: 'background' }), signal, onWait);
       } catch (e) {
         if (isNotFound(e)) return undefined;
         throw e;

@@ -1,4 +1,4 @@
-import type { ContentDocument, DocumentChanges, DocumentListQuery, NewDocument, Page } from '../api/index';
+import type { Call, ContentDocument, DocumentChanges, DocumentListQuery, NewDocument, Page } from '../api/index';
 import { Disposable } from '../util/disposable';
 import { errorKind } from '../util/errors';
 import { sameDocument } from './document';
@@ -46,14 +46,15 @@ export class DocumentService extends Disposable {
   /**
    * One page of a list (one request). Its documents are remembered; `changed` are those that differ from what
    * was known before, `previous` what was known of them (the caller shows the page; other places showing those
-   * documents may need to move or drop them).
+   * documents may need to move or drop them). `call`: its signal, or its signal and priority (`background` for work
+   * the writer did not ask for: it waits behind theirs).
    */
   async list(
     query: DocumentListQuery,
-    signal?: AbortSignal,
+    call?: Call,
     { announce = false }: { announce?: boolean } = {},
   ): Promise<Page<ContentDocument> & { changed: ContentDocument[]; previous: ReadonlyMap<number, ContentDocument> }> {
-    const page = await this.#api.get().listDocuments(query, signal);
+    const page = await this.#api.get().listDocuments(query, call);
     for (const d of page.items) this.#handedOut.add(d);
     const before = new Map(page.items.map((d) => [d.id, this.#known.get(d.id)]));
     this.remember(page.items);
