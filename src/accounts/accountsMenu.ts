@@ -15,11 +15,16 @@ import type { Credentials } from './credentials';
  */
 const NO_TOKEN = 'content-docs-accounts-menu-only';
 
+/** How long the menu waits to tell VS Code of the accounts' changes, so that a burst of them is told as one. */
+const UPDATE_DELAY_MS = 150;
+
 /** What the menu takes of the accounts (dist/core.js), once they are built. */
 export interface MenuServices {
   all(): readonly Account[];
   remove(account: Account): Promise<void>;
   readonly onDidChange: vscode.Event<void>;
+  /** An account's user's name was learned: its entry says it. */
+  readonly onDidRename: vscode.Event<Account>;
 }
 
 /** getSessions' options in newer VS Code (one account of several). */
@@ -62,10 +67,11 @@ export class AccountsMenu extends Disposable implements vscode.AuthenticationPro
   ) {
     super();
     // Until the accounts are built, the menu follows the key and the settings' server itself.
-    this._register(credentials.onDidChange(() => void (this.services ? undefined : this.update())));
+    this._register(credentials.onDidChange(() => (this.services ? undefined : this.updateSoon())));
+    this._register({ dispose: () => clearTimeout(this.updateTimer) });
     this._register(
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (!this.services && config.affects(e, 'documents.baseUrl')) void this.update();
+        if (!this.services && config.affects(e, 'documents.baseUrl')) this.updateSoon();
       }),
     );
     // What the menu shows from the start (local: SecretStorage and globalState), the base the later changes are told against.
@@ -76,7 +82,8 @@ export class AccountsMenu extends Disposable implements vscode.AuthenticationPro
   connect(services: MenuServices): void {
     if (this.services) return;
     this.services = services;
-    this._register(services.onDidChange(() => void this.update()));
+    this._register(services.onDidChange(() => this.updateSoon()));
+    this._register(services.onDidRename(() => this.updateSoon()));
     void this.update();
   }
 
@@ -121,6 +128,22 @@ export class AccountsMenu extends Disposable implements vscode.AuthenticationPro
     }
     await this.update();
   }
+
+  /**
+   * Tells the menu of the accounts' changes a moment later, in one go: an account signed in and named an instant later
+   * (its usage read by the key check) is one session added, not one added and renamed — VS Code's menu adds an account
+   * only after an await, and a rename (a removal and an addition of the same id) told meanwhile left it two entries
+   * of one account, one of which its Sign Out never removed.
+   */
+  private updateSoon(): void {
+    if (this.updateTimer) clearTimeout(this.updateTimer);
+    this.updateTimer = setTimeout(() => {
+      this.updateTimer = undefined;
+      void this.update();
+    }, UPDATE_DELAY_MS);
+  }
+
+  private updateTimer: ReturnType<typeof setTimeout> | undefined;
 
   /** The accounts added with "Add Account…", as globalState keeps them (until the accounts are built). */
   private added(): { label: string; displayName: string }[] {

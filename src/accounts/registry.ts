@@ -36,8 +36,11 @@ export class AccountRegistry extends Disposable {
   /** Changes of the settings' account are worked out one at a time, in the order they came. */
   #queue: Promise<void> = Promise.resolve();
   readonly #_onDidChange = this._register(new Emitter<void>());
-  /** An account was added, removed, signed in or out, made anew (another key or server), or its user's name learned. */
+  /** An account was added, removed, signed in or out, or made anew (another key or server). */
   readonly onDidChange = this.#_onDidChange.event;
+  readonly #_onDidRename = this._register(new Emitter<Account>());
+  /** An account's user's name was learned (the Accounts menu and the account's root in the views name it so). */
+  readonly onDidRename = this.#_onDidRename.event;
   readonly #_onDidExchange = this._register(new Emitter<AccountExchange>());
   /** Every HTTP exchange of every account (the status bar, the tests and the bench hear them). */
   readonly onDidExchange = this.#_onDidExchange.event;
@@ -276,7 +279,7 @@ export class AccountRegistry extends Disposable {
       void this.#learnName(account, name);
       if (name === named) return;
       named = name;
-      this.#_onDidChange.fire();
+      this.#_onDidRename.fire(account);
     });
     return account;
   }

@@ -6,7 +6,7 @@ import type { DocNode } from '../model/nodes';
 import type { DocumentSortSetting } from '../util/config';
 import { describeError, errorKind, isCancellation } from '../util/errors';
 import { showError } from '../util/run';
-import { documentTargetOf, type DocumentTarget } from './target';
+import { accountGone, documentTargetOf, type DocumentTarget } from './target';
 import type { DocumentsTreeProvider } from './documentsTree';
 import type { ProjectsTreeProvider } from '../projects/projectsTree';
 import type { CommandParts } from '../util/commandTypes';
@@ -67,8 +67,8 @@ function nameOf(doc: ContentDocument): string {
   return doc.name.trim() || vscode.l10n.t('Untitled');
 }
 
-function noDocument(verb: string): Error {
-  return new Error(vscode.l10n.t('There is no document to {0}: choose one in the Documents view, or run this from an open document.', verb));
+function noDocument(s: DocumentsNeeds, arg: unknown, verb: string): Error {
+  return accountGone(s, arg) ?? new Error(vscode.l10n.t('There is no document to {0}: choose one in the Documents view, or run this from an open document.', verb));
 }
 
 /** Reports a failed document command; a 404 means the document is gone: the views drop it. */
@@ -85,7 +85,7 @@ function failed(s: DocumentsNeeds, action: string, e: unknown, t: DocumentTarget
 /** Resolves the target and reads it when it is not known; undefined (after saying why) when that fails. */
 async function resolveDocument(s: DocumentsNeeds, arg: unknown, verb: string): Promise<(DocumentTarget & { doc: ContentDocument }) | undefined> {
   const t = documentTargetOf(s, arg);
-  if (t === undefined) throw noDocument(verb);
+  if (t === undefined) throw noDocument(s, arg, verb);
   try {
     return { ...t, doc: await knownDocument(s, arg, t) };
   } catch (e) {
@@ -138,7 +138,7 @@ export async function renameDocument(s: DocumentsNeeds, arg: unknown): Promise<C
 /** Add to / Remove from Favorites: one PATCH; the row's star and the Favorites group follow. */
 export async function setFavorite(s: DocumentsNeeds, arg: unknown, favorite: boolean): Promise<ContentDocument | undefined> {
   const t = documentTargetOf(s, arg);
-  if (t === undefined) throw noDocument(favorite ? vscode.l10n.t('add to favorites') : vscode.l10n.t('remove from favorites'));
+  if (t === undefined) throw noDocument(s, arg, favorite ? vscode.l10n.t('add to favorites') : vscode.l10n.t('remove from favorites'));
   const { id } = t;
   const { documents } = t.account;
   const known = documents.get(id) ?? (s.documentsView.owns(arg) && arg.kind === 'document' ? arg.doc : undefined);
@@ -162,7 +162,7 @@ export async function setFavorite(s: DocumentsNeeds, arg: unknown, favorite: boo
 /** Toggle Favorite (a key in the Documents view): adds the document to the favorites, or removes it if it is one. */
 export async function toggleFavorite(s: DocumentsNeeds, arg: unknown): Promise<ContentDocument | undefined> {
   const t = documentTargetOf(s, arg);
-  if (t === undefined) throw noDocument(vscode.l10n.t('add to favorites'));
+  if (t === undefined) throw noDocument(s, arg, vscode.l10n.t('add to favorites'));
   const known = t.account.documents.favoriteOf(t.id) ?? (await knownDocument(s, arg, t)).favorite;
   return setFavorite(s, arg, !known);
 }

@@ -3,6 +3,8 @@ import type { DocumentTarget } from '../files/lazyFs';
 import type { AccountRegistry } from '../accounts/registry';
 import type { AccountRootsTree } from '../tree/accountRoots';
 import type { DocNode } from '../model/nodes';
+import { SCHEME } from '../constants';
+import { accountOfUri, isLegacyUri } from '../files/uris';
 import type { LazyDocumentFileSystem } from '../files/lazyFs';
 
 /** What finding a command's document takes. */
@@ -58,4 +60,21 @@ export function documentTargetOf(s: ArgsNeeds, arg: unknown): DocumentTarget | u
     }
   }
   return undefined;
+}
+
+/**
+ * Why an argument stands for no document, when the reason is its account: a row of an account that went (removed,
+ * signed out, or its key or server changed since the row was listed), or a URI whose account is not signed in. Nothing
+ * is sent; undefined when that is not the reason.
+ */
+export function accountGone(s: ArgsNeeds, arg: unknown): Error | undefined {
+  const uri = arg === undefined || arg === null ? vscode.window.activeTextEditor?.document.uri : arg instanceof vscode.Uri ? arg : undefined;
+  const rowOfGone = s.documentsView.owns(arg) && s.documentsView.accountOf(arg) === undefined;
+  const uriOfGone = uri !== undefined && uri.scheme === SCHEME && !isLegacyUri(uri) && s.fs.documentOf(uri) === undefined && accountOfUri(uri) !== undefined && !s.registry.byLabel(accountOfUri(uri));
+  if (!rowOfGone && !uriOfGone) return undefined;
+  return new Error(
+    vscode.l10n.t(
+      'This document belongs to an account that is no longer signed in here (signed out, removed, or its API key or server changed since): nothing was sent.',
+    ),
+  );
 }

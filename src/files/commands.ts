@@ -6,7 +6,7 @@ import { CMD } from '../constants';
 import { ACCOUNT_FOLDER_NAME, accountRoot, documentUri, tabUris } from './uris';
 import { describeError, errorKind, isApiError, isCancellation } from '../util/errors';
 import { showError } from '../util/run';
-import { documentTargetOf, type DocumentTarget } from '../documents/target';
+import { accountGone, documentTargetOf, type DocumentTarget } from '../documents/target';
 import type { Account } from '../accounts/account';
 import { chooseAccount } from '../accounts/pick';
 import { templateCategory } from '../api/templateCategories';
@@ -49,7 +49,7 @@ export async function openDocument(
   options: { preview?: boolean; viewColumn?: vscode.ViewColumn } = {},
 ): Promise<vscode.TextEditor | undefined> {
   const target = documentTargetOf(s, arg);
-  if (target === undefined) throw new Error('There is no document to open.');
+  if (target === undefined) throw accountGone(s, arg) ?? new Error(vscode.l10n.t('There is no document to open.'));
   return openTarget(s, target, options);
 }
 

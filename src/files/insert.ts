@@ -4,7 +4,7 @@ import { CMD } from '../constants';
 import { describeError, errorKind, isCancellation } from '../util/errors';
 import { showError } from '../util/run';
 import { formatOf, textAsHtml } from '../write/prompt';
-import { documentTargetOf, type DocumentTarget } from '../documents/target';
+import { accountGone, documentTargetOf, type DocumentTarget } from '../documents/target';
 import { openDocument } from './commands';
 import type { CommandParts } from '../util/commandTypes';
 import type { ArgsNeeds } from '../documents/target';
@@ -30,8 +30,8 @@ export function insertCommands(s: InsertNeeds) {
 
 type Mode = 'insert' | 'replace';
 
-function noDocument(): Error {
-  return new Error('There is no document to insert: choose one in the Documents view, or run this from an open document.');
+function noDocument(s: InsertNeeds, arg: unknown): Error {
+  return accountGone(s, arg) ?? new Error(vscode.l10n.t('There is no document to insert: choose one in the Documents view, or run this from an open document.'));
 }
 
 /**
@@ -69,7 +69,7 @@ async function storedDocument(s: InsertNeeds, { account, id }: DocumentTarget): 
 /** Insert at Cursor / Replace Selection: one edit over every cursor or selection; true when it was made. */
 export async function putResult(s: InsertNeeds, arg: unknown, mode: Mode): Promise<boolean> {
   const target = documentTargetOf(s, arg);
-  if (target === undefined) throw noDocument();
+  if (target === undefined) throw noDocument(s, arg);
   const id = target.id;
   const verb = mode === 'insert' ? 'insert' : 'replace the selection with';
   const editor = targetEditor(s, target);

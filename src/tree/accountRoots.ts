@@ -55,6 +55,13 @@ export class AccountRootsTree<N extends object> extends Disposable implements vs
   ) {
     super();
     this._register(registry.onDidChange(() => this.#accountsChanged()));
+    // A name learned: only that account's root says it (its rows are as they were).
+    this._register(
+      registry.onDidRename((account) => {
+        const root = this.#roots.get(account);
+        if (root && this.registry.several) this.#_onDidChangeTreeData.fire(root);
+      }),
+    );
     this._register({ dispose: () => this.#trees.forEach((t) => t.dispose()) });
   }
 
