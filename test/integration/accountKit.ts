@@ -43,7 +43,8 @@ export async function startAccountSuite(sandbox: Sandbox): Promise<AccountSuite>
   const prompter = new RecordingPrompter();
   const previousPrompter = s.prompter.current;
   s.prompter.current = prompter;
-  s.documentsTree.model.countIntervalMs = 0;
   await useSandbox(s, sandbox);
+  // The settings' account exists once signed in (a suite run alone starts signed out).
+  s.documentsTree.model.countIntervalMs = 0;
   return { s, prompter, previousPrompter };
 }
