@@ -182,7 +182,7 @@ describe('account folder tabs restored after a restart keep finding their docume
     assert.deepStrictEqual(patched(), [93021]);
   });
 
-  it('another document renamed onto the tab\'s exact path while the window was closed: the save is refused, names what happened, writes nothing, and the text stays', async () => {
+  it('another document renamed onto the tab\'s exact path while the window was closed: the save is refused, names what happened, writes nothing, and the text stays; Revert File shows that document, and then saves into it', async () => {
     const mine = put(93031, 'Weekly digest', 37);
     const other = put(93032, 'Digest draft', 37);
     await freshListing();
@@ -219,6 +219,18 @@ describe('account folder tabs restored after a restart keep finding their docume
     await assert.rejects(Promise.resolve(vscode.workspace.fs.writeFile(uri, new TextEncoder().encode('Written over it'))));
     assert.strictEqual(other.result, 'Text of Digest draft (93032)');
     assert.deepStrictEqual(patched(), []);
+
+    // Revert File gives up the text and shows what the path holds now, as for a file replaced on disk; what is typed
+    // after that is meant for the document shown, and saved into it.
+    await vscode.window.showTextDocument(editor.document);
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+    assert.strictEqual(editor.document.isDirty, false);
+    assert.strictEqual(editor.document.getText(), 'Text of Digest draft (93032)');
+    const shown = await vscode.window.showTextDocument(editor.document);
+    await replaceAll(shown, 'Typed after the revert');
+    assert.strictEqual(await shown.document.save(), true);
+    assert.strictEqual(other.result, 'Typed after the revert');
+    assert.strictEqual(mine.result, 'Text of Weekly digest (93031)');
   });
 
   it('deleted on the website while the window was closed: the save is refused as "deleted", not as an attempt to make a new document', async () => {
