@@ -34,6 +34,8 @@ import {
 import { isStoredText, type Observation, type Version } from './versions';
 
 const DIRECTORY: vscode.FileStat = { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0 };
+/** How long a call waits for the accounts being made before it says its account is not signed in (ms). */
+const ACCOUNTS_WAIT_MS = 5_000;
 
 /** What a stat tells VS Code of a version (mtime and size move whenever the text changed, see versions.ts). */
 function fileStat(v: Version): vscode.FileStat {
@@ -111,6 +113,8 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
      * workspaceState): a tab restored after a restart finds its document by the path it shows (see PathMemory).
      */
     paths: PathStore,
+    /** Resolves once the accounts being made are made (a window just opened: the label's account may be on its way). */
+    private readonly settled: () => Promise<void> = () => Promise.resolve(),
   ) {
     super();
     // The account listing walks pages of 100 (the largest the server allows), remembered by the document service.
@@ -197,6 +201,17 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
         vscode.l10n.t('This document'),
       ),
     );
+  }
+
+  /**
+   * Waits until the accounts being made are made (at most {@link ACCOUNTS_WAIT_MS}: a call never hangs on them). In a
+   * window just opened, its restored tabs and account folders ask before the accounts of the key and the settings are
+   * made (a few hundred ms): refused then, a tab would show an error and the Explorer the folder as failed.
+   */
+  private async accountsMade(): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([this.settled(), new Promise<void>((r) => (timer = setTimeout(r, ACCOUNTS_WAIT_MS)))]);
+    clearTimeout(timer);
   }
 
   /** The document service of the account signed in under the label (undefined: none is). */
@@ -483,7 +498,11 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
 
   private resolve(uri: vscode.Uri, why: 'open' | 'save' | 'read' | 'list' | 'write' | 'delete' | 'rename'): Promise<Target> {
     return resolveTarget(uri, why, {
-      account: () => Promise.resolve(this.live() ? this.accountLabel : undefined),
+      // In a window just opened, the accounts are made after its restored tabs and folders first ask: wait for them.
+      account: async () => {
+        if (!this.live()) await this.accountsMade();
+        return this.live() ? this.accountLabel : undefined;
+      },
       index: this.index,
       ensureIndex: () => this.ensureIndex(),
       names: (id) => this.records.names(id),

@@ -20,6 +20,11 @@ export interface FsAccounts {
   /** The account whose services read the document object (undefined: none of those signed in). */
   forDocument(doc: ContentDocument): Account | undefined;
   readonly onDidChange: Event<void>;
+  /**
+   * Resolves once the accounts of the key, the settings and the added accounts heard so far are made: in a window just
+   * opened they are made after the first call of a restored tab or folder reaches the file system.
+   */
+  settled(): Promise<void>;
 }
 
 /** A document as the commands act on it: its id in the account it belongs to (the account chosen, which it carries). */
@@ -79,6 +84,7 @@ export class LazyDocumentFileSystem extends Disposable implements vscode.FileSys
       this.log,
       this.prompter,
       this.pathStore(label),
+      () => this.accounts.settled(),
     );
     this._register(fs.onDidChangeFile((e) => this._onDidChangeFile.fire(e)));
     this._register(fs.onDidSaveState((e) => this._onDidSaveState.fire(e)));
