@@ -130,7 +130,7 @@ export function createServices(base: CoreBase): Core {
     const { model, link } = a.projectsModel;
     return new ProjectsTreeProvider(model, link, SIGNED_IN, stateOf(a, context.globalState), log);
   });
-  const fs = new LazyDocumentFileSystem(registry, log, prompter, loadFs);
+  const fs = new LazyDocumentFileSystem(registry, log, prompter, context.workspaceState, loadFs);
   context.subscriptions.push(documentsView, projectsView, fs);
   documentsView.attach(base.documentsTreeView);
   projectsView.attach(base.projectsTreeView);

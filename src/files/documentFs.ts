@@ -14,6 +14,7 @@ import { DocumentRecords, type Use } from './documentRecords';
 import { FileChangeBatcher } from './fileEvents';
 import { refusal, toFileSystemError, unsavableText, unusableName } from './fsErrors';
 import { extensionOf, extensionOfFileName } from './names';
+import { PathMemory, type PathStore } from './pathMemory';
 import { SaveWindow, type SaveEvent } from './saveWindow';
 import { documentIdOf, documentUris, isAccountRefusal, isShown, resolveTarget, type Target } from './targets';
 import {
@@ -33,6 +34,8 @@ import {
 import { isStoredText, type Observation, type Version } from './versions';
 
 const DIRECTORY: vscode.FileStat = { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0 };
+/** How long a call waits for the accounts being made before it says its account is not signed in (ms). */
+const ACCOUNTS_WAIT_MS = 5_000;
 
 /** What a stat tells VS Code of a version (mtime and size move whenever the text changed, see versions.ts). */
 function fileStat(v: Version): vscode.FileStat {
@@ -105,6 +108,13 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     readonly log: Logger,
     /** The questions (delete confirmation) go through the extension's prompter, which tests can answer. */
     private readonly prompter: Prompter,
+    /**
+     * Where the account-folder paths handed to editors are kept across sessions, for this label (the window's
+     * workspaceState): a tab restored after a restart finds its document by the path it shows (see PathMemory).
+     */
+    paths: PathStore,
+    /** Resolves once the accounts being made are made (a window just opened: the label's account may be on its way). */
+    private readonly settled: () => Promise<void> = () => Promise.resolve(),
   ) {
     super();
     // The account listing walks pages of 100 (the largest the server allows), remembered by the document service.
@@ -127,6 +137,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
             throw e;
           },
         ),
+      new PathMemory(paths),
     );
     this.bind();
     this._register(onDidChangeAccounts(() => this.bind()));
@@ -137,6 +148,16 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
       }),
     );
     this._register({ dispose: () => clearTimeout(this.reloadTimer) });
+    // An editor of an account path that has nothing unsaved any more (reverted: it shows what the path holds now) is
+    // handed that path: its next edits are meant for the document it shows.
+    this._register(
+      vscode.workspace.onDidChangeTextDocument(({ document: { isDirty, uri } }) => {
+        if (isDirty || !isAccountUri(uri) || uri.authority !== accountLabel) return;
+        const [folder, file, ...more] = segments(uri);
+        const id = file === undefined || more.length > 0 ? undefined : this.index.resolve(folder, file);
+        if (id !== undefined) this.handOut(uri, id, false);
+      }),
+    );
     // VS Code says why it saves just before the save's stat: an auto-save may be held, a save the user asked for never.
     this._register(
       vscode.workspace.onWillSaveTextDocument((e) => {
@@ -181,6 +202,17 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
         vscode.l10n.t('This document'),
       ),
     );
+  }
+
+  /**
+   * Waits until the accounts being made are made (at most {@link ACCOUNTS_WAIT_MS}: a call never hangs on them). In a
+   * window just opened, its restored tabs and account folders ask before the accounts of the key and the settings are
+   * made (a few hundred ms): refused then, a tab would show an error and the Explorer the folder as failed.
+   */
+  private async accountsMade(): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([this.settled(), new Promise<void>((r) => (timer = setTimeout(r, ACCOUNTS_WAIT_MS)))]);
+    clearTimeout(timer);
   }
 
   /** The document service of the account signed in under the label (undefined: none is). */
@@ -234,15 +266,18 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
       const stored = id === undefined ? undefined : this.records.afterUnchangedSave(id, uri.toString());
       if (stored) return fileStat(stored);
     }
-    const target = await this.resolve(uri, 'open');
+    const key = uri.toString();
+    // Whether this stat starts a save VS Code announced (a save's stat is a write's, to whom the path may refuse it).
+    const save = this.saveWindow.startsSave(key);
+    const target = await this.resolve(uri, save ? 'save' : 'open');
     if (target.kind !== 'file') return DIRECTORY;
     const id = target.id;
-    const key = uri.toString();
     const records = this.records;
     records.track(id, uri);
+    // A tab's path (the Explorer stats every file it lists: those are no editor's).
+    this.handOut(uri, id, true);
     // A save whose text is the server's asks nothing: neither its own stat nor the one VS Code makes after the write.
     // Such a stat is no check of the server: a write of another text after it checks for itself (see write).
-    const save = this.saveWindow.startsSave(key);
     const known = records.afterUnchangedSave(id, key) ?? (save && this.unchangedSave(uri, id, records));
     if (known) {
       records.statStarted(id);
@@ -265,9 +300,10 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
   }
 
   async readFile(uri: vscode.Uri): Promise<Uint8Array> {
-    const target = await this.resolve(uri, 'open');
+    const target = await this.resolve(uri, 'read');
     if (target.kind !== 'file') throw vscode.FileSystemError.FileIsADirectory(uri);
     this.records.track(target.id, uri);
+    this.handOut(uri, target.id, false);
     const v = await this.current(target.id, 'read', `Couldn't open "${this.label(target.id, uri)}"`, uri);
     this.confirmUri(target.id, uri);
     return v.bytes;
@@ -324,6 +360,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     const key = uri.toString();
     const records = this.records;
     records.track(id, uri);
+    this.handOut(uri, id, false);
     // Whatever an earlier save that sent nothing left for the stat after its write is no answer to this one's.
     records.afterUnchangedSave(id, key);
     const action = `Couldn't save "${this.label(id, uri)}"`;
@@ -433,7 +470,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
         throw vscode.FileSystemError.FileExists(newUri);
       }
       // A path given to another document this session is taken only when nothing shows it any more.
-      release = this.index.claim(folder, file, id, isShown);
+      release = this.index.claim(folder, file, id, (path) => isShown(path, this.accountLabel));
       if (!release) {
         throw this.refuse(`${action}: "${file}" is still open for another document. Close that editor first, or choose another name.`);
       }
@@ -460,14 +497,48 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     return read ? extensionOf({ id, name: '', result: read.text }, fileExtension()) : undefined;
   }
 
-  private resolve(uri: vscode.Uri, why: 'open' | 'list' | 'write' | 'delete' | 'rename'): Promise<Target> {
+  private resolve(uri: vscode.Uri, why: 'open' | 'save' | 'read' | 'list' | 'write' | 'delete' | 'rename'): Promise<Target> {
     return resolveTarget(uri, why, {
-      account: () => Promise.resolve(this.live() ? this.accountLabel : undefined),
+      // In a window just opened, the accounts are made after its restored tabs and folders first ask: wait for them.
+      account: async () => {
+        if (!this.live()) await this.accountsMade();
+        return this.live() ? this.accountLabel : undefined;
+      },
       index: this.index,
       ensureIndex: () => this.ensureIndex(),
       names: (id) => this.records.names(id),
       currentName: (id) => this.documents?.get(id)?.name,
+      recall: async (folder, file) => {
+        try {
+          const recalled = await this.index.recall(folder, file);
+          if (recalled) this.indexDiff(recalled.diff);
+          return recalled?.id;
+        } catch (e) {
+          throw this.toFileSystemError(e, `Couldn't open "${nameFromFileName(file)}"`);
+        }
+      },
     });
+  }
+
+  /** Whether an editor holds unsaved text for this URI. */
+  private isDirty(uri: vscode.Uri): boolean {
+    const key = uri.toString();
+    return vscode.workspace.textDocuments.some((d) => d.isDirty && d.uri.toString() === key);
+  }
+
+  /**
+   * An account path resolved for an editor (`tabOnly`: only when a tab or editor shows it): it means its document for
+   * the rest of the session and, remembered in the window's state, in later ones.
+   */
+  private handOut(uri: vscode.Uri, id: number, tabOnly: boolean): void {
+    if (!isAccountUri(uri)) return;
+    const [folder, file] = segments(uri);
+    if (file === undefined || (tabOnly && !isShown(`${folder}/${file}`, this.accountLabel))) return;
+    // An editor's unsaved text meant for the document an earlier session opened at this path is not handed another
+    // one (a compare reads what the path holds now); once the editor has nothing unsaved it is (see the constructor).
+    const remembered = this.index.remembered(folder, file);
+    if (remembered !== undefined && remembered !== id && this.isDirty(uri)) return;
+    this.index.handOut(folder, file, id);
   }
 
   /**

@@ -1,5 +1,6 @@
 import vscode = require('vscode');
 import type { Account } from '../accounts/account';
+import { STATE } from '../constants';
 import type { ContentDocument } from '../api/index';
 import type { Event } from '../model/emitter';
 import type { Prompter } from '../ui/prompter';
@@ -7,6 +8,7 @@ import { Disposable } from '../util/disposable';
 import type { Logger } from '../util/log';
 import { ActiveFavoriteContext } from './activeFavoriteContext';
 import type { DocumentFileSystem } from './documentFs';
+import type { PathStore } from './pathMemory';
 import type { SaveEvent } from './saveWindow';
 import { accountOfUri, documentIdFromUri, isAccountUri } from './uris';
 
@@ -18,6 +20,11 @@ export interface FsAccounts {
   /** The account whose services read the document object (undefined: none of those signed in). */
   forDocument(doc: ContentDocument): Account | undefined;
   readonly onDidChange: Event<void>;
+  /**
+   * Resolves once the accounts of the key, the settings and the added accounts heard so far are made: in a window just
+   * opened they are made after the first call of a restored tab or folder reaches the file system.
+   */
+  settled(): Promise<void>;
 }
 
 /** A document as the commands act on it: its id in the account it belongs to (the account chosen, which it carries). */
@@ -47,6 +54,8 @@ export class LazyDocumentFileSystem extends Disposable implements vscode.FileSys
     private readonly accounts: FsAccounts,
     private readonly log: Logger,
     private readonly prompter: Prompter,
+    /** The window's state (workspaceState): each label's file system keeps there the paths it handed to editors. */
+    private readonly windowState: vscode.Memento,
     // The file system is a bundle of its own, loaded when a document is first opened: a runtime require on purpose.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     private readonly load: () => FsModule = () => require('./fs.js') as FsModule,
@@ -68,13 +77,34 @@ export class LazyDocumentFileSystem extends Disposable implements vscode.FileSys
     const known = this.byLabel.get(label);
     if (known) return known;
     const t0 = Date.now();
-    const fs = new (this.load().DocumentFileSystem)(label, () => (label ? this.accounts.byLabel(label) : undefined), this.accounts.onDidChange, this.log, this.prompter);
+    const fs = new (this.load().DocumentFileSystem)(
+      label,
+      () => (label ? this.accounts.byLabel(label) : undefined),
+      this.accounts.onDidChange,
+      this.log,
+      this.prompter,
+      this.pathStore(label),
+      () => this.accounts.settled(),
+    );
     this._register(fs.onDidChangeFile((e) => this._onDidChangeFile.fire(e)));
     this._register(fs.onDidSaveState((e) => this._onDidSaveState.fire(e)));
     this.byLabel.set(label, fs);
     this.watchFavorites(label);
     this.log.debug(`[fs] file system ready in ${Date.now() - t0} ms`);
     return fs;
+  }
+
+  /** The paths a label's file system handed to editors, kept in the window's state under the label (ids and paths only). */
+  private pathStore(label: string): PathStore {
+    const key = `${STATE.accountFolderPaths}.${label}`;
+    return {
+      read: () => this.windowState.get<unknown>(key),
+      write: (entries) => {
+        Promise.resolve(this.windowState.update(key, entries)).catch((e: unknown) =>
+          this.log.warn(`[fs] couldn't keep the account folder's paths for a restart: ${(e as Error)?.message ?? e}`),
+        );
+      },
+    };
   }
 
   /** The file system of the account a URI names (a URI that names none is refused by the one for '' as it asks). */
