@@ -175,4 +175,15 @@ describe('accounts are values: an action acts in the account chosen, whatever ch
     assert.strictEqual(b.documents.get(ID)?.result, 'Text of B', 'B untouched');
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
+
+  it('Sign Out confirmed while the key changed in another window: says that nothing was signed out, and the other key stays signed in', async () => {
+    const name = s.first.displayName;
+    prompter.confirms = [true];
+    prompter.meanwhile = keyChangedElsewhere;
+    const removed = await vscode.commands.executeCommand('contentDocs.accountRemove', s.first.label);
+    assert.strictEqual(removed, false, 'the account asked about was gone: nothing was removed');
+    assert.strictEqual(await s.context.secrets.get('contentDocs.apiKey'), `${a.key}-rotated`, 'the key stored meanwhile was never asked about: it stays');
+    const said = messages.shown.filter((m) => m.level !== 'info').map((m) => m.message);
+    assert.ok(said.some((m) => m.includes(name) && /nothing/i.test(m)), `the user is told that ${name} was not signed out here: ${JSON.stringify(said)}`);
+  });
 });
