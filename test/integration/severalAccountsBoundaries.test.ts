@@ -516,4 +516,29 @@ describe('several accounts: nothing crosses from one account to another (a remov
       "the added account's open document is not read again because the first account went",
     );
   });
+
+  it('Back Up Account to Folder… on the root of an account signed out elsewhere meanwhile backs up no other account', async () => {
+    await addB();
+    const [rootA] = await roots(2);
+    assert.strictEqual(s.documentsView.accountOf(rootA), s.first, "the first root is the first account's");
+    // The user opens the first root's context menu; meanwhile another window signs out of the first account.
+    await s.context.secrets.delete('contentDocs.apiKey');
+    await until('the first account signed out', () => (s.firstOrNone === undefined ? true : undefined));
+    const w = vscode.window as unknown as { showOpenDialog: typeof vscode.window.showOpenDialog };
+    const original = w.showOpenDialog;
+    const dialogs: Array<string | undefined> = [];
+    w.showOpenDialog = (o) => {
+      dialogs.push(o?.title);
+      return Promise.resolve(undefined);
+    };
+    const messages = new MessageCapture().install();
+    try {
+      await Promise.resolve(vscode.commands.executeCommand('contentDocs.backupAccount', rootA)).then(undefined, () => undefined);
+      assert.deepStrictEqual(dialogs, [], 'no backup of another account is offered for the root clicked');
+      assert.ok(messages.shown.some((m) => m.level !== 'info' && /nothing/i.test(m.message)), `the user is told: ${JSON.stringify(messages.shown.map((m) => m.message))}`);
+    } finally {
+      w.showOpenDialog = original;
+      messages.dispose();
+    }
+  });
 });
