@@ -10,7 +10,7 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { Sandbox } from '../sandbox/server';
 import { startTwoAccounts, type TwoAccounts } from './twoAccountsKit';
-import { configure, MessageCapture, newDocumentAnswers, type AnyNode, type RecordingPrompter } from './reliabilityKit';
+import { configure, MessageCapture, newDocumentAnswers, until, type AnyNode, type RecordingPrompter } from './reliabilityKit';
 import type { TestServices } from '../kit/services';
 
 const ID = 4411;
@@ -185,5 +185,24 @@ describe('accounts are values: an action acts in the account chosen, whatever ch
     assert.strictEqual(await s.context.secrets.get('contentDocs.apiKey'), `${a.key}-rotated`, 'the key stored meanwhile was never asked about: it stays');
     const said = messages.shown.filter((m) => m.level !== 'info').map((m) => m.message);
     assert.ok(said.some((m) => m.includes(name) && /nothing/i.test(m)), `the user is told that ${name} was not signed out here: ${JSON.stringify(said)}`);
+  });
+
+  it('New Document…: the account goes while the server writes the document — the message says the document was created there, never that nothing was sent', async () => {
+    prompter.answer = newDocumentAnswers('Created as its account went');
+    const release = a.hold('documents.store');
+    const running = Promise.resolve(vscode.commands.executeCommand('contentDocs.documentNew')).then(undefined, () => undefined);
+    try {
+      await until('the store on the wire', () => a.requests.some((r) => r.route === 'documents.store'));
+      await keyChangedElsewhere();
+    } finally {
+      release();
+    }
+    await running;
+    await new Promise((r) => setTimeout(r, 300));
+    assert.ok([...a.documents.values()].some((d) => d.name === 'Created as its account went'), 'the server created the document');
+    const said = messages.shown.map((m) => m.message);
+    assert.ok(!said.some((m) => /nothing was sent/.test(m)), `no message says nothing was sent: ${JSON.stringify(said)}`);
+    assert.ok(said.some((m) => m.includes('Created as its account went') && /created/.test(m)), `the user is told the document was created: ${JSON.stringify(said)}`);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 });
