@@ -22,6 +22,8 @@ const UPDATE_DELAY_MS = 150;
 export interface MenuServices {
   all(): readonly Account[];
   remove(account: Account): Promise<void>;
+  /** Resolves once the changes heard so far have made their accounts (the settings' one is made after it is built). */
+  settled(): Promise<void>;
   readonly onDidChange: vscode.Event<void>;
   /** An account's user's name was learned: its entry says it. */
   readonly onDidRename: vscode.Event<Account>;
@@ -121,6 +123,8 @@ export class AccountsMenu extends Disposable implements vscode.AuthenticationPro
   /** The menu's Sign Out: the account is removed as "Content Docs: Remove Account…" does it (VS Code asked the user first). */
   async removeSession(sessionId: string): Promise<void> {
     if (!this.services) this.load();
+    // Built just now, the account of the settings is made a moment later: the Sign Out waits for it.
+    await this.services?.settled();
     const account = this.services?.all().find((a) => a.label === sessionId);
     if (account) {
       await this.services?.remove(account);

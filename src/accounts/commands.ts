@@ -109,8 +109,17 @@ export async function removeAccount(s: AccountCommandsNeeds, arg?: unknown): Pro
           vscode.l10n.t('Remove Account'),
         );
   if (!ok) return false;
-  // The account as it was asked about: gone meanwhile (removed, or made anew in another window), nothing more to do.
-  if (!s.registry.isLive(account)) return false;
+  // The account as it was asked about: gone meanwhile (removed, or made anew in another window). Nothing more is done,
+  // in it or in the account there now, and the user is told so.
+  if (!s.registry.isLive(account)) {
+    void vscode.window.showWarningMessage(
+      vscode.l10n.t(
+        'The account {0} was removed, signed out, or its API key or server changed elsewhere while you were asked: nothing was removed or signed out here.',
+        name,
+      ),
+    );
+    return false;
+  }
   await s.registry.remove(account);
   vscode.window.setStatusBarMessage(vscode.l10n.t('$(account) Removed {0}', name), 4000);
   return true;

@@ -2,7 +2,7 @@ import vscode = require('vscode');
 import { STATE } from '../constants';
 import type { Account } from './account';
 import type { AccountRegistry } from './registry';
-import type { AccountRootsTree } from '../tree/accountRoots';
+import { isAccountKeyMissing, isAccountRoot, type AccountRootsTree } from '../tree/accountRoots';
 import type { DocNode } from '../model/nodes';
 import type { LazyDocumentFileSystem } from '../files/lazyFs';
 import type { ProjectNode } from '../model/nodes';
@@ -30,6 +30,14 @@ export function goneWhileChosen(name: string): Error {
 export async function chooseAccount(s: AccountPickNeeds, title: string, arg?: unknown): Promise<Account | undefined> {
   const named = s.documentsView.accountOf(arg) ?? s.projectsView.accountOf(arg);
   if (named) return named;
+  // A root or row of an account gone since (removed, signed out, or made anew elsewhere): the action was meant for
+  // that account, and is done in no other.
+  if (isAccountRoot(arg) || isAccountKeyMissing(arg)) throw goneWhileChosen(arg.account.displayName);
+  if (s.documentsView.owns(arg) || s.projectsView.owns(arg)) {
+    throw new Error(
+      vscode.l10n.t('The account of this row was removed from VS Code or signed in elsewhere since it was listed: nothing was sent.'),
+    );
+  }
   const all = s.registry.all();
   if (all.length === 0) throw new Error(vscode.l10n.t('You are not signed in to Content Docs: run "Content Docs: Set API Key…" first.'));
   if (all.length === 1) return all[0];

@@ -140,7 +140,7 @@ export class AccountRegistry extends Disposable {
     await this.secrets.store(SECRET_ACCOUNT_KEY_PREFIX + label, key);
     const account = this.#buildAdded({ label, ...record }, key);
     this.#added.set(label, account);
-    await this.#persist();
+    await this.#persist({ add: { label, ...record } });
     this.log.info(`[accounts] added ${label}`);
     this.#_onDidChange.fire();
     return account;
@@ -167,7 +167,7 @@ export class AccountRegistry extends Disposable {
     this.#added.delete(account.label);
     account.dispose();
     this.log.setSecret(undefined, account.label);
-    await this.#persist();
+    await this.#persist({ remove: account.label });
     await this.#forgetViewState(account.label);
     await Promise.resolve(this.secrets.delete(SECRET_ACCOUNT_KEY_PREFIX + account.label)).catch((e: unknown) =>
       this.log.warn(`[accounts] couldn't delete the key of ${account.label}: ${(e as Error)?.message ?? e}`),
@@ -287,20 +287,20 @@ export class AccountRegistry extends Disposable {
   async #learnName(account: Account, name: string): Promise<void> {
     const next = remember(parseRemembered(this.state.get(STATE.accountNames)), { label: account.label, name, host: hostOf(account.documentsUrl) });
     if (next) await this.state.update(STATE.accountNames, next);
-    if (account.origin === 'added' && this.#added.get(account.label) === account && account.spec.name !== name) await this.#persist(account.label, name);
+    if (account.origin === 'added' && this.#added.get(account.label) === account && account.spec.name !== name) await this.#persist({ rename: { label: account.label, name } });
   }
 
-  #records(rename?: string, name?: string): AccountRecord[] {
-    return [...this.#added.values()].map((a) => ({
-      label: a.label,
-      documentsUrl: a.documentsUrl,
-      projectsUrl: a.projectsUrl,
-      ...((a.label === rename ? name : a.spec.name) ? { name: a.label === rename ? name : a.spec.name } : {}),
-    }));
-  }
-
-  #persist(rename?: string, name?: string): Thenable<void> {
-    return this.state.update(STATE.accounts, this.#records(rename, name));
+  /**
+   * Writes one change to the records as globalState keeps them now: every window of the machine shares them, and
+   * another window may have added or removed an account since this one read them (its accounts are kept as they are).
+   */
+  #persist(change: { add?: AccountRecord; remove?: string; rename?: { label: string; name: string } }): Thenable<void> {
+    let records = parseRecords(this.state.get(STATE.accounts));
+    const { add, remove, rename } = change;
+    if (remove !== undefined) records = records.filter((r) => r.label !== remove);
+    if (add) records = [...records.filter((r) => r.label !== add.label), add];
+    if (rename) records = records.map((r) => (r.label === rename.label ? { ...r, name: rename.name } : r));
+    return this.state.update(STATE.accounts, records);
   }
 
   /**

@@ -408,8 +408,20 @@ async function storeAndOpen(s: FilesNeeds, account: Account, d: Draft): Promise<
 }
 
 async function showNew(s: FilesNeeds, account: Account, doc: ContentDocument): Promise<void> {
-  s.fs.remember(doc);
   s.log.info(`[new] created document ${doc.id} (${templateName(doc.template?.id, doc.template?.name)})`);
+  // The account went while the server wrote (signed out, removed, or its key or server changed): the document is in
+  // that account, and it is said so (a new New Document… would create a second one); it opens once that account is back.
+  if (!s.registry.isLive(account)) {
+    void vscode.window.showWarningMessage(
+      vscode.l10n.t(
+        'The document "{0}" was created in the account {1}, which was signed out, removed, or had its API key or server changed while the service was writing. Sign in to that account again to open it.',
+        doc.name,
+        account.displayName,
+      ),
+    );
+    return;
+  }
+  s.fs.remember(doc);
   await vscode.window.showTextDocument(documentUri(doc, account.label), { preview: false });
 }
 

@@ -661,6 +661,8 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     // Made anew under the label: what was read of its documents is read again (the names, URIs and versions stay).
     if (rebound) this.records.forgetReads();
     for (const uri of tabUris()) {
+      // Another account's tabs are its own file system's: they have nothing to read again for this one.
+      if (accountOfUri(uri) !== this.accountLabel) continue;
       const id = this.documentIdOf(uri);
       if (id === undefined && !isAccountUri(uri) && documentIdFromUri(uri) === undefined) continue;
       if (id !== undefined) this.records.dropRead(id);

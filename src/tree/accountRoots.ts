@@ -45,6 +45,8 @@ export class AccountRootsTree<N extends object> extends Disposable implements vs
    */
   readonly #removed = new WeakMap<Account, PagedTreeBase<N>>();
   readonly #roots = new Map<Account, AccountRootNode>();
+  /** Per account with a tree: the subscription to its tree's changes (dropped with the tree, so the account can be let go). */
+  readonly #treeEvents = new Map<Account, vscode.Disposable>();
   /** Which account's tree handed out a row. */
   readonly #ownerOf = new WeakMap<object, Account>();
   #view: vscode.TreeView<N | AccountRootNode> | undefined;
@@ -63,6 +65,7 @@ export class AccountRootsTree<N extends object> extends Disposable implements vs
       }),
     );
     this._register({ dispose: () => this.#trees.forEach((t) => t.dispose()) });
+    this._register({ dispose: () => this.#treeEvents.forEach((d) => void d.dispose()) });
   }
 
   attach(view: vscode.TreeView<N | AccountRootNode>): vscode.TreeView<N | AccountRootNode> {
@@ -141,7 +144,8 @@ export class AccountRootsTree<N extends object> extends Disposable implements vs
 
   #adopt(account: Account, tree: PagedTreeBase<N>): void {
     this.#trees.set(account, tree);
-    this._register(
+    this.#treeEvents.set(
+      account,
       tree.onDidChangeTreeData((e) => {
         if (!this.#trees.has(account)) return;
         // A root change of one account (a sign-in, a refresh) may also show or hide its root: the whole view is read
@@ -162,6 +166,8 @@ export class AccountRootsTree<N extends object> extends Disposable implements vs
       if (this.#isLive(account)) continue;
       this.#trees.delete(account);
       this.#roots.delete(account);
+      this.#treeEvents.get(account)?.dispose();
+      this.#treeEvents.delete(account);
       this.#removed.set(account, tree);
       tree.dispose();
     }

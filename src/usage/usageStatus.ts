@@ -47,7 +47,8 @@ export class UsageStatus extends Disposable {
   private shown: Account | undefined;
   /** Per account: a read was asked for after one of its requests (or failed at this time, epoch ms). */
   private readonly asked = new WeakMap<Account, { failedAt: number }>();
-  private readonly watched = new WeakSet<Account>();
+  /** Per account signed in: the subscription to its figures (dropped once it goes, so that it can be let go). */
+  private readonly watched = new Map<Account, vscode.Disposable>();
   /** How the account page is opened (tests put their own here). */
   openExternal: (uri: vscode.Uri) => Thenable<boolean> = (uri) => vscode.env.openExternal(uri);
 
@@ -70,6 +71,12 @@ export class UsageStatus extends Disposable {
       }),
     );
     this.watchAll();
+    this._register({
+      dispose: () => {
+        this.watched.forEach((sub) => void sub.dispose());
+        this.watched.clear();
+      },
+    });
     this._register(vscode.window.onDidChangeActiveTextEditor(() => this.followEditor()));
     this.followEditor();
   }
@@ -122,10 +129,15 @@ export class UsageStatus extends Disposable {
    * key check of Set API Key… or Add Account… read it: the user just signed in there) becomes the one shown.
    */
   private watchAll(): void {
+    for (const [account, sub] of this.watched) {
+      if (this.accounts.isLive(account)) continue;
+      sub.dispose();
+      this.watched.delete(account);
+    }
     for (const account of this.accounts.all()) {
       if (this.watched.has(account)) continue;
-      this.watched.add(account);
-      this._register(
+      this.watched.set(
+        account,
         account.usage.onDidChange((info) => {
           if (this.shown === undefined && info && this.accounts.isLive(account)) this.shown = account;
           if (this.shown === account) this.render();

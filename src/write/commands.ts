@@ -506,11 +506,19 @@ export class Writer implements vscode.Disposable {
       const choice = await this.s.prompter.ask(
         vscode.l10n.t('{0}: send {1} characters to the service?', job.title, formatCount([...(job.sent ?? job.text)].length)),
         [
-          vscode.l10n.t(
-            'It creates the document "{0}" ({1}) in your account; each run counts toward your plan\'s monthly words and documents.',
-            job.name,
-            template,
-          ),
+          // With several accounts, the one it is created in (the chat's /write takes the account in use, unasked).
+          this.s.registry.several
+            ? vscode.l10n.t(
+                'It creates the document "{0}" ({1}) in the account {2}; each run counts toward that plan\'s monthly words and documents.',
+                job.name,
+                template,
+                job.account.displayName,
+              )
+            : vscode.l10n.t(
+                'It creates the document "{0}" ({1}) in your account; each run counts toward your plan\'s monthly words and documents.',
+                job.name,
+                template,
+              ),
           job.style ? vscode.l10n.t('{0}, {1} tone, {2}.', job.style.language.name, job.style.tone.toLowerCase(), creativity) : `${capitalize(creativity)}.`,
           job.others > 0
             ? vscode.l10n.t('Only the first selection (line {0}) is used; the other selections ({1}) are left as they are.', job.range.start.line + 1, job.others)

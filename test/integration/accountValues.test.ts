@@ -290,3 +290,70 @@ describe('accounts are values: a tab of an account that is no longer signed in',
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
 });
+
+describe('accounts are values: what an action says when its account goes while it asks or waits', function () {
+  this.timeout(60_000);
+  let kit: TwoAccounts;
+  let a: Sandbox;
+  let s: TestServices;
+  let prompter: RecordingPrompter;
+  let messages: MessageCapture;
+
+  /** Only the key changes (Set API Key… in another window, on the same server). */
+  async function keyChangedElsewhere(): Promise<void> {
+    await s.context.secrets.store('contentDocs.apiKey', SECOND_KEY_OF_A);
+    await until('the account of the other key', async () => {
+      await s.registry.settled();
+      return (await s.firstOrNone?.getKey()) === SECOND_KEY_OF_A || undefined;
+    });
+  }
+
+  before(async () => {
+    kit = await startTwoAccounts({ id: ID, name: NAME }, { key: 'another-installation-key-0123456789' });
+    ({ a, s, prompter } = kit);
+    a.addKey(SECOND_KEY_OF_A);
+  });
+
+  beforeEach(async () => {
+    await useSandbox(s, a);
+    prompter.reset();
+    messages = new MessageCapture().install();
+  });
+
+  afterEach(async () => {
+    messages.dispose();
+    prompter.reset();
+    await closeAll();
+  });
+
+  after(() => kit?.dispose());
+
+  it('Sign Out confirmed while the key changed in another window: says that nothing was signed out, and the other key stays signed in', async () => {
+    const name = s.first.displayName;
+    prompter.confirms = [true];
+    prompter.meanwhile = keyChangedElsewhere;
+    const removed = await vscode.commands.executeCommand('contentDocs.accountRemove', s.first.label);
+    assert.strictEqual(removed, false, 'the account asked about was gone: nothing was removed');
+    assert.strictEqual(await s.context.secrets.get('contentDocs.apiKey'), SECOND_KEY_OF_A, 'the key stored meanwhile was never asked about: it stays');
+    const said = messages.shown.filter((m) => m.level !== 'info').map((m) => m.message);
+    assert.ok(said.some((m) => m.includes(name) && /nothing/i.test(m)), `the user is told that ${name} was not signed out here: ${JSON.stringify(said)}`);
+  });
+
+  it('New Document…: the account goes while the server writes the document — the message says the document was created there, never that nothing was sent', async () => {
+    prompter.answer = newDocumentAnswers('Created as its account went');
+    const release = a.hold('documents.store');
+    const running = Promise.resolve(vscode.commands.executeCommand('contentDocs.documentNew')).then(undefined, () => undefined);
+    try {
+      await until('the store on the wire', () => a.requests.some((r) => r.route === 'documents.store'));
+      await keyChangedElsewhere();
+    } finally {
+      release();
+    }
+    await running;
+    await new Promise((r) => setTimeout(r, 300));
+    assert.ok([...a.documents.values()].some((d) => d.name === 'Created as its account went'), 'the server created the document');
+    const said = messages.shown.map((m) => m.message);
+    assert.ok(!said.some((m) => /nothing was sent/.test(m)), `no message says nothing was sent: ${JSON.stringify(said)}`);
+    assert.ok(said.some((m) => m.includes('Created as its account went') && /created/.test(m)), `the user is told the document was created: ${JSON.stringify(said)}`);
+  });
+});

@@ -6,6 +6,8 @@
  */
 import * as assert from 'assert';
 import * as fs from 'fs';
+import * as http from 'http';
+import type { AddressInfo } from 'net';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
@@ -460,6 +462,37 @@ describe('language-model tools (vscode.lm.invokeTool against the sandbox)', func
   });
 });
 
+/**
+ * One host in front of two installations, each under its own path (`http://127.0.0.1:<port>/a` and `…/b`), as a
+ * company may serve two instances of the service: the two accounts have the same host.
+ */
+async function startPathProxy(targets: Record<string, string>): Promise<{ url(prefix: string): string; close(): Promise<void> }> {
+  const server = http.createServer((req, res) => {
+    const m = /^\/([^/]+)(\/.*)?$/.exec(req.url ?? '');
+    const target = m ? targets[m[1]] : undefined;
+    if (!m || !target) {
+      res.writeHead(404).end();
+      return;
+    }
+    const out = http.request(`${target}${m[2] ?? '/'}`, { method: req.method, headers: { ...req.headers, host: new URL(target).host } }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    out.on('error', () => res.destroy());
+    req.pipe(out);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url: (prefix) => `${base}/${prefix}`,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
+
 describe('language-model tools with two accounts', function () {
   this.timeout(60_000);
 
@@ -553,6 +586,43 @@ describe('language-model tools with two accounts', function () {
       assert.ok(two.b.documents.has(7002), "the other account's document of the same id is untouched");
       assert.match(text, new RegExp(`from (.+ @ )?${hostA}\\.$`));
     } finally {
+      await two.dispose();
+    }
+  });
+
+  it('a confirmation whose input names the account by its host: invoke acts in the account confirmed, never in another installation that has that host by then', async () => {
+    const two = await startTwoAccounts({ id: 7004, name: 'Same on both' });
+    const proxy = await startPathProxy({ a: two.a.docsUrl, b: two.b.docsUrl });
+    try {
+      // Signed in to A through the shared host; the input names the account as the tools allow: by its host.
+      await configure('documents.baseUrl', proxy.url('a'));
+      await configure('projects.baseUrl', two.a.seoUrl);
+      await two.s.credentials.setKey(two.a.key);
+      const host = new URL(proxy.url('a')).host;
+      const input = { id: 7004, account: host };
+      const c = await confirmation('contentDocs_delete_document', input);
+      const esc = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      assert.match(c.message!, new RegExp(`^Delete "Same on both" \\(#7004, Freestyle\\) from \\*\\*(.+ @ )?${esc(host)}\\*\\*`), c.message);
+      // While the question waits, Settings Sync brings the other installation's address and another window its key.
+      await configure('documents.baseUrl', proxy.url('b'));
+      await configure('projects.baseUrl', two.b.seoUrl);
+      await two.s.context.secrets.store('contentDocs.apiKey', two.b.key);
+      await sleep(200);
+      await two.s.registry.settled();
+      two.a.resetRequests();
+      two.b.resetRequests();
+      const tool = api.tools.get('contentDocs_delete_document')!;
+      const result = await tool.invoke({ input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token);
+      const text = (result?.content ?? []).map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+      assert.ok(two.b.documents.has(7004), `the other installation's document of the same id is not deleted: ${text}`);
+      assert.deepStrictEqual(
+        [...two.a.requests, ...two.b.requests].filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path}`),
+        [],
+        'nothing was sent to change anything',
+      );
+      assert.match(text, /Nothing was sent/, text);
+    } finally {
+      await proxy.close();
       await two.dispose();
     }
   });

@@ -270,4 +270,22 @@ describe('@content chat participant with two accounts: the active document\'s ac
     assert.strictEqual(a.requests.filter((r) => r.route === 'documents.list').length, 1, 'account A listed');
     assert.strictEqual(b.requests.filter((r) => r.route === 'documents.list').length, 0, 'account B was not asked');
   });
+
+  it('/write in a file with two accounts: the confirmation names the account the document would be created in', async () => {
+    const { b, s, prompter } = two;
+    const labelB = s.registry.added()[0]?.label ?? (await two.addB());
+    const accountB = s.registry.byLabel(labelB)!;
+    await s.context.globalState.update(STATE.lastAccount, labelB);
+    const editor = await workspaceFile('two-accounts.md', '# Notes\n\n');
+    editor.selection = new vscode.Selection(2, 0, 2, 0);
+    prompter.reset();
+    // The question is declined: nothing is created.
+    prompter.confirms = [false];
+    await ask('@content /write a tagline');
+    const asked = await until('the writing confirmation', () => prompter.asked.find((q) => q.kind === 'confirm'));
+    assert.ok(asked.message?.includes(accountB.displayName), `the confirmation says which account: ${JSON.stringify(asked.message)}`);
+    await sleep(300);
+    assert.deepStrictEqual(b.requests.filter((r) => r.route === 'documents.store'), [], 'declined: nothing created');
+    await cleanUp();
+  });
 });

@@ -7,6 +7,7 @@
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
+import { REUSE_MS } from '../../src/files/documentRecords';
 import type { TestServices } from '../kit/services';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { startTwoAccounts, type TwoAccounts } from './twoAccountsKit';
@@ -490,6 +491,54 @@ describe('several accounts: nothing crosses from one account to another (a remov
       assert.deepStrictEqual(stored(b), [], 'nothing is created in the added account');
     } finally {
       await c.close();
+    }
+  });
+
+  it('signing out of one account asks nothing of another account\'s server (its open tabs are not read again)', async () => {
+    const labelB = await addB();
+    const labelA = s.first.label;
+    const opened = async (label: string) => {
+      await vscode.commands.executeCommand('contentDocs.documentOpen', { id: ID, account: label });
+      return until(`the editor of ${ID}.${label}`, () => vscode.window.visibleTextEditors.find((e) => e.document.uri.authority === `${ID}.${label}`));
+    };
+    assert.strictEqual((await opened(labelA)).document.getText(), 'Text of A');
+    assert.strictEqual((await opened(labelB)).document.getText(), 'Text of B');
+    // Everything the opening asked for is answered, and its reads are too old to serve a stat; then the first
+    // account is signed out.
+    await new Promise((r) => setTimeout(r, REUSE_MS + 500));
+    b.resetRequests();
+    await s.registry.remove(s.first);
+    await new Promise((r) => setTimeout(r, 1500));
+    // (The view, now showing the added account alone, may list its documents: that is the view, not its open tab.)
+    assert.deepStrictEqual(
+      b.requests.filter((r) => r.route === 'documents.show').map((r) => `${r.method} ${r.path}`),
+      [],
+      "the added account's open document is not read again because the first account went",
+    );
+  });
+
+  it('Back Up Account to Folder… on the root of an account signed out elsewhere meanwhile backs up no other account', async () => {
+    await addB();
+    const [rootA] = await roots(2);
+    assert.strictEqual(s.documentsView.accountOf(rootA), s.first, "the first root is the first account's");
+    // The user opens the first root's context menu; meanwhile another window signs out of the first account.
+    await s.context.secrets.delete('contentDocs.apiKey');
+    await until('the first account signed out', () => (s.firstOrNone === undefined ? true : undefined));
+    const w = vscode.window as unknown as { showOpenDialog: typeof vscode.window.showOpenDialog };
+    const original = w.showOpenDialog;
+    const dialogs: Array<string | undefined> = [];
+    w.showOpenDialog = (o) => {
+      dialogs.push(o?.title);
+      return Promise.resolve(undefined);
+    };
+    const messages = new MessageCapture().install();
+    try {
+      await Promise.resolve(vscode.commands.executeCommand('contentDocs.backupAccount', rootA)).then(undefined, () => undefined);
+      assert.deepStrictEqual(dialogs, [], 'no backup of another account is offered for the root clicked');
+      assert.ok(messages.shown.some((m) => m.level !== 'info' && /nothing/i.test(m.message)), `the user is told: ${JSON.stringify(messages.shown.map((m) => m.message))}`);
+    } finally {
+      w.showOpenDialog = original;
+      messages.dispose();
     }
   });
 });

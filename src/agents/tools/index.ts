@@ -101,8 +101,9 @@ async function withKey(account: Account): Promise<Account | string> {
 }
 
 /**
- * The account each confirmation named, per tool and input, when the input names none: invoke acts there, not in the
- * account the user last worked in by the time the question is answered (the same id there is another document).
+ * The account each confirmation named, per tool and input: invoke acts there, not in the account the user last worked
+ * in by the time the question is answered, nor in another account the input's name or host names by then (the same id
+ * there is another document).
  */
 const confirmed = new Map<string, { account: Account; at: number }>();
 
@@ -113,12 +114,12 @@ function confirmedKey(name: string, input: unknown): string {
   return `${name}\n${JSON.stringify(input)}`;
 }
 
-/** The account of the input (see {@link accountFor}); without one, the account its confirmation named. */
+/** The account its confirmation named; without one (no confirmation), the account of the input (see {@link accountFor}). */
 async function accountOfInvocation(s: ToolNeeds, name: string, input: unknown, wanted: string | undefined): Promise<Account | string> {
   const key = confirmedKey(name, input);
   const pin = confirmed.get(key);
   confirmed.delete(key);
-  if (wanted === undefined && pin && Date.now() - pin.at <= CONFIRMED_MS) {
+  if (pin && Date.now() - pin.at <= CONFIRMED_MS) {
     // The account the question named, as it was then: gone since (removed, signed out, another key or server), nothing is done anywhere.
     if (!s.registry.isLive(pin.account)) return 'The account this was confirmed in is no longer signed in. Nothing was sent.';
     return withKey(pin.account);
@@ -189,11 +190,9 @@ export async function prepare(s: ToolNeeds, name: string, options: PrepareOption
   if (!config.agentsEnabled() || !parsed.ok) return { invocationMessage: 'Content Docs' };
   const account = await accountFor(s, parsed.value.account);
   if (typeof account === 'string') return { invocationMessage: 'Content Docs' };
-  if (parsed.value.account === undefined) {
-    const now = Date.now();
-    for (const [k, v] of confirmed) if (now - v.at > CONFIRMED_MS) confirmed.delete(k);
-    confirmed.set(confirmedKey(name, options.input), { account, at: now });
-  }
+  const now = Date.now();
+  for (const [k, v] of confirmed) if (now - v.at > CONFIRMED_MS) confirmed.delete(k);
+  confirmed.set(confirmedKey(name, options.input), { account, at: now });
   const where = account.displayName;
   switch (key) {
     case 'search':
