@@ -34,7 +34,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['src/api/**/*.ts', 'src/model/**/*.ts', 'src/documents/documentsModel.ts', 'src/documents/document.ts', 'src/projects/projectsModel.ts', 'src/documents/documentService.ts', 'src/projects/projectService.ts', 'src/files/names.ts', 'src/files/accountIndex.ts', 'src/files/versions.ts', 'src/files/documentRecords.ts', 'src/usage/usageFormat.ts', 'src/content/**/*.ts', 'src/backup/backup.ts', 'src/backup/frontMatter.ts', 'src/backup/names.ts', 'src/files/saveWindow.ts'],
+    files: ['src/api/**/*.ts', 'src/model/**/*.ts', 'src/documents/documentsModel.ts', 'src/documents/document.ts', 'src/projects/projectsModel.ts', 'src/documents/documentService.ts', 'src/projects/projectService.ts', 'src/files/names.ts', 'src/files/accountIndex.ts', 'src/files/pathMemory.ts', 'src/files/versions.ts', 'src/files/documentRecords.ts', 'src/content/**/*.ts', 'src/backup/backup.ts', 'src/backup/frontMatter.ts', 'src/backup/names.ts', 'src/files/saveWindow.ts', 'src/util/loadBundle.ts'],
     // The TypeScript rule, as it also sees `import x = require('vscode')`.
     rules: { '@typescript-eslint/no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'src/api and the models stay free of vscode.' }] }] },
   },

@@ -134,4 +134,9 @@ export const STATE = {
   lastAccount: 'contentDocs.lastAccount',
   /** workspaceState: the prompt being written in an editor (its address and text), for its tab restored after a reload. */
   promptDraft: 'contentDocs.promptDraft',
+  /**
+   * workspaceState, `<key>.<account label>`: the account-folder paths handed to editors and the document id each meant
+   * (no text), so that a tab restored after a restart finds its document although its file name changed meanwhile.
+   */
+  accountFolderPaths: 'contentDocs.accountFolderPaths',
 } as const;

@@ -52,7 +52,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   const codeCache = startCodeCache(storage.scheme === 'file' ? storage.fsPath : undefined, log);
   context.subscriptions.push(codeCache);
   const credentials = new Credentials(context.secrets, log);
-  const prompter = new SwitchablePrompter();
+  const prompter = new SwitchablePrompter(() => loadCommandsBundle());
   const proposalContent = new ProposalContent((uri) => loadCommandsBundle().goneText(uri));
   context.subscriptions.push(credentials, proposalContent);
   // An account added with "Add Account…" signs the views in too. Until the services are built (their registry then
@@ -80,8 +80,8 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   context.subscriptions.push(
     ...registerCommands(activationCommands()),
     ...registerWriteUi(credentials),
-    ...registerTools(context.extension.packageJSON as object, core, tools),
-    ...registerChatParticipant(context.extensionUri, core),
+    ...registerTools(context.extension.packageJSON as object, core, tools, loadBundle),
+    ...registerChatParticipant(context.extensionUri, core, () => loadCommandsBundle().answerChat),
   );
 
   // Local only: reads SecretStorage to show either the welcome view or the trees.

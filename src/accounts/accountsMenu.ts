@@ -1,12 +1,11 @@
 import vscode = require('vscode');
-import type { AccountInfo } from '../api/index';
-import type { AccountRegistry } from './registry';
+import type { Account } from './account';
 import { parseRecords } from './records';
-import { AUTH_PROVIDER, CMD, STATE } from '../constants';
+import { AUTH_PROVIDER, STATE } from '../constants';
 import * as config from '../util/config';
 import { Disposable } from '../util/disposable';
 import type { Logger } from '../util/log';
-import { displayLabel, hostOf, parseRemembered, remember, rememberedName, type RememberedName } from './accountNames';
+import { displayLabel, hostOf, parseRemembered, rememberedName, type RememberedName } from './accountNames';
 import type { Credentials } from './credentials';
 
 /**
@@ -16,16 +15,18 @@ import type { Credentials } from './credentials';
  */
 const NO_TOKEN = 'content-docs-accounts-menu-only';
 
-/**
- * What the menu takes of the services (dist/core.js), once they are built: the first account as read this session
- * (src/usage/accountService.ts) and the accounts added with "Add Account…".
- */
+/** How long the menu waits to tell VS Code of the accounts' changes, so that a burst of them is told as one. */
+const UPDATE_DELAY_MS = 150;
+
+/** What the menu takes of the accounts (dist/core.js), once they are built. */
 export interface MenuServices {
-  readonly account: {
-    readonly cached: AccountInfo | undefined;
-    readonly onDidChange: vscode.Event<AccountInfo | undefined>;
-  };
-  readonly registry: Pick<AccountRegistry, 'added' | 'remove' | 'onDidChange'>;
+  all(): readonly Account[];
+  remove(account: Account): Promise<void>;
+  /** Resolves once the changes heard so far have made their accounts (the settings' one is made after it is built). */
+  settled(): Promise<void>;
+  readonly onDidChange: vscode.Event<void>;
+  /** An account's user's name was learned: its entry says it. */
+  readonly onDidRename: vscode.Event<Account>;
 }
 
 /** getSessions' options in newer VS Code (one account of several). */
@@ -34,17 +35,17 @@ interface SessionOptions {
 }
 
 /**
- * The signed-in account in VS Code's Accounts menu, as "name @ host (Content Docs)", with the menu's Sign Out doing
- * what "Content Docs: Sign Out" does. A window onto the key in SecretStorage, not a second place for it: one session
- * per account (today the one account in use), its id the account's local label (Credentials.accountLabel). The
- * user's name comes from the account as read for another reason (never a request of its own) and is remembered in
- * globalState, so the menu names the account after a restart without asking the server; before it is known, the
- * host alone. The extension never asks VS Code for a session of its own (that asks the user's consent).
+ * The signed-in accounts in VS Code's Accounts menu, as "name @ host (Content Docs)", with the menu's Sign Out doing
+ * what "Content Docs: Remove Account…" does (for the account of "Set API Key…": a sign-out). A window onto the keys in
+ * SecretStorage, not a second place for them: one session per account, its id the account's local label
+ * (Credentials.accountLabel). The user's name comes from the account as read for another reason (never a request of
+ * its own) and is remembered in globalState (see AccountRegistry), so the menu names the account after a restart
+ * without asking the server; before it is known, the host alone. The extension never asks VS Code for a session of
+ * its own (that asks the user's consent).
  *
  * Registered at activation, as VS Code asks for the sessions from startup on, and built from local state only: the
- * key and labels in SecretStorage, the added accounts and the remembered names in globalState. The services load on
- * first use (dist/core.js); once they are built (connect), the menu hears of the account as read and of accounts
- * added or removed.
+ * key and labels in SecretStorage, the added accounts and the remembered names in globalState. The accounts are built
+ * on first use (dist/core.js); once they are (connect), the menu shows them and hears of every change.
  */
 export class AccountsMenu extends Disposable implements vscode.AuthenticationProvider {
   private readonly _onDidChangeSessions = this._register(
@@ -56,7 +57,7 @@ export class AccountsMenu extends Disposable implements vscode.AuthenticationPro
   /** Updates run one at a time, so the menu hears of the changes in the order they happened. */
   private queue: Promise<void> = Promise.resolve();
 
-  /** The services, once built (until then no account was read this session, and none was added or removed). */
+  /** The accounts, once built (until then none was read this session, and none was added or removed). */
   private services: MenuServices | undefined;
 
   constructor(
@@ -67,35 +68,39 @@ export class AccountsMenu extends Disposable implements vscode.AuthenticationPro
     private readonly load: () => void = () => undefined,
   ) {
     super();
-    this._register(credentials.onDidChange(() => void this.update()));
-    // Another documents server is another first account (see ApiProvider.onDidChangeServer).
+    // Until the accounts are built, the menu follows the key and the settings' server itself.
+    this._register(credentials.onDidChange(() => (this.services ? undefined : this.updateSoon())));
+    this._register({ dispose: () => clearTimeout(this.updateTimer) });
     this._register(
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (config.affects(e, 'documents.baseUrl')) void this.update();
+        if (!this.services && config.affects(e, 'documents.baseUrl')) this.updateSoon();
       }),
     );
     // What the menu shows from the start (local: SecretStorage and globalState), the base the later changes are told against.
     void this.update();
   }
 
-  /** The services, built after activation: the user's name as the account is read, and the accounts added or removed. */
+  /** The accounts, built after activation: from then on the menu shows them, and hears of every change. */
   connect(services: MenuServices): void {
     if (this.services) return;
     this.services = services;
-    this._register(services.registry.onDidChange(() => void this.update()));
-    this._register(services.account.onDidChange((info) => void (info ? this.learn(info) : undefined)));
-    if (services.account.cached) void this.learn(services.account.cached);
+    this._register(services.onDidChange(() => this.updateSoon()));
+    this._register(services.onDidRename(() => this.updateSoon()));
+    void this.update();
   }
 
-  /** The sessions of every account: the first while signed in, then those added with "Add Account…". Local, no network. */
+  /** The sessions of every account signed in. Local, no network. */
   async accounts(): Promise<vscode.AuthenticationSession[]> {
+    if (this.services) {
+      return this.services.all().map((a) => ({ id: a.label, accessToken: NO_TOKEN, account: { id: a.label, label: a.displayName }, scopes: [] }));
+    }
     const out: vscode.AuthenticationSession[] = [];
     const url = config.documentsBaseUrl();
     const label = await this.credentials.accountLabel(url);
     // The server and key of an added account (the settings changed to them): that account's session is the one.
     if (label && !this.added().some((a) => a.label === label)) {
       const host = hostOf(url);
-      const name = this.services?.account.cached?.name ?? rememberedName(this.remembered(), label, host);
+      const name = rememberedName(this.remembered(), label, host);
       out.push({ id: label, accessToken: NO_TOKEN, account: { id: label, label: displayLabel(host, name) }, scopes: [] });
     }
     for (const added of this.added()) out.push({ id: added.label, accessToken: NO_TOKEN, account: { id: added.label, label: added.displayName }, scopes: [] });
@@ -115,44 +120,37 @@ export class AccountsMenu extends Disposable implements vscode.AuthenticationPro
     );
   }
 
-  /** The menu's Sign Out: the account is signed out as "Content Docs: Sign Out" does it (its key is removed). */
+  /** The menu's Sign Out: the account is removed as "Content Docs: Remove Account…" does it (VS Code asked the user first). */
   async removeSession(sessionId: string): Promise<void> {
-    // An added account first: the menu shows its session also while the first account's settings name the same
-    // server and key (see accounts()).
-    if (this.added().some((a) => a.label === sessionId)) {
-      // VS Code asked the user before calling this: the account is removed as Remove Account… does it.
-      if (!this.services) this.load();
-      await this.services?.registry.remove(sessionId);
-      this.log.info('[auth] removed an added account from the Accounts menu');
-    } else if (sessionId === (await this.credentials.accountLabel())) {
-      await vscode.commands.executeCommand(CMD.signOut);
-      this.log.info('[auth] signed out from the Accounts menu');
+    if (!this.services) this.load();
+    // Built just now, the account of the settings is made a moment later: the Sign Out waits for it.
+    await this.services?.settled();
+    const account = this.services?.all().find((a) => a.label === sessionId);
+    if (account) {
+      await this.services?.remove(account);
+      this.log.info(`[auth] ${account.origin === 'settings' ? 'signed out' : 'removed an added account'} from the Accounts menu`);
     }
     await this.update();
   }
 
-  /** The user's name as the account was read: remembered for the next session, and shown. */
-  private learn(info: AccountInfo): Promise<void> {
-    return this.update(async () => {
-      const name = info.name?.trim();
-      const url = config.documentsBaseUrl();
-      if (!name || !url) return;
-      const label = await this.credentials.accountLabel(url);
-      // Forgotten meanwhile (signed out, another key or server): the name is not this account's.
-      if (!label || this.services?.account.cached !== info) return;
-      const next = remember(this.remembered(), { label, name, host: hostOf(url) });
-      if (next) await this.state.update(STATE.accountNames, next);
-    });
+  /**
+   * Tells the menu of the accounts' changes a moment later, in one go: an account signed in and named an instant later
+   * (its usage read by the key check) is one session added, not one added and renamed — VS Code's menu adds an account
+   * only after an await, and a rename (a removal and an addition of the same id) told meanwhile left it two entries
+   * of one account, one of which its Sign Out never removed.
+   */
+  private updateSoon(): void {
+    if (this.updateTimer) clearTimeout(this.updateTimer);
+    this.updateTimer = setTimeout(() => {
+      this.updateTimer = undefined;
+      void this.update();
+    }, UPDATE_DELAY_MS);
   }
 
-  /**
-   * The accounts added with "Add Account…": as the registry has them, or as globalState keeps them until the services
-   * are built (no account was read or added meanwhile: the name is the one the key check read).
-   */
+  private updateTimer: ReturnType<typeof setTimeout> | undefined;
+
+  /** The accounts added with "Add Account…", as globalState keeps them (until the accounts are built). */
   private added(): { label: string; displayName: string }[] {
-    if (this.services) {
-      return this.services.registry.added().flatMap((a) => (a.record ? [{ label: a.record.label, displayName: a.displayName }] : []));
-    }
     return parseRecords(this.state.get(STATE.accounts)).map((r) => ({ label: r.label, displayName: displayLabel(hostOf(r.documentsUrl), r.name) }));
   }
 
@@ -164,9 +162,8 @@ export class AccountsMenu extends Disposable implements vscode.AuthenticationPro
    * Tells the menu what changed since it was last told. A session whose label changed is told as removed and added
    * again: the menu finds an account to update by its label and removes one by its id, so "changed" would list it twice.
    */
-  private update(before?: () => Promise<void>): Promise<void> {
+  private update(): Promise<void> {
     const run = this.queue.then(async () => {
-      await before?.();
       const next = await this.accounts();
       const same = (a: vscode.AuthenticationSession, b: vscode.AuthenticationSession) => a.id === b.id && a.account.label === b.account.label;
       const removed = this.shown.filter((s) => !next.some((n) => same(n, s)));

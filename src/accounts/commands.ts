@@ -3,11 +3,13 @@ import type { Account } from './account';
 import { hostOf } from './accountNames';
 import { addressProblem, askCheckedKey } from './keyBox';
 import { CMD } from '../constants';
-import type { Core } from '../core';
 import type { KeyBoxNeeds } from './keyBox';
+import type { AccountRootsTree } from '../tree/accountRoots';
+import type { DocNode } from '../model/nodes';
+import type { ProjectNode } from '../model/nodes';
 
 /** What Add Account…, Remove Account and Enter Key take. */
-export type AccountCommandsNeeds = Pick<Core, 'credentials' | 'documentsView' | 'projectsView'> & KeyBoxNeeds;
+export type AccountCommandsNeeds = { readonly documentsView: AccountRootsTree<DocNode>; readonly projectsView: AccountRootsTree<ProjectNode> } & KeyBoxNeeds;
 
 /**
  * Add Account…: another installation of the service (or another key on one), beside the first account. Asks for the
@@ -16,7 +18,7 @@ export type AccountCommandsNeeds = Pick<Core, 'credentials' | 'documentsView' | 
  * addresses are kept in globalState, never in settings. The views then show a root per account.
  */
 export async function addAccount(s: AccountCommandsNeeds): Promise<boolean> {
-  if (!(await s.credentials.hasKey()) && s.registry.added().length === 0) {
+  if (s.registry.all().length === 0) {
     // No account yet: the first one is the one of Set API Key… (its address in the user settings).
     return Boolean(await vscode.commands.executeCommand(CMD.signIn));
   }
@@ -31,7 +33,7 @@ export async function addAccount(s: AccountCommandsNeeds): Promise<boolean> {
     (v) => Promise.resolve(check(v, 'server address')),
   );
   if (url === undefined) return false;
-  const documentsUrl = s.api.checkBaseUrl(url, 'server address');
+  const documentsUrl = s.library.checkBaseUrl(url, 'server address');
   const seo = await s.prompter.inputChecked(
     {
       title: 'Content Docs: Add Account (2/3)',
@@ -42,7 +44,7 @@ export async function addAccount(s: AccountCommandsNeeds): Promise<boolean> {
     (v) => Promise.resolve(v.trim() ? check(v, 'projects server address') : undefined),
   );
   if (seo === undefined) return false;
-  const projectsUrl = seo.trim() ? s.api.checkBaseUrl(seo, 'projects server address') : documentsUrl;
+  const projectsUrl = seo.trim() ? s.library.checkBaseUrl(seo, 'projects server address') : documentsUrl;
 
   const checked = await askCheckedKey(
     s,
@@ -68,45 +70,58 @@ export async function addAccount(s: AccountCommandsNeeds): Promise<boolean> {
 }
 
 /**
- * Remove Account…: an account added with "Add Account…" (a row of the view, a label, or picked), after asking: its key
- * is deleted from SecretStorage and its editors can no longer read or save (their text stays). The first account is
- * signed out with Sign Out.
+ * Remove Account…: any account (a row or root of a view, a label, or picked), after asking: it is disposed (nothing more
+ * is sent for it), its key is deleted from SecretStorage and its editors can no longer read or save (their text stays).
+ * For the account of "Set API Key…" that is a sign-out (its server address stays in the settings); an added account's
+ * record goes too. Nothing is deleted on the server.
  */
 export async function removeAccount(s: AccountCommandsNeeds, arg?: unknown): Promise<boolean> {
   const fromRow = s.documentsView.accountOf(arg) ?? s.projectsView.accountOf(arg);
-  const label = typeof arg === 'string' ? arg : fromRow?.label;
-  let account = label !== undefined ? s.registry.byLabel(label) : undefined;
-  if (account?.primary) {
-    const ok = await s.prompter.confirm(
-      `Sign out of ${account.displayName}?`,
-      'This is the account of "Set API Key…": its key is removed from VS Code. Documents open from it keep their text but can no longer be saved.',
-      'Sign Out',
-    );
-    if (ok) await vscode.commands.executeCommand(CMD.signOut);
-    return ok;
-  }
+  let account = typeof arg === 'string' ? s.registry.byLabel(arg) : fromRow;
   if (!account) {
-    const added = s.registry.added();
-    if (added.length === 0) {
-      void vscode.window.showInformationMessage('No account was added with "Add Account…". To sign out of the first account, use "Content Docs: Sign Out".');
+    const all = s.registry.all();
+    if (all.length === 0) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('No account is signed in.'));
       return false;
     }
     const picked = await s.prompter.pick(
-      added.map((a) => ({ label: a.displayName, description: a.label, account: a })),
-      { title: 'Content Docs: Remove Account', placeHolder: 'Which account should be removed?' },
+      all.map((a) => ({ label: a.displayName, description: a.origin === 'settings' ? vscode.l10n.t('the account of "Set API Key…"') : a.label, account: a })),
+      { title: vscode.l10n.t('Content Docs: Remove Account'), placeHolder: vscode.l10n.t('Which account should be removed?') },
     );
     if (!picked) return false;
     account = picked.account;
   }
   const name = account.displayName;
-  const ok = await s.prompter.confirm(
-    `Remove the account ${name}?`,
-    'Its API key is deleted from VS Code, and it leaves the Documents and Projects views. Nothing is deleted on the server. Documents open from it keep their text but can no longer be saved.',
-    'Remove Account',
-  );
-  if (!ok || account.label === undefined) return false;
-  await s.registry.remove(account.label);
-  vscode.window.setStatusBarMessage(`$(account) Removed ${name}`, 4000);
+  const ok =
+    account.origin === 'settings'
+      ? await s.prompter.confirm(
+          vscode.l10n.t('Sign out of {0}?', name),
+          vscode.l10n.t(
+            'This is the account of "Set API Key…": its key is removed from VS Code (the server address stays in your settings). Nothing is deleted on the server. Documents open from it keep their text but can no longer be saved.',
+          ),
+          vscode.l10n.t('Sign Out'),
+        )
+      : await s.prompter.confirm(
+          vscode.l10n.t('Remove the account {0}?', name),
+          vscode.l10n.t(
+            'Its API key is deleted from VS Code, and it leaves the Documents and Projects views. Nothing is deleted on the server. Documents open from it keep their text but can no longer be saved.',
+          ),
+          vscode.l10n.t('Remove Account'),
+        );
+  if (!ok) return false;
+  // The account as it was asked about: gone meanwhile (removed, or made anew in another window). Nothing more is done,
+  // in it or in the account there now, and the user is told so.
+  if (!s.registry.isLive(account)) {
+    void vscode.window.showWarningMessage(
+      vscode.l10n.t(
+        'The account {0} was removed, signed out, or its API key or server changed elsewhere while you were asked: nothing was removed or signed out here.',
+        name,
+      ),
+    );
+    return false;
+  }
+  await s.registry.remove(account);
+  vscode.window.setStatusBarMessage(vscode.l10n.t('$(account) Removed {0}', name), 4000);
   return true;
 }
 
@@ -121,7 +136,7 @@ export async function enterAccountKey(s: AccountCommandsNeeds, arg?: unknown): P
   let account = typeof arg === 'string' ? s.registry.byLabel(arg) : fromRow;
   if (!account) {
     const missing: Account[] = [];
-    for (const a of s.registry.added()) if (!(await s.registry.hasKey(a))) missing.push(a);
+    for (const a of s.registry.added()) if (!(await a.hasKey())) missing.push(a);
     if (missing.length === 0) {
       void vscode.window.showInformationMessage('Every account added with "Add Account…" has its API key on this machine.');
       return false;
@@ -133,8 +148,8 @@ export async function enterAccountKey(s: AccountCommandsNeeds, arg?: unknown): P
     if (!picked) return false;
     account = picked.account;
   }
-  if (account.primary || !account.record) return Boolean(await vscode.commands.executeCommand(CMD.signIn));
-  const record = account.record;
+  if (account.origin === 'settings') return Boolean(await vscode.commands.executeCommand(CMD.signIn));
+  const record = account.spec;
   const target = account;
   const checked = await askCheckedKey(
     s,
@@ -152,8 +167,8 @@ export async function enterAccountKey(s: AccountCommandsNeeds, arg?: unknown): P
   );
   if (!checked) return false;
   const { key, account: info } = checked;
-  await s.registry.setKey(account, key);
-  account.usage.seed(info);
+  const withKey = await s.registry.setKey(account, key);
+  withKey.usage.seed(info);
   vscode.window.setStatusBarMessage(`$(key) The API key of ${account.displayName} is stored`, 4000);
   return true;
 }

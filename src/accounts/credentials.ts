@@ -22,6 +22,8 @@ export class Credentials extends Disposable implements SignIn {
   private labelQueue: Promise<unknown> = Promise.resolve();
   /** Whether an account added with "Add Account…" is signed in (the views then show, whatever this key is). */
   alsoSignedIn: () => boolean = () => false;
+  /** Resolves once a change of the key has made its account (see AccountRegistry.settled). */
+  settled: () => Promise<void> = () => Promise.resolve();
   /** The key as last seen by refreshContext (null: not read yet). */
   private lastSeen: string | undefined | null = null;
   private readonly _onDidChange = this._register(new vscode.EventEmitter<boolean>());
@@ -46,7 +48,7 @@ export class Credentials extends Disposable implements SignIn {
   getKey(): Promise<string | undefined> {
     this.cached ??= Promise.resolve(this.secrets.get(SECRET_KEY)).then(
       (k) => {
-        this.log.setSecret(k);
+        this.log.setSecret(k, 'settings');
         return k || undefined;
       },
       () => undefined,
@@ -63,17 +65,21 @@ export class Credentials extends Disposable implements SignIn {
     return !!(await this.getKey());
   }
 
+  /** Stores the key of "Set API Key…"; resolves once the account of that key and the settings' server is made. */
   async setKey(key: string): Promise<void> {
     await this.secrets.store(SECRET_KEY, key);
     this.cached = Promise.resolve(key);
-    this.log.setSecret(key);
+    this.log.setSecret(key, 'settings');
     await this.refreshContext(true);
+    await this.settled();
   }
 
+  /** Deletes the key of "Set API Key…" (a sign-out); resolves once its account is gone. */
   async clearKey(): Promise<void> {
     await this.secrets.delete(SECRET_KEY);
     this.cached = Promise.resolve(undefined);
     await this.refreshContext(true);
+    await this.settled();
   }
 
   /**

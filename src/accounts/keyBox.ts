@@ -1,14 +1,17 @@
 import type { AccountInfo } from '../api/index';
-import type { Core } from '../core';
 import { describeError, errorKind } from '../util/errors';
+import type { AccountRegistry } from './registry';
+import type { ApiLibrary } from './apiProvider';
+import type { Logger } from '../util/log';
+import type { Prompter } from '../ui/prompter';
 
 /** What the key box takes. */
-export type KeyBoxNeeds = Pick<Core, 'api' | 'log' | 'prompter' | 'registry'>;
+export type KeyBoxNeeds = { readonly library: ApiLibrary; readonly log: Logger; readonly prompter: Prompter; readonly registry: AccountRegistry };
 
 /** What a server address box shows under it: the reason an address is refused (undefined: accepted). */
 export function addressProblem(s: KeyBoxNeeds, value: string, label: string): string | undefined {
   try {
-    s.api.checkBaseUrl(value, label);
+    s.library.checkBaseUrl(value, label);
     return undefined;
   } catch (e) {
     return (e as Error).message;
@@ -54,10 +57,11 @@ export async function askCheckedKey(
       const problem = validateKey(value);
       if (problem) return problem;
       const url = where.documentsUrl;
-      const refused = refuse(url ? await s.registry.labelFor(url, value.trim(), { mint: false }) : undefined);
+      if (!url) return 'No server address is set.';
+      const refused = refuse(await s.registry.labelFor(url, value.trim(), { mint: false }));
       if (refused) return refused;
       try {
-        account = await s.api.probe(value.trim(), url, signal, where.projectsUrl);
+        account = await s.library.probe(value.trim(), url, signal, where.projectsUrl);
         return undefined;
       } catch (e) {
         if (signal.aborted) return 'Cancelled.'; // Escape: the box is gone, and this answer is not shown

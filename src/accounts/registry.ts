@@ -1,46 +1,90 @@
 import vscode = require('vscode');
-import type { ContentDocument } from '../api/index';
+import type { ContentDocument, Exchange } from '../api/index';
 import type { Credentials } from './credentials';
 import { SECRET_ACCOUNT_KEY_PREFIX, STATE } from '../constants';
 import { Emitter } from '../model/emitter';
-import { AccountService } from '../usage/accountService';
-import { ApiProvider } from './apiProvider';
-import { DocumentService } from '../documents/documentService';
-import { ProjectService } from '../projects/projectService';
+import * as config from '../util/config';
 import { Disposable } from '../util/disposable';
 import type { Logger } from '../util/log';
-import { Account, type AccountModelsOf } from './account';
+import { Account, type AccountParts, type AccountSpec } from './account';
+import { hostOf, parseRemembered, remember, rememberedName } from './accountNames';
 import { MAX_ACCOUNTS, parseRecords, type AccountRecord } from './records';
 
-/** An account added with "Add Account…" never hears of a sign-in change: removing it is its end. */
-const NEVER = { onDidChange: (): vscode.Disposable => new vscode.Disposable(() => undefined) };
+/** An HTTP exchange and the account it was made for. */
+export interface AccountExchange {
+  readonly account: Account;
+  readonly exchange: Exchange;
+}
+
+/** The view state keys kept per account (under `<key>.<label>`). */
+const VIEW_STATE = [STATE.documentsView, STATE.projectsView] as const;
 
 /**
- * Every account the user signed in to: the first (the key of "Set API Key…" and the user settings) and those added
- * with "Add Account…" (addresses in globalState, each key in SecretStorage under its label). Building an account costs
- * no request and loads nothing: its client is made on its first request.
+ * Every account the user signed in to, each an immutable {@link Account} built by the same code: the account of
+ * "Set API Key…" and the user settings' server addresses (origin `settings`), and those added with "Add Account…"
+ * (origin `added`: addresses in globalState, each key in SecretStorage under its label). A change of the settings'
+ * key or server — in this window, another window (SecretStorage is shared) or by Settings Sync — disposes that account
+ * and builds another; so does entering or removing an added account's key. There is no "current account": an action
+ * works in the account its user chose, which it holds. Building an account costs no request and loads nothing.
  */
 export class AccountRegistry extends Disposable {
+  /** The account of "Set API Key…" and the user settings, while one is signed in. */
+  #settings: Account | undefined;
   readonly #added = new Map<string, Account>();
+  /** The key each added account was built with or has read (undefined: none yet). */
+  readonly #keyOf = new WeakMap<Account, () => string | undefined>();
+  /** Changes of the settings' account are worked out one at a time, in the order they came. */
+  #queue: Promise<void> = Promise.resolve();
   readonly #_onDidChange = this._register(new Emitter<void>());
-  /** An account was added or removed. */
+  /** An account was added, removed, signed in or out, or made anew (another key or server). */
   readonly onDidChange = this.#_onDidChange.event;
+  readonly #_onDidRename = this._register(new Emitter<Account>());
+  /** An account's user's name was learned (the Accounts menu and the account's root in the views name it so). */
+  readonly onDidRename = this.#_onDidRename.event;
+  readonly #_onDidExchange = this._register(new Emitter<AccountExchange>());
+  /** Every HTTP exchange of every account (the status bar, the tests and the bench hear them). */
+  readonly onDidExchange = this.#_onDidExchange.event;
 
   constructor(
-    readonly primary: Account,
     private readonly credentials: Credentials,
     private readonly secrets: vscode.SecretStorage,
     private readonly state: vscode.Memento,
     private readonly log: Logger,
-    /** How each added account's models are built (see Account). */
-    private readonly modelsOf: AccountModelsOf,
-    private readonly onFirstWait?: () => void,
-    /** Loads the HTTP client's bundle (dist/api.js) for the added accounts' API providers (see ApiProvider). */
-    private readonly loadApi?: () => typeof import('../api/index'),
+    private readonly parts: AccountParts,
   ) {
     super();
-    for (const record of parseRecords(state.get(STATE.accounts))) this.#added.set(record.label, this.#build(record));
-    this._register({ dispose: () => this.#added.forEach((a) => a.dispose()) });
+    for (const record of parseRecords(state.get(STATE.accounts))) this.#added.set(record.label, this.#buildAdded(record));
+    this._register({
+      dispose: () => {
+        this.#settings?.dispose();
+        this.#added.forEach((a) => a.dispose());
+      },
+    });
+    // The settings' key (Set API Key… or Sign Out, here or in another window) or server changed: another account, or none.
+    this._register(credentials.onDidChange(() => void this.#refreshSettings()));
+    this._register(
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (config.affects(e, 'documents.baseUrl') || config.affects(e, 'projects.baseUrl')) void this.#refreshSettings();
+      }),
+    );
+    // An added account's key entered or deleted in another window: that account anew (or without its key).
+    this._register(
+      secrets.onDidChange((e) => {
+        if (!e.key.startsWith(SECRET_ACCOUNT_KEY_PREFIX)) return;
+        const account = this.#added.get(e.key.slice(SECRET_ACCOUNT_KEY_PREFIX.length));
+        if (account) void this.#addedKeyChanged(account);
+      }),
+    );
+    void this.#refreshSettings();
+  }
+
+  /**
+   * Every account signed in: the settings' account first, then the added ones in the order they were added. One
+   * account per label: the settings naming the server and key of an added account make no second account of it.
+   */
+  all(): Account[] {
+    const settings = this.#settings;
+    return settings && !this.#added.has(settings.label) ? [settings, ...this.#added.values()] : [...this.#added.values()];
   }
 
   /** The accounts added with "Add Account…", in the order they were added. */
@@ -48,42 +92,30 @@ export class AccountRegistry extends Disposable {
     return [...this.#added.values()];
   }
 
-  /**
-   * Every account to show: the first while it is signed in, then the added ones. The first is left out while its
-   * server and key are those of an added account (its settings changed to them): one account, shown once, as the
-   * added one its addresses name (byLabel finds that one too).
-   */
-  shown(): Account[] {
-    if (this.#added.size > 0 && this.primary.label !== undefined && this.#added.has(this.primary.label)) return this.added();
-    const first = this.primary.label !== undefined || this.credentials.signedIn || this.#added.size === 0;
-    return first ? [this.primary, ...this.#added.values()] : this.added();
-  }
-
-  /** Whether more than one account is to be shown (the views then show a root per account). */
+  /** Whether more than one account is signed in (the views then show a root per account). */
   get several(): boolean {
-    return this.shown().length > 1;
+    return this.all().length > 1;
   }
 
-  /** The account a label names now (a URI's account), if any. */
+  /** Whether `account` is one of the accounts signed in now (false once it is gone). */
+  isLive(account: Account): boolean {
+    return !account.gone && this.all().includes(account);
+  }
+
+  /** The account a label names now (a URI's account), if one is signed in. */
   byLabel(label: string | undefined): Account | undefined {
     if (label === undefined) return undefined;
-    return this.#added.get(label) ?? (this.primary.label === label ? this.primary : undefined);
+    return this.all().find((a) => a.label === label);
   }
 
-  /** The account whose services read the document object (undefined: made up elsewhere). */
+  /** The account whose services read the document object (undefined: made up elsewhere, or its account is gone). */
   forDocument(doc: ContentDocument): Account | undefined {
-    if (this.primary.owns(doc)) return this.primary;
-    return this.added().find((a) => a.owns(doc));
+    return this.all().find((a) => a.owns(doc));
   }
 
-  /** The documents service of an added account (see LazyDocumentFileSystem). */
-  documentsOf(label: string): DocumentService | undefined {
-    return this.#added.get(label)?.documents;
-  }
-
-  /** The label of the added account whose services read the document object. */
-  addedLabelOf(doc: ContentDocument): string | undefined {
-    return this.added().find((a) => a.owns(doc))?.record?.label;
+  /** Resolves once the changes heard so far (a key set, a server setting) have made their accounts. */
+  settled(): Promise<void> {
+    return this.#queue;
   }
 
   /**
@@ -100,91 +132,192 @@ export class AccountRegistry extends Disposable {
    */
   async add(record: Omit<AccountRecord, 'label'>, key: string): Promise<Account> {
     const label = await this.labelFor(record.documentsUrl, key);
-    if (!label) throw new Error("Couldn't make a label for the account.");
-    if (this.byLabel(label)) throw new Error(`This account is already signed in (${this.byLabel(label)!.displayName}).`);
-    if (this.#added.size >= MAX_ACCOUNTS) throw new Error(`At most ${MAX_ACCOUNTS} accounts can be added: remove one first.`);
+    if (!label) throw new Error(vscode.l10n.t("Couldn't make a label for the account."));
+    const existing = this.byLabel(label);
+    if (existing) throw new Error(vscode.l10n.t('This account is already signed in ({0}).', existing.displayName));
+    if (this.#added.size >= MAX_ACCOUNTS) throw new Error(vscode.l10n.t('At most {0} accounts can be added: remove one first.', MAX_ACCOUNTS));
     this.log.setSecret(key, label);
     await this.secrets.store(SECRET_ACCOUNT_KEY_PREFIX + label, key);
-    const full: AccountRecord = { label, ...record };
-    const account = this.#build(full);
+    const account = this.#buildAdded({ label, ...record }, key);
     this.#added.set(label, account);
-    await this.#persist();
+    await this.#persist({ add: { label, ...record } });
     this.log.info(`[accounts] added ${label}`);
     this.#_onDidChange.fire();
     return account;
   }
 
-  /** Removes an added account: its key is deleted, and everything it owns is disposed. */
-  async remove(label: string): Promise<void> {
-    const account = this.#added.get(label);
-    if (!account) return;
-    this.#added.delete(label);
+  /**
+   * Removes an account, whichever its origin, after the caller asked: it is disposed (everything it owns, and nothing
+   * more is sent for it), its view state goes, and its key is deleted — the key of "Set API Key…" (a sign-out) or the
+   * added account's own, with its record. Nothing is deleted on the server.
+   */
+  async remove(account: Account): Promise<void> {
+    if (account.origin === 'settings') {
+      if (this.#settings !== account) return;
+      this.#settings = undefined;
+      account.dispose();
+      this.#_onDidChange.fire();
+      await this.#forgetViewState(account.label);
+      await this.credentials.clearKey();
+      await this.settled();
+      this.log.info(`[accounts] signed out of ${account.label}`);
+      return;
+    }
+    if (this.#added.get(account.label) !== account) return;
+    this.#added.delete(account.label);
     account.dispose();
-    this.log.setSecret(undefined, label);
-    await this.#persist();
-    // Its views' state (kept under its label) goes with it.
-    await Promise.all([STATE.documentsView, STATE.projectsView].map((k) => this.state.update(`${k}.${label}`, undefined)));
-    await Promise.resolve(this.secrets.delete(SECRET_ACCOUNT_KEY_PREFIX + label)).catch((e: unknown) =>
-      this.log.warn(`[accounts] couldn't delete the key of ${label}: ${(e as Error)?.message ?? e}`),
+    this.log.setSecret(undefined, account.label);
+    await this.#persist({ remove: account.label });
+    await this.#forgetViewState(account.label);
+    await Promise.resolve(this.secrets.delete(SECRET_ACCOUNT_KEY_PREFIX + account.label)).catch((e: unknown) =>
+      this.log.warn(`[accounts] couldn't delete the key of ${account.label}: ${(e as Error)?.message ?? e}`),
     );
-    this.log.info(`[accounts] removed ${label}`);
+    this.log.info(`[accounts] removed ${account.label}`);
     this.#_onDidChange.fire();
+    // The settings may name this server and key too: that account shows again, as the settings' own.
+    void this.#refreshSettings();
   }
 
   /**
-   * Whether an added account's key is in SecretStorage (false: its record came without it, e.g. globalState synced
-   * from another machine, whose SecretStorage is not). The first account's key is Set API Key…'s (true here).
+   * Stores a checked key for an added account whose key is missing on this machine, under that account's label (its
+   * record and its URIs keep it); the server and key are given that label from now on. The account is made anew
+   * with its key.
    */
-  async hasKey(account: Account): Promise<boolean> {
-    if (account.primary || !account.record) return true;
-    return Boolean(await Promise.resolve(this.secrets.get(SECRET_ACCOUNT_KEY_PREFIX + account.record.label)).catch(() => undefined));
+  async setKey(account: Account, key: string): Promise<Account> {
+    if (account.origin !== 'added' || this.#added.get(account.label) !== account) {
+      throw new Error(vscode.l10n.t('This account is not one added with "Add Account…".'));
+    }
+    await this.credentials.accountLabel(account.documentsUrl, key, { as: account.label });
+    this.log.setSecret(key, account.label);
+    await this.secrets.store(SECRET_ACCOUNT_KEY_PREFIX + account.label, key);
+    this.log.info(`[accounts] key entered for ${account.label}`);
+    return this.#replaceAdded(account, key);
   }
 
-  /**
-   * Stores a checked key for an added account whose key is missing, under that account's label (its record and its
-   * URIs keep it); the server and key are given that label from now on. The views hear of it.
-   */
-  async setKey(account: Account, key: string): Promise<void> {
-    const record = account.record;
-    if (!record || this.#added.get(record.label) !== account) throw new Error('This account is not one added with "Add Account…".');
-    await this.credentials.accountLabel(record.documentsUrl, key, { as: record.label });
-    this.log.setSecret(key, record.label);
-    await this.secrets.store(SECRET_ACCOUNT_KEY_PREFIX + record.label, key);
-    this.log.info(`[accounts] key entered for ${record.label}`);
+  /** An added account's key as stored now differs from the one it was built with: it is made anew with that key. */
+  async #addedKeyChanged(account: Account): Promise<void> {
+    const now = (await Promise.resolve(this.secrets.get(SECRET_ACCOUNT_KEY_PREFIX + account.label)).catch(() => undefined)) || undefined;
+    if (now === this.#keyOf.get(account)?.()) return;
+    this.#replaceAdded(account, now);
+  }
+
+  #replaceAdded(account: Account, key: string | undefined): Account {
+    if (this.#added.get(account.label) !== account) return account;
+    const { label, documentsUrl, projectsUrl, name } = account.spec;
+    const next = this.#buildAdded({ label, documentsUrl, projectsUrl, ...(name ? { name } : {}) }, key);
+    this.#added.set(account.label, next);
+    account.dispose();
+    this.#_onDidChange.fire();
+    return next;
+  }
+
+  /** Works out the settings' account again (queued): another key or server disposes it and makes the new one. */
+  #refreshSettings(): Promise<void> {
+    const run = this.#queue.then(() => this.#settingsAccount());
+    this.#queue = run.catch((e: unknown) => this.log.warn(`[accounts] couldn't read the account of the settings: ${(e as Error)?.message ?? e}`));
+    return this.#queue;
+  }
+
+  async #settingsAccount(): Promise<void> {
+    if (this.isDisposed) return;
+    const documentsUrl = config.documentsBaseUrl();
+    const projectsUrl = config.projectsBaseUrl();
+    const key = await this.credentials.getKey();
+    const label = key && documentsUrl ? await this.credentials.accountLabel(documentsUrl, key) : undefined;
+    const current = this.#settings;
+    if (this.isDisposed) return;
+    if (current && current.label === label && current.documentsUrl === documentsUrl && current.projectsUrl === projectsUrl) return;
+    if (!current && !label) return;
+    this.#settings = undefined;
+    current?.dispose();
+    if (label && key) {
+      await this.#migrateViewState(label);
+      const name = rememberedName(parseRemembered(this.state.get(STATE.accountNames)), label, hostOf(documentsUrl));
+      this.#settings = this.#build({ label, documentsUrl, projectsUrl, origin: 'settings', ...(name ? { name } : {}) }, () => Promise.resolve(key));
+      this.log.info(`[accounts] the account of the settings is ${label}`);
+    } else {
+      this.log.info('[accounts] no account in the settings (signed out, or no server address)');
+    }
     this.#_onDidChange.fire();
   }
 
-  #records(): AccountRecord[] {
-    return [...this.#added.values()].map((a) => a.record!);
-  }
-
-  #persist(): Thenable<void> {
-    return this.state.update(STATE.accounts, this.#records());
-  }
-
-  #build(record: AccountRecord): Account {
-    let key: Promise<string | undefined> | undefined;
+  /** An added account, with its key when it is known (just stored), else read from SecretStorage on first use. */
+  #buildAdded(record: AccountRecord, known?: string): Account {
+    let seen = known;
+    let read: Promise<string | undefined> | undefined = known !== undefined ? Promise.resolve(known) : undefined;
+    if (known !== undefined) this.log.setSecret(known, record.label);
     // A key read is kept; a missing one is looked for again next time (it may be entered, see setKey).
     const getKey = () =>
-      (key ??= Promise.resolve(this.secrets.get(SECRET_ACCOUNT_KEY_PREFIX + record.label)).then(
+      (read ??= Promise.resolve(this.secrets.get(SECRET_ACCOUNT_KEY_PREFIX + record.label)).then(
         (k) => {
           this.log.setSecret(k, record.label);
-          if (!k) key = undefined;
+          if (!k) read = undefined;
+          else seen = k;
           return k || undefined;
         },
         () => {
-          key = undefined;
+          read = undefined;
           return undefined;
         },
       ));
-    const api = new ApiProvider(
-      { documentsUrl: () => record.documentsUrl, projectsUrl: () => record.projectsUrl, getKey, fromSettings: false },
-      this.log,
-      this.onFirstWait,
-      this.loadApi,
-    );
-    const documents = new DocumentService(api, NEVER, () => Promise.resolve(record.label));
-    const usage = new AccountService(api, NEVER, documents, this.log);
-    return new Account({ api, documents, usage, projects: new ProjectService(api) }, false, { documentsUrl: () => record.documentsUrl, name: () => record.name }, true, this.modelsOf, record);
+    const account = this.#build({ ...record, origin: 'added' }, getKey);
+    this.#keyOf.set(account, () => seen);
+    return account;
+  }
+
+  /** Every account is built here, whatever its origin. */
+  #build(spec: AccountSpec, getKey: () => Promise<string | undefined>): Account {
+    const account = new Account(spec, getKey, this.parts);
+    account.api.onDidExchange((exchange) => this.#_onDidExchange.fire({ account, exchange }));
+    // The user's name, as the account is read for another reason: remembered for the next session (the Accounts
+    // menu and the views name the account with it before it is read again), and kept in an added account's record.
+    // A name learned anew renames the account where it is shown (the Accounts menu, its root in the views).
+    let named = account.spec.name;
+    account.usage.onDidChange((info) => {
+      const name = info?.name?.trim();
+      if (!name || account.gone) return;
+      void this.#learnName(account, name);
+      if (name === named) return;
+      named = name;
+      this.#_onDidRename.fire(account);
+    });
+    return account;
+  }
+
+  async #learnName(account: Account, name: string): Promise<void> {
+    const next = remember(parseRemembered(this.state.get(STATE.accountNames)), { label: account.label, name, host: hostOf(account.documentsUrl) });
+    if (next) await this.state.update(STATE.accountNames, next);
+    if (account.origin === 'added' && this.#added.get(account.label) === account && account.spec.name !== name) await this.#persist({ rename: { label: account.label, name } });
+  }
+
+  /**
+   * Writes one change to the records as globalState keeps them now: every window of the machine shares them, and
+   * another window may have added or removed an account since this one read them (its accounts are kept as they are).
+   */
+  #persist(change: { add?: AccountRecord; remove?: string; rename?: { label: string; name: string } }): Thenable<void> {
+    let records = parseRecords(this.state.get(STATE.accounts));
+    const { add, remove, rename } = change;
+    if (remove !== undefined) records = records.filter((r) => r.label !== remove);
+    if (add) records = [...records.filter((r) => r.label !== add.label), add];
+    if (rename) records = records.map((r) => (r.label === rename.label ? { ...r, name: rename.name } : r));
+    return this.state.update(STATE.accounts, records);
+  }
+
+  /**
+   * Each account keeps its view state (its choices, the template names its server taught) under its label. Earlier
+   * versions kept the settings' account's under the plain keys: the first account of the settings built after the
+   * update takes them.
+   */
+  async #migrateViewState(label: string): Promise<void> {
+    for (const key of VIEW_STATE) {
+      const old = this.state.get(key);
+      if (old === undefined) continue;
+      if (this.state.get(`${key}.${label}`) === undefined) await this.state.update(`${key}.${label}`, old);
+      await this.state.update(key, undefined);
+    }
+  }
+
+  async #forgetViewState(label: string): Promise<void> {
+    await Promise.all(VIEW_STATE.map((k) => this.state.update(`${k}.${label}`, undefined)));
   }
 }

@@ -1,11 +1,15 @@
 import vscode = require('vscode');
 import { CONFIG } from '../constants';
-import type { Core } from '../core';
 import { addressProblem, askCheckedKey } from './keyBox';
 import * as config from '../util/config';
+import type { AccountRegistry } from './registry';
+import type { ApiLibrary } from './apiProvider';
+import type { Credentials } from './credentials';
+import type { Logger } from '../util/log';
+import type { Prompter } from '../ui/prompter';
 
 /** What Set API Key… and Sign Out take. */
-export type SignInNeeds = Pick<Core, 'account' | 'api' | 'credentials' | 'log' | 'prompter' | 'registry'>;
+export type SignInNeeds = { readonly library: ApiLibrary; readonly credentials: Credentials; readonly log: Logger; readonly prompter: Prompter; readonly registry: AccountRegistry };
 
 /**
  * Set API Key…: asks for the server address when none is set, then for the key (hidden input). The key box stays
@@ -28,9 +32,11 @@ export async function signIn(s: SignInNeeds): Promise<boolean> {
       (v) => Promise.resolve(check(v)),
     );
     if (url === undefined) return false;
-    newServer = s.api.checkBaseUrl(url, 'server address');
+    newServer = s.library.checkBaseUrl(url, 'server address');
   }
 
+  // The server the key is checked with: it is stored only for that server.
+  const checkedUrl = newServer ?? config.documentsBaseUrl();
   const checked = await askCheckedKey(
     s,
     {
@@ -38,7 +44,7 @@ export async function signIn(s: SignInNeeds): Promise<boolean> {
       prompt: 'Paste the API key from your account settings (API section). It is stored in VS Code\'s secret storage.',
       logTag: 'auth',
     },
-    { documentsUrl: newServer ?? config.documentsBaseUrl() },
+    { documentsUrl: checkedUrl },
     (label) => {
       // The same server and key as an account added with Add Account…: one account, never two of it side by side.
       const twin = label !== undefined ? s.registry.added().find((a) => a.label === label) : undefined;
@@ -49,16 +55,32 @@ export async function signIn(s: SignInNeeds): Promise<boolean> {
   );
   if (!checked) return false;
   const { key, account } = checked;
+  // The server setting changed while the key was checked (Settings Sync, another window): the key was accepted by the
+  // server it was checked with, not by the one the settings name now, and is never sent there.
+  if (!newServer && config.documentsBaseUrl() !== checkedUrl) {
+    void vscode.window.showWarningMessage(
+      vscode.l10n.t(
+        'The server address changed to {0} while the key was checked with {1}: the key was not stored, and nothing was sent to {0}. Run "Content Docs: Set API Key…" again for the server you mean.',
+        config.documentsBaseUrl() || vscode.l10n.t('(none)'),
+        checkedUrl ?? '',
+      ),
+    );
+    return false;
+  }
   if (newServer) await vscode.workspace.getConfiguration(CONFIG).update('documents.baseUrl', newServer, vscode.ConfigurationTarget.Global);
+  // Resolves once the account of this key and server is made.
   await s.credentials.setKey(key);
   // The key check just read the account: the plan usage shows from it, and the first request does not read it again.
-  s.account.seed(account);
+  s.registry.all().find((a) => a.origin === 'settings' && a.documentsUrl === checkedUrl)?.usage.seed(account);
   s.log.info('[auth] API key saved');
   void vscode.window.showInformationMessage('Content Docs: signed in.');
   return true;
 }
 
+/** Sign Out: the account of "Set API Key…" is removed as Remove Account… removes any account (its key deleted). */
 export async function signOut(s: SignInNeeds): Promise<void> {
-  await s.credentials.clearKey(); // the document service forgets the account on the key change
+  const account = s.registry.all().find((a) => a.origin === 'settings');
+  if (account) await s.registry.remove(account);
+  else await s.credentials.clearKey();
   s.log.info('[auth] API key removed');
 }

@@ -225,7 +225,7 @@ export class CodeCache {
 }
 
 /** Loads a bundle (see CodeCache.load); what the other bundles get from the activation bundle (Core's loadBundle). */
-export type LoadBundle = <T>(name: string, plain: () => T) => T;
+export type { LoadBundle } from '../util/loadBundle';
 
 let current: CodeCache | undefined;
 

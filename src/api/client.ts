@@ -1,11 +1,35 @@
 import type { Dispatcher } from './http';
-import { ApiError, summarizeFields } from './errors';
+import { ApiError, firstSentence, summarizeFields } from './errors';
 import { defaultTransport, INSECURE_HTTP_NOTE } from './platform';
 import { prepareSchemas, schemas, type Schemas, type ZodSchema } from './schemas';
-import type { Transport, TransportResponse } from './transport';
+import { SendFailure, type Transport, type TransportResponse } from './transport';
+import { describeNetworkFailure, proxySignInRequired } from './networkErrors';
 import { serverTrim } from './validate';
 
 export type Service = 'documents' | 'projects';
+
+/**
+ * Whose request it is, for the pacing of a server's requests per minute: `user` (the default), one the writer asked
+ * for (a click, a typed query, a save), goes ahead of every `background` one waiting (counts, backup pages,
+ * prefetches); background work also leaves part of the server's minute to the writer.
+ */
+export type Priority = 'user' | 'background';
+
+/** How one call is made: its cancellation and its priority. */
+export interface CallOptions {
+  signal?: AbortSignal;
+  priority?: Priority;
+}
+
+/** A call's last argument: a signal alone (as before), or the call's options. */
+export type Call = AbortSignal | CallOptions;
+
+/** The options of a call given as a signal alone or as options. */
+export function callOptions(call: Call | undefined): CallOptions {
+  if (call === undefined) return {};
+  const maybe = call as Partial<AbortSignal>;
+  return typeof maybe.aborted === 'boolean' && typeof maybe.addEventListener === 'function' ? { signal: call as AbortSignal } : (call as CallOptions);
+}
 export type LogLevel = 'trace' | 'debug' | 'info' | 'warn' | 'error';
 
 export interface ClientOptions {
@@ -69,6 +93,8 @@ export interface RequestSpec<T> {
   /** The answer's schema, picked from the response schemas (built on first use). */
   schema: (s: Schemas) => ZodSchema<T>;
   signal?: AbortSignal;
+  /** Default `user`. */
+  priority?: Priority;
   timeoutMs?: number;
 }
 
@@ -150,12 +176,20 @@ export function redirectTarget(url: URL): string {
   return shown.length > 200 ? `${shown.slice(0, 199)}…` : shown;
 }
 
+/** One request the pacer counts: when it started, then (once answered or failed) when its answer came. */
+interface Slot {
+  at: number;
+}
+
 /**
- * Client-side pacing: a sliding one-minute window of our own request starts, per server. A 429's Retry-After says
- * when the server's window ends: the server counts afresh from then on, and so does this count.
+ * Client-side pacing: a sliding one-minute window of our own requests, per server. A request counts from its start
+ * until its answer comes, then from the answer: the server counted it somewhere between, and a request can wait in
+ * the connection pool before it leaves. A 429's Retry-After says when the server's window ends: the server counts
+ * afresh from then on, and so does this count. Background work (see Priority) starts only while a third of the
+ * minute stays free for the writer.
  */
 class Pacer {
-  private starts: number[] = [];
+  private slots: Slot[] = [];
   /** Until an answer says otherwise, the servers' usual limit (or less, when that is all that can be assumed). */
   private limit: number;
   constructor(
@@ -199,29 +233,45 @@ class Pacer {
     }
   }
 
-  /** How long to wait before the next request may start. */
-  delay(now = Date.now()): number {
-    // The starts of the last minute, less those before the end of a 429's wait once it has passed: the server no longer counts them.
+  /** The part of the server's minute background work leaves to the writer: a third of it. */
+  private reserve(): number {
+    return Number.isFinite(this.limit) ? Math.ceil(this.limit / 3) : 0;
+  }
+
+  /** How long to wait before the next request of this priority may start. */
+  delay(now = Date.now(), priority: Priority = 'user'): number {
+    // The requests of the last minute, less those before the end of a 429's wait once it has passed: the server no longer counts them.
     const from = now >= this.windowEnds ? this.windowEnds : 0;
-    this.starts = this.starts.filter((t) => now - t < 60_000 && t >= from);
-    // Leave one request of headroom for another window or tool sharing the key.
+    this.slots = this.slots.filter((s) => now - s.at < 60_000 && s.at >= from);
+    // Leave one request of headroom for another window or tool sharing the key; background work, a third more.
     const budget = Math.max(1, this.limit - 1);
-    if (this.starts.length >= budget) {
-      const wait = this.starts[this.starts.length - budget] + 60_000 - now + 5;
+    const allowed = priority === 'user' ? budget : Math.max(1, budget - this.reserve());
+    if (this.slots.length >= allowed) {
+      const times = this.slots.map((s) => s.at).sort((a, b) => a - b);
+      const wait = times[times.length - allowed] + 60_000 - now + 5;
       // Before that end, the count holds a request no longer than the server asked (a retry may wake a moment early).
       return now < this.windowEnds ? Math.min(wait, this.windowEnds - now + 5) : wait;
     }
-    if (this.remaining !== undefined && this.remaining <= 0 && now - this.remainingAt < 60_000 && this.starts.length > 0) {
+    const floor = priority === 'user' ? 0 : this.reserve();
+    if (this.remaining !== undefined && this.remaining <= floor && now - this.remainingAt < 60_000 && this.slots.length > 0) {
       // The server said when its window ends: wait that long, not a whole minute.
       if (this.resetAt !== undefined) return this.resetAt > now ? this.resetAt - now + 5 : 0;
-      return this.starts[0] + 60_000 - now + 5;
+      return Math.min(...this.slots.map((s) => s.at)) + 60_000 - now + 5;
     }
     return 0;
   }
 
-  started(now = Date.now()): void {
-    this.starts.push(now);
+  /** A request starts: counted from now until its answer (see settle). */
+  started(now = Date.now()): Slot {
+    const slot = { at: now };
+    this.slots.push(slot);
     if (this.remaining !== undefined) this.remaining--;
+    return slot;
+  }
+
+  /** The request's answer (or failure) came: it counts from now. */
+  settle(slot: Slot, now = Date.now()): void {
+    slot.at = Math.max(slot.at, now);
   }
 
   /** After a 429 whose wait could not be read (a browser): until then the next request waits. */
@@ -241,9 +291,87 @@ class Pacer {
     this.heldUntil = 0;
   }
 
-  /** How long to wait before the next request may start: the count's pacing, or a hold after a 429. */
-  wait(now = Date.now()): number {
-    return Math.max(this.delay(now), this.heldUntil - now);
+  /** How long to wait before the next request of this priority may start: the count's pacing, or a hold after a 429. */
+  wait(now = Date.now(), priority: Priority = 'user'): number {
+    return Math.max(this.delay(now, priority), this.heldUntil - now);
+  }
+}
+
+/** How urgent a request is; a writer's read joining a background one that waits makes it the writer's. */
+interface Urgency {
+  priority: Priority;
+}
+
+/** A request waiting for its turn in a server's pacing queue. */
+interface Waiter {
+  urgency: Urgency;
+  /** Arrival order: first come, first served within a priority. */
+  seq: number;
+  go: (slot: Slot) => void;
+  log: (level: LogLevel, line: string) => void;
+  /** Whether the wait was logged already (once per request). */
+  logged?: boolean;
+}
+
+/** A server's pacing, shared by its clients: the count, the requests waiting their turn, and the loop that lets them go. */
+interface SharedPacer {
+  pacer: Pacer;
+  waiting: Waiter[];
+  seq: number;
+  /** Whether the loop runs; `wake` cuts its current wait short (a request arrived that may go first, or one left). */
+  pumping: boolean;
+  wake?: AbortController;
+  users: number;
+}
+
+/** The next to go: the writer's requests before background work, each in arrival order. */
+function nextWaiter(waiting: readonly Waiter[]): Waiter {
+  let best = waiting[0];
+  for (const w of waiting) {
+    const rank = (x: Waiter) => (x.urgency.priority === 'user' ? 0 : 1);
+    if (rank(w) < rank(best) || (rank(w) === rank(best) && w.seq < best.seq)) best = w;
+  }
+  return best;
+}
+
+/** Lets the waiting requests go, one at a time, each when the pacer allows its priority (one loop per server). */
+async function pump(shared: SharedPacer, service: Service): Promise<void> {
+  if (shared.pumping) {
+    shared.wake?.abort();
+    return;
+  }
+  shared.pumping = true;
+  try {
+    while (shared.waiting.length) {
+      const next = nextWaiter(shared.waiting);
+      const wait = shared.pacer.wait(Date.now(), next.urgency.priority);
+      if (wait <= 0) {
+        shared.waiting.splice(shared.waiting.indexOf(next), 1);
+        next.go(shared.pacer.started());
+        continue;
+      }
+      if (!next.logged) {
+        next.logged = true;
+        next.log('info', `[api] pacing ${service} requests: waiting ${wait} ms to stay under the rate limit${next.urgency.priority === 'background' ? ' (background work, behind yours)' : ''}`);
+      }
+      const wake = new AbortController();
+      shared.wake = wake;
+      let woken = false;
+      try {
+        await sleep(wait, wake.signal);
+      } catch {
+        woken = true;
+      }
+      shared.wake = undefined;
+      // The wait the pacer asked for is over: the request it was for goes, as long as none went ahead of it meanwhile.
+      // Woken early (a request arrived that may go first, or one left), the loop looks again.
+      if (!woken && shared.waiting.includes(next) && nextWaiter(shared.waiting) === next) {
+        shared.waiting.splice(shared.waiting.indexOf(next), 1);
+        next.go(shared.pacer.started());
+      }
+    }
+  } finally {
+    shared.pumping = false;
   }
 }
 
@@ -252,10 +380,10 @@ class Pacer {
  * the key (CONTRACT.md, transport), so every client of one origin (two accounts on one server) shares one count and
  * one queue. Kept while a client uses it.
  */
-const sharedPacers = new Map<string, { pacer: Pacer; queue: Promise<void>; users: number }>();
+const sharedPacers = new Map<string, SharedPacer>();
 
 /** The shared pacer of a server (made for its first client): released when the client is disposed. */
-function sharePacer(service: Service, url: string, withoutHeaders: number): { entry: { pacer: Pacer; queue: Promise<void>; users: number }; release: () => void } {
+function sharePacer(service: Service, url: string, withoutHeaders: number): { entry: SharedPacer; release: () => void } {
   let origin: string;
   try {
     origin = new URL(url).origin;
@@ -264,7 +392,7 @@ function sharePacer(service: Service, url: string, withoutHeaders: number): { en
   }
   const key = `${service} ${withoutHeaders} ${origin}`;
   let entry = sharedPacers.get(key);
-  if (!entry) sharedPacers.set(key, (entry = { pacer: new Pacer(withoutHeaders), queue: Promise.resolve(), users: 0 }));
+  if (!entry) sharedPacers.set(key, (entry = { pacer: new Pacer(withoutHeaders), waiting: [], seq: 0, pumping: false, users: 0 }));
   entry.users++;
   const kept = entry;
   let released = false;
@@ -284,11 +412,12 @@ export class HttpClient {
   private readonly transport: Transport;
   private readonly ownsTransport: boolean;
   /** Each server's pacer and pacing queue, shared with the other clients of its origin (see sharedPacers). */
-  private readonly pacers: Record<Service, { pacer: Pacer; queue: Promise<void> }>;
+  private readonly pacers: Record<Service, SharedPacer>;
   private readonly releasePacers: () => void;
   /** Whether answers' rate-limit headers can be read (not in a browser: the servers expose none to CORS). */
   private readonly headersReadable: boolean;
-  private readonly inflight = new Map<string, Promise<unknown>>();
+  /** Identical reads without a signal share one request; a writer's read joining a background one makes it the writer's. */
+  private readonly inflight = new Map<string, { promise: Promise<unknown>; urgency: Urgency }>();
   private readonly stopWaiting: () => void;
   private disposed = false;
 
@@ -327,16 +456,23 @@ export class HttpClient {
 
   async send<T>(spec: RequestSpec<T>): Promise<T> {
     const url = this.buildUrl(spec);
-    if (spec.method !== 'GET') return this.sendOnce(spec, url, 1);
+    const urgency: Urgency = { priority: spec.priority ?? 'user' };
+    if (spec.method !== 'GET') return this.sendOnce(spec, url, 1, urgency);
     // A cancellable read is the caller's own; identical reads without a signal share one request.
-    if (spec.signal) return this.sendWithRetry(spec, url);
+    if (spec.signal) return this.sendWithRetry(spec, url, urgency);
     const key = url;
-    let shared = this.inflight.get(key) as Promise<T> | undefined;
-    if (!shared) {
-      shared = this.sendWithRetry(spec, url).finally(() => this.inflight.delete(key));
-      this.inflight.set(key, shared);
+    const shared = this.inflight.get(key);
+    if (shared) {
+      if (urgency.priority === 'user' && shared.urgency.priority !== 'user') {
+        shared.urgency.priority = 'user';
+        // It may be waiting behind background work: let the queue look again.
+        this.pacers[spec.service].wake?.abort();
+      }
+      return shared.promise as Promise<T>;
     }
-    return shared;
+    const promise = this.sendWithRetry(spec, url, urgency).finally(() => this.inflight.delete(key));
+    this.inflight.set(key, { promise, urgency });
+    return promise;
   }
 
   dispose(): void {
@@ -355,12 +491,12 @@ export class HttpClient {
     return `${base}/api/v1${spec.path}${q ? `?${q}` : ''}`;
   }
 
-  private async sendWithRetry<T>(spec: RequestSpec<T>, url: string): Promise<T> {
+  private async sendWithRetry<T>(spec: RequestSpec<T>, url: string, urgency: Urgency): Promise<T> {
     const retries = this.options.retries ?? 2;
     const maxWait = this.options.maxRetryWaitSeconds ?? 10;
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.sendOnce(spec, url, attempt);
+        return await this.sendOnce(spec, url, attempt, urgency);
       } catch (e) {
         const err = e as ApiError;
         // A 429 without Retry-After is waited out on a fixed, capped schedule (a server need not send the header).
@@ -369,7 +505,7 @@ export class HttpClient {
         const retryable =
           (rateWait !== undefined && rateWait <= maxWait && (err.retryAfter !== undefined || rateWait > 0)) ||
           (err.kind === 'server' && [502, 503, 504].includes(err.status ?? 0)) ||
-          err.kind === 'network';
+          (err.kind === 'network' && err.status !== 407);
         if (!retryable || attempt > retries) {
           // The caller hears of it now; the next requests (the caller's or any other) must not follow at once.
           if (err.kind === 'rateLimited' && err.retryAfter === undefined && !this.headersReadable) {
@@ -385,34 +521,41 @@ export class HttpClient {
     }
   }
 
-  private async pace(service: Service, signal?: AbortSignal): Promise<void> {
-    if (this.options.pacing === false) return;
-    // Serialize the pacing decision so a burst is spread out, not released at once (with every client of the server).
+  /** Waits for this request's turn (see pump); what it returns counts the request until its answer is settled. */
+  private pace(service: Service, urgency: Urgency, signal?: AbortSignal): Promise<Slot | undefined> {
+    if (this.options.pacing === false) return Promise.resolve(undefined);
     const shared = this.pacers[service];
-    const prev = shared.queue;
-    let release!: () => void;
-    shared.queue = new Promise<void>((r) => (release = r));
-    try {
-      await prev;
-      const pacer = shared.pacer;
-      const wait = pacer.wait();
-      if (wait > 0) {
-        this.log('info', `[api] pacing ${service} requests: waiting ${wait} ms to stay under the rate limit`);
-        await sleep(wait, signal);
-      }
-      pacer.started();
-    } finally {
-      release();
-    }
+    return new Promise<Slot | undefined>((resolve, reject) => {
+      if (signal?.aborted) return reject(cancelled());
+      const onAbort = () => {
+        const i = shared.waiting.indexOf(waiter);
+        if (i < 0) return;
+        shared.waiting.splice(i, 1);
+        reject(cancelled());
+        shared.wake?.abort();
+      };
+      const waiter: Waiter = {
+        urgency,
+        seq: shared.seq++,
+        go: (slot) => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve(slot);
+        },
+        log: (level, line) => this.log(level, line),
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      shared.waiting.push(waiter);
+      void pump(shared, service);
+    });
   }
 
-  private async sendOnce<T>(spec: RequestSpec<T>, url: string, attempt: number): Promise<T> {
+  private async sendOnce<T>(spec: RequestSpec<T>, url: string, attempt: number, urgency: Urgency): Promise<T> {
     // Trimmed like any pasted text (a copied key can carry a zero-width space or a byte-order mark).
     const rawKey = await this.options.getKey();
     const key = rawKey === undefined ? undefined : serverTrim(rawKey);
     if (!key) throw new ApiError('auth', 'No API key is set. Run "Content Docs: Set API Key…" first.');
     if (/[^\x21-\x7e]/.test(key)) throw new ApiError('auth', 'The API key contains spaces, control or invisible characters; set it again.');
-    await this.pace(spec.service, spec.signal);
+    const slot = await this.pace(spec.service, urgency, spec.signal);
 
     const timeoutMs = spec.timeoutMs ?? this.options.timeoutMs ?? 30_000;
     const controller = new AbortController();
@@ -445,17 +588,24 @@ export class HttpClient {
       raw = await this.exchange(url, spec.method, headers, body, controller.signal, spec.service);
     } catch (e) {
       const err = this.transportError(e, timedOut, spec.signal, timeoutMs, url);
-      this.log(err.kind === 'cancelled' ? 'debug' : 'warn', `[api] ${spec.method} ${logPath} ${err.kind} ${Date.now() - t0}ms`);
+      const via = e instanceof SendFailure && e.proxy ? ` via proxy ${e.proxy}` : '';
+      this.log(err.kind === 'cancelled' ? 'debug' : 'warn', `[api] ${spec.method} ${logPath} ${err.kind}${err.code ? ` ${err.code}` : ''} ${Date.now() - t0}ms${via}`);
       this.options.onExchange?.({ service: spec.service, method: spec.method, path: logPath, status: undefined, ms: Date.now() - t0, attempt });
       throw err;
     } finally {
       clearTimeout(timer);
       spec.signal?.removeEventListener('abort', onAbort);
+      if (slot) this.pacers[spec.service].pacer.settle(slot);
     }
     const ms = Date.now() - t0;
     this.options.onExchange?.({ service: spec.service, method: spec.method, path: logPath, status: raw.status, ms, attempt });
-    this.log(raw.status < 400 ? 'info' : 'warn', `[api] ${spec.method} ${logPath} ${raw.status} ${ms}ms`);
-    return this.interpret(raw, spec.schema(schemas()), url, spec.service);
+    this.log(raw.status < 400 ? 'info' : 'warn', `[api] ${spec.method} ${logPath} ${raw.status} ${ms}ms${raw.proxy ? ` via proxy ${raw.proxy}` : ''}`);
+    try {
+      return this.interpret(raw, spec.schema(schemas()), url, spec.service, key);
+    } catch (e) {
+      if (e instanceof ApiError && e.detail) this.log('warn', `[api] ${spec.method} ${logPath} ${raw.status}: the server said: ${e.detail.replace(/\s+/g, ' ')}`);
+      throw e;
+    }
   }
 
   private async exchange(
@@ -477,21 +627,10 @@ export class HttpClient {
     if (e instanceof ApiError) return e;
     if (timedOut) return new ApiError('timeout', `The server did not answer within ${Math.round(timeoutMs / 1000)} seconds.`, { cause: e });
     if (callerSignal?.aborted) return cancelled();
-    const explained = this.transport.explainFailure?.(e, url);
-    if (explained) return explained;
-    const code = (e as { code?: string })?.code ?? (e as { cause?: { code?: string } })?.cause?.code;
-    const what =
-      code === 'ECONNREFUSED'
-        ? 'the connection was refused (is the server running?)'
-        : code === 'ENOTFOUND' || code === 'EAI_AGAIN'
-          ? 'the server name could not be resolved'
-          : code === 'ECONNRESET' || code === 'UND_ERR_SOCKET'
-            ? 'the connection was closed before the answer was complete'
-            : `the network request failed${code ? ` (${code})` : ''}`;
-    return new ApiError('network', `Could not reach the server: ${what}.`, { cause: e });
+    return this.transport.explainFailure?.(e, url) ?? describeNetworkFailure(e, url);
   }
 
-  private interpret<T>(raw: RawResponse, schema: ZodSchema<T>, requestUrl: string, service: Service): T {
+  private interpret<T>(raw: RawResponse, schema: ZodSchema<T>, requestUrl: string, service: Service, key: string): T {
     const { status } = raw;
     const contentType = String(raw.headers['content-type'] ?? '');
     let json: unknown;
@@ -529,6 +668,9 @@ export class HttpClient {
         return fail('auth', 'The server did not accept the API key (HTTP 401). Set a valid key.', { status });
       case 403:
         return fail('forbidden', `Your plan has no access to this feature (HTTP 403)${serverText ? `: ${serverText}` : '.'}`, { status });
+      case 407:
+        // From a proxy between VS Code and the server (it answers the CONNECT that would open the tunnel).
+        throw proxySignInRequired(raw.proxy);
       case 404:
         return fail('notFound', 'Not found on the server (HTTP 404): it may have been deleted.', { status });
       case 422: {
@@ -559,7 +701,15 @@ export class HttpClient {
       }
       default:
         if (status >= 500) {
-          return fail('server', `The server had a problem (HTTP ${status})${serverText && status === 500 ? `: ${serverText}` : '.'} Try again.`, { status });
+          // The real server appends its AI provider's failure (address, status, JSON) to its first sentence: that
+          // sentence is the writer's, the rest goes to the log (CONTRACT.md, error body).
+          const said = typeof message === 'string' ? message : message !== undefined ? JSON.stringify(message) : undefined;
+          const sentence = said === undefined ? undefined : firstSentence(withoutKey(said, key));
+          const detail = said !== undefined && said.trim() !== sentence ? withoutKey(said, key).slice(0, 4000) : undefined;
+          return fail('server', sentence ? `The server had a problem (HTTP ${status}): "${sentence}"` : `The server had a problem (HTTP ${status}). Try again.`, {
+            status,
+            detail,
+          });
         }
         return fail('badResponse', `The server answered HTTP ${status}${serverText ? `: ${serverText}` : '.'}`, { status });
     }
@@ -602,6 +752,11 @@ export class HttpClient {
   private log(level: LogLevel, line: string): void {
     this.options.log?.(level, line);
   }
+}
+
+/** A server's text with the API key taken out, should the server echo it. */
+function withoutKey(text: string, key: string): string {
+  return key ? text.split(key).join('[the API key]') : text;
 }
 
 function fail(kind: ApiError['kind'], message: string, details: ConstructorParameters<typeof ApiError>[2]): never {

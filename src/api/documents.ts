@@ -1,4 +1,4 @@
-import type { HttpClient } from './client';
+import { callOptions, type Call, type HttpClient } from './client';
 import { invalidInput } from './errors';
 import type { ContentDocument } from './schemas';
 import { toPage, type Page } from './paging';
@@ -73,28 +73,28 @@ function checkId(id: unknown): number {
   return checkPositiveInt('id', id);
 }
 
-export async function listDocuments(http: HttpClient, q: DocumentListQuery = {}, signal?: AbortSignal): Promise<Page<ContentDocument>> {
+export async function listDocuments(http: HttpClient, q: DocumentListQuery = {}, call?: Call): Promise<Page<ContentDocument>> {
   const query = documentListParams(q);
-  const body = await http.send({ service: 'documents', method: 'GET', path: '/documents', query, schema: (s) => s.documentList, signal });
+  const body = await http.send({ service: 'documents', method: 'GET', path: '/documents', query, schema: (s) => s.documentList, ...callOptions(call) });
   return toPage(body, q.page ?? 1, q.perPage);
 }
 
-export async function showDocument(http: HttpClient, id: number, signal?: AbortSignal): Promise<ContentDocument> {
-  return http.send({ service: 'documents', method: 'GET', path: `/documents/${checkId(id)}`, schema: (s) => s.documentOne, signal });
+export async function showDocument(http: HttpClient, id: number, call?: Call): Promise<ContentDocument> {
+  return http.send({ service: 'documents', method: 'GET', path: `/documents/${checkId(id)}`, schema: (s) => s.documentOne, ...callOptions(call) });
 }
 
 /** Creates a document; the server generates its result during the request. Never retried (it would duplicate). */
-export async function storeDocument(http: HttpClient, doc: NewDocument, signal?: AbortSignal, timeoutMs?: number): Promise<ContentDocument> {
+export async function storeDocument(http: HttpClient, doc: NewDocument, call?: Call, timeoutMs?: number): Promise<ContentDocument> {
   const form = {
     name: checkText('name', doc.name, LIMITS.name, 'The name'),
     prompt: checkText('prompt', doc.prompt, LIMITS.prompt, 'The prompt'),
     creativity: checkCreativity(doc.creativity),
     template_id: doc.templateId === undefined ? undefined : checkPositiveInt('template_id', doc.templateId),
   };
-  return http.send({ service: 'documents', method: 'POST', path: '/documents', form, schema: (s) => s.documentOne, signal, timeoutMs });
+  return http.send({ service: 'documents', method: 'POST', path: '/documents', form, schema: (s) => s.documentOne, ...callOptions(call), timeoutMs });
 }
 
-export async function updateDocument(http: HttpClient, id: number, changes: DocumentChanges, signal?: AbortSignal): Promise<ContentDocument> {
+export async function updateDocument(http: HttpClient, id: number, changes: DocumentChanges, call?: Call): Promise<ContentDocument> {
   const form: Record<string, string | number | undefined> = {};
   if (changes.name !== undefined) form.name = checkText('name', changes.name, LIMITS.name, 'The name');
   if (changes.result !== undefined) form.result = checkText('result', changes.result, LIMITS.result, 'The text');
@@ -103,9 +103,9 @@ export async function updateDocument(http: HttpClient, id: number, changes: Docu
     form.favorite = changes.favorite ? 1 : 0;
   }
   if (Object.keys(form).length === 0) throw invalidInput('document', 'Nothing to change.');
-  return http.send({ service: 'documents', method: 'PATCH', path: `/documents/${checkId(id)}`, form, schema: (s) => s.documentOne, signal });
+  return http.send({ service: 'documents', method: 'PATCH', path: `/documents/${checkId(id)}`, form, schema: (s) => s.documentOne, ...callOptions(call) });
 }
 
-export async function deleteDocument(http: HttpClient, id: number, signal?: AbortSignal): Promise<void> {
-  await http.send({ service: 'documents', method: 'DELETE', path: `/documents/${checkId(id)}`, schema: (s) => s.deleted, signal });
+export async function deleteDocument(http: HttpClient, id: number, call?: Call): Promise<void> {
+  await http.send({ service: 'documents', method: 'DELETE', path: `/documents/${checkId(id)}`, schema: (s) => s.deleted, ...callOptions(call) });
 }

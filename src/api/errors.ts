@@ -7,11 +7,13 @@ export type ApiErrorKind =
   | 'validation' // 422, with per-field messages; also input refused before sending
   | 'rateLimited' // 429, with retryAfter
   | 'server' // 5xx
-  | 'network' // connection refused, reset, DNS
+  | 'network' // connection refused, reset, DNS, a proxy that cannot be reached or asks for a sign-in (407)
+  | 'certificate' // the server's certificate could not be verified: nothing was sent, and a retry cannot mend it
   | 'timeout' // no answer in time
   | 'cancelled' // the caller aborted
   | 'badResponse' // a body that is not the JSON we expect (HTML, malformed, wrong shape, too large)
-  | 'insecure'; // a base URL the key must not be sent to
+  | 'insecure' // a base URL the key must not be sent to
+  | 'signedOut'; // the account is gone (signed out, removed, or its key or server changed): nothing was sent
 
 export interface ApiErrorDetails {
   status?: number;
@@ -21,6 +23,14 @@ export interface ApiErrorDetails {
   retryAfter?: number;
   /** Where a redirect pointed ('moved'): resolved against the request, without credentials, query or fragment. */
   location?: string;
+  /**
+   * More than the message says, for the log only: the whole text a 5xx answer gave (the AI provider's address,
+   * status and JSON that the real server appends to its first sentence), with the API key taken out. The client has
+   * logged it already; its presence means "Show Log tells more".
+   */
+  detail?: string;
+  /** The system's name for a failure without an answer (ECONNREFUSED, UNABLE_TO_VERIFY_LEAF_SIGNATURE…), when it gave one. */
+  code?: string;
   cause?: unknown;
 }
 
@@ -35,6 +45,8 @@ export class ApiError extends Error {
   readonly fields?: Record<string, string[]>;
   readonly retryAfter?: number;
   readonly location?: string;
+  readonly detail?: string;
+  readonly code?: string;
 
   constructor(
     readonly kind: ApiErrorKind,
@@ -46,6 +58,8 @@ export class ApiError extends Error {
     this.fields = details.fields;
     this.retryAfter = details.retryAfter;
     this.location = details.location;
+    this.detail = details.detail;
+    this.code = details.code;
   }
 
   /** The field messages joined into one line: `name: The name field is required.` */
@@ -62,6 +76,24 @@ export function summarizeFields(fields: Record<string, string[]>): string {
       return text ? `${field}: ${text}` : `${field} (no reason given)`;
     })
     .join('; ');
+}
+
+/** Where the text of a server's message stops being words for the writer: code, JSON, markup, an address, a new line. */
+const NOT_WORDS = /[`{}[\]<>\r\n]|https?:\/\//;
+/** The end of a sentence: its mark, then the end, a space, or anything but a lower-case letter or a digit ("again.Server", not "1.5"). */
+const SENTENCE_END = /[.!?\u3002\uff01\uff1f](?=$|\s|[^\p{Ll}\p{N}])/u;
+
+/**
+ * The first sentence of a server's message, for the writer: up to its first end, taken only from the words before
+ * any code, JSON or address; undefined when what comes first is no sentence (`Server error: \`POST http://…\``) or is
+ * too long for a message. A text without an end mark (`Service Unavailable`) is a sentence when nothing follows it.
+ */
+export function firstSentence(text: string): string | undefined {
+  const cut = text.search(NOT_WORDS);
+  const words = cut < 0 ? text : text.slice(0, cut);
+  const end = SENTENCE_END.exec(words);
+  const sentence = (end ? words.slice(0, end.index + 1) : cut < 0 ? words : '').trim();
+  return sentence.length >= 2 && sentence.length <= 200 && /\p{L}/u.test(sentence) ? sentence : undefined;
 }
 
 /**

@@ -1,5 +1,12 @@
-/** The transport on Node (desktop, Remote-SSH, code-server): undici's connection pool, loaded by deep paths (src/api/http.ts). */
+/**
+ * The transports on Node (desktop, Remote-SSH, code-server; docs/networking.md): https:// through the host's `https`
+ * module, so that VS Code's proxy and certificate settings apply (src/api/httpsTransport.ts); http://, which the
+ * client allows only to a loopback address, directly through undici's connection pool (loaded by deep paths,
+ * src/api/http.ts): never through a proxy, which would see the key in clear text and cannot reach this machine's
+ * loopback address anyway.
+ */
 import { Agent, request, type Dispatcher } from './http';
+import { HttpsTransport } from './httpsTransport';
 import { tooLarge, type Transport, type TransportRequest, type TransportResponse } from './transport';
 
 /** UTF-8 as a browser's fetch reads it (a leading byte-order mark is dropped), so both builds read one answer alike. */
@@ -51,5 +58,37 @@ export class UndiciTransport implements Transport {
 
   dispose(): void {
     if (this.ownsDispatcher) void this.dispatcher.close().catch(() => undefined);
+  }
+}
+
+/** The default transport on Node: https:// the host's way (proxy, system certificates), http:// (loopback) directly. */
+export class NodeTransport implements Transport {
+  readonly rateLimitHeadersReadable = true;
+  private readonly secure = new HttpsTransport();
+  private readonly direct = new UndiciTransport();
+
+  send(r: TransportRequest): Promise<TransportResponse> {
+    return new URL(r.url).protocol === 'https:' ? this.secure.send(r) : this.direct.send(r);
+  }
+
+  whenWaiting(callback: () => void): () => void {
+    let called = false;
+    const stops: Array<() => void> = [];
+    const stop = () => {
+      for (const s of stops.splice(0)) s();
+    };
+    const once = () => {
+      if (called) return;
+      called = true;
+      stop();
+      callback();
+    };
+    stops.push(this.secure.whenWaiting(once), this.direct.whenWaiting(once));
+    return stop;
+  }
+
+  dispose(): void {
+    this.secure.dispose();
+    this.direct.dispose();
   }
 }

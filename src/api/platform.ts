@@ -1,15 +1,17 @@
 /**
- * What the API client takes from its host: on Node, undici. The browser build (esbuild.mjs, `browser` in
- * package.json) replaces this module with ./platform.browser.ts, so undici never enters the web bundle.
+ * What the API client takes from its host: on Node, the host's `https` for https:// and undici for loopback http://
+ * (src/api/nodeTransport.ts). The browser build (esbuild.mjs, `browser` in package.json) replaces this module with
+ * ./platform.browser.ts, so neither enters the web bundle.
  */
 import type { Dispatcher } from './http';
-import { UndiciTransport } from './nodeTransport';
+import { NodeTransport, UndiciTransport } from './nodeTransport';
 import type { Transport } from './transport';
 
 export const HOST: 'node' | 'browser' = 'node';
 
+/** A dispatcher given (tests, the benchmark) carries every request, https:// too; else the host's way (see NodeTransport). */
 export function defaultTransport(dispatcher?: Dispatcher): Transport {
-  return new UndiciTransport(dispatcher);
+  return dispatcher ? new UndiciTransport(dispatcher) : new NodeTransport();
 }
 
 /** Added to the refusal of an http:// address of another machine (nothing to add on Node). */

@@ -1,4 +1,4 @@
-import type { HttpClient } from './client';
+import { callOptions, type Call, type HttpClient } from './client';
 import type { Project } from './schemas';
 import { toPage, type Page } from './paging';
 import { encodeSearch } from './documents';
@@ -25,13 +25,13 @@ export function projectListParams(q: ProjectListQuery): Record<string, string | 
   return params;
 }
 
-export async function listProjects(http: HttpClient, q: ProjectListQuery = {}, signal?: AbortSignal): Promise<Page<Project>> {
-  const body = await http.send({ service: 'projects', method: 'GET', path: '/projects', query: projectListParams(q), schema: (s) => s.projectList, signal });
+export async function listProjects(http: HttpClient, q: ProjectListQuery = {}, call?: Call): Promise<Page<Project>> {
+  const body = await http.send({ service: 'projects', method: 'GET', path: '/projects', query: projectListParams(q), schema: (s) => s.projectList, ...callOptions(call) });
   return toPage(body, q.page ?? 1, q.perPage);
 }
 
 /** Deletes every report of a project. The name travels as one percent-encoded path segment; a "/" cannot. */
-export async function deleteProject(http: HttpClient, name: string, signal?: AbortSignal): Promise<void> {
+export async function deleteProject(http: HttpClient, name: string, call?: Call): Promise<void> {
   const segment = encodeURIComponent(checkProjectName(name));
-  await http.send({ service: 'projects', method: 'DELETE', path: `/projects/${segment}`, schema: (s) => s.deleted, signal });
+  await http.send({ service: 'projects', method: 'DELETE', path: `/projects/${segment}`, schema: (s) => s.deleted, ...callOptions(call) });
 }

@@ -20,6 +20,24 @@ export interface TransportResponse {
   /** Lower-case names; only what this host lets the client read. */
   headers: Record<string, string | string[] | undefined>;
   text: string;
+  /** The proxy the host sent the request through (`host:port`, never its credentials), when it says so. */
+  proxy?: string;
+}
+
+/**
+ * A request that got no answer, with what the host said of the way it took: the proxy it went through (or tried),
+ * and that proxy's own failure (the host's proxy agent reports a proxy it could not reach apart from the request's
+ * error, which then only says that no proxy worked).
+ */
+export class SendFailure extends Error {
+  constructor(
+    override readonly cause: unknown,
+    readonly proxy?: string,
+    readonly proxyError?: unknown,
+  ) {
+    super(cause instanceof Error ? cause.message : String(cause));
+    this.name = 'SendFailure';
+  }
 }
 
 export interface Transport {

@@ -11,6 +11,12 @@
  * - Every file is written to a temporary file, then renamed over its place: a file is the old one or the new one,
  *   never half of either. The state is saved after the files it describes (never ahead of them): a run that stops
  *   anywhere leaves files the next run recognises, by the state or by the id in their front matter.
+ * - A file the backup wrote is replaced, moved or removed only while it is as the backup wrote it (the state's hash;
+ *   line endings turned to CRLF alone change no word, so they do not count). One edited in the folder since is kept:
+ *   renamed `<Name> (edited locally <day>).<ext>` where it is (under `_deleted/` when its document was deleted), never
+ *   touched again, and the document's file is then written as usual. Nothing is deleted: a renamed document's file is
+ *   moved, then replaced. A folder in place of a file, or a file whose front matter no longer names the document, is
+ *   not the backup's any more: it stays as it is, and the document takes another name.
  * - A document missing from the list is not taken for deleted: a list read page by page while others create and
  *   delete documents can skip one. Only after a complete pass is each missing document asked for by id, and only a
  *   404 moves its file to `_deleted/` (never erased); one the server still has is backed up from that answer. A run
@@ -30,7 +36,7 @@ import { templateName } from '../api/templates';
 import { detectFormat, FORMAT_EXTENSION } from '../content/format';
 import { sha1Hex } from '../util/sha1';
 import { documentIdOf, renderDocument, type BackupDocument } from './frontMatter';
-import { candidateNames, pathKey, safeStem, splitExtension, splitPath } from './names';
+import { candidateNames, isKeptName, keptNames, pathKey, safeStem, splitExtension, splitPath } from './names';
 
 export type { BackupDocument } from './frontMatter';
 
@@ -100,6 +106,13 @@ export interface BackupReport {
   unchanged: number;
   /** Documents the server no longer has: their files moved to `_deleted/`. */
   deleted: number;
+  /**
+   * Files edited in the folder (their text no longer the one the backup wrote) that the run would have replaced, moved
+   * or removed: each was renamed `<Name> (edited locally <date>).<ext>` instead, and the document's file written anew.
+   */
+  kept: number;
+  /** Where those files are now, as paths in the folder. */
+  keptAs: string[];
   /** Requests made: list pages and documents asked for by id. */
   requests: number;
   /** Documents seen on the server in this run. */
@@ -150,6 +163,31 @@ const decoder = new TextDecoder();
 
 function message(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
+}
+
+/** The day `ms` falls on, in local time: `2026-11-28`. */
+function localDay(ms: number): string {
+  const d = new Date(ms);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+}
+
+/** Whether a read failed because the path is a folder (VS Code's FileSystemError code, or Node's). */
+function isFolderError(e: unknown): boolean {
+  const code = typeof e === 'object' && e !== null ? (e as { code?: unknown }).code : undefined;
+  return code === 'FileIsADirectory' || code === 'EISDIR';
+}
+
+/**
+ * What is at a path where a document's file is, or is to be: nothing; the file as the backup wrote it; that file
+ * edited since; or something not (or no longer) the backup's: a folder, a file whose front matter names no document
+ * or another one.
+ */
+type Found = 'none' | 'written' | 'edited' | 'foreign';
+
+/** An edited file set aside before the document's file is written: from where, to its kept name. */
+interface Aside {
+  from: string;
+  to: string;
 }
 
 /** Backs the account up into the folder; see the file's comment. Throws a {@link BackupError}. */
@@ -215,7 +253,7 @@ class Run {
   readonly #signal: AbortSignal | undefined;
   readonly #options: BackupOptions;
   readonly #state: State;
-  readonly #report: BackupReport = { new: 0, changed: 0, restored: 0, unchanged: 0, deleted: 0, requests: 0, seen: 0, total: undefined, cancelled: false, listChanged: false };
+  readonly #report: BackupReport = { new: 0, changed: 0, restored: 0, unchanged: 0, deleted: 0, kept: 0, keptAs: [], requests: 0, seen: 0, total: undefined, cancelled: false, listChanged: false };
   readonly #seen = new Set<number>();
   /** Per path (as a case-insensitive file system sees it): the document whose file it is; -1: a file not ours. */
   readonly #owner = new Map<string, number>();
@@ -225,6 +263,8 @@ class Run {
   readonly #listings = new Map<string, Promise<Set<string>>>();
   #dirty = false;
   #savedAt: number;
+  /** The day kept copies are named after. */
+  readonly #day: string;
 
   constructor(options: BackupOptions, state: State) {
     this.#options = options;
@@ -235,6 +275,7 @@ class Run {
     this.#state = state;
     this.#state.account = { id: options.identity.id, server: options.identity.server, label: options.identity.account };
     this.#savedAt = this.#now();
+    this.#day = localDay(this.#now());
     for (const [id, e] of Object.entries(state.documents)) {
       this.#owner.set(pathKey(e.path), Number(id));
       const { folder } = splitPath(e.path);
@@ -356,44 +397,119 @@ class Run {
 
   /**
    * What a document's file needs: nothing (it is as the state says, and there: counted unchanged), or the write
-   * returned (its path is taken now, so the next document planned cannot take it too).
+   * returned. Every path is chosen here, one document at a time (the writes run several at once): the document's, and
+   * the kept names of the edited files it sets aside, taken now so no other file of the run is given them.
    */
   async #prepare(doc: BackupDocument): Promise<(() => Promise<void>) | undefined> {
     this.#seen.add(doc.id);
     this.#report.seen = this.#seen.size;
     const format = detectFormat(doc.result);
+    const ext = FORMAT_EXTENSION[format];
     const text = renderDocument(doc, format, { account: this.#identity.account, server: this.#identity.server });
     const hash = sha1Hex(text);
     const entry = this.#state.documents[doc.id] as Entry | undefined;
-    const { want, path } = await this.#place(doc, FORMAT_EXTENSION[format], entry);
+    let { want, path } = await this.#place(doc, ext, entry);
     const present = entry !== undefined && (await this.#listed(entry.path));
     if (entry && entry.path === path && entry.hash === hash && present) {
       this.#report.unchanged++;
       return undefined;
     }
+    // The file the state names: as a run wrote it (this one's text too: a run that stopped before saving its state),
+    // edited since, or no longer the backup's (its name is then not the document's any more).
+    const old = entry && present ? await this.#inspect(entry.path, doc.id, [entry.hash, hash]) : 'none';
+    if (entry && old === 'foreign') {
+      this.#owner.set(pathKey(entry.path), -1);
+      ({ want, path } = await this.#place(doc, ext, entry));
+    }
+    const aside: Aside[] = [];
+    if (entry && old === 'edited') aside.push({ from: entry.path, to: await this.#keptPath(entry.path) });
+    // A file the state does not name where the document goes, which #freeName found to hold it (a run stopped before
+    // saving its state, or the state was moved away): replaced when it holds this text, kept when it differs.
+    while (!entry || pathKey(entry.path) !== pathKey(path)) {
+      const there = await this.#inspect(path, doc.id, [hash]);
+      if (there === 'edited') aside.push({ from: path, to: await this.#keptPath(path) });
+      if (there !== 'foreign') break;
+      this.#owner.set(pathKey(path), -1);
+      ({ want, path } = await this.#place(doc, ext, entry));
+    }
     this.#owner.set(pathKey(path), doc.id);
-    return () => this.#write(doc, entry, { want, path, text, hash }, present);
+    return () => this.#write(doc, entry, { want, path, text, hash }, old, aside);
   }
 
-  async #write(doc: BackupDocument, entry: Entry | undefined, file: { want: string; path: string; text: string; hash: string }, present: boolean): Promise<void> {
+  async #write(doc: BackupDocument, entry: Entry | undefined, file: { want: string; path: string; text: string; hash: string }, old: Found, aside: readonly Aside[]): Promise<void> {
     const { want, path, text, hash } = file;
-    const moved = entry !== undefined && entry.path !== path;
-    // Only the case differs: on Windows and macOS that is one file, so it is renamed first (a write then a delete
-    // of the old name would delete the new file).
-    if (moved && present && pathKey(entry.path) === pathKey(path)) await this.#fsStep(`rename “${entry.path}”`, () => this.#fs.rename(entry.path, path));
-    await this.#writeWhole(path, text, doc.id);
-    if (moved && pathKey(entry.path) !== pathKey(path)) {
-      // Only a file the backup wrote for this document (a state edited by hand may name another).
-      if (await this.#holds(entry.path, doc.id)) await this.#fsStep(`remove the old file “${entry.path}”`, () => this.#fs.delete(entry.path));
-      this.#unlist(entry.path);
-      this.#owner.delete(pathKey(entry.path));
+    for (const { from, to } of aside) {
+      await this.#fsStep(`move the edited file “${from}” aside to “${to}”`, () => this.#fs.rename(from, to));
+      this.#unlist(from);
+      this.#report.kept++;
+      this.#report.keptAs.push(to);
+      // The state stops naming it at once: it never names a file that is not there.
+      if (entry && from === entry.path) {
+        delete this.#state.documents[doc.id];
+        this.#dirty = true;
+      }
     }
+    if (entry && old === 'written' && entry.path !== path) {
+      // Renamed, or its template renamed: the file moves, then the new text replaces it. (A new file written and the
+      // old one deleted would delete it for good; a move of a name's case only is one file on Windows and macOS.)
+      await this.#fsStep(`move “${entry.path}” to “${path}”`, () => this.#fs.rename(entry.path, path));
+      this.#unlist(entry.path);
+      const { folder, file: name } = splitPath(path);
+      (await this.#listing(folder)).add(pathKey(name));
+      this.#state.documents[doc.id] = { ...entry, path, want };
+      this.#dirty = true;
+    }
+    await this.#writeWhole(path, text, doc.id);
+    if (entry && pathKey(entry.path) !== pathKey(path) && this.#owner.get(pathKey(entry.path)) === doc.id) this.#owner.delete(pathKey(entry.path));
     this.#owner.set(pathKey(path), doc.id);
     this.#state.documents[doc.id] = { path, want, updated: doc.updated_at ?? null, hash };
     this.#dirty = true;
     if (!entry) this.#report.new++;
     else if (entry.hash === hash && entry.path === path) this.#report.restored++;
     else this.#report.changed++;
+  }
+
+  /**
+   * What is at `path` for document `id` (see {@link Found}). `hashes`: the texts the backup may have written there.
+   * Line endings turned to CRLF (an editor or Git on Windows) change no word: such a file is as written.
+   */
+  async #inspect(path: string, id: number, hashes: readonly string[]): Promise<Found> {
+    if (!(await this.#listed(path))) return 'none';
+    const bytes = await this.#read(path);
+    // A folder, or listed but not there to read (removed meanwhile): its name is left alone.
+    if (bytes === 'folder' || bytes === undefined) return 'foreign';
+    const text = decoder.decode(bytes);
+    if (documentIdOf(text) !== id) return 'foreign';
+    if (hashes.includes(sha1Hex(text))) return 'written';
+    return text.includes('\r\n') && hashes.includes(sha1Hex(text.replace(/\r\n/g, '\n'))) ? 'written' : 'edited';
+  }
+
+  /** A file's bytes; 'folder' when the path is a folder; undefined when nothing is there. */
+  async #read(path: string): Promise<Uint8Array | 'folder' | undefined> {
+    try {
+      return await this.#fs.read(path);
+    } catch (e) {
+      if (isFolderError(e)) return 'folder';
+      throw new BackupError(`Couldn't read “${path}”: ${message(e)}`, 'write', undefined, e);
+    }
+  }
+
+  /** The name an edited file at `path` is kept under, in its folder (taken now). */
+  #keptPath(path: string): Promise<string> {
+    const { folder, file } = splitPath(path);
+    return this.#take(folder, keptNames(file, this.#day));
+  }
+
+  /** The first of `names` that no file in `folder` has and no document of the run was given, taken now. */
+  async #take(folder: string, names: Iterable<string>): Promise<string> {
+    const listing = await this.#listing(folder);
+    for (const name of names) {
+      const path = folder ? `${folder}/${name}` : name;
+      if (listing.has(pathKey(name)) || this.#owner.has(pathKey(path))) continue;
+      listing.add(pathKey(name));
+      return path;
+    }
+    throw new Error('unreachable');
   }
 
   /** The path a document's file takes: where it is, while its name, template and format ask for the same. */
@@ -416,9 +532,14 @@ class Run {
       if (owner === id) return path;
       if (owner !== undefined) continue;
       if (!(await this.#listed(path))) return path;
+      // A kept copy of an edited file is the user's from then on, whatever its front matter says.
+      if (isKeptName(name)) {
+        this.#owner.set(pathKey(path), -1);
+        continue;
+      }
       // A file the state does not know: this document's when a run stopped between its file and the state.
-      const bytes = await this.#fsStep(`read “${path}”`, () => this.#fs.read(path));
-      const holder = bytes && documentIdOf(decoder.decode(bytes.subarray(0, 4096)));
+      const bytes = await this.#read(path);
+      const holder = bytes instanceof Uint8Array ? documentIdOf(decoder.decode(bytes.subarray(0, 4096))) : undefined;
       if (holder === id) return path;
       // Another document's file from such a run (it finds it there when its turn comes), or a file not ours: kept.
       this.#owner.set(pathKey(path), holder ?? -1);
@@ -461,38 +582,37 @@ class Run {
     (await this.#listing(folder)).add(pathKey(file));
   }
 
-  /** Whether the file at `path` is the backup's file of document `id` (its front matter says so). */
-  async #holds(path: string, id: number): Promise<boolean> {
-    if (!(await this.#listed(path))) return false;
-    const bytes = await this.#fsStep(`read “${path}”`, () => this.#fs.read(path));
-    return bytes !== undefined && documentIdOf(decoder.decode(bytes.subarray(0, 4096))) === id;
-  }
-
-  /** The file of a document the server no longer has, moved under `_deleted/` (its own name there, unique). */
+  /**
+   * The file of a document the server no longer has, moved under `_deleted/` (its own name there, unique); edited in
+   * the folder since, under its kept name there. A folder or a file no longer the backup's stays where it is.
+   */
   async #moveToDeleted(id: number): Promise<void> {
     const entry = this.#state.documents[id];
-    if (await this.#holds(entry.path, id)) {
+    const found = await this.#inspect(entry.path, id, [entry.hash]);
+    if (found === 'written' || found === 'edited') {
       const { folder, file } = splitPath(`${DELETED_FOLDER}/${entry.path}`);
       const [stem, ext] = splitExtension(file);
-      let target = '';
-      for (const name of candidateNames(stem, ext, id)) {
-        target = `${folder}/${name}`;
-        if (!(await this.#listed(target))) break;
-      }
+      const target = await this.#take(folder, found === 'edited' ? keptNames(file, this.#day) : candidateNames(stem, ext, id));
       await this.#fsStep(`move “${entry.path}” to “${target}”`, () => this.#fs.rename(entry.path, target));
       this.#unlist(entry.path);
-      (await this.#listing(folder)).add(pathKey(splitPath(target).file));
       this.#report.deleted++;
+      if (found === 'edited') {
+        this.#report.kept++;
+        this.#report.keptAs.push(target);
+      }
     }
     this.#owner.delete(pathKey(entry.path));
     delete this.#state.documents[id];
     this.#dirty = true;
   }
 
-  /** Temporary files a run that stopped left behind. */
+  /**
+   * Temporary files a run that stopped left behind: `<id>.part`, each the text of a document the server has and its
+   * file either the old one or the new one. Nothing else there is the backup's: it stays.
+   */
   async #clearTemporaryFiles(): Promise<void> {
     const left = await this.#fsStep('read the backup state folder', () => this.#fs.list(`${STATE_FOLDER}/tmp`));
-    for (const name of left) await this.#fs.delete(`${STATE_FOLDER}/tmp/${name}`).catch(() => undefined);
+    for (const name of left) if (/^\d+\.part$/.test(name)) await this.#fs.delete(`${STATE_FOLDER}/tmp/${name}`).catch(() => undefined);
   }
 
   /** Saves the state (written whole, then renamed over the last one), if anything changed since the last save. */

@@ -8,14 +8,14 @@ import vscode = require('vscode');
 import type { Account } from '../accounts/account';
 import { chooseAccount, useAccount } from '../accounts/pick';
 import { isApiError, isNotFound } from '../api/errors';
-import type { Core } from '../core';
 import { isCancellation, reason } from '../util/errors';
 import { showError } from '../util/run';
 import { BackupError, DELETED_FOLDER, runBackup, type BackupDocument, type BackupErrorKind, type BackupFs, type BackupIdentity, type BackupReport, type BackupSource } from './backup';
 import type { AccountPickNeeds } from '../accounts/pick';
+import type { Logger } from '../util/log';
 
 /** What Back Up Account to Folder… takes. */
-export type BackupNeeds = Pick<Core, 'log'> & AccountPickNeeds;
+export type BackupNeeds = { readonly log: Logger } & AccountPickNeeds;
 
 /** What a caller (an agent, a test) may pass instead of answering the questions. */
 export interface BackupArgs {
@@ -32,14 +32,15 @@ export interface BackupOutcome {
   folder: string;
   report: BackupReport | undefined;
   /**
-   * `folder`: the folder given is a file. `message` says what happened and nothing of what to run next: each caller adds
-   * its own advice (see {@link goesOn}). `cause`: what failed underneath, for the actions of a message.
+   * `folder`: the folder given is a file. `accountGone`: the account was removed, signed out or made anew (another key
+   * or server) during the run. `message` says what happened and nothing of what to run next: each caller adds its own
+   * advice (see {@link goesOn}). `cause`: what failed underneath, for the actions of a message.
    */
-  error?: { kind: BackupErrorKind | 'folder'; message: string; cause?: unknown };
+  error?: { kind: BackupErrorKind | 'folder' | 'accountGone'; message: string; cause?: unknown };
 }
 
 /** Whether a run stopped by this error goes on from where it stopped when run again on the same folder. */
-export function goesOn(kind: BackupErrorKind | 'folder'): boolean {
+export function goesOn(kind: BackupErrorKind | 'folder' | 'accountGone'): boolean {
   return kind === 'write' || kind === 'server';
 }
 
@@ -51,7 +52,7 @@ function isArgs(arg: unknown): arg is BackupArgs {
 
 async function pickAccount(s: BackupNeeds, arg: unknown): Promise<Account | undefined> {
   if (isArgs(arg) && arg.account !== undefined) {
-    const named = s.registry.shown().find((a) => a.label === arg.account);
+    const named = s.registry.byLabel(arg.account);
     if (!named) throw new Error(`There is no account "${arg.account}".`);
     await useAccount(s, named);
     return named;
@@ -85,7 +86,7 @@ async function identityOf(account: Account): Promise<BackupIdentity> {
     // Not a URL: as it is.
   }
   const info = await account.usage.get();
-  const user = info.id !== undefined ? `user ${info.id}` : info.email !== undefined ? `email ${info.email}` : `label ${account.label ?? ''}`;
+  const user = info.id !== undefined ? `user ${info.id}` : info.email !== undefined ? `email ${info.email}` : `label ${account.label}`;
   return { id: `${origin} ${user}`, server, account: account.displayName };
 }
 
@@ -130,30 +131,20 @@ async function patiently<T>(request: () => Promise<T>, signal: AbortSignal | und
 
 /**
  * The account's documents, read with its own client (not through the DocumentService: a backup of 10,000 documents
- * is not kept in memory, nor told to the views). Each answer is checked to still be this account's: a key or server
- * changed while the run reads would make its ids another account's documents.
+ * is not kept in memory, nor told to the views). The account is the one chosen when the run began: its requests go
+ * to its server with its key, and once it is gone (removed, signed out, another key or server) none is sent.
  */
 function sourceOf(account: Account, onWait?: (seconds: number) => void): BackupSource {
-  const generation = account.documents.generation;
-  const still = async () => {
-    if (!(await account.documents.isCurrent(generation))) throw new Error('The account changed (another key or server) while it was being backed up.');
-  };
   return {
-    async page(page, signal) {
-      const p = await patiently(() => account.api.get().listDocuments({ perPage: PER_PAGE, sortBy: 'id', sort: 'asc', page }, signal), signal, onWait);
-      await still();
-      return p;
+    page(page, signal) {
+      // Background work: it waits behind the writer's own requests and leaves part of the server's minute to them.
+      return patiently(() => account.api.get().listDocuments({ perPage: PER_PAGE, sortBy: 'id', sort: 'asc', page }, { signal, priority: 'background' }), signal, onWait);
     },
     async show(id, signal): Promise<BackupDocument | undefined> {
       try {
-        const d = await patiently(() => account.api.get().showDocument(id, signal), signal, onWait);
-        await still();
-        return d;
+        return await patiently(() => account.api.get().showDocument(id, { signal, priority: 'background' }), signal, onWait);
       } catch (e) {
-        if (isNotFound(e)) {
-          await still();
-          return undefined;
-        }
+        if (isNotFound(e)) return undefined;
         throw e;
       }
     },
@@ -227,11 +218,25 @@ function plain(e: unknown): never {
   throw e instanceof Error ? e : new Error(text);
 }
 
-/** "3 new, 1 changed, 1 deleted (moved to _deleted), 245 unchanged". */
+/**
+ * "3 new, 1 changed, 1 deleted (moved to _deleted), 245 unchanged", then the files edited in the folder that the run
+ * kept: "1 kept: edited in the folder, moved aside as “Blog post/Plan (edited locally 2026-11-28).md”".
+ */
 export function summary(r: BackupReport): string {
-  const parts = [`${r.new} new`, `${r.changed} changed`];
-  if (r.restored) parts.push(`${r.restored} restored`);
-  parts.push(r.deleted ? `${r.deleted} deleted (moved to ${DELETED_FOLDER})` : '0 deleted', `${r.unchanged} unchanged`);
+  const parts = [vscode.l10n.t('{0} new', r.new), vscode.l10n.t('{0} changed', r.changed)];
+  if (r.restored) parts.push(vscode.l10n.t('{0} restored', r.restored));
+  parts.push(r.deleted ? vscode.l10n.t('{0} deleted (moved to {1})', r.deleted, DELETED_FOLDER) : vscode.l10n.t('0 deleted'), vscode.l10n.t('{0} unchanged', r.unchanged));
+  if (r.kept) {
+    // “a”, “a” and “b”, “a”, “b” and “c”, or “a”, “b”, “c” and 4 more.
+    const shown = r.keptAs.slice(0, 3).map((p) => `“${p}”`);
+    const names =
+      r.kept > shown.length
+        ? vscode.l10n.t('{0} and {1} more', shown.join(', '), r.kept - shown.length)
+        : shown.length < 2
+          ? shown.join('')
+          : vscode.l10n.t('{0} and {1}', shown.slice(0, -1).join(', '), shown[shown.length - 1]);
+    parts.push(vscode.l10n.t('{0} kept: edited in the folder, moved aside as {1}', r.kept, names));
+  }
   return parts.join(', ');
 }
 
@@ -243,7 +248,13 @@ export async function backupAccount(s: BackupNeeds, arg?: unknown): Promise<Back
   if (!root) return undefined;
   const out = await backupTo(s, account, root, { token: isArgs(arg) ? arg.token : undefined, notify: true });
   if (!out.error) return out;
-  const message = out.error.message + (goesOn(out.error.kind) ? ' Run Back Up Account to Folder… again to go on from there.' : '');
+  const advice =
+    out.error.kind === 'accountGone'
+      ? ' ' + vscode.l10n.t('Sign in to that account again, then run Back Up Account to Folder… on the same folder to go on from there.')
+      : goesOn(out.error.kind)
+        ? ' Run Back Up Account to Folder… again to go on from there.'
+        : '';
+  const message = out.error.message + advice;
   void showError(s.log, message, out.error.cause);
   return { ...out, error: { ...out.error, message } };
 }
@@ -264,7 +275,7 @@ async function notAFolder(root: vscode.Uri): Promise<string | undefined> {
  * here: it comes back in the outcome, without advice, and each caller says it with its own (or logged, without `notify`).
  */
 export async function backupTo(
-  s: Pick<Core, 'log'>,
+  s: { readonly log: Logger },
   account: Account,
   root: vscode.Uri,
   options: { token?: vscode.CancellationToken; notify: boolean },
@@ -326,11 +337,24 @@ export async function backupTo(
     }
     return { folder, report };
   } catch (e) {
+    // The account went during the run: what was written is whole and kept, and nothing more was sent.
+    if (account.gone) {
+      const report = e instanceof BackupError ? e.report : undefined;
+      const done = report && (report.new || report.changed || report.deleted) ? ' ' + vscode.l10n.t('Before that: {0}.', summary(report)) : '';
+      const message =
+        vscode.l10n.t(
+          'The backup of {0} to {1} stopped: the account was removed, signed out, or its API key or server changed during the run, and nothing more was sent. The files written so far are whole and kept.',
+          name,
+          folder,
+        ) + done;
+      if (!options.notify) s.log.warn(`[backup] ${message}`);
+      return { folder, report, error: { kind: 'accountGone', message, cause: e } };
+    }
     if (!(e instanceof BackupError)) {
       if (isCancellation(e)) return { folder, report: undefined };
       throw e;
     }
-    const done = e.report && (e.report.new || e.report.changed || e.report.deleted) ? ` Before that: ${summary(e.report)}.` : '';
+    const done = e.report && (e.report.new || e.report.changed || e.report.deleted || e.report.kept) ? ` Before that: ${summary(e.report)}.` : '';
     const message = `Couldn't back up ${name} to ${folder}: ${e.message}` + (goesOn(e.kind) ? ` No file was left half-written.${done}` : '');
     if (!options.notify) s.log.warn(`[backup] ${message}`);
     return { folder, report: e.report, error: { kind: e.kind, message, cause: e.cause ?? e } };

@@ -80,3 +80,18 @@ export function* candidateNames(stem: string, ext: string, id: number): Generato
   yield `${stem} (${id})${ext}`;
   for (let n = 2; ; n++) yield `${stem} (${id}) ${n}${ext}`;
 }
+
+/**
+ * The names a file edited in the backup folder is kept under, in its own folder, best first: `Plan (edited locally
+ * 2026-11-28).md`, then `Plan (edited locally 2026-11-28, 2).md`, … (`day`: the day the run set it aside).
+ */
+export function* keptNames(file: string, day: string): Generator<string> {
+  const [stem, ext] = splitExtension(file);
+  yield `${stem} (edited locally ${day})${ext}`;
+  for (let n = 2; ; n++) yield `${stem} (edited locally ${day}, ${n})${ext}`;
+}
+
+/** Whether a file name is a kept copy's (see {@link keptNames}): the backup never takes one for a document's file. */
+export function isKeptName(file: string): boolean {
+  return / \(edited locally \d{4}-\d{2}-\d{2}(?:, \d+)?\)(?:\.[^.]*)?$/.test(file);
+}

@@ -1,15 +1,16 @@
 import vscode = require('vscode');
 import { CMD, VIEW_COMMANDS } from '../constants';
-import type { Core } from '../core';
 import type { Logger } from '../util/log';
 import { runCommand } from '../util/run';
 import { loadBundle } from '../activation/codeCache';
 
-import type { CommandId, CommandTable } from './types';
+import type { CommandId, CommandTable, RegisterCommands } from '../util/commandTypes';
 
-export type { CommandId, CommandTable } from './types';
+export type { CommandId, CommandTable, RegisterCommands } from '../util/commandTypes';
 
 type TableModule = typeof import('./table');
+/** What the commands are built from: the window's services (see commandTable). */
+type CommandServices = Parameters<TableModule['commandTable']>[0];
 
 /**
  * The one place that registers commands. Every command runs through runCommand (log + one message).
@@ -33,14 +34,11 @@ export function activationCommands(): CommandId[] {
   return Object.values(CMD).filter((id) => !ofViews.has(id));
 }
 
-/** Registers commands by id; what it returns serves activation and the views alike. */
-export type RegisterCommands = (ids: readonly CommandId[]) => vscode.Disposable[];
-
 /**
  * Registers commands (activation's, then the views' own) over one table of implementations (dist/commands.js),
  * loaded when the first of them runs.
  */
-export function commandRegistrar(log: Logger, services: () => Core, loadTable: () => TableModule = loadCommandsBundle): RegisterCommands {
+export function commandRegistrar(log: Logger, services: () => CommandServices, loadTable: () => TableModule = loadCommandsBundle): RegisterCommands {
   let table: CommandTable | undefined;
   return (ids) => ids.map((id) =>
     vscode.commands.registerCommand(id, (...args: unknown[]) =>

@@ -2,19 +2,22 @@ import vscode = require('vscode');
 import type { ContentDocument } from '../api/index';
 import { charLength, isBlank, LIMITS, serverTrim, type DocumentSearchField } from '../api/validate';
 import { CMD, CONFIG, VIEW } from '../constants';
-import type { Core } from '../core';
 import type { DocNode } from '../model/nodes';
 import type { DocumentSortSetting } from '../util/config';
 import { describeError, errorKind, isCancellation } from '../util/errors';
 import { showError } from '../util/run';
-import { documentTargetOf, type DocumentTarget } from '../commands/args';
+import { accountGone, documentTargetOf, type DocumentTarget } from './target';
 import type { DocumentsTreeProvider } from './documentsTree';
 import type { ProjectsTreeProvider } from '../projects/projectsTree';
-import type { CommandParts } from '../commands/types';
-import type { ArgsNeeds } from '../commands/args';
+import type { CommandParts } from '../util/commandTypes';
+import type { ArgsNeeds } from './target';
+import type { AccountRootsTree } from '../tree/accountRoots';
+import type { Logger } from '../util/log';
+import type { ProjectNode } from '../model/nodes';
+import type { Prompter } from '../ui/prompter';
 
 /** What the Documents view's commands take. */
-export type DocumentsNeeds = Pick<Core, 'documentsTree' | 'log' | 'projectsView' | 'prompter'> & ArgsNeeds;
+export type DocumentsNeeds = { readonly log: Logger; readonly projectsView: AccountRootsTree<ProjectNode>; readonly prompter: Prompter } & ArgsNeeds;
 
 /**
  * The Documents view's commands, and the document commands that work on a tree row or on the
@@ -54,25 +57,25 @@ export function documentTrees(s: DocumentsNeeds): DocumentsTreeProvider[] {
 
 /** What the server last said about the document: from a row of ours, from what is known, else one GET. */
 async function knownDocument(s: DocumentsNeeds, arg: unknown, t: DocumentTarget): Promise<ContentDocument> {
-  const known = t.documents.get(t.id);
+  const known = t.account.documents.get(t.id);
   if (known) return known;
   if (s.documentsView.owns(arg) && arg.kind === 'document') return arg.doc;
-  return t.documents.fetch(t.id);
+  return t.account.documents.fetch(t.id);
 }
 
 function nameOf(doc: ContentDocument): string {
   return doc.name.trim() || vscode.l10n.t('Untitled');
 }
 
-function noDocument(verb: string): Error {
-  return new Error(vscode.l10n.t('There is no document to {0}: choose one in the Documents view, or run this from an open document.', verb));
+function noDocument(s: DocumentsNeeds, arg: unknown, verb: string): Error {
+  return accountGone(s, arg) ?? new Error(vscode.l10n.t('There is no document to {0}: choose one in the Documents view, or run this from an open document.', verb));
 }
 
 /** Reports a failed document command; a 404 means the document is gone: the views drop it. */
 function failed(s: DocumentsNeeds, action: string, e: unknown, t: DocumentTarget, retry?: () => unknown): void {
   if (isCancellation(e)) return;
   if (errorKind(e) === 'notFound') {
-    t.documents.markDeleted(t.id);
+    t.account.documents.markDeleted(t.id);
     void vscode.window.showWarningMessage(vscode.l10n.t('{0}: it no longer exists on the server.', action));
     return;
   }
@@ -82,7 +85,7 @@ function failed(s: DocumentsNeeds, action: string, e: unknown, t: DocumentTarget
 /** Resolves the target and reads it when it is not known; undefined (after saying why) when that fails. */
 async function resolveDocument(s: DocumentsNeeds, arg: unknown, verb: string): Promise<(DocumentTarget & { doc: ContentDocument }) | undefined> {
   const t = documentTargetOf(s, arg);
-  if (t === undefined) throw noDocument(verb);
+  if (t === undefined) throw noDocument(s, arg, verb);
   try {
     return { ...t, doc: await knownDocument(s, arg, t) };
   } catch (e) {
@@ -123,7 +126,7 @@ export async function renameDocument(s: DocumentsNeeds, arg: unknown): Promise<C
   const action = vscode.l10n.t('Couldn\'t rename "{0}"', nameOf(target.doc));
   const attempt = async (): Promise<ContentDocument | undefined> => {
     try {
-      return await target.documents.rename(target.id, name);
+      return await target.account.documents.rename(target.id, name);
     } catch (e) {
       failed(s, action, e, target, attempt);
       return undefined;
@@ -135,8 +138,9 @@ export async function renameDocument(s: DocumentsNeeds, arg: unknown): Promise<C
 /** Add to / Remove from Favorites: one PATCH; the row's star and the Favorites group follow. */
 export async function setFavorite(s: DocumentsNeeds, arg: unknown, favorite: boolean): Promise<ContentDocument | undefined> {
   const t = documentTargetOf(s, arg);
-  if (t === undefined) throw noDocument(favorite ? vscode.l10n.t('add to favorites') : vscode.l10n.t('remove from favorites'));
-  const { documents, id } = t;
+  if (t === undefined) throw noDocument(s, arg, favorite ? vscode.l10n.t('add to favorites') : vscode.l10n.t('remove from favorites'));
+  const { id } = t;
+  const { documents } = t.account;
   const known = documents.get(id) ?? (s.documentsView.owns(arg) && arg.kind === 'document' ? arg.doc : undefined);
   // Compared with the state last asked for, not the last one confirmed: with an Add still on the wire, a
   // Remove is a change to send, not "already not a favorite".
@@ -158,8 +162,8 @@ export async function setFavorite(s: DocumentsNeeds, arg: unknown, favorite: boo
 /** Toggle Favorite (a key in the Documents view): adds the document to the favorites, or removes it if it is one. */
 export async function toggleFavorite(s: DocumentsNeeds, arg: unknown): Promise<ContentDocument | undefined> {
   const t = documentTargetOf(s, arg);
-  if (t === undefined) throw noDocument(vscode.l10n.t('add to favorites'));
-  const known = t.documents.favoriteOf(t.id) ?? (await knownDocument(s, arg, t)).favorite;
+  if (t === undefined) throw noDocument(s, arg, vscode.l10n.t('add to favorites'));
+  const known = t.account.documents.favoriteOf(t.id) ?? (await knownDocument(s, arg, t)).favorite;
   return setFavorite(s, arg, !known);
 }
 
@@ -201,7 +205,7 @@ export async function deleteDocument(s: DocumentsNeeds, arg: unknown): Promise<b
   );
   if (!ok) return false;
   try {
-    await target.documents.delete(target.id);
+    await target.account.documents.delete(target.id);
   } catch (e) {
     failed(s, vscode.l10n.t('Couldn\'t delete "{0}"', name), e, target);
     return false;
@@ -216,7 +220,7 @@ export async function deleteDocument(s: DocumentsNeeds, arg: unknown): Promise<b
 function refreshDocuments(s: DocumentsNeeds): void {
   for (const tree of documentTrees(s)) tree.model.refresh();
   // Open editors and the account folder re-check the server too.
-  for (const account of s.registry.shown()) account.documents.forgetAll();
+  for (const account of s.registry.all()) account.documents.forgetAll();
 }
 
 /**
@@ -225,7 +229,8 @@ function refreshDocuments(s: DocumentsNeeds): void {
  * (one request).
  */
 export async function searchDocuments(s: DocumentsNeeds): Promise<DocNode[] | undefined> {
-  const tree = documentTrees(s)[0] ?? s.documentsTree;
+  const tree = documentTrees(s)[0];
+  if (!tree) return undefined;
   const current = tree.model.search;
   const answer = await s.prompter.inputToggled({
     title: vscode.l10n.t('Search Documents'),
@@ -242,7 +247,7 @@ export async function searchDocuments(s: DocumentsNeeds): Promise<DocNode[] | un
   const text = answer.value;
   const by: DocumentSearchField = answer.checked.text ? 'result' : 'name';
   if (isBlank(text)) return undefined;
-  // Every account is searched alike; the first account's results are what this returns.
+  // Every account is searched alike; the first shown account's results are what this returns.
   const groups = documentTrees(s).map((t) => [t, t.model.setSearch({ text, by })] as const);
   const group = groups.find(([t]) => t === tree)?.[1];
   if (!group) return undefined;
@@ -264,7 +269,7 @@ export const DOCUMENT_SORTS: ReadonlyArray<{ value: DocumentSortSetting; label: 
 type SortItem = vscode.QuickPickItem & { value: DocumentSortSetting };
 
 export async function sortDocuments(s: DocumentsNeeds): Promise<void> {
-  const current = s.documentsTree.model.sort;
+  const current = documentTrees(s)[0]?.model.sort;
   const items: SortItem[] = DOCUMENT_SORTS.map((o) => ({
     label: o.value === current ? `$(check) ${vscode.l10n.t(o.label)}` : vscode.l10n.t(o.label),
     description: o.value === current ? vscode.l10n.t('current') : undefined,

@@ -62,7 +62,8 @@ export type DocumentPage = Page<ContentDocument> & {
 
 /** Where the documents come from and what happens to them (`DocumentService`). */
 export interface DocumentSource {
-  list(query: DocumentListQuery, signal?: AbortSignal): Promise<DocumentPage>;
+  /** One page; `call`: its signal, or its signal and priority (`background`: counts, which the writer did not ask for). */
+  list(query: DocumentListQuery, call?: AbortSignal | { signal?: AbortSignal; priority?: 'user' | 'background' }): Promise<DocumentPage>;
   readonly onDidChange: Event<{ doc: ContentDocument; previous: ContentDocument | undefined }>;
   readonly onDidDelete: Event<ContentDocument | { id: number }>;
   readonly onDidCreate: Event<ContentDocument>;
@@ -813,7 +814,7 @@ export class DocumentsModel implements Disposable {
           if (signal.aborted) return;
           const { sortBy: _sb, sort: _s, ...query } = this.#queryFor(g);
           const events = this.#events;
-          const p = await this.#documents.list({ ...query, perPage: COUNT_PAGE_SIZE, page: 1 }, signal);
+          const p = await this.#documents.list({ ...query, perPage: COUNT_PAGE_SIZE, page: 1 }, { signal, priority: 'background' });
           if (signal.aborted) return;
           if (this.#events !== events) {
             // A document was created, changed or deleted while the answer was on the wire: the answer may predate
@@ -860,7 +861,7 @@ export class DocumentsModel implements Disposable {
       const events = this.#events;
       await pace();
       if (signal.aborted) return;
-      const first = await this.#documents.list({ ...query, page: 1 }, signal);
+      const first = await this.#documents.list({ ...query, page: 1 }, { signal, priority: 'background' });
       if (signal.aborted) return;
       this.#seen(first);
       const total = first.total;
@@ -877,7 +878,7 @@ export class DocumentsModel implements Disposable {
       for (let page = 2; hasMore && page <= this.countWalkMaxPages + 1; page++) {
         await pace();
         if (signal.aborted) return;
-        const p = await this.#documents.list({ ...query, page }, signal);
+        const p = await this.#documents.list({ ...query, page }, { signal, priority: 'background' });
         if (signal.aborted) return;
         this.#seen(p);
         if (p.total !== total) moved = true;

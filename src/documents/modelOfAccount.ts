@@ -4,19 +4,14 @@
  * disposed with the account; the Documents view only shows it.
  */
 import vscode = require('vscode');
-import type { SignIn } from '../accounts/credentials';
 import { STATE } from '../constants';
 import * as config from '../util/config';
 import { disposingWith } from '../util/disposable';
 import type { Logger } from '../util/log';
 import { DocumentsModel, type DocumentSource } from './documentsModel';
 
-/** The documents server of an account: an added account's own address, or the user settings' (which may change). */
-export interface DocumentsServer {
-  server(): string;
-  readonly fromSettings: boolean;
-}
-export const SETTINGS_SERVER: DocumentsServer = { server: config.documentsBaseUrl, fromSettings: true };
+/** An event that never fires. */
+const NEVER = (): vscode.Disposable => new vscode.Disposable(() => undefined);
 
 /** What a Documents model hears of the view that shows it, once that view is built (the model is built first). */
 export interface DocumentsViewLink {
@@ -31,34 +26,32 @@ export interface AccountDocumentsModel extends vscode.Disposable {
 
 /** One account's Documents model: its pages, groups and counts, the settings it follows and the view state it keeps. */
 export function documentsModelOf(
-  documents: DocumentSource,
-  credentials: SignIn,
+  account: { readonly documents: DocumentSource; readonly documentsUrl: string },
   state: vscode.Memento,
   log: Logger,
-  where: DocumentsServer = SETTINGS_SERVER,
 ): AccountDocumentsModel {
   const link: DocumentsViewLink = {};
   const model = new DocumentsModel(
-    documents,
+    account.documents,
     {
-      hasKey: () => credentials.hasKey(),
-      onDidChangeSignIn: credentials.onDidChange,
+      // An account has its key for its whole life (another key is another account, with its own model).
+      hasKey: () => Promise.resolve(true),
+      onDidChangeSignIn: NEVER,
       pageSize: config.documentsPageSize,
       defaultSort: config.defaultDocumentSort,
       hideEmpty: config.hideEmptyTemplates,
       // On screen, the groups show their counts: they are read in the background.
       countsWanted: () => link.view?.visible() === true,
-      server: () => where.server(),
+      server: () => account.documentsUrl,
       persist: (s) => Promise.all([state.update(STATE.documentsView, s), link.view?.persisted()]).then(() => undefined),
       progress: (p) => link.view?.progress(p) ?? p,
       log,
     },
     state.get(STATE.documentsView),
   );
-  // The settings the model follows. The server address only for the account of the user settings: an added account's is its own.
+  // The settings the model follows (an account's server is its own: another server is another account).
   const settings = vscode.workspace.onDidChangeConfiguration((e) => {
-    if (where.fromSettings && config.affects(e, 'documents.baseUrl')) model.serverChanged();
-    else if (config.affects(e, 'documents.pageSize')) model.pageSizeChanged();
+    if (config.affects(e, 'documents.pageSize')) model.pageSizeChanged();
     else if (config.affects(e, 'documents.defaultSort')) model.defaultSortChanged();
     if (config.affects(e, 'documents.hideEmptyTemplates')) model.hideEmptyChanged();
   });

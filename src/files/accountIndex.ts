@@ -1,4 +1,5 @@
 import { documentFileName, extensionOf, isHtmlDocument, templateFolderName, type DocumentLike } from './names';
+import type { PathMemory } from './pathMemory';
 
 /** What the index keeps of a document: enough to name it (whether its text is HTML, never the text). */
 export type IndexedDocument = DocumentLike;
@@ -54,6 +55,11 @@ function templateKey(doc: DocumentLike): string {
  * A document the index had and a new listing lacks is therefore asked for by id before it is let go.
  * The one exception is {@link claim}: the user renaming a file onto a path whose document no longer
  * uses it, with no editor showing that path.
+ *
+ * Across sessions (a window reloaded, VS Code restarted with its tabs restored) the paths handed to editors are kept
+ * in a {@link PathMemory}: a path that neither this session nor the listing knows is resolved through it
+ * ({@link recall}), and {@link remembered} says which document a path last meant, so that a path the listing now
+ * gives to another document is never taken for the one an editor was opened on (the caller decides, see targets.ts).
  */
 export class AccountIndex {
   private readonly docs = new Map<number, IndexedDocument>();
@@ -74,6 +80,8 @@ export class AccountIndex {
 
   /** Bumped by unload(): a listing started before it belongs to another account and is dropped. */
   private generation = 0;
+  /** Documents a remembered path meant, read by id this session and answered 404. */
+  private readonly confirmedGone = new Set<number>();
 
   /**
    * `loadAll(current)`: the whole listing; `current()` turns false once it is no longer wanted. `read`: one document
@@ -83,6 +91,8 @@ export class AccountIndex {
     private readonly loadAll: (current: () => boolean) => Promise<AccountListing>,
     private ext: string,
     private readonly read: ReadDocument,
+    /** The paths handed to editors in earlier sessions (and this one), kept across sessions. */
+    private readonly memory?: PathMemory,
   ) {}
 
   get loaded(): boolean {
@@ -278,20 +288,71 @@ export class AccountIndex {
     return this.isLoaded && !this.docs.has(id);
   }
 
+  /** Whether the listing has this folder, or a path of it was given out this session or remembered from an earlier one. */
+  knowsFolder(folder: string): boolean {
+    if (this.folders.has(folder)) return true;
+    const prefix = `${folder}/`;
+    for (const path of this.aliases.keys()) if (path.startsWith(prefix)) return true;
+    return this.memory?.hasFolder(folder) ?? false;
+  }
+
+  /** The document `<folder>/<file>` was last handed to an editor for, this session or an earlier one. */
+  remembered(folder: string, file: string): number | undefined {
+    return this.memory?.get(`${folder}/${file}`);
+  }
+
+  /**
+   * A path neither this session nor the listing knows (call {@link resolve} first, with the listing loaded), resolved
+   * through the paths handed to editors in earlier sessions: the document it meant, or undefined when none is
+   * remembered. A document the listing does not have is read by id first (only a 404 makes it gone, see
+   * {@link isGone}; a read that fails throws): one the page walk skipped is listed from its record (`diff`).
+   */
+  async recall(folder: string, file: string): Promise<{ id: number; diff: IndexDiff } | undefined> {
+    const id = this.memory?.get(`${folder}/${file}`);
+    if (id === undefined) return undefined;
+    if (!this.isLoaded || this.docs.has(id) || this.confirmedGone.has(id)) return { id, diff: EMPTY_DIFF };
+    const found = await this.read(id);
+    if (!found) {
+      this.confirmedGone.add(id);
+      return { id, diff: EMPTY_DIFF };
+    }
+    return { id, diff: this.upsert(found) };
+  }
+
+  /**
+   * `<folder>/<file>` was handed to an editor showing document `id` (its file was read, or stat'ed for a tab): the
+   * path means that document for the rest of the session, and in later sessions it is remembered to mean it.
+   */
+  handOut(folder: string, file: string, id: number): void {
+    const path = `${folder}/${file}`;
+    if (!this.aliases.has(path)) this.aliases.set(path, id);
+    this.memory?.note(path, id);
+  }
+
   /**
    * Lets document `id` take `<folder>/<file>` although the path was given to another document this session
-   * (one renamed away from it, or deleted), when nothing shows that path any more (`inUse` says whether
-   * something does). Returns a function that undoes the claim (a rename that failed), or undefined when
+   * (one renamed away from it, or deleted) or handed to an editor of another document in an earlier session, when
+   * nothing shows that path any more (`inUse` says whether something does); the path is then remembered as this
+   * document's. Returns a function that undoes the claim (a rename that failed), or undefined when
    * the path cannot be taken: it is the other document's current path, or something still shows it.
    */
   claim(folder: string, file: string, id: number, inUse: (path: string) => boolean): (() => void) | undefined {
     const path = `${folder}/${file}`;
     const owner = this.aliases.get(path);
-    if (owner === undefined || owner === id) return () => undefined;
-    if (this.pathById.get(owner) === path || inUse(path)) return undefined;
-    this.aliases.set(path, id);
+    // A path an editor was opened on in an earlier session counts as given out too (a restored tab may show it).
+    const remembered = this.memory?.get(path);
+    const other = owner ?? remembered;
+    if (other !== undefined && other !== id) {
+      if (this.pathById.get(other) === path || inUse(path)) return undefined;
+      if (owner !== undefined) this.aliases.set(path, id);
+    }
+    // The editor moved onto the path shows this document from now on: in later sessions too.
+    const forgotten = remembered !== undefined && remembered !== id ? remembered : undefined;
+    if (forgotten !== undefined) this.memory?.note(path, id);
     return () => {
-      if (this.aliases.get(path) === id && this.pathById.get(id) !== path) this.aliases.set(path, owner);
+      if (this.pathById.get(id) === path) return;
+      if (owner !== undefined && owner !== id && this.aliases.get(path) === id) this.aliases.set(path, owner);
+      if (forgotten !== undefined && this.memory?.get(path) === id) this.memory.note(path, forgotten);
     };
   }
 

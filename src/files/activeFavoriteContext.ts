@@ -8,7 +8,7 @@ export class ActiveFavoriteContext extends Disposable {
   private last: boolean | undefined;
   private readonly watched = new WeakSet<DocumentService>();
 
-  constructor(private readonly documentOf: (uri: vscode.Uri) => { documents: DocumentService; id: number } | undefined) {
+  constructor(private readonly documentOf: (uri: vscode.Uri) => { account: { readonly documents: DocumentService }; id: number } | undefined) {
     super();
     this._register(vscode.window.onDidChangeActiveTextEditor(() => this.update()));
     this.update();
@@ -26,7 +26,7 @@ export class ActiveFavoriteContext extends Disposable {
   private update(): void {
     const uri = vscode.window.activeTextEditor?.document.uri;
     const target = uri ? this.documentOf(uri) : undefined;
-    const favorite = target !== undefined && target.documents.get(target.id)?.favorite === true;
+    const favorite = target !== undefined && target.account.documents.get(target.id)?.favorite === true;
     if (favorite === this.last) return;
     this.last = favorite;
     void vscode.commands.executeCommand('setContext', CTX.activeIsFavorite, favorite);

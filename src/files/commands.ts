@@ -4,10 +4,9 @@ import { TEMPLATES, templateName } from '../api/templates';
 import { charLength, CREATIVITY_LEVELS, LIMITS, nearestCreativity, type Creativity } from '../api/validate';
 import { CMD } from '../constants';
 import { ACCOUNT_FOLDER_NAME, accountRoot, documentUri, tabUris } from './uris';
-import type { Core } from '../core';
 import { describeError, errorKind, isApiError, isCancellation } from '../util/errors';
 import { showError } from '../util/run';
-import { documentTargetOf, type DocumentTarget } from '../commands/args';
+import { accountGone, documentTargetOf, type DocumentTarget } from '../documents/target';
 import type { Account } from '../accounts/account';
 import { chooseAccount } from '../accounts/pick';
 import { templateCategory } from '../api/templateCategories';
@@ -15,12 +14,14 @@ import type { DocumentsTreeProvider } from '../documents/documentsTree';
 import { isBack, isPressed, type Back, type Step, type StepButton } from '../ui/quickInputs';
 import { collapse, documentPrompt, documentPromptLength } from '../write/prompt';
 import { promptCommands, promptEditorOpen, showPromptEditor, takeRestoredPrompt, writePromptInEditor } from './promptEditor';
-import type { CommandParts } from '../commands/types';
+import type { CommandParts } from '../util/commandTypes';
 import type { AccountPickNeeds } from '../accounts/pick';
-import type { ArgsNeeds } from '../commands/args';
+import type { ArgsNeeds } from '../documents/target';
+import type { Logger } from '../util/log';
+import type { Prompter } from '../ui/prompter';
 
 /** What opening, creating and finding documents take. */
-export type FilesNeeds = Pick<Core, 'log' | 'prompter' | 'workspaceState'> & AccountPickNeeds & ArgsNeeds;
+export type FilesNeeds = { readonly log: Logger; readonly prompter: Prompter; readonly workspaceState: vscode.Memento } & AccountPickNeeds & ArgsNeeds;
 
 /** Go to Document waits this long after the last keystroke before asking the server. */
 export const SEARCH_DEBOUNCE_MS = 250;
@@ -48,7 +49,7 @@ export async function openDocument(
   options: { preview?: boolean; viewColumn?: vscode.ViewColumn } = {},
 ): Promise<vscode.TextEditor | undefined> {
   const target = documentTargetOf(s, arg);
-  if (target === undefined) throw new Error('There is no document to open.');
+  if (target === undefined) throw accountGone(s, arg) ?? new Error(vscode.l10n.t('There is no document to open.'));
   return openTarget(s, target, options);
 }
 
@@ -58,12 +59,13 @@ async function openTarget(
   target: DocumentTarget,
   options: { preview?: boolean; viewColumn?: vscode.ViewColumn },
 ): Promise<vscode.TextEditor | undefined> {
-  const { documents, id } = target;
+  const { account, id } = target;
+  const { documents } = account;
   // Only a document shown in a tab is reused: VS Code keeps closed documents' models around for a while,
   // and those may hold text the server has changed since.
   const open = tabUris().find((uri) => {
     const shown = s.fs.documentOf(uri);
-    return shown?.documents === documents && shown.id === id;
+    return shown?.account === account && shown.id === id;
   });
   if (open) return vscode.window.showTextDocument(open, { preview: options.preview, viewColumn: options.viewColumn });
 
@@ -78,7 +80,7 @@ async function openTarget(
     return undefined;
   }
   s.fs.remember(doc);
-  const uri = documentUri(doc, documents.accountOf(doc));
+  const uri = documentUri(doc, account.label);
   await s.fs.reloadIfStale(uri, id);
   return vscode.window.showTextDocument(uri, { preview: options.preview, viewColumn: options.viewColumn });
 }
@@ -406,9 +408,21 @@ async function storeAndOpen(s: FilesNeeds, account: Account, d: Draft): Promise<
 }
 
 async function showNew(s: FilesNeeds, account: Account, doc: ContentDocument): Promise<void> {
-  s.fs.remember(doc);
   s.log.info(`[new] created document ${doc.id} (${templateName(doc.template?.id, doc.template?.name)})`);
-  await vscode.window.showTextDocument(documentUri(doc, account.documents.accountOf(doc)), { preview: false });
+  // The account went while the server wrote (signed out, removed, or its key or server changed): the document is in
+  // that account, and it is said so (a new New Document… would create a second one); it opens once that account is back.
+  if (!s.registry.isLive(account)) {
+    void vscode.window.showWarningMessage(
+      vscode.l10n.t(
+        'The document "{0}" was created in the account {1}, which was signed out, removed, or had its API key or server changed while the service was writing. Sign in to that account again to open it.',
+        doc.name,
+        account.displayName,
+      ),
+    );
+    return;
+  }
+  s.fs.remember(doc);
+  await vscode.window.showTextDocument(documentUri(doc, account.label), { preview: false });
 }
 
 // --- Go to Document… -----------------------------------------------------------------------------------
@@ -433,7 +447,6 @@ function toPickItem(d: ContentDocument): DocumentPickItem {
 export async function goToDocument(s: FilesNeeds, arg?: unknown): Promise<vscode.TextEditor | undefined> {
   const account = await chooseAccount(s, 'Go to Document: Account', arg);
   if (!account) return undefined;
-  const label = account.label;
   const qp = vscode.window.createQuickPick<DocumentPickItem>();
   qp.title = s.registry.several ? `Go to Document in ${account.displayName}` : 'Go to Document';
   qp.placeholder = 'Type part of a document name';
@@ -484,8 +497,8 @@ export async function goToDocument(s: FilesNeeds, arg?: unknown): Promise<vscode
       seq++;
       qp.dispose();
       if (picked === undefined) return resolve(undefined);
-      // Opened in the account it was found in (its label as it was when the search ran).
-      openDocument(s, label !== undefined ? { id: picked, account: label } : picked).then(resolve, (e: unknown) => {
+      // Opened in the account it was found in (nothing is sent once that account is gone).
+      openTarget(s, { account, id: picked }, {}).then(resolve, (e: unknown) => {
         void showError(s.log, describeError("Couldn't open the document", e), e);
         resolve(undefined);
       });
@@ -504,9 +517,7 @@ export async function goToDocument(s: FilesNeeds, arg?: unknown): Promise<vscode
 export async function openAccountFolder(s: FilesNeeds, arg?: unknown): Promise<void> {
   const chosen = await chooseAccount(s, 'Open Account as Folder: Account', arg);
   if (!chosen) return;
-  const account = chosen.primary ? await s.documents.currentAccount() : chosen.label;
-  if (account === undefined) throw new Error('Sign in first: the account folder shows the documents of the account you are signed in to.');
-  const root = accountRoot(account);
+  const root = accountRoot(chosen.label);
   const folders = vscode.workspace.workspaceFolders ?? [];
   if (!folders.some((f) => f.uri.toString() === root.toString())) {
     const name = s.registry.several ? `${ACCOUNT_FOLDER_NAME} — ${chosen.displayName}` : ACCOUNT_FOLDER_NAME;

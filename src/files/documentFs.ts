@@ -3,6 +3,7 @@ import type { ContentDocument } from '../api/index';
 import { serverTrim } from '../api/validate';
 import { SCHEME } from '../constants';
 import type { DocumentService } from '../documents/documentService';
+import type { Event } from '../model/emitter';
 import type { Prompter } from '../ui/prompter';
 import * as config from '../util/config';
 import { Disposable } from '../util/disposable';
@@ -13,11 +14,11 @@ import { DocumentRecords, type Use } from './documentRecords';
 import { FileChangeBatcher } from './fileEvents';
 import { refusal, toFileSystemError, unsavableText, unusableName } from './fsErrors';
 import { extensionOf, extensionOfFileName } from './names';
+import { PathMemory, type PathStore } from './pathMemory';
 import { SaveWindow, type SaveEvent } from './saveWindow';
 import { documentIdOf, documentUris, isAccountRefusal, isShown, resolveTarget, type Target } from './targets';
 import {
   accountOfUri,
-  accountRoot,
   documentFileNameOf,
   documentIdFromUri,
   documentNameFromFileName,
@@ -33,6 +34,8 @@ import {
 import { isStoredText, type Observation, type Version } from './versions';
 
 const DIRECTORY: vscode.FileStat = { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0 };
+/** How long a call waits for the accounts being made before it says its account is not signed in (ms). */
+const ACCOUNTS_WAIT_MS = 5_000;
 
 /** What a stat tells VS Code of a version (mtime and size move whenever the text changed, see versions.ts). */
 function fileStat(v: Version): vscode.FileStat {
@@ -68,6 +71,15 @@ function fileStat(v: Version): vscode.FileStat {
  * takes the newer text as soon as the extension hears of it (a refresh, a list or read that carries it, opening the
  * document again), as any clean editor does; a real edit saved before that is checked against the server as always.
  */
+/**
+ * The account a file system serves, while it is signed in: the one its label names now (the same server and key again,
+ * made anew after a sign-out and in, are the same label and the same documents).
+ */
+export interface FsAccount {
+  readonly label: string;
+  readonly documents: DocumentService;
+}
+
 export class DocumentFileSystem extends Disposable implements vscode.FileSystemProvider {
   private readonly events = this._register(new FileChangeBatcher());
   readonly onDidChangeFile = this.events.onDidChangeFile;
@@ -78,36 +90,46 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
 
   private readonly index: AccountIndex;
   /**
-   * One record per document this provider has dealt with, per account label (the first account's label follows its
-   * key and server): the same id in two accounts is two documents, so a delete in one never forgets what the other's
-   * tabs rely on (the names they were opened under, the versions VS Code was told of).
+   * One record per document this provider has dealt with (the names its tabs were opened under, the versions VS Code
+   * was told of). The account's label is the file system's: another account's documents are another file system's.
    */
-  private readonly recordsByAccount = new Map<string | undefined, DocumentRecords<vscode.Uri>>();
+  private readonly records = new DocumentRecords<vscode.Uri>();
   private reloadTimer: ReturnType<typeof setTimeout> | undefined;
-  /** The account the index was last loaded or unloaded for (its folder's URIs carry this label). */
-  private indexAccount: string | undefined;
+  /** The account whose document service's events this file system follows (the one signed in under its label). */
+  private bound: FsAccount | undefined;
+  private boundEvents: { dispose(): void }[] = [];
 
   constructor(
-    readonly documents: DocumentService,
+    /** The label of the account whose documents these are: every URI it serves carries it. */
+    readonly accountLabel: string,
+    /** The account signed in under that label now, if any (none: every request is refused, nothing is sent). */
+    private readonly live: () => FsAccount | undefined,
+    onDidChangeAccounts: Event<void>,
     readonly log: Logger,
     /** The questions (delete confirmation) go through the extension's prompter, which tests can answer. */
     private readonly prompter: Prompter,
+    /**
+     * Where the account-folder paths handed to editors are kept across sessions, for this label (the window's
+     * workspaceState): a tab restored after a restart finds its document by the path it shows (see PathMemory).
+     */
+    paths: PathStore,
+    /** Resolves once the accounts being made are made (a window just opened: the label's account may be on its way). */
+    private readonly settled: () => Promise<void> = () => Promise.resolve(),
   ) {
     super();
     // The account listing walks pages of 100 (the largest the server allows), remembered by the document service.
     // A document it lacks is read by id: only a 404 lets it go (a page walk can skip a live document).
     this.index = new AccountIndex(
       async (current) => {
-        this.indexAccount = await documents.currentAccount();
-        // The paths given out under this account before another was used mean their documents again.
-        this.index.forAccount(this.indexAccount);
+        const { documents } = this.account();
+        this.index.forAccount(accountLabel);
         const listing = await listAccount((page) => documents.list({ perPage: 100, sortBy: 'id', sort: 'asc', page }, undefined, { announce: true }), current);
         log.info(`[fs] account listing: ${listing.docs.length} documents`);
         return listing;
       },
       fileExtension(),
       (id) =>
-        documents.fetch(id, undefined, this.indexAccount).then(
+        this.account().documents.fetch(id).then(
           (doc) => doc,
           (e: unknown) => {
             if (errorKind(e) === 'notFound') return null;
@@ -115,17 +137,27 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
             throw e;
           },
         ),
+      new PathMemory(paths),
     );
-    this._register(documents.onDidChange(({ doc, previous }) => this.onServiceChange(doc, previous)));
-    this._register(documents.onDidDelete((d) => this.onServiceDelete(d.id)));
-    this._register(documents.onDidCreate((doc) => this.onServiceCreate(doc)));
-    this._register(documents.onDidForget((e) => this.onServiceForget(e.account)));
+    this.bind();
+    this._register(onDidChangeAccounts(() => this.bind()));
+    this._register({ dispose: () => this.boundEvents.forEach((d) => d.dispose()) });
     this._register(
       vscode.workspace.onDidChangeConfiguration((e) => {
         if (config.affects(e, 'files.language')) this.indexDiff(this.index.setExtension(fileExtension()));
       }),
     );
     this._register({ dispose: () => clearTimeout(this.reloadTimer) });
+    // An editor of an account path that has nothing unsaved any more (reverted: it shows what the path holds now) is
+    // handed that path: its next edits are meant for the document it shows.
+    this._register(
+      vscode.workspace.onDidChangeTextDocument(({ document: { isDirty, uri } }) => {
+        if (isDirty || !isAccountUri(uri) || uri.authority !== accountLabel) return;
+        const [folder, file, ...more] = segments(uri);
+        const id = file === undefined || more.length > 0 ? undefined : this.index.resolve(folder, file);
+        if (id !== undefined) this.handOut(uri, id, false);
+      }),
+    );
     // VS Code says why it saves just before the save's stat: an auto-save may be held, a save the user asked for never.
     this._register(
       vscode.workspace.onWillSaveTextDocument((e) => {
@@ -135,24 +167,65 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     );
   }
 
-  /** The records of an account (by its label), made on first use. */
-  private recordsOf(account: string | undefined): DocumentRecords<vscode.Uri> {
-    let records = this.recordsByAccount.get(account);
-    if (!records) this.recordsByAccount.set(account, (records = new DocumentRecords<vscode.Uri>()));
-    return records;
+  /**
+   * Follows the account signed in under the label now: its document service's events. An account made anew under the
+   * same label (signed out and in again with the same key and server) is the same documents: what was read is read
+   * again when next needed, the paths and names its tabs use stay.
+   */
+  private bind(): void {
+    const now = this.live();
+    if (now === this.bound) return;
+    const before = this.bound;
+    this.boundEvents.forEach((d) => d.dispose());
+    this.boundEvents = [];
+    this.bound = now;
+    if (now) {
+      const { documents } = now;
+      this.boundEvents.push(
+        documents.onDidChange(({ doc, previous }) => this.onServiceChange(doc, previous)),
+        documents.onDidDelete((d) => this.onServiceDelete(d.id)),
+        documents.onDidCreate((doc) => this.onServiceCreate(doc)),
+        documents.onDidForget(() => this.onServiceForget(false)),
+      );
+    }
+    // Another account under the label, or one signed in again (none before): its tabs and listing are read again.
+    if (before || now) this.onServiceForget(true);
   }
 
-  /** The records of the account used now (what the document service's events are about). */
-  private get records(): DocumentRecords<vscode.Uri> {
-    return this.recordsOf(this.documents.accountLabel);
+  /** The account signed in under the label, or the refusal that says nothing was sent. */
+  private account(): FsAccount {
+    const now = this.live();
+    if (now) return now;
+    throw vscode.FileSystemError.Unavailable(
+      vscode.l10n.t(
+        '{0} belongs to an account that is not signed in here (signed out, removed, or its API key or server changed since): nothing was sent. Sign in to that account again to open or save it; your text, if any, is still in the editor.',
+        vscode.l10n.t('This document'),
+      ),
+    );
   }
 
   /**
-   * The document a `content-docs:` URI stands for, without any request: single-document and account URIs of the
-   * account used now (a URI of another account stands for no document here).
+   * Waits until the accounts being made are made (at most {@link ACCOUNTS_WAIT_MS}: a call never hangs on them). In a
+   * window just opened, its restored tabs and account folders ask before the accounts of the key and the settings are
+   * made (a few hundred ms): refused then, a tab would show an error and the Explorer the folder as failed.
+   */
+  private async accountsMade(): Promise<void> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([this.settled(), new Promise<void>((r) => (timer = setTimeout(r, ACCOUNTS_WAIT_MS)))]);
+    clearTimeout(timer);
+  }
+
+  /** The document service of the account signed in under the label (undefined: none is). */
+  private get documents(): DocumentService | undefined {
+    return this.live()?.documents;
+  }
+
+  /**
+   * The document a `content-docs:` URI of this account stands for, without any request: its single-document and
+   * account-folder URIs (a URI of another account stands for no document here).
    */
   documentIdOf(uri: vscode.Uri): number | undefined {
-    return documentIdOf(uri, this.index, this.documents.accountLabel);
+    return documentIdOf(uri, this.index, this.accountLabel);
   }
 
   /** Records a document fetched elsewhere (a command that just read or created it), so the next stat reuses it. */
@@ -167,7 +240,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
    */
   async reloadIfStale(uri: vscode.Uri, id: number): Promise<void> {
     const model = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
-    const records = this.recordsOf(accountOfUri(uri));
+    const records = this.records;
     const v = records.versions.get(id);
     if (!model || model.isDirty || !v) return;
     // Compared as the server stores a text (trimmed): a model saved with a final newline is not stale.
@@ -186,15 +259,25 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
   }
 
   async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
-    const target = await this.resolve(uri, 'open');
+    // The stat VS Code makes right after a write whose account went while it was on the wire: answered with what that
+    // write stored (no request; the account's server has that text), so the save is reported as the success it was.
+    if (!this.live()) {
+      const id = this.documentIdOf(uri);
+      const stored = id === undefined ? undefined : this.records.afterUnchangedSave(id, uri.toString());
+      if (stored) return fileStat(stored);
+    }
+    const key = uri.toString();
+    // Whether this stat starts a save VS Code announced (a save's stat is a write's, to whom the path may refuse it).
+    const save = this.saveWindow.startsSave(key);
+    const target = await this.resolve(uri, save ? 'save' : 'open');
     if (target.kind !== 'file') return DIRECTORY;
     const id = target.id;
-    const key = uri.toString();
-    const records = this.recordsOf(accountOfUri(uri));
+    const records = this.records;
     records.track(id, uri);
+    // A tab's path (the Explorer stats every file it lists: those are no editor's).
+    this.handOut(uri, id, true);
     // A save whose text is the server's asks nothing: neither its own stat nor the one VS Code makes after the write.
     // Such a stat is no check of the server: a write of another text after it checks for itself (see write).
-    const save = this.saveWindow.startsSave(key);
     const known = records.afterUnchangedSave(id, key) ?? (save && this.unchangedSave(uri, id, records));
     if (known) {
       records.statStarted(id);
@@ -217,9 +300,10 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
   }
 
   async readFile(uri: vscode.Uri): Promise<Uint8Array> {
-    const target = await this.resolve(uri, 'open');
+    const target = await this.resolve(uri, 'read');
     if (target.kind !== 'file') throw vscode.FileSystemError.FileIsADirectory(uri);
-    this.recordsOf(accountOfUri(uri)).track(target.id, uri);
+    this.records.track(target.id, uri);
+    this.handOut(uri, target.id, false);
     const v = await this.current(target.id, 'read', `Couldn't open "${this.label(target.id, uri)}"`, uri);
     this.confirmUri(target.id, uri);
     return v.bytes;
@@ -233,9 +317,8 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
       case 'accountFolder':
         return (this.index.files(target.folder) ?? []).map(([f]) => [f, vscode.FileType.File]);
       case 'documentDir': {
-        // Its listing names the document: only in the URI's own account (a stat of it costs nothing and is not checked).
-        if (accountOfUri(uri) !== (await this.documents.currentAccount())) throw vscode.FileSystemError.FileNotFound(uri);
-        const doc = this.documents.get(target.id) ?? (await this.fetch(target.id, `Couldn't list "${uri.path}"`, uri));
+        // Its listing names the document: only while its account is signed in (a stat of it costs nothing and is not checked).
+        const doc = this.account().documents.get(target.id) ?? (await this.fetch(target.id, `Couldn't list "${uri.path}"`, uri));
         return target.depth === 0
           ? [[templateFolderName(doc.template), vscode.FileType.Directory]]
           : [[documentFileNameOf(doc), vscode.FileType.File]];
@@ -275,8 +358,9 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     if (target.kind !== 'file') throw vscode.FileSystemError.FileIsADirectory(uri);
     const id = target.id;
     const key = uri.toString();
-    const records = this.recordsOf(accountOfUri(uri));
+    const records = this.records;
     records.track(id, uri);
+    this.handOut(uri, id, false);
     // Whatever an earlier save that sent nothing left for the stat after its write is no answer to this one's.
     records.afterUnchangedSave(id, key);
     const action = `Couldn't save "${this.label(id, uri)}"`;
@@ -309,8 +393,8 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     this.saveWindow.sending(id);
     let saved: ContentDocument;
     try {
-      // Sent only while the URI's account is the one used now (checked again just before the PATCH leaves).
-      saved = await this.documents.saveResult(id, text, accountOfUri(uri));
+      // Sent only while the URI's account is signed in (its client refuses once it is gone).
+      saved = await this.account().documents.saveResult(id, text);
     } catch (e) {
       throw this.toFileSystemError(e, action, id);
     } finally {
@@ -319,6 +403,8 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     }
     const obs = this.accept(saved, true, records);
     this.log.info(`[fs] saved document ${id} (${obs.version.size} bytes stored${obs.version.text === text ? '' : ', trimmed by the server'})`);
+    // The account went while the text was on the wire: the stat after this write is answered with what it stored.
+    if (!this.live()) records.savedUnchanged(id, key, obs.version);
     // Other editors on the same document (another URI for it) learn of the new text. Always: the service's
     // own change event may already have recorded this version, so "changed since the last observation" is
     // no test of whether those editors have seen it.
@@ -342,7 +428,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     );
     if (!confirmed) throw vscode.FileSystemError.NoPermissions(`"${label}" was not deleted: the deletion was not confirmed.`);
     try {
-      await this.documents.delete(id, accountOfUri(uri));
+      await this.account().documents.delete(id);
     } catch (e) {
       throw this.toFileSystemError(e, `Couldn't delete "${label}"`, id);
     }
@@ -373,7 +459,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
           : `${action}: the file keeps its extension, which follows its text.`,
       );
     }
-    const name = documentNameFromFileName(newFile, this.documents.get(id)?.name ?? this.index.get(id)?.name);
+    const name = documentNameFromFileName(newFile, this.documents?.get(id)?.name ?? this.index.get(id)?.name);
     const problem = unusableName(name);
     if (problem) throw this.refuse(`${action}: ${problem}`);
     let release: (() => void) | undefined = () => undefined;
@@ -384,18 +470,18 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
         throw vscode.FileSystemError.FileExists(newUri);
       }
       // A path given to another document this session is taken only when nothing shows it any more.
-      release = this.index.claim(folder, file, id, isShown);
+      release = this.index.claim(folder, file, id, (path) => isShown(path, this.accountLabel));
       if (!release) {
         throw this.refuse(`${action}: "${file}" is still open for another document. Close that editor first, or choose another name.`);
       }
     }
     try {
-      await this.documents.rename(id, name, accountOfUri(oldUri));
+      await this.account().documents.rename(id, name);
     } catch (e) {
       release();
       throw this.toFileSystemError(e, action, id);
     }
-    this.recordsOf(accountOfUri(oldUri)).track(id, newUri);
+    this.records.track(id, newUri);
   }
 
   // --- internals ---------------------------------------------------------------------------------
@@ -405,21 +491,54 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
    * text last read of it says; undefined when nothing is known of it here.
    */
   private extensionNow(id: number, uri: vscode.Uri): string | undefined {
-    const account = accountOfUri(uri);
-    const listed = account !== undefined && account === this.indexAccount ? this.index.get(id) : undefined;
+    const listed = accountOfUri(uri) === this.accountLabel ? this.index.get(id) : undefined;
     if (listed) return extensionOf(listed, fileExtension());
-    const read = this.recordsOf(account).versions.get(id);
+    const read = this.records.versions.get(id);
     return read ? extensionOf({ id, name: '', result: read.text }, fileExtension()) : undefined;
   }
 
-  private resolve(uri: vscode.Uri, why: 'open' | 'list' | 'write' | 'delete' | 'rename'): Promise<Target> {
+  private resolve(uri: vscode.Uri, why: 'open' | 'save' | 'read' | 'list' | 'write' | 'delete' | 'rename'): Promise<Target> {
     return resolveTarget(uri, why, {
-      account: () => this.documents.currentAccount(),
+      // In a window just opened, the accounts are made after its restored tabs and folders first ask: wait for them.
+      account: async () => {
+        if (!this.live()) await this.accountsMade();
+        return this.live() ? this.accountLabel : undefined;
+      },
       index: this.index,
       ensureIndex: () => this.ensureIndex(),
-      names: (id) => this.recordsOf(accountOfUri(uri)).names(id),
-      currentName: (id) => this.documents.get(id)?.name,
+      names: (id) => this.records.names(id),
+      currentName: (id) => this.documents?.get(id)?.name,
+      recall: async (folder, file) => {
+        try {
+          const recalled = await this.index.recall(folder, file);
+          if (recalled) this.indexDiff(recalled.diff);
+          return recalled?.id;
+        } catch (e) {
+          throw this.toFileSystemError(e, `Couldn't open "${nameFromFileName(file)}"`);
+        }
+      },
     });
+  }
+
+  /** Whether an editor holds unsaved text for this URI. */
+  private isDirty(uri: vscode.Uri): boolean {
+    const key = uri.toString();
+    return vscode.workspace.textDocuments.some((d) => d.isDirty && d.uri.toString() === key);
+  }
+
+  /**
+   * An account path resolved for an editor (`tabOnly`: only when a tab or editor shows it): it means its document for
+   * the rest of the session and, remembered in the window's state, in later ones.
+   */
+  private handOut(uri: vscode.Uri, id: number, tabOnly: boolean): void {
+    if (!isAccountUri(uri)) return;
+    const [folder, file] = segments(uri);
+    if (file === undefined || (tabOnly && !isShown(`${folder}/${file}`, this.accountLabel))) return;
+    // An editor's unsaved text meant for the document an earlier session opened at this path is not handed another
+    // one (a compare reads what the path holds now); once the editor has nothing unsaved it is (see the constructor).
+    const remembered = this.index.remembered(folder, file);
+    if (remembered !== undefined && remembered !== id && this.isDirty(uri)) return;
+    this.index.handOut(folder, file, id);
   }
 
   /**
@@ -453,7 +572,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
   /** A single-document URI that was read successfully keeps resolving under its name. */
   private confirmUri(id: number, uri: vscode.Uri): void {
     const segs = segments(uri);
-    if (documentIdFromUri(uri) !== undefined && segs.length === 2) this.recordsOf(accountOfUri(uri)).addName(id, nameFromFileName(segs[1]));
+    if (documentIdFromUri(uri) !== undefined && segs.length === 2) this.records.addName(id, nameFromFileName(segs[1]));
   }
 
   private ensureIndex(): Promise<void> {
@@ -462,7 +581,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
 
   /** The server's copy: a recent read this call may still use (see DocumentRecords.reuse), else a new GET. */
   private async current(id: number, use: Use, action: string, uri: vscode.Uri): Promise<Version> {
-    const records = this.recordsOf(accountOfUri(uri));
+    const records = this.records;
     const reused = records.reuse(id, use, use === 'stat' && this.hasUnsavedEdits(id));
     if (reused) return reused;
     const fetched = this.accept(await this.fetch(id, action, uri), false, records).version;
@@ -470,9 +589,13 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     return fetched;
   }
 
-  /** GET the document, for `uri`: sent only while the URI's account is the one used now. */
-  private fetch(id: number, action: string, uri: vscode.Uri): Promise<ContentDocument> {
-    return this.documents.fetch(id, undefined, accountOfUri(uri)).catch((e: unknown) => Promise.reject(this.toFileSystemError(e, action, id)));
+  /** GET the document: sent only while its account is signed in. */
+  private async fetch(id: number, action: string, _uri?: vscode.Uri): Promise<ContentDocument> {
+    try {
+      return await this.account().documents.fetch(id);
+    } catch (e) {
+      throw this.toFileSystemError(e, action, id);
+    }
   }
 
   /** Records a server copy; when it differs from the last one and is not our own save, editors hear of it. */
@@ -483,7 +606,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
   }
 
   private label(id: number, uri?: vscode.Uri): string {
-    const name = this.documents.get(id)?.name ?? this.index.get(id)?.name;
+    const name = this.documents?.get(id)?.name ?? this.index.get(id)?.name;
     if (name) return name;
     const last = uri?.path.split('/').pop();
     return last ? nameFromFileName(last) : `document ${id}`;
@@ -494,17 +617,17 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
   }
 
   private toFileSystemError(e: unknown, action: string, id?: number): vscode.FileSystemError {
-    return toFileSystemError(e, action, this.log, id === undefined ? undefined : () => this.documents.markDeleted(id));
+    return toFileSystemError(e, action, this.log, id === undefined ? undefined : () => this.documents?.markDeleted(id));
   }
 
   private fireForDocument(id: number, type: vscode.FileChangeType, except?: vscode.Uri, records = this.records): void {
     const skip = except?.toString();
-    this.events.soon(...documentUris(id, records.uris(id), this.index, this.indexAccount).filter((u) => u.toString() !== skip).map((uri) => ({ type, uri })));
+    this.events.soon(...documentUris(id, records.uris(id), this.index, this.accountLabel).filter((u) => u.toString() !== skip).map((uri) => ({ type, uri })));
   }
 
-  /** What changed in the account folder, told under the account it was listed for. */
+  /** What changed in the account folder, told under its label. */
   private indexDiff(diff: IndexDiff): void {
-    if (this.indexAccount) this.events.indexDiff(diff, this.indexAccount);
+    this.events.indexDiff(diff, this.accountLabel);
   }
 
   private onServiceChange(doc: ContentDocument, previous: ContentDocument | undefined): void {
@@ -531,38 +654,33 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
   }
 
   /**
-   * A refresh: open editors check their document again, and the account folder is listed again. Another
-   * account (key or server changed): the versions seen so far belong to other documents and are dropped too.
+   * A refresh (or the account signed in again under the label): open editors check their document again, and the
+   * account folder is listed again.
    */
-  private onServiceForget(account: boolean): void {
-    if (account) {
-      // Each account keeps its records (the names its tabs were opened under, the versions VS Code was told of), kept
-      // apart by label: back in an account, its tabs are what they were. Only what was read goes: read again.
-      for (const records of this.recordsByAccount.values()) records.forgetReads();
-      // The account folder lists again only if someone looks at it (its root changed). Its paths name the account
-      // they belong to: they never come to mean a document of the new account (editors hear of it below).
-      const before = this.indexAccount;
-      const diff = this.index.unload();
-      this.indexDiff(diff);
-      this.indexAccount = undefined;
-      if (before) this.events.soon({ type: vscode.FileChangeType.Changed, uri: accountRoot(before) });
-    }
+  private onServiceForget(rebound = false): void {
+    // Made anew under the label: what was read of its documents is read again (the names, URIs and versions stay).
+    if (rebound) this.records.forgetReads();
     for (const uri of tabUris()) {
+      // Another account's tabs are its own file system's: they have nothing to read again for this one.
+      if (accountOfUri(uri) !== this.accountLabel) continue;
       const id = this.documentIdOf(uri);
       if (id === undefined && !isAccountUri(uri) && documentIdFromUri(uri) === undefined) continue;
       if (id !== undefined) this.records.dropRead(id);
       this.events.soon({ type: vscode.FileChangeType.Changed, uri });
     }
-    if (!this.index.loaded) return;
     if (this.reloadTimer) clearTimeout(this.reloadTimer);
+    this.reloadTimer = undefined;
+    // No account under the label (it went): nothing is listed for it until one is signed in again (see bind).
+    if (!this.index.loaded || !this.live()) return;
     this.reloadTimer = setTimeout(() => {
       this.reloadTimer = undefined;
+      if (!this.live()) return;
       this.index.reload().then(
         (d) => {
           this.indexDiff(d);
           // A document the server answered 404 for was deleted elsewhere: the views and editors hear of it too, so
           // the folder and the Documents view never disagree about it. (Absence from the listing alone is not that.)
-          for (const id of d.goneIds) this.documents.markDeleted(id);
+          for (const id of d.goneIds) this.documents?.markDeleted(id);
         },
         (e: unknown) => this.log.warn(`[fs] ${describeError("Couldn't list the documents of the account again", e)}`),
       );

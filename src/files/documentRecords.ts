@@ -103,9 +103,10 @@ export class DocumentRecords<U extends { toString(): string }> {
   }
 
   /**
-   * A save of `uri` sent nothing: the server already had its text, `version`. VS Code stats the file right after the
-   * write and takes that answer for the editor's: {@link afterUnchangedSave} gives it this version, whose text the
-   * editor holds (a newer one read meanwhile would tell the editor it has a text it does not show).
+   * A save of `uri` sent nothing (the server already had its text, `version`), or stored `version` while its account
+   * went (no stat of that account may ask its server any more). VS Code stats the file right after the write and takes
+   * that answer for the editor's: {@link afterUnchangedSave} gives it this version, whose text the editor holds (a newer
+   * one read meanwhile would tell the editor it has a text it does not show).
    */
   savedUnchanged(id: number, uri: string, version: Version): void {
     this.#record(id).unchangedSave = { uri, version };

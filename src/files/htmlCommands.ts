@@ -1,14 +1,16 @@
 import vscode = require('vscode');
 import { CMD, SCHEME } from '../constants';
-import type { CommandParts } from '../commands/types';
-import type { Core } from '../core';
+import type { CommandParts } from '../util/commandTypes';
 import { detectFormat } from '../content/format';
 import { previewPage } from '../content/sanitize';
 import { htmlToMarkdown } from '../content/toMarkdown';
 import { accountOfUri, nameFromFileName } from './uris';
+import type { AccountRegistry } from '../accounts/registry';
+import type { LazyDocumentFileSystem } from './lazyFs';
+import type { Logger } from '../util/log';
 
 /** What Open Preview and Convert to Markdown… take. */
-export type HtmlNeeds = Pick<Core, 'log' | 'fs' | 'registry'>;
+export type HtmlNeeds = { readonly log: Logger; readonly fs: LazyDocumentFileSystem; readonly registry: AccountRegistry };
 
 /**
  * The commands of HTML documents (their text is the web editor's, and they open as `.html`): Open Preview, a webview

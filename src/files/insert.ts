@@ -1,18 +1,18 @@
 import vscode = require('vscode');
 import type { ContentDocument } from '../api/index';
 import { CMD } from '../constants';
-import type { Core } from '../core';
 import { describeError, errorKind, isCancellation } from '../util/errors';
 import { showError } from '../util/run';
 import { formatOf, textAsHtml } from '../write/prompt';
-import { documentTargetOf, type DocumentTarget } from '../commands/args';
+import { accountGone, documentTargetOf, type DocumentTarget } from '../documents/target';
 import { openDocument } from './commands';
-import type { CommandParts } from '../commands/types';
-import type { ArgsNeeds } from '../commands/args';
+import type { CommandParts } from '../util/commandTypes';
+import type { ArgsNeeds } from '../documents/target';
 import type { FilesNeeds } from './commands';
+import type { Logger } from '../util/log';
 
 /** What Insert at Cursor, Replace Selection and Open Beside take. */
-export type InsertNeeds = Pick<Core, 'log'> & ArgsNeeds & FilesNeeds;
+export type InsertNeeds = { readonly log: Logger } & ArgsNeeds & FilesNeeds;
 
 /**
  * A document's text where the user is writing: Insert at Cursor and Replace Selection put the document's
@@ -30,8 +30,8 @@ export function insertCommands(s: InsertNeeds) {
 
 type Mode = 'insert' | 'replace';
 
-function noDocument(): Error {
-  return new Error('There is no document to insert: choose one in the Documents view, or run this from an open document.');
+function noDocument(s: InsertNeeds, arg: unknown): Error {
+  return accountGone(s, arg) ?? new Error(vscode.l10n.t('There is no document to insert: choose one in the Documents view, or run this from an open document.'));
 }
 
 /**
@@ -41,7 +41,7 @@ function noDocument(): Error {
 export function targetEditor(s: InsertNeeds, t: DocumentTarget): vscode.TextEditor | undefined {
   const isIt = (uri: vscode.Uri) => {
     const shown = s.fs.documentOf(uri);
-    return shown?.documents === t.documents && shown.id === t.id;
+    return shown?.account === t.account && shown.id === t.id;
   };
   const candidate = (e: vscode.TextEditor | undefined) => e !== undefined && e.document.uri.scheme !== 'output' && !isIt(e.document.uri);
   const active = vscode.window.activeTextEditor;
@@ -54,7 +54,8 @@ export function targetEditor(s: InsertNeeds, t: DocumentTarget): vscode.TextEdit
  * The document as the server has it now (one GET): someone may have changed or deleted it since the view
  * listed it, and the text put into the user's file must be the current one, never a listed copy.
  */
-async function storedDocument(s: InsertNeeds, { documents, id }: DocumentTarget): Promise<ContentDocument | undefined> {
+async function storedDocument(s: InsertNeeds, { account, id }: DocumentTarget): Promise<ContentDocument | undefined> {
+  const { documents } = account;
   try {
     return await documents.fetch(id);
   } catch (e) {
@@ -68,7 +69,7 @@ async function storedDocument(s: InsertNeeds, { documents, id }: DocumentTarget)
 /** Insert at Cursor / Replace Selection: one edit over every cursor or selection; true when it was made. */
 export async function putResult(s: InsertNeeds, arg: unknown, mode: Mode): Promise<boolean> {
   const target = documentTargetOf(s, arg);
-  if (target === undefined) throw noDocument();
+  if (target === undefined) throw noDocument(s, arg);
   const id = target.id;
   const verb = mode === 'insert' ? 'insert' : 'replace the selection with';
   const editor = targetEditor(s, target);

@@ -1,38 +1,44 @@
 import vscode = require('vscode');
+import type { Account } from '../accounts/account';
+import { STATE } from '../constants';
 import type { ContentDocument } from '../api/index';
-import { SCHEME } from '../constants';
 import type { Event } from '../model/emitter';
-import type { DocumentService } from '../documents/documentService';
 import type { Prompter } from '../ui/prompter';
 import { Disposable } from '../util/disposable';
 import type { Logger } from '../util/log';
 import { ActiveFavoriteContext } from './activeFavoriteContext';
 import type { DocumentFileSystem } from './documentFs';
+import type { PathStore } from './pathMemory';
 import type { SaveEvent } from './saveWindow';
-import { accountOfUri, documentIdFromUri } from './uris';
+import { accountOfUri, documentIdFromUri, isAccountUri } from './uris';
 
 type FsModule = typeof import('./documentFs');
 
-/** The accounts added with "Add Account…", as the file system finds them: by the label a URI carries. */
-export interface AddedAccounts {
-  documentsOf(label: string): DocumentService | undefined;
-  /** The label of the added account whose services read the document object (undefined: none of them). */
-  addedLabelOf(doc: ContentDocument): string | undefined;
+/** The accounts signed in, as the file system finds them: by the label a URI carries. */
+export interface FsAccounts {
+  byLabel(label: string | undefined): Account | undefined;
+  /** The account whose services read the document object (undefined: none of those signed in). */
+  forDocument(doc: ContentDocument): Account | undefined;
   readonly onDidChange: Event<void>;
+  /**
+   * Resolves once the accounts of the key, the settings and the added accounts heard so far are made: in a window just
+   * opened they are made after the first call of a restored tab or folder reaches the file system.
+   */
+  settled(): Promise<void>;
 }
 
-/** A document as the commands act on it: its id in the account whose services it goes through. */
+/** A document as the commands act on it: its id in the account it belongs to (the account chosen, which it carries). */
 export interface DocumentTarget {
-  readonly documents: DocumentService;
+  readonly account: Account;
   readonly id: number;
 }
 
 /**
- * The `content-docs:` file system as registered at activation. Every URI names its account (see uris.ts): a URI of an
- * account added with "Add Account…" goes to that account's own file system (its own records, listing and versions);
- * any other goes to the first account's, which serves the label it has now and refuses any other. Each real file
- * system (dist/fs.js: versions, conflict checks, the account listing) is loaded and built on its first call, when a
- * document of its account is first opened.
+ * The `content-docs:` file system as registered at activation. Every URI names its account (see uris.ts); each label
+ * has its own file system (its records, listing and versions), which serves that label's documents while an account
+ * is signed in under it and refuses everything, sending nothing, while none is (signed out, removed, or its key or
+ * server changed). Each real file system (dist/fs.js: versions, conflict checks, the account listing) is loaded and
+ * built on its first call, when a document of its account is first opened.
  */
 export class LazyDocumentFileSystem extends Disposable implements vscode.FileSystemProvider {
   private readonly _onDidChangeFile = this._register(new vscode.EventEmitter<vscode.FileChangeEvent[]>());
@@ -40,99 +46,95 @@ export class LazyDocumentFileSystem extends Disposable implements vscode.FileSys
   private readonly _onDidSaveState = this._register(new vscode.EventEmitter<SaveEvent>());
   /** Each save of a document's text, in any account (the status bar's "Saving…" / "Saved"). */
   readonly onDidSaveState = this._onDidSaveState.event;
-  private impl: DocumentFileSystem | undefined;
-  /** The file systems of added accounts, by label (built on first use, disposed with their account). */
-  private readonly added = new Map<string, { documents: DocumentService; fs: DocumentFileSystem }>();
-  private favorite: ActiveFavoriteContext | undefined;
+  /** The file systems, per label a URI carried ('' for URIs that name no account: those are refused). */
+  private readonly byLabel = new Map<string, DocumentFileSystem>();
+  private readonly favorite: ActiveFavoriteContext;
 
   constructor(
-    private readonly documents: DocumentService,
+    private readonly accounts: FsAccounts,
     private readonly log: Logger,
     private readonly prompter: Prompter,
+    /** The window's state (workspaceState): each label's file system keeps there the paths it handed to editors. */
+    private readonly windowState: vscode.Memento,
     // The file system is a bundle of its own, loaded when a document is first opened: a runtime require on purpose.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     private readonly load: () => FsModule = () => require('./fs.js') as FsModule,
-    private readonly accounts?: AddedAccounts,
   ) {
     super();
-    if (accounts) this._register(accounts.onDidChange(() => this.prune()));
-    this._register({ dispose: () => this.added.forEach((a) => a.fs.dispose()) });
+    this.favorite = this._register(new ActiveFavoriteContext((uri) => this.documentOf(uri)));
+    const watch = () => this.byLabel.forEach((_, label) => this.watchFavorites(label));
+    this._register(accounts.onDidChange(watch));
+    this._register({ dispose: () => this.byLabel.forEach((fs) => fs.dispose()) });
   }
 
-  /** The first account's file system, built on first use. */
-  get real(): DocumentFileSystem {
-    if (!this.impl) this.impl = this.build(this.documents);
-    return this.impl;
+  private watchFavorites(label: string): void {
+    const account = this.accounts.byLabel(label);
+    if (account) this.favorite.watch(account.documents);
   }
 
-  private build(documents: DocumentService): DocumentFileSystem {
+  /** The file system of a label, built on first use. */
+  private fsOf(label: string): DocumentFileSystem {
+    const known = this.byLabel.get(label);
+    if (known) return known;
     const t0 = Date.now();
-    const impl = new (this.load().DocumentFileSystem)(documents, this.log, this.prompter);
-    const sub = impl.onDidChangeFile((e) => this._onDidChangeFile.fire(e));
-    const saves = impl.onDidSaveState((e) => this._onDidSaveState.fire(e));
-    this._register({
-      dispose: () => {
-        sub.dispose();
-        saves.dispose();
-      },
-    });
-    if (documents === this.documents) this._register(impl);
-    this.favorite ??= this._register(new ActiveFavoriteContext((uri) => this.documentOf(uri)));
-    this.favorite.watch(documents);
+    const fs = new (this.load().DocumentFileSystem)(
+      label,
+      () => (label ? this.accounts.byLabel(label) : undefined),
+      this.accounts.onDidChange,
+      this.log,
+      this.prompter,
+      this.pathStore(label),
+      () => this.accounts.settled(),
+    );
+    this._register(fs.onDidChangeFile((e) => this._onDidChangeFile.fire(e)));
+    this._register(fs.onDidSaveState((e) => this._onDidSaveState.fire(e)));
+    this.byLabel.set(label, fs);
+    this.watchFavorites(label);
     this.log.debug(`[fs] file system ready in ${Date.now() - t0} ms`);
-    return impl;
-  }
-
-  /** The file system of the account a URI names: an added account's, else the first account's. */
-  private fsFor(uri: vscode.Uri): DocumentFileSystem {
-    const label = accountOfUri(uri);
-    const documents = label !== undefined ? this.accounts?.documentsOf(label) : undefined;
-    if (!documents || label === undefined) return this.real;
-    const known = this.added.get(label);
-    if (known?.documents === documents) return known.fs;
-    known?.fs.dispose();
-    const fs = this.build(documents);
-    this.added.set(label, { documents, fs });
     return fs;
   }
 
-  /** Drops the file systems of accounts that were removed (their editors' URIs are then refused as the first account's). */
-  private prune(): void {
-    for (const [label, a] of this.added) {
-      if (this.accounts?.documentsOf(label) === a.documents) continue;
-      a.fs.dispose();
-      this.added.delete(label);
-    }
+  /** The paths a label's file system handed to editors, kept in the window's state under the label (ids and paths only). */
+  private pathStore(label: string): PathStore {
+    const key = `${STATE.accountFolderPaths}.${label}`;
+    return {
+      read: () => this.windowState.get<unknown>(key),
+      write: (entries) => {
+        Promise.resolve(this.windowState.update(key, entries)).catch((e: unknown) =>
+          this.log.warn(`[fs] couldn't keep the account folder's paths for a restart: ${(e as Error)?.message ?? e}`),
+        );
+      },
+    };
+  }
+
+  /** The file system of the account a URI names (a URI that names none is refused by the one for '' as it asks). */
+  private fsFor(uri: vscode.Uri): DocumentFileSystem {
+    return this.fsOf(accountOfUri(uri) ?? '');
   }
 
   /**
-   * The document a `content-docs:` URI stands for, and the services of its account, without any request (see
-   * DocumentFileSystem.documentIdOf); undefined for a URI of an account that is not signed in.
+   * The document a `content-docs:` URI stands for, and the account it belongs to, without any request; undefined for a
+   * URI of an account that is not signed in (or that names none).
    */
   documentOf(uri: vscode.Uri): DocumentTarget | undefined {
     const label = accountOfUri(uri);
-    const added = label !== undefined ? this.accounts?.documentsOf(label) : undefined;
-    if (added) {
-      const id = this.fsFor(uri).documentIdOf(uri);
-      return id === undefined ? undefined : { documents: added, id };
-    }
-    const id = this.documentIdOf(uri);
-    return id === undefined ? undefined : { documents: this.documents, id };
+    const account = this.accounts.byLabel(label);
+    if (!account || label === undefined) return undefined;
+    // Before the file system of the label is built, only single-document URIs resolve (no listing yet).
+    const fs = this.byLabel.get(label);
+    const id = fs ? fs.documentIdOf(uri) : isAccountUri(uri) ? undefined : documentIdFromUri(uri);
+    return id === undefined ? undefined : { account, id };
   }
 
-  /** The first account's document a `content-docs:` URI stands for, without any request (see DocumentFileSystem.documentIdOf). */
+  /** The id of the document a URI stands for, in its account (see {@link documentOf}). */
   documentIdOf(uri: vscode.Uri): number | undefined {
-    // Before the first use no account listing exists, so only single-document URIs of the account used now resolve.
-    if (this.impl) return this.impl.documentIdOf(uri);
-    const account = this.documents.accountLabel;
-    return account !== undefined && accountOfUri(uri) === account ? documentIdFromUri(uri) : undefined;
+    return this.documentOf(uri)?.id;
   }
 
   /** Records a document read elsewhere in the file system of the account that read it. */
   remember(doc: ContentDocument): void {
-    const label = this.accounts?.addedLabelOf(doc);
-    if (label === undefined) return this.real.remember(doc);
-    this.fsFor(vscode.Uri.from({ scheme: SCHEME, authority: `${doc.id}.${label}`, path: '/' })).remember(doc);
+    const account = this.accounts.forDocument(doc);
+    if (account) this.fsOf(account.label).remember(doc);
   }
 
   reloadIfStale(uri: vscode.Uri, id: number): Promise<void> {

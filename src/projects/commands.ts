@@ -1,15 +1,18 @@
 import vscode = require('vscode');
 import { CMD } from '../constants';
-import type { Core } from '../core';
 import type { ProjectSortField, SortOrder } from '../api/validate';
 import type { ProjectNode } from '../model/nodes';
 import type { ProjectsTreeProvider } from './projectsTree';
 import { describeError, isCancellation } from '../util/errors';
 import { showError } from '../util/run';
-import type { CommandParts } from '../commands/types';
+import type { CommandParts } from '../util/commandTypes';
+import type { AccountRegistry } from '../accounts/registry';
+import type { AccountRootsTree } from '../tree/accountRoots';
+import type { Logger } from '../util/log';
+import type { Prompter } from '../ui/prompter';
 
 /** What the Projects view's commands take. */
-export type ProjectsNeeds = Pick<Core, 'log' | 'projectsTree' | 'projectsView' | 'prompter'>;
+export type ProjectsNeeds = { readonly log: Logger; readonly projectsView: AccountRootsTree<ProjectNode>; readonly prompter: Prompter; readonly registry: AccountRegistry };
 
 /** The Projects view's commands: Refresh, Search…, Clear Search, Sort…, Load More, Delete Project…. */
 export function projectCommands(s: ProjectsNeeds) {
@@ -30,13 +33,16 @@ export function projectTrees(s: ProjectsNeeds): ProjectsTreeProvider[] {
 }
 
 /**
- * The Projects tree a row came from (the first account's for anything else); undefined for a row of an account that
- * was removed since, which never stands for a project of another account.
+ * The Projects tree a row came from; for anything else (a name from another extension), the only account's while
+ * exactly one is signed in. Undefined for a row of an account that is gone, which never stands for a project of
+ * another account, and for a name while several accounts could mean it.
  */
 function treeOfRow(s: ProjectsNeeds, node: unknown): ProjectsTreeProvider | undefined {
   const account = s.projectsView.accountOf(node);
   if (account) return s.projectsView.treeOf(account) as ProjectsTreeProvider;
-  return s.projectsView.owns(node) ? undefined : s.projectsTree;
+  if (s.projectsView.owns(node)) return undefined;
+  const all = s.registry.all();
+  return all.length === 1 ? (s.projectsView.treeOf(all[0]) as ProjectsTreeProvider) : undefined;
 }
 
 /**
@@ -63,11 +69,11 @@ export async function searchProjects(s: ProjectsNeeds): Promise<ProjectNode[] | 
   const text = await s.prompter.input({
     title: vscode.l10n.t('Search Projects'),
     prompt: vscode.l10n.t('Part of a project name (case and accents do not matter). Leave empty to show every project.'),
-    value: s.projectsTree.model.search,
+    value: projectTrees(s)[0]?.model.search,
   });
   if (text === undefined) return undefined;
   await Promise.all(projectTrees(s).map((t) => t.model.setSearch(text.trim() || undefined)));
-  return (projectTrees(s)[0] ?? s.projectsTree).getChildren();
+  return projectTrees(s)[0]?.getChildren();
 }
 
 /** The sorts Sort… offers, in its order. */
@@ -81,9 +87,9 @@ export const PROJECT_SORTS: ReadonlyArray<{ label: string; sortBy: ProjectSortFi
 type SortItem = vscode.QuickPickItem & { sort: (typeof PROJECT_SORTS)[number] };
 
 export async function sortProjects(s: ProjectsNeeds): Promise<void> {
-  const current = s.projectsTree.model.sort;
+  const current = projectTrees(s)[0]?.model.sort;
   const items: SortItem[] = PROJECT_SORTS.map((o) => {
-    const isCurrent = o.sortBy === current.sortBy && o.sort === current.sort;
+    const isCurrent = o.sortBy === current?.sortBy && o.sort === current?.sort;
     return {
       label: isCurrent ? `$(check) ${vscode.l10n.t(o.label)}` : vscode.l10n.t(o.label),
       description: isCurrent ? vscode.l10n.t('current') : undefined,
@@ -128,9 +134,15 @@ export async function deleteProject(s: ProjectsNeeds, arg: unknown): Promise<boo
     s.log.info('[projects] refused to delete a project whose name contains "/"');
     return false;
   }
-  // A row of the view is deleted in its own account; a name alone, in the first account.
+  // A row of the view is deleted in its own account; a name alone, in the only account signed in.
   const tree = treeOfRow(s, arg);
-  if (!tree) throw new Error(vscode.l10n.t('The project "{0}" is of an account that was removed: nothing was deleted.', name));
+  if (!tree) {
+    throw new Error(
+      s.projectsView.owns(arg)
+        ? vscode.l10n.t('The project "{0}" is of an account that was removed: nothing was deleted.', name)
+        : vscode.l10n.t('Choose the project "{0}" in the Projects view: several accounts are signed in, and nothing was deleted.', name),
+    );
+  }
   const row = tree.model.findProject(name);
   const count = row?.project.reports;
   const detail =

@@ -4,12 +4,14 @@
  * disposed with the account; the Projects view only shows it.
  */
 import vscode = require('vscode');
-import type { SignIn } from '../accounts/credentials';
 import { STATE } from '../constants';
 import * as config from '../util/config';
 import { disposingWith } from '../util/disposable';
 import type { Logger } from '../util/log';
 import { ProjectsModel, type ProjectSource } from './projectsModel';
+
+/** An event that never fires. */
+const NEVER = (): vscode.Disposable => new vscode.Disposable(() => undefined);
 
 /** What a Projects model hears of the view that shows it, once that view is built (the model is built first). */
 export interface ProjectsViewLink {
@@ -23,20 +25,14 @@ export interface AccountProjectsModel extends vscode.Disposable {
 }
 
 /** One account's Projects model: one page of projects at a time, its search and sort, kept in the view state. */
-export function projectsModelOf(
-  projects: ProjectSource,
-  credentials: SignIn,
-  state: vscode.Memento,
-  log: Logger,
-  /** Whether the account's servers are the user settings' (an added account's are its own). */
-  fromSettings = true,
-): AccountProjectsModel {
+export function projectsModelOf(projects: ProjectSource, state: vscode.Memento, log: Logger): AccountProjectsModel {
   const link: ProjectsViewLink = {};
   const model = new ProjectsModel(
     projects,
     {
-      hasKey: () => credentials.hasKey(),
-      onDidChangeSignIn: credentials.onDidChange,
+      // An account has its key for its whole life (another key is another account, with its own model).
+      hasKey: () => Promise.resolve(true),
+      onDidChangeSignIn: NEVER,
       pageSize: config.projectsPageSize,
       persist: async (s) => {
         await link.view?.persisted();
@@ -47,11 +43,9 @@ export function projectsModelOf(
     },
     state.get(STATE.projectsView),
   );
-  // The settings the model follows: the page size, and the server addresses for the account of the user settings
-  // (the projects server, or the documents server when no projects server is set).
+  // The setting the model follows: the page size (an account's servers are its own: others are another account).
   const settings = vscode.workspace.onDidChangeConfiguration((e) => {
-    const server = fromSettings && (config.affects(e, 'projects.baseUrl') || config.affects(e, 'documents.baseUrl'));
-    if (server || config.affects(e, 'projects.pageSize')) model.refresh();
+    if (config.affects(e, 'projects.pageSize')) model.refresh();
   });
   return disposingWith({ model, link }, settings, model);
 }

@@ -37,7 +37,7 @@ export function isAccountKeyMissing(node: unknown): node is AccountKeyMissingNod
 export class AccountRootsTree<N extends object> extends Disposable implements vscode.TreeDataProvider<N | AccountRootNode> {
   readonly #_onDidChangeTreeData = this._register(new vscode.EventEmitter<N | AccountRootNode | (N | AccountRootNode)[] | undefined>());
   readonly onDidChangeTreeData = this.#_onDidChangeTreeData.event;
-  /** Per account: its tree (the first account's is the view's own, built at activation). */
+  /** Per account: its tree, made when the view first shows the account. */
   readonly #trees = new Map<Account, PagedTreeBase<N>>();
   /**
    * The trees of accounts removed since (disposed): VS Code may still ask for the item, tooltip or parent of a row it
@@ -45,19 +45,27 @@ export class AccountRootsTree<N extends object> extends Disposable implements vs
    */
   readonly #removed = new WeakMap<Account, PagedTreeBase<N>>();
   readonly #roots = new Map<Account, AccountRootNode>();
+  /** Per account with a tree: the subscription to its tree's changes (dropped with the tree, so the account can be let go). */
+  readonly #treeEvents = new Map<Account, vscode.Disposable>();
   /** Which account's tree handed out a row. */
   readonly #ownerOf = new WeakMap<object, Account>();
   #view: vscode.TreeView<N | AccountRootNode> | undefined;
 
   constructor(
     private readonly registry: AccountRegistry,
-    primaryTree: PagedTreeBase<N>,
     private readonly make: (account: Account) => PagedTreeBase<N>,
   ) {
     super();
-    this.#adopt(registry.primary, primaryTree);
     this._register(registry.onDidChange(() => this.#accountsChanged()));
-    this._register({ dispose: () => this.#trees.forEach((t, a) => a !== registry.primary && t.dispose()) });
+    // A name learned: only that account's root says it (its rows are as they were).
+    this._register(
+      registry.onDidRename((account) => {
+        const root = this.#roots.get(account);
+        if (root && this.registry.several) this.#_onDidChangeTreeData.fire(root);
+      }),
+    );
+    this._register({ dispose: () => this.#trees.forEach((t) => t.dispose()) });
+    this._register({ dispose: () => this.#treeEvents.forEach((d) => void d.dispose()) });
   }
 
   attach(view: vscode.TreeView<N | AccountRootNode>): vscode.TreeView<N | AccountRootNode> {
@@ -102,9 +110,9 @@ export class AccountRootsTree<N extends object> extends Disposable implements vs
     return tree;
   }
 
-  /** The trees of every account shown (the first account's first). */
+  /** The trees of every account signed in, in the view's order. */
   trees(): PagedTreeBase<N>[] {
-    return this.registry.shown().map((a) => this.treeOf(a));
+    return this.registry.all().map((a) => this.treeOf(a));
   }
 
   /**
@@ -129,14 +137,15 @@ export class AccountRootsTree<N extends object> extends Disposable implements vs
     return undefined;
   }
 
-  /** Whether an account is still there: the first, or one added and not removed since. */
+  /** Whether an account is still signed in (not removed, signed out, or made anew with another key or server). */
   #isLive(account: Account): boolean {
-    return account === this.registry.primary || this.registry.added().includes(account);
+    return this.registry.isLive(account);
   }
 
   #adopt(account: Account, tree: PagedTreeBase<N>): void {
     this.#trees.set(account, tree);
-    this._register(
+    this.#treeEvents.set(
+      account,
       tree.onDidChangeTreeData((e) => {
         if (!this.#trees.has(account)) return;
         // A root change of one account (a sign-in, a refresh) may also show or hide its root: the whole view is read
@@ -154,11 +163,21 @@ export class AccountRootsTree<N extends object> extends Disposable implements vs
 
   #accountsChanged(): void {
     for (const [account, tree] of this.#trees) {
-      if (account === this.registry.primary || this.registry.added().includes(account)) continue;
+      if (this.#isLive(account)) continue;
       this.#trees.delete(account);
       this.#roots.delete(account);
+      this.#treeEvents.get(account)?.dispose();
+      this.#treeEvents.delete(account);
       this.#removed.set(account, tree);
       tree.dispose();
+    }
+    // The view's title speaks for the account it shows first; with none signed in, it says nothing (the welcome shows).
+    const first = this.registry.all()[0];
+    const view = this.#view;
+    if (first) this.#trees.get(first)?.showViewText();
+    else if (view) {
+      view.description = undefined;
+      view.message = undefined;
     }
     this.#_onDidChangeTreeData.fire(undefined);
   }
@@ -166,14 +185,15 @@ export class AccountRootsTree<N extends object> extends Disposable implements vs
   async getChildren(node?: N | AccountRootNode): Promise<(N | AccountRootNode)[]> {
     if (!node) {
       if (!this.registry.several) {
-        // One account shown: its tree as it always was. That is an added one when the first account signed out.
-        const only = this.registry.shown()[0] ?? this.registry.primary;
-        if (!(await this.registry.hasKey(only))) return [this.#keyMissing(only) as unknown as N];
+        // One account: its tree, with no root row. None: nothing (the view's welcome asks to sign in).
+        const only = this.registry.all()[0];
+        if (!only) return [];
+        if (!(await only.hasKey())) return [this.#keyMissing(only) as unknown as N];
         // Removed while its key was looked for: the view is read again (see #accountsChanged).
         if (!this.#isLive(only)) return [];
         return this.#live(only, await this.treeOf(only).getChildren());
       }
-      return this.registry.shown().map((a) => {
+      return this.registry.all().map((a) => {
         const root = this.#rootOf(a);
         this.#ownerOf.set(root, a);
         return root;
@@ -184,7 +204,7 @@ export class AccountRootsTree<N extends object> extends Disposable implements vs
     const account = this.accountOf(node);
     if (!account) return [];
     // An added account without its key on this machine: no request, one row that asks for that account's key.
-    if (isAccountRoot(node) && !(await this.registry.hasKey(account))) return [this.#keyMissing(account) as unknown as N];
+    if (isAccountRoot(node) && !(await account.hasKey())) return [this.#keyMissing(account) as unknown as N];
     // The account may have been removed while its key was looked for, or while its rows were read: nothing to list.
     if (!this.#isLive(account)) return [];
     if (isAccountRoot(node)) return this.#live(account, await this.treeOf(account).getChildren());
@@ -202,6 +222,13 @@ export class AccountRootsTree<N extends object> extends Disposable implements vs
     return row;
   }
 
+  /** The account whose tree handed out a row (every row VS Code asks about was handed out by one). */
+  #ownerOfRow(node: N): Account {
+    const owner = this.#ownerOf.get(node) ?? [...this.#trees].find(([, tree]) => tree.owns(node))?.[0];
+    if (!owner) throw new Error('A row of the view that no account handed out.');
+    return owner;
+  }
+
   #own(account: Account, rows: N[]): N[] {
     for (const r of rows) this.#ownerOf.set(r, account);
     return rows;
@@ -210,7 +237,7 @@ export class AccountRootsTree<N extends object> extends Disposable implements vs
   getTreeItem(node: N | AccountRootNode): vscode.TreeItem {
     if (isAccountKeyMissing(node)) {
       const item = new vscode.TreeItem(vscode.l10n.t('The API key of this account is not on this machine'));
-      item.id = `account:${node.account.label ?? 'signed-out'}/key-missing`;
+      item.id = `account:${node.account.label}/key-missing`;
       item.description = vscode.l10n.t('Click to enter it');
       item.tooltip = vscode.l10n.t(
         '{0}: this account was added on another machine, and its API key is kept in that machine\'s secret storage only. Click to enter the key of this account.',
@@ -223,21 +250,22 @@ export class AccountRootsTree<N extends object> extends Disposable implements vs
     }
     if (isAccountRoot(node)) {
       const item = new vscode.TreeItem(node.account.displayName, vscode.TreeItemCollapsibleState.Expanded);
-      item.id = `account:${node.account.label ?? 'signed-out'}`;
+      item.id = `account:${node.account.label}`;
       item.iconPath = new vscode.ThemeIcon('account');
-      item.contextValue = node.account.primary ? 'account:primary' : 'account';
-      item.tooltip = node.account.primary
-        ? vscode.l10n.t('{0}: the account of "Set API Key…"', node.account.displayName)
-        : vscode.l10n.t('{0}: an account added with "Add Account…"', node.account.displayName);
+      item.contextValue = 'account';
+      item.tooltip =
+        node.account.origin === 'settings'
+          ? vscode.l10n.t('{0}: the account of "Set API Key…"', node.account.displayName)
+          : vscode.l10n.t('{0}: an account added with "Add Account…"', node.account.displayName);
       return item;
     }
-    const account = this.#ownerOf.get(node) ?? this.registry.primary;
+    const account = this.#ownerOfRow(node);
     const item = this.treeOf(account).getTreeItem(node);
     // Two accounts' rows can have the same ids: each row's id says its account.
-    if (this.registry.several && item.id !== undefined) item.id = `${account.label ?? 'signed-out'}/${item.id}`;
+    if (this.registry.several && item.id !== undefined) item.id = `${account.label}/${item.id}`;
     // A row's own command (Open) names the account its document is in.
     const arg: unknown = item.command?.arguments?.[0];
-    if (account.label !== undefined && arg && typeof arg === 'object' && !Array.isArray(arg) && 'id' in arg && !('account' in arg)) {
+    if (arg && typeof arg === 'object' && !Array.isArray(arg) && 'id' in arg && !('account' in arg)) {
       const rest: unknown[] = item.command!.arguments!.slice(1);
       item.command!.arguments = [{ ...arg, account: account.label }, ...rest];
     }
@@ -246,14 +274,14 @@ export class AccountRootsTree<N extends object> extends Disposable implements vs
 
   resolveTreeItem(item: vscode.TreeItem, node: N | AccountRootNode, token: vscode.CancellationToken): vscode.ProviderResult<vscode.TreeItem> {
     if (isAccountRoot(node) || isAccountKeyMissing(node)) return item;
-    const tree = this.treeOf(this.#ownerOf.get(node) ?? this.registry.primary) as vscode.TreeDataProvider<N>;
+    const tree = this.treeOf(this.#ownerOfRow(node)) as vscode.TreeDataProvider<N>;
     return tree.resolveTreeItem ? tree.resolveTreeItem(item, node, token) : item;
   }
 
   getParent(node: N | AccountRootNode): N | AccountRootNode | undefined {
     if (isAccountRoot(node)) return undefined;
     if (isAccountKeyMissing(node)) return this.registry.several ? this.#rootOf(node.account) : undefined;
-    const account = this.#ownerOf.get(node) ?? this.registry.primary;
+    const account = this.#ownerOfRow(node);
     const parent = (this.treeOf(account) as vscode.TreeDataProvider<N>).getParent?.(node) as N | undefined;
     if (parent !== undefined && parent !== null) return parent;
     return this.registry.several ? this.#rootOf(account) : undefined;

@@ -29,8 +29,15 @@ export abstract class PagedTreeBase<N extends object> extends Disposable impleme
       dispose: () => {
         if (this.#fireTimer) clearTimeout(this.#fireTimer);
         this.#fireTimer = undefined;
+        // A tree of an account that went no longer speaks for the view (another account's tree, or none, does).
+        this.#view = undefined;
       },
     });
+  }
+
+  /** Says its account's search, filter and sort in the view's title again (the view now shows this tree first). */
+  showViewText(): void {
+    this.updateViewText();
   }
 
   attach(view: vscode.TreeView<N>): vscode.TreeView<N> {

@@ -1,5 +1,4 @@
 import vscode = require('vscode');
-import { loadCommandsBundle } from '../commands/index';
 import type { CheckedInputOptions, InputCheck } from './checkedInput';
 import type { Back, Pressed, StepInputOptions, StepPickOptions, ToggledInput, ToggleInputOptions } from './quickInputs';
 
@@ -37,7 +36,18 @@ export interface Prompter {
   inputToggled(options: ToggleInputOptions): Promise<ToggledInput | undefined>;
 }
 
+/** The boxes of the questions that are code of ours (in the commands' bundle: only commands ask them). */
+export interface PromptBoxes {
+  showCheckedInput(options: CheckedInputOptions, check: InputCheck): Promise<string | undefined>;
+  showStepInput(options: StepInputOptions): Promise<string | Back | Pressed | undefined>;
+  showStepPick<T extends vscode.QuickPickItem>(items: readonly T[], options: StepPickOptions<T>): Promise<T | Back | undefined>;
+  showToggleInput(options: ToggleInputOptions): Promise<ToggledInput | undefined>;
+}
+
 export class VsCodePrompter implements Prompter {
+  /** `boxes`: loads the commands' bundle, where the boxes' code is (activation need not load it). */
+  constructor(private readonly boxes: () => PromptBoxes) {}
+
   async confirm(message: string, detail: string, confirmLabel: string): Promise<boolean> {
     const choice = await vscode.window.showWarningMessage(message, { modal: true, detail }, confirmLabel);
     return choice === confirmLabel;
@@ -50,28 +60,32 @@ export class VsCodePrompter implements Prompter {
   }
   inputChecked(options: CheckedInputOptions, check: InputCheck): Promise<string | undefined> {
     // The box's code is in the commands' bundle: only commands ask this question, and activation need not load it.
-    return loadCommandsBundle().showCheckedInput(options, check);
+    return this.boxes().showCheckedInput(options, check);
   }
   pick<T extends vscode.QuickPickItem>(items: readonly T[], options: vscode.QuickPickOptions): Promise<T | undefined> {
     return Promise.resolve(vscode.window.showQuickPick(items, { ignoreFocusOut: true, ...options }));
   }
   // These boxes' code is in the commands' bundle too.
   inputStep(options: StepInputOptions): Promise<string | Back | Pressed | undefined> {
-    return loadCommandsBundle().showStepInput(options);
+    return this.boxes().showStepInput(options);
   }
   pickStep<T extends vscode.QuickPickItem>(items: readonly T[], options: StepPickOptions<T>): Promise<T | Back | undefined> {
-    return loadCommandsBundle().showStepPick(items, options);
+    return this.boxes().showStepPick(items, options);
   }
   inputToggled(options: ToggleInputOptions): Promise<ToggledInput | undefined> {
-    return loadCommandsBundle().showToggleInput(options);
+    return this.boxes().showToggleInput(options);
   }
 }
 
 /** Forwards to a replaceable implementation (tests swap `current`). */
 export class SwitchablePrompter implements Prompter {
   /** VS Code's own questions (what `current` is unless a test swapped it). */
-  readonly vscode: Prompter = new VsCodePrompter();
-  current: Prompter = this.vscode;
+  readonly vscode: Prompter;
+  current: Prompter;
+  constructor(boxes: () => PromptBoxes) {
+    this.vscode = new VsCodePrompter(boxes);
+    this.current = this.vscode;
+  }
   confirm(message: string, detail: string, confirmLabel: string): Promise<boolean> {
     return this.current.confirm(message, detail, confirmLabel);
   }

@@ -13,8 +13,8 @@ export const USAGE_COALESCE_MS = 300;
  * The account (GET /account, typed): the plan, this month's usage and the user's defaults. Read on demand
  * and cached for the session; never at activation. At most one request is on the wire: a refresh asked for
  * while one is, runs once after it (that answer may predate the ask). A created document makes the cached
- * counters stale: one read follows, shared by every creation of a burst. The key or the server changing
- * drops what was read (it may be another account's).
+ * counters stale: one read follows, shared by every creation of a burst. One per account (see Account): disposing
+ * the account abandons a read on the wire.
  */
 export class AccountService extends Disposable {
   private info: AccountInfo | undefined;
@@ -24,18 +24,15 @@ export class AccountService extends Disposable {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private countLocally = false;
   private readonly _onDidChange = this._register(new vscode.EventEmitter<AccountInfo | undefined>());
-  /** The account was read (its figures), or forgotten (undefined: signed out, or another key or server). */
+  /** The account was read (its figures). */
   readonly onDidChange = this._onDidChange.event;
 
   constructor(
-    private readonly api: ApiProvider,
-    credentials: { readonly onDidChange: vscode.Event<boolean> },
-    documents: DocumentService,
+    private readonly api: Pick<ApiProvider, 'get'>,
+    documents: Pick<DocumentService, 'onDidCreate'>,
     private readonly log: Logger,
   ) {
     super();
-    this._register(credentials.onDidChange(() => this.forget()));
-    this._register(api.onDidChangeServer(() => this.forget()));
     this._register(documents.onDidCreate((doc) => this.onCreated(doc)));
     this._register({ dispose: () => this.forget(false) });
   }
@@ -68,7 +65,7 @@ export class AccountService extends Disposable {
     this.queued ??= this.inFlight
       .catch(() => undefined)
       .then(() => {
-        // Forgotten meanwhile (signed out, another key or server): not this account's read any more.
+        // The account went meanwhile: nothing more is read.
         if (signal.aborted) throw new vscode.CancellationError();
         this.queued = undefined;
         return this.inFlight ?? this.read();
@@ -133,7 +130,7 @@ export class AccountService extends Disposable {
     }
   }
 
-  /** Drops what was read; a read on the wire is abandoned (its answer may be the previous account's). */
+  /** Drops what was read; a read on the wire is abandoned (the account went). */
   private forget(fire = true): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;

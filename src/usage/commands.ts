@@ -1,13 +1,13 @@
 import vscode = require('vscode');
 import { activeDocumentAccount, chooseAccount } from '../accounts/pick';
 import { CMD } from '../constants';
-import type { Core } from '../core';
-import { usageRows } from './usageFormat';
-import type { CommandParts } from '../commands/types';
+import { usageRows } from '../model/usageFormat';
+import type { CommandParts } from '../util/commandTypes';
 import type { AccountPickNeeds } from '../accounts/pick';
+import type { UsageStatus } from './usageStatus';
 
 /** What Show Plan Usage takes. */
-export type UsageNeeds = Pick<Core, 'usage'> & AccountPickNeeds;
+export type UsageNeeds = { readonly usage: UsageStatus } & AccountPickNeeds;
 
 export function usageCommands(s: UsageNeeds) {
   return {

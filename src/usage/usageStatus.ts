@@ -1,13 +1,12 @@
 import vscode = require('vscode');
 import type { AccountInfo, Exchange } from '../api/index';
-import type { Credentials } from '../accounts/credentials';
+import type { Account } from '../accounts/account';
 import { CMD } from '../constants';
-import type { AccountService } from './accountService';
-import type { ApiProvider } from '../accounts/apiProvider';
+import type { Event } from '../model/emitter';
 import { Disposable } from '../util/disposable';
-import type { UsageLevel } from './usageFormat';
+import type { UsageLevel } from '../model/usageFormat';
 
-/** After a failed read, the next request of the session tries again only after this long. */
+/** After a failed read, the next request of the account tries again only after this long. */
 const RETRY_AFTER_FAILURE_MS = 60_000;
 const WARNING_BACKGROUND = 'statusBarItem.warningBackground';
 
@@ -21,87 +20,65 @@ export interface UsageItemState {
   readonly background: string | undefined;
 }
 
+/** What the status bar hears of the accounts. */
+export interface UsageAccounts {
+  all(): readonly Account[];
+  /** Every HTTP exchange, with its account. */
+  readonly onDidExchange: Event<{ readonly account: Account; readonly exchange: Exchange }>;
+  /** An account was added, removed or made anew. */
+  readonly onDidChange: Event<void>;
+  isLive(account: Account): boolean;
+  readonly several: boolean;
+}
+
 /**
- * Plan usage in the status bar: words used this month against the plan's limit. Hidden until the account
- * is known, which happens on the first successful request the user's own actions make (a list, an open, a
- * create): activation sends nothing, and no request is made just to show the item before the user talks to
- * the server. Follows the account service: re-read after each created document, gone on sign-out, and read
- * again on the next request after a switch of key or server.
+ * Plan usage in the status bar: words used this month against the plan's limit, of one account — the account of the
+ * active editor's document, else the account last worked in (the last one shown). Hidden until an account is known,
+ * which happens on the first successful request the user's own actions make in it (a list, an open, a create):
+ * activation sends nothing, and no request is made just to show the item before the user talks to a server. Follows
+ * that account's figures: re-read after each created document, gone with the account (signed out, removed, another
+ * key or server). With several accounts the tooltip names the account.
  */
 export class UsageStatus extends Disposable {
   private readonly item: vscode.StatusBarItem;
   private level: UsageLevel = 'normal';
   private visible = false;
-  /** A read was asked for in this account session (or failed at this time, epoch ms). */
-  private asked = false;
-  private failedAt = 0;
-  /** Bumped when the key or the server changes: a read asked for before belongs to the account used then. */
-  private epoch = 0;
+  /** The account whose figures are shown (or will be, once read). */
+  private shown: Account | undefined;
+  /** Per account: a read was asked for after one of its requests (or failed at this time, epoch ms). */
+  private readonly asked = new WeakMap<Account, { failedAt: number }>();
+  /** Per account signed in: the subscription to its figures (dropped once it goes, so that it can be let go). */
+  private readonly watched = new Map<Account, vscode.Disposable>();
   /** How the account page is opened (tests put their own here). */
   openExternal: (uri: vscode.Uri) => Thenable<boolean> = (uri) => vscode.env.openExternal(uri);
 
-  /** The account whose usage is shown instead of the first's (the active editor's document is of that account). */
-  private other: { readonly usage: AccountService; readonly name: string } | undefined;
-
   constructor(
-    private readonly account: AccountService,
-    private readonly api: ApiProvider,
-    private readonly credentials: Credentials,
+    private readonly accounts: UsageAccounts,
+    /** The account a `content-docs:` editor's document belongs to, if it is signed in. */
+    private readonly accountOfEditor: (uri: vscode.Uri) => Account | undefined,
   ) {
     super();
     this.item = this._register(vscode.window.createStatusBarItem('contentDocs.usage', vscode.StatusBarAlignment.Right, 100));
-    this.item.name = 'Content Docs Plan Usage';
+    this.item.name = vscode.l10n.t('Content Docs Plan Usage');
     this.item.command = CMD.usageShow;
-    this._register(api.onDidExchange((e) => this.onExchange(e)));
-    // Another account, even while its first read is still on the wire (no figures to forget yet): ask afresh.
-    this._register(credentials.onDidChange(() => this.newAccount()));
-    this._register(api.onDidChangeServer(() => this.newAccount()));
+    this._register(accounts.onDidExchange(({ account, exchange }) => this.onExchange(account, exchange)));
     this._register(
-      account.onDidChange((info) => {
-        if (!info) this.newAccount();
-        if (!this.other) this.render(info);
+      accounts.onDidChange(() => {
+        this.watchAll();
+        // A gone account's figures are never shown.
+        if (this.shown && !accounts.isLive(this.shown)) this.show(undefined);
+        else this.render();
       }),
     );
-  }
-
-  /**
-   * Follows the active editor: while it shows a document of an account added with "Add Account…" (`accountOf` says
-   * which), that account's usage is shown, named in the tooltip; else the first account's. Its figures are read once
-   * when first needed (a document of it was just opened: the user is working there).
-   */
-  followActiveEditor(
-    accountOf: (uri: vscode.Uri) => { readonly usage: AccountService; readonly name: string; readonly primary: boolean } | undefined,
-    /** The accounts changed (one added or removed), and whether an account's usage is still one of them. */
-    accounts?: { readonly onDidChange: vscode.Event<unknown>; isLive(usage: AccountService): boolean },
-  ): void {
-    const watched = new WeakSet<AccountService>();
-    // A removed account's usage is never shown: back to the first account's.
-    if (accounts) {
-      this._register(
-        accounts.onDidChange(() => {
-          if (!this.other || accounts.isLive(this.other.usage)) return;
-          this.other = undefined;
-          this.render(this.account.cached);
-        }),
-      );
-    }
-    const update = () => {
-      const uri = vscode.window.activeTextEditor?.document.uri;
-      const found = uri ? accountOf(uri) : undefined;
-      // Another kind of editor (a file, the output) keeps what was shown: the account last worked in.
-      if (!found) return;
-      this.other = found.primary ? undefined : found;
-      if (!this.other) return this.render(this.account.cached);
-      const other = this.other;
-      if (!watched.has(other.usage)) {
-        watched.add(other.usage);
-        this._register(other.usage.onDidChange((info) => (this.other?.usage === other.usage ? this.render(info) : undefined)));
-      }
-      this.render(other.usage.cached);
-      if (!other.usage.cached && !other.usage.busy) other.usage.get().catch(() => undefined);
-    };
-    this._register(vscode.window.onDidChangeActiveTextEditor(update));
-    update();
+    this.watchAll();
+    this._register({
+      dispose: () => {
+        this.watched.forEach((sub) => void sub.dispose());
+        this.watched.clear();
+      },
+    });
+    this._register(vscode.window.onDidChangeActiveTextEditor(() => this.followEditor()));
+    this.followEditor();
   }
 
   get state(): UsageItemState {
@@ -114,47 +91,83 @@ export class UsageStatus extends Disposable {
     };
   }
 
-  /** The first successful request of the account session (other than an account read) brings the figures. */
-  private onExchange(e: Exchange): void {
+  /** The account whose figures the item shows (undefined: none yet). */
+  get account(): Account | undefined {
+    return this.shown;
+  }
+
+  /**
+   * The active editor's document is of an account: its figures are shown, read once when there are none yet (a
+   * document of it was just opened: the user is working there). Another kind of editor keeps what was shown.
+   */
+  private followEditor(): void {
+    const uri = vscode.window.activeTextEditor?.document.uri;
+    const account = uri ? this.accountOfEditor(uri) : undefined;
+    if (!account) return;
+    this.show(account);
+    if (!account.usage.cached && !account.usage.busy) account.usage.get().catch(() => undefined);
+  }
+
+  /** A successful request of an account (other than an account read): its figures, when it is the one shown or none is. */
+  private onExchange(account: Account, e: Exchange): void {
     if (e.service !== 'documents' || e.status === undefined || e.status < 200 || e.status >= 300) return;
     if (e.path === '/account' || e.path.startsWith('/account?')) return;
-    if (this.account.cached || this.account.busy) return;
-    if (this.asked && (this.failedAt === 0 || Date.now() - this.failedAt < RETRY_AFTER_FAILURE_MS)) return;
-    this.asked = true;
-    this.failedAt = 0;
-    const epoch = this.epoch;
-    void this.credentials.hasKey().then((signedIn) => {
-      if (epoch !== this.epoch) return;
-      if (!signedIn) {
-        this.asked = false;
-        return;
-      }
-      this.account.get().catch(() => {
-        // A read abandoned for another account is not this account's failure.
-        if (epoch === this.epoch) this.failedAt = Date.now();
-      });
+    if (!this.accounts.isLive(account)) return;
+    if (this.shown === undefined) this.show(account);
+    if (this.shown !== account || account.usage.cached || account.usage.busy) return;
+    const asked = this.asked.get(account);
+    if (asked && (asked.failedAt === 0 || Date.now() - asked.failedAt < RETRY_AFTER_FAILURE_MS)) return;
+    const mark = { failedAt: 0 };
+    this.asked.set(account, mark);
+    account.usage.get().catch(() => {
+      if (!account.gone) mark.failedAt = Date.now();
     });
   }
 
-  private newAccount(): void {
-    this.epoch++;
-    this.asked = false;
-    this.failedAt = 0;
+  /**
+   * Hears every account's figures: those of the account shown are shown; an account read while none is shown (the
+   * key check of Set API Key… or Add Account… read it: the user just signed in there) becomes the one shown.
+   */
+  private watchAll(): void {
+    for (const [account, sub] of this.watched) {
+      if (this.accounts.isLive(account)) continue;
+      sub.dispose();
+      this.watched.delete(account);
+    }
+    for (const account of this.accounts.all()) {
+      if (this.watched.has(account)) continue;
+      this.watched.set(
+        account,
+        account.usage.onDidChange((info) => {
+          if (this.shown === undefined && info && this.accounts.isLive(account)) this.shown = account;
+          if (this.shown === account) this.render();
+        }),
+      );
+    }
   }
 
-  private render(info: AccountInfo | undefined): void {
+  private show(account: Account | undefined): void {
+    this.shown = account;
+    this.watchAll();
+    this.render();
+  }
+
+  private render(): void {
+    const account = this.shown;
+    const info: AccountInfo | undefined = account && !account.gone ? account.usage.cached : undefined;
     // The formatting ships in the API bundle, loaded by the request that brought the figures.
-    const text = info && this.api.lib().statusText(info);
-    if (!info || !text) {
+    const lib = info && account ? account.api.lib() : undefined;
+    const text = info && lib?.statusText(info);
+    if (!info || !lib || !text || !account) {
       this.visible = false;
       this.level = 'normal';
       this.item.hide();
       return;
     }
-    const { tooltipText, usageLevel } = this.api.lib();
-    this.level = usageLevel(info);
+    this.level = lib.usageLevel(info);
     this.item.text = text;
-    this.item.tooltip = this.other ? `${this.other.name}\n\n${tooltipText(info)}` : tooltipText(info);
+    const tooltip = lib.tooltipText(info);
+    this.item.tooltip = this.accounts.several ? `${account.displayName}\n\n${tooltip}` : tooltip;
     this.item.backgroundColor = this.level === 'warning' ? new vscode.ThemeColor(WARNING_BACKGROUND) : undefined;
     this.visible = true;
     this.item.show();

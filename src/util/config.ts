@@ -1,6 +1,5 @@
 import vscode = require('vscode');
 import { CONFIG } from '../constants';
-import { WRITE_ACTION_IDS } from '../write/actionIds';
 
 export type PageSize = 10 | 25 | 50 | 100;
 export type DocumentSortSetting = 'newest' | 'oldest' | 'nameAsc' | 'nameDesc';
@@ -72,12 +71,6 @@ export function affects(e: vscode.ConfigurationChangeEvent, key: string): boolea
 /** Whether the language-model tools are on (`contentDocs.agents.enabled`, on by default): off, they answer so and send nothing, and @content offers the model none. */
 export function agentsEnabled(): boolean {
   return section().get<boolean>('agents.enabled', true) !== false;
-}
-
-/** The one-step writing actions the editor menu and the Code Actions offer (all five by default). */
-export function writeMenuActions(): readonly string[] {
-  const v = section().get<unknown>('write.menuActions');
-  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : WRITE_ACTION_IDS;
 }
 
 /** The one-step writing actions' creativity: one of the five levels, else Original (0.5). */

@@ -9,7 +9,7 @@ import vscode = require('vscode');
 export class Logger implements vscode.Disposable {
   #channel: vscode.LogOutputChannel | undefined;
   #disposed = false;
-  /** The keys to scrub, per account (`primary`: the key of "Set API Key…"; else an added account's label). */
+  /** The keys to scrub, per slot (`settings`: the key of "Set API Key…"; else an added account's label). */
   private readonly secrets = new Map<string, string>();
 
   constructor(private readonly name = 'Content Docs') {}
@@ -24,7 +24,7 @@ export class Logger implements vscode.Disposable {
   }
 
   /** An account's key (`slot`: which account), so that it can be scrubbed should it ever reach a message. */
-  setSecret(secret: string | undefined, slot = 'primary'): void {
+  setSecret(secret: string | undefined, slot: string): void {
     if (secret && secret.length >= 4) this.secrets.set(slot, secret);
     else this.secrets.delete(slot);
   }

@@ -1,5 +1,5 @@
 import vscode = require('vscode');
-import { CMD } from '../constants';
+import { CMD, EXTENSION_ID } from '../constants';
 import type { Logger } from './log';
 import { describeError, errorKind, isCancellation } from './errors';
 
@@ -24,7 +24,24 @@ export async function runCommand<T>(log: Logger, options: RunOptions, body: () =
   }
 }
 
+/**
+ * In a remote window (Remote-SSH, WSL, a container, a Codespace) where Content Docs runs on the remote machine, what a
+ * network failure needs said: the requests leave from there, not from this computer. Undefined elsewhere.
+ */
+export function remoteHint(kind: string | undefined): string | undefined {
+  if (kind !== 'network' && kind !== 'timeout') return undefined;
+  const remote = vscode.env.remoteName;
+  const self = vscode.extensions.getExtension(EXTENSION_ID);
+  if (!remote || self?.extensionKind !== vscode.ExtensionKind.Workspace) return undefined;
+  return vscode.l10n.t(
+    'In this remote window ({0}) the requests leave from the remote machine, not from this computer: a server only this computer reaches (a local network, a VPN, localhost) is out of their reach. See "Remote windows" in Troubleshooting.',
+    remote,
+  );
+}
+
 export async function showError(log: Logger, message: string, e: unknown, retry?: () => unknown): Promise<void> {
+  const hint = remoteHint(errorKind(e));
+  if (hint) message = `${message} ${hint}`;
   log.error(message);
   if (e instanceof Error && e.stack && errorKind(e) === undefined) log.error(e);
   const kind = errorKind(e);

@@ -4,12 +4,11 @@ import type { AccountInfo, ContentDocument } from '../api/index';
 import { compareNames } from '../api/collation';
 import { TEMPLATES, templateName } from '../api/templates';
 import { CREATIVITY_LEVELS, nearestCreativity, serverTrim, type Creativity } from '../api/validate';
-import type { CommandParts } from '../commands/types';
+import type { CommandParts } from '../util/commandTypes';
 import { CMD, PROPOSAL_SCHEME, STATE } from '../constants';
 import { documentUri } from '../files/uris';
-import type { Core } from '../core';
 import type { Account } from '../accounts/account';
-import { chooseAccount } from '../accounts/pick';
+import { accountInUse, chooseAccount } from '../accounts/pick';
 import type { DocumentsTreeProvider } from '../documents/documentsTree';
 import { formatCount } from '../tree/format';
 import * as config from '../util/config';
@@ -36,9 +35,11 @@ import {
   type Tone,
 } from './prompt';
 import type { AccountPickNeeds } from '../accounts/pick';
+import type { Logger } from '../util/log';
+import type { ProposalContent } from './proposalContent';
 
 /** What the writing actions take. */
-export type WriteNeeds = Pick<Core, 'subscriptions' | 'documents' | 'log' | 'proposalContent'> & AccountPickNeeds;
+export type WriteNeeds = { readonly subscriptions: vscode.Disposable[]; readonly log: Logger; readonly proposalContent: ProposalContent } & AccountPickNeeds;
 
 /** The one Writer of the services: the commands and @content /write share its proposals (Accept finds them there). */
 const writers = new WeakMap<WriteNeeds, Writer>();
@@ -149,7 +150,7 @@ function proposalDocumentId(uri: vscode.Uri | undefined): number | undefined {
 function anotherAccount(name: string): Error {
   return new Error(
     vscode.l10n.t(
-      'The document "{0}" was created in the account used before the API key or server changed; here its number is another document. Sign in to that account to open it.',
+      'The document "{0}" was created in an account that is no longer signed in here (signed out, removed, or its API key or server changed since): nothing was sent. Sign in to that account again to open it.',
       name,
     ),
   );
@@ -236,8 +237,9 @@ export class Writer implements vscode.Disposable {
 
   /** Set Writing Language and Tone…: two picks, the current choice first; remembered for every window. */
   async chooseStyle(): Promise<Style | undefined> {
-    // The account's default language, when no choice was made yet: the first account shown's.
-    const current = await this.style(this.s.registry.shown()[0] ?? this.s.registry.primary);
+    // The account's default language, when no choice was made yet: the account in use's (none: English).
+    const inUse = accountInUse(this.s);
+    const current = inUse ? await this.style(inUse) : { language: this.savedStyle().language ?? findLanguage(DEFAULT_LANGUAGE)!, tone: this.savedStyle().tone ?? DEFAULT_TONE };
     type LangItem = vscode.QuickPickItem & { language: Language };
     const langs: LangItem[] = LANGUAGES.map((l) => ({ label: l.name, description: l.code === current.language.code ? vscode.l10n.t('current') : l.code, language: l }));
     langs.sort((a, b) => (a.language === current.language ? -1 : b.language === current.language ? 1 : 0));
@@ -504,11 +506,19 @@ export class Writer implements vscode.Disposable {
       const choice = await this.s.prompter.ask(
         vscode.l10n.t('{0}: send {1} characters to the service?', job.title, formatCount([...(job.sent ?? job.text)].length)),
         [
-          vscode.l10n.t(
-            'It creates the document "{0}" ({1}) in your account; each run counts toward your plan\'s monthly words and documents.',
-            job.name,
-            template,
-          ),
+          // With several accounts, the one it is created in (the chat's /write takes the account in use, unasked).
+          this.s.registry.several
+            ? vscode.l10n.t(
+                'It creates the document "{0}" ({1}) in the account {2}; each run counts toward that plan\'s monthly words and documents.',
+                job.name,
+                template,
+                job.account.displayName,
+              )
+            : vscode.l10n.t(
+                'It creates the document "{0}" ({1}) in your account; each run counts toward your plan\'s monthly words and documents.',
+                job.name,
+                template,
+              ),
           job.style ? vscode.l10n.t('{0}, {1} tone, {2}.', job.style.language.name, job.style.tone.toLowerCase(), creativity) : `${capitalize(creativity)}.`,
           job.others > 0
             ? vscode.l10n.t('Only the first selection (line {0}) is used; the other selections ({1}) are left as they are.', job.range.start.line + 1, job.others)
@@ -551,10 +561,24 @@ export class Writer implements vscode.Disposable {
       await this.failed(job, e);
       return undefined;
     }
-    this.s.fs.remember(created);
     this.s.log.info(`[write] created document ${created.id} (${template}) for ${job.title}`);
+    // The account went while the service wrote (signed out, removed, or its key or server changed): the document is in
+    // that account, and its answer lands nowhere — no proposal, the user's text as it was.
+    if (job.account.gone) {
+      place.dispose();
+      void vscode.window.showWarningMessage(
+        vscode.l10n.t(
+          '{0}: the account {1} was signed out, removed, or its API key or server changed while the service was writing. The document "{2}" was created in that account; nothing was proposed, and your text is unchanged.',
+          job.title,
+          job.account.displayName,
+          noLinks(created.name),
+        ),
+      );
+      return undefined;
+    }
+    this.s.fs.remember(created);
     // The account the document was created in (its label): the proposal and Open Beside name it.
-    const account = job.account.documents.accountOf(created);
+    const account = job.account.label;
 
     const answer = decodeAnswer(created.result ?? '', formatOf(doc.languageId), job.text);
     if (!answer) {
@@ -777,14 +801,14 @@ export class Writer implements vscode.Disposable {
       if (!account) throw anotherAccount(p.documentName);
       // Only the document as the run wrote it: one renamed or given other text since (Open Beside and a save, the
       // web app, while the question waited) is the user's now, and so is one with unsaved edits in an editor.
-      const now = await account.documents.fetch(p.documentId, undefined, p.account).catch((e: unknown) => {
+      const now = await account.documents.fetch(p.documentId).catch((e: unknown) => {
         if (errorKind(e) === 'notFound') return undefined;
         throw e;
       });
       if (!now) return;
       const edited = vscode.workspace.textDocuments.some((d) => {
         const t = d.isDirty ? this.s.fs.documentOf(d.uri) : undefined;
-        return t !== undefined && t.documents === account.documents && t.id === p.documentId;
+        return t !== undefined && t.account === account && t.id === p.documentId;
       });
       if (edited || now.name !== p.documentName || serverTrim(now.result ?? '') !== serverTrim(p.documentText)) {
         void vscode.window.showInformationMessage(
@@ -792,7 +816,7 @@ export class Writer implements vscode.Disposable {
         );
         return;
       }
-      await account.documents.delete(p.documentId, p.account);
+      await account.documents.delete(p.documentId);
       this.s.log.info(`[write] deleted the discarded proposal's document ${p.documentId}`);
       vscode.window.setStatusBarMessage(vscode.l10n.t('$(trash) Deleted "{0}"', p.documentName), 4000);
     } catch (e) {
@@ -814,20 +838,20 @@ export class Writer implements vscode.Disposable {
     return this.openDocument(id, madeIn);
   }
 
-  /** The account a label names now (the first account's label is read if it is not yet); undefined: none signed in. */
+  /** The account a label names now (the same server and key as when the document was made); undefined: none signed in. */
   private async accountNamed(label: string): Promise<Account | undefined> {
-    const added = this.s.registry.added().find((a) => a.label === label);
-    if (added) return added;
-    return label === (await this.s.documents.currentAccount()) ? this.s.registry.primary : undefined;
+    await this.s.registry.settled();
+    return this.s.registry.byLabel(label);
   }
 
-  /** Opens the document beside; `label`: the account it must belong to (read in that account only). */
+  /** Opens the document beside, read in the account `label` names (an earlier version's proposal named none: the only account). */
   private async openDocument(id: number, label?: string): Promise<vscode.TextEditor> {
-    const documents = (label !== undefined ? (await this.accountNamed(label))?.documents : undefined) ?? this.s.documents;
-    const known = documents.get(id);
-    const doc = known && (label === undefined || documents.accountOf(known) === label) ? known : await documents.fetch(id, undefined, label);
+    const all = this.s.registry.all();
+    const account = label !== undefined ? await this.accountNamed(label) : all.length === 1 ? all[0] : undefined;
+    if (!account) throw anotherAccount(`#${id}`);
+    const doc = account.documents.get(id) ?? (await account.documents.fetch(id));
     this.s.fs.remember(doc);
-    return vscode.window.showTextDocument(documentUri(doc, documents.accountOf(doc)), { viewColumn: vscode.ViewColumn.Beside, preview: true });
+    return vscode.window.showTextDocument(documentUri(doc, account.label), { viewColumn: vscode.ViewColumn.Beside, preview: true });
   }
 
   private async offerOpen(doc: ContentDocument, account: string, message: string): Promise<void> {

@@ -1,8 +1,14 @@
 import vscode = require('vscode');
 import type { Credentials } from '../accounts/credentials';
-import { CMD, CTX, PROPOSAL_SCHEME } from '../constants';
+import { CMD, CONFIG, CTX, PROPOSAL_SCHEME } from '../constants';
 import * as config from '../util/config';
 import { WRITE_ACTION_IDS, WRITE_ACTION_TITLES, type WriteActionId } from './actionIds';
+
+/** The one-step writing actions the editor menu and the Code Actions offer (`contentDocs.write.menuActions`; all five by default). */
+function writeMenuActions(): readonly string[] {
+  const v = vscode.workspace.getConfiguration(CONFIG).get<unknown>('write.menuActions');
+  return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : WRITE_ACTION_IDS;
+}
 
 /** Each one-step action's command and the context key that leaves it out of the editor's Content Docs menu. */
 export const ACTION_COMMANDS: Readonly<Record<WriteActionId, { command: string; off: string }>> = {
@@ -37,7 +43,7 @@ class WriteCodeActions implements vscode.CodeActionProvider {
     if (!this.signedIn || range.isEmpty || SKIPPED_SCHEMES.has(document.uri.scheme)) return [];
     // Read-only (Git's versions, a read-only file system): a proposal could never be applied.
     if (vscode.workspace.fs.isWritableFileSystem(document.uri.scheme) === false) return [];
-    const enabled = new Set(config.writeMenuActions());
+    const enabled = new Set(writeMenuActions());
     const out: vscode.CodeAction[] = [];
     for (const id of WRITE_ACTION_IDS) {
       if (!enabled.has(id)) continue;
@@ -57,7 +63,7 @@ class WriteCodeActions implements vscode.CodeActionProvider {
  * of the actions turned off (at activation: a key never set is false, and the default turns none off).
  */
 function setMenuContext(all: boolean): void {
-  const enabled = new Set(config.writeMenuActions());
+  const enabled = new Set(writeMenuActions());
   for (const id of WRITE_ACTION_IDS) {
     if (all || !enabled.has(id)) void vscode.commands.executeCommand('setContext', ACTION_COMMANDS[id].off, !enabled.has(id));
   }

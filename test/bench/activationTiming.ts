@@ -1,17 +1,18 @@
 /**
- * The benchmark's timing of the extension's require() and activate() in a fresh start (BENCH_MODE=activation). Once
- * startup finished VS Code activates the extension by itself (onStartupFinished), before it even loads the
- * benchmark's in-host code (test/bench/inHost.ts), so this module is loaded by a small extension that VS Code
- * activates at the host's start (`*`; bench.ts writes it beside the staged extension) and puts the timing in place
- * then; inHost.ts reads it from the same module. Whether the main file was loaded before is told
- * (`loadedBeforeTiming`): its require() and activate() then cannot be timed here, only by VS Code's marks.
+ * The benchmark's timing of the extension's require() and activate() in a fresh start (BENCH_MODE=activation), and of
+ * the reference extension's (test/bench/reference) in the same start. Once startup finished VS Code activates both by
+ * itself (onStartupFinished), before it even loads the benchmark's in-host code (test/bench/inHost.ts), so this module
+ * is loaded by a small extension that VS Code activates at the host's start (`*`; bench.ts writes it beside the staged
+ * extension) and puts the timing in place then; inHost.ts reads it from the same module. Whether a main file was
+ * loaded before is told (`loadedBeforeTiming`): its require() and activate() then cannot be timed here, only by VS
+ * Code's marks.
  */
 import * as fs from 'fs';
 import * as inspector from 'inspector';
 import * as path from 'path';
 import { performance } from 'perf_hooks';
 import * as vscode from 'vscode';
-import { ENV, type ActivationSample } from './shared';
+import { ENV, REFERENCE_ID, type ActivationSample } from './shared';
 
 /** The extension under test (publisher.name of package.json). */
 const EXTENSION_ID = 'content-docs.content-docs';
@@ -84,38 +85,49 @@ function timedApi(api: object, calls: ApiCalls, counting: () => boolean): object
   });
 }
 
+/** One main file being timed: what it measured and the API calls its activate() made. */
+interface Target {
+  readonly timed: Timed;
+  readonly calls: ApiCalls;
+  /** A CPU profile of this file's require() and activate() (BENCH_PROFILE_FROM=activation: Content Docs' only). */
+  readonly profile?: { start(): void; stop(): void };
+  activating: boolean;
+}
+
 /**
- * Times the extension's require() and activate() with sub-millisecond resolution (VS Code's marks are
- * whole milliseconds): wraps Node's loader for .js files and Module._load, for the main file only, and
- * hands VS Code the module's exports behind a proxy whose activate() is timed; the API object the main file
- * requires counts the calls activate() makes (`calls`). Measurement only. In place before VS Code loads the
- * extension: once startup finished, VS Code activates it by itself (onStartupFinished), often while the
- * benchmark still waits for the workbench to go quiet.
+ * Times the require() and activate() of each main file in `targets` with sub-millisecond resolution (VS Code's marks
+ * are whole milliseconds): wraps Node's loader for .js files and Module._load, for those files only, and hands VS
+ * Code each module's exports behind a proxy whose activate() is timed; the API object a main file requires counts
+ * the calls its activate() makes (`calls`). One pair of hooks serves every file (hooks stacked per file would undo
+ * each other when the first is removed); they are removed once every file's activate() returned. Measurement only.
+ * In place before VS Code loads the extensions: once startup finished, VS Code activates them by itself
+ * (onStartupFinished), often while the benchmark still waits for the workbench to go quiet.
  */
-function timeMainModule(main: string, calls: ApiCalls): Timed {
+function timeMainModules(targets: ReadonlyMap<string, Target>): void {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const Module = require('module') as {
     _extensions: Record<string, (m: { exports: unknown }, filename: string) => void>;
     _load: (request: string, parent: { filename?: string } | undefined, isMain: boolean) => unknown;
   };
-  const timed: Timed = { vscodeApiMs: 0 };
   const originalJs = Module._extensions['.js'];
   const originalLoad = Module._load;
-  let activating = false;
-  const profile = process.env.BENCH_PROFILE_FROM === 'activation' ? profileSync(process.env.BENCH_PROFILE) : undefined;
+  let pending = targets.size;
   Module._load = function (request, parent, isMain) {
-    if (request !== 'vscode' || parent?.filename !== main) return originalLoad.call(this, request, parent, isMain);
+    const target = request === 'vscode' && parent?.filename ? targets.get(parent.filename) : undefined;
+    if (!target) return originalLoad.call(this, request, parent, isMain);
     const t = now();
     let api: unknown;
     try {
       api = originalLoad.call(this, request, parent, isMain);
     } finally {
-      timed.vscodeApiMs = round(timed.vscodeApiMs! + now() - t, 3);
+      target.timed.vscodeApiMs = round(target.timed.vscodeApiMs! + now() - t, 3);
     }
-    return typeof api === 'object' && api !== null ? timedApi(api, calls, () => activating) : api;
+    return typeof api === 'object' && api !== null ? timedApi(api, target.calls, () => target.activating) : api;
   };
-  Module._extensions['.js'] = function (module, filename) {
-    if (filename !== main) return originalJs.call(this, module, filename);
+  const js = function (this: unknown, module: { exports: unknown }, filename: string) {
+    const target = targets.get(filename);
+    if (!target || target.timed.requireMs !== undefined) return originalJs.call(this, module, filename);
+    const { timed, profile } = target;
     profile?.start();
     const t = now();
     const cpu = process.cpuUsage();
@@ -124,31 +136,34 @@ function timeMainModule(main: string, calls: ApiCalls): Timed {
     } finally {
       timed.requireMs = round(now() - t, 3);
       timed.requireCpuMs = cpuMs(cpu);
-      Module._extensions['.js'] = originalJs;
       const exports = module.exports as Record<string, unknown>;
       module.exports = new Proxy(exports, {
-        get(target, prop) {
-          if (prop !== 'activate' || typeof target.activate !== 'function') return Reflect.get(target, prop);
-          const activate = target.activate as (...a: unknown[]) => unknown;
+        get(obj, prop) {
+          if (prop !== 'activate' || typeof obj.activate !== 'function') return Reflect.get(obj, prop);
+          const activate = obj.activate as (...a: unknown[]) => unknown;
           return function (this: unknown, ...args: unknown[]) {
             const t1 = now();
             const cpu1 = process.cpuUsage();
-            activating = true;
+            target.activating = true;
             try {
               return activate.apply(this, args);
             } finally {
-              activating = false;
+              target.activating = false;
               timed.activateMs = round(now() - t1, 3);
               timed.activateCpuMs = cpuMs(cpu1);
-              Module._load = originalLoad;
               profile?.stop();
+              if (--pending === 0) {
+                if (Module._load === load) Module._load = originalLoad;
+                if (Module._extensions['.js'] === js) Module._extensions['.js'] = originalJs;
+              }
             }
           };
         },
       });
     }
   };
-  return timed;
+  const load = Module._load;
+  Module._extensions['.js'] = js;
 }
 
 /**
@@ -187,16 +202,32 @@ export interface ActivationTiming {
   readonly loadedBeforeTiming: boolean;
 }
 
-function install(): ActivationTiming | undefined {
-  const ext = vscode.extensions.getExtension(EXTENSION_ID);
+/** The main file of an installed extension as Node's require.cache names it, or undefined without the extension. */
+function mainFile(id: string): string | undefined {
+  const ext = vscode.extensions.getExtension(id);
   if (!ext) return undefined;
   const main = path.join(ext.extensionPath, ext.packageJSON.main as string);
   // Node knows a module by its real path; VS Code may reach the extension through a link (several under development).
-  const file = fs.realpathSync(/\.js$/.test(main) ? main : `${main}.js`);
-  const loadedBeforeTiming = require.cache[file] !== undefined;
-  const calls: ApiCalls = new Map();
-  return { timed: timeMainModule(file, calls), calls, loadedBeforeTiming };
+  return fs.realpathSync(/\.js$/.test(main) ? main : `${main}.js`);
 }
 
-/** In place from this module's load on, in an activation run only (undefined otherwise, or without the extension). */
-export const activationTiming: ActivationTiming | undefined = process.env[ENV.mode] === 'activation' ? install() : undefined;
+/** Content Docs' timing and, when the reference extension is installed too, the reference's (keyed by id). */
+function install(): Map<string, ActivationTiming> {
+  const out = new Map<string, ActivationTiming>();
+  const targets = new Map<string, Target>();
+  for (const id of [EXTENSION_ID, REFERENCE_ID]) {
+    const file = mainFile(id);
+    if (!file) continue;
+    const profile = id === EXTENSION_ID && process.env.BENCH_PROFILE_FROM === 'activation' ? profileSync(process.env.BENCH_PROFILE) : undefined;
+    const target: Target = { timed: { vscodeApiMs: 0 }, calls: new Map(), profile, activating: false };
+    out.set(id, { timed: target.timed, calls: target.calls, loadedBeforeTiming: require.cache[file] !== undefined });
+    if (!require.cache[file]) targets.set(file, target);
+  }
+  if (targets.size) timeMainModules(targets);
+  return out;
+}
+
+/** In place from this module's load on, in an activation run only (empty otherwise), by extension id. */
+export const activationTimings: ReadonlyMap<string, ActivationTiming> = process.env[ENV.mode] === 'activation' ? install() : new Map();
+/** Content Docs' (undefined outside an activation run, or without the extension). */
+export const activationTiming: ActivationTiming | undefined = activationTimings.get(EXTENSION_ID);

@@ -5,7 +5,10 @@
  *
  *   BENCH_MODE=activation  one fresh start: wait for the workbench to go quiet, activate the extension,
  *                          read the extension host's performance marks and VS Code's own activation
- *                          stats (the "Developer: Startup Performance" report), and require.cache.
+ *                          stats (the "Developer: Startup Performance" report), and require.cache; the same for
+ *                          the reference extension (test/bench/reference) when the bench loaded it; then, given a
+ *                          sandbox, the first open of both extensions' views, one after the other
+ *                          (BENCH_REFERENCE_FIRST=1: the reference's first).
  *   BENCH_MODE=main        against the sandbox started by bench.ts (an own process, so its data and work
  *                          are not in this host): requests and latency per user action, a 10,000-document
  *                          account, and a burst against a 60 requests/minute limit.
@@ -37,14 +40,15 @@ import * as inspector from 'inspector';
 import * as v8 from 'v8';
 import * as vm from 'vm';
 import * as vscode from 'vscode';
-import type { Core } from '../../src/core';
+import type { TestServices } from '../kit/services';
 import type { TestApi } from '../../src/extension';
 import type { RequestRecord } from '../sandbox/server';
 import { press } from '../integration/harness';
 import { configure, EXTENSION_ID, LogCapture, MessageCapture, RecordingPrompter, services, sleep, until } from '../integration/reliabilityKit';
-import { activationTiming } from './activationTiming';
+import { activationTiming, activationTimings } from './activationTiming';
 import {
   ENV,
+  REFERENCE_ID,
   type ActivationResult,
   type ActivationSample,
   type BackupResult,
@@ -57,6 +61,10 @@ import {
   type MemoryFigures,
   type RateLimitResult,
   type RequestCount,
+  type ReferenceActivation,
+  type ReferenceOpen,
+  type ViewOpen,
+  type VsCodeActivationStats,
 } from './shared';
 
 /** Added to every API answer while timing actions. */
@@ -144,20 +152,42 @@ function span(marks: PerfMark[], from: string, to: string): number | undefined {
  * VS Code's own figures: the "Extension Activation Stats" table of Developer: Startup Performance
  * (the `perf:` document the workbench serves; opening it here syncs its text to this host).
  */
-async function vscodeActivationStats(): Promise<ActivationSample['vscode']> {
+async function vscodeActivationStats(ids: readonly string[]): Promise<Map<string, VsCodeActivationStats>> {
   const uri = vscode.Uri.from({ scheme: 'perf', path: 'Startup Performance' });
   // The report's content provider is a lazy workbench contribution: the command creates it (and opens the report).
   await vscode.commands.executeCommand('perfview.show');
   const doc = await vscode.workspace.openTextDocument(uri);
-  const row = await until(
-    'our row in the Startup Performance report',
-    () => doc.getText().split('\n').find((l) => l.startsWith(`| ${EXTENSION_ID} `)),
-    30_000,
-  );
-  // | Extension | Eager | Load Code | Call Activate | Finish Activate | Event | By |
-  const cells = row.split('|').map((c) => c.trim()).slice(1, -1);
+  const rowOf = (id: string) => doc.getText().split('\n').find((l) => l.startsWith(`| ${id} `));
+  await until('the rows in the Startup Performance report', () => ids.every((id) => rowOf(id) !== undefined), 30_000);
+  const out = new Map<string, VsCodeActivationStats>();
+  for (const id of ids) {
+    // | Extension | Eager | Load Code | Call Activate | Finish Activate | Event | By |
+    const cells = rowOf(id)!.split('|').map((c) => c.trim()).slice(1, -1);
+    out.set(id, { loadCode: Number(cells[2]), callActivate: Number(cells[3]), finishActivate: Number(cells[4]), event: cells[5] });
+  }
   await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-  return { loadCode: Number(cells[2]), callActivate: Number(cells[3]), finishActivate: Number(cells[4]), event: cells[5] };
+  return out;
+}
+
+/**
+ * The extension host's log line in which VS Code says it activated `id` and on which event
+ * ("ExtensionService#_doActivateExtension <id>, startup: false, activationEvent: 'onStartupFinished'"). The log is in
+ * the folder that holds each extension's log folder (`logUri`, which the reference extension hands out).
+ */
+function activationLogLine(logUri: vscode.Uri | undefined, id: string): string | undefined {
+  if (!logUri || logUri.scheme !== 'file') return undefined;
+  const dir = path.dirname(logUri.fsPath);
+  let files: string[];
+  try {
+    files = fs.readdirSync(dir).filter((f) => f.endsWith('.log'));
+  } catch {
+    return undefined;
+  }
+  for (const f of files) {
+    const line = fs.readFileSync(path.join(dir, f), 'utf8').split('\n').find((l) => l.includes(`_doActivateExtension ${id},`));
+    if (line) return line.replace(/^\S+ \S+ /, '').trim();
+  }
+  return undefined;
 }
 
 async function activationRun(): Promise<ActivationResult> {
@@ -167,8 +197,10 @@ async function activationRun(): Promise<ActivationResult> {
   // Timed since this code was loaded, whoever activates it: VS Code itself once startup finished, or the benchmark below.
   const timed = activationTiming?.timed ?? {};
   const calls = activationTiming?.calls ?? new Map<string, { count: number; ms: number; maxMs: number }>();
+  const refExt = vscode.extensions.getExtension(REFERENCE_ID);
   const settleMs = await quietHost();
   const activeBeforeAsked = ext.isActive;
+  const refActiveBeforeAsked = refExt?.isActive ?? false;
   const t0 = now();
   await ext.activate();
   const apiActivateMs = round(now() - t0, 2);
@@ -186,14 +218,53 @@ async function activationRun(): Promise<ActivationResult> {
       activateMs: span(marks, `code/extHost/willActivateExtension/${EXTENSION_ID}`, `code/extHost/didActivateExtension/${EXTENSION_ID}`),
     },
     timed,
-    activateCalls: [...calls].map(([api, c]) => ({ api, count: c.count, ms: round(c.ms, 3), maxMs: round(c.maxMs, 3) })).sort((a, b) => b.ms - a.ms),
+    activateCalls: callList(calls),
     loadedAtActivation,
     heavyAtActivation,
   };
+  let reference: ReferenceActivation | undefined;
+  if (refExt) {
+    const refTiming = activationTimings.get(REFERENCE_ID);
+    reference = {
+      activeBeforeAsked: refActiveBeforeAsked,
+      loadedBeforeTiming: refTiming?.loadedBeforeTiming,
+      marks: {
+        requireMs: span(marks, `code/extHost/willLoadExtensionCode/${REFERENCE_ID}`, `code/extHost/didLoadExtensionCode/${REFERENCE_ID}`),
+        activateMs: span(marks, `code/extHost/willActivateExtension/${REFERENCE_ID}`, `code/extHost/didActivateExtension/${REFERENCE_ID}`),
+      },
+      timed: refTiming?.timed,
+      activateCalls: refTiming ? callList(refTiming.calls) : undefined,
+    };
+    try {
+      // Asking activates it if VS Code did not (then it was not activated on its event: activeBeforeAsked says so).
+      const exports = (await refExt.activate()) as { logUri?: vscode.Uri } | undefined;
+      reference.logLine = activationLogLine(exports?.logUri, REFERENCE_ID);
+      sample.logLine = activationLogLine(exports?.logUri, EXTENSION_ID);
+    } catch (e) {
+      reference.error = (e as Error).message;
+    }
+    sample.reference = reference;
+    // The marks are in the order they were made (their times are whole ms, often the same for both).
+    const loadAt = (id: string) => marks.findIndex((m) => m.name === `code/extHost/willLoadExtensionCode/${id}`);
+    const [ours, ref] = [loadAt(EXTENSION_ID), loadAt(REFERENCE_ID)];
+    if (ours >= 0 && ref >= 0) sample.loadedFirst = ref < ours ? 'reference' : 'content-docs';
+  }
   try {
-    sample.vscode = await vscodeActivationStats();
+    const stats = await vscodeActivationStats(refExt ? [EXTENSION_ID, REFERENCE_ID] : [EXTENSION_ID]);
+    sample.vscode = stats.get(EXTENSION_ID);
+    if (reference) reference.vscode = stats.get(REFERENCE_ID);
   } catch (e) {
     sample.vscodeError = (e as Error).message;
+  }
+  if (reference) {
+    const rt = reference.timed ?? {};
+    log(
+      `reference: marks require ${reference.marks.requireMs} + activate ${reference.marks.activateMs} ms; timed ${rt.requireMs} + ${rt.activateMs} ms (CPU ${rt.requireCpuMs} + ${rt.activateCpuMs} ms); ` +
+        `${reference.activeBeforeAsked ? 'VS Code had activated it before the benchmark asked' : 'NOT active before the benchmark asked'}; loaded first: ${sample.loadedFirst ?? '?'}; log: ${reference.logLine ?? 'no activation line found'}`,
+    );
+  }
+  if (process.env[ENV.docsUrl]) {
+    sample.firstOpen = await firstOpensInFreshStart(process.env[ENV.referenceFirst] === '1' ? 'reference' : 'content-docs');
   }
   const inApi = round(sample.activateCalls!.reduce((n, c) => n + c.ms, 0), 3);
   log(
@@ -203,6 +274,10 @@ async function activationRun(): Promise<ActivationResult> {
       `${activationTiming?.loadedBeforeTiming ? 'VS Code had loaded it before the timing was in place; ' : ''}VS Code ${JSON.stringify(sample.vscode ?? sample.vscodeError)}`,
   );
   return { mode: 'activation', sample };
+}
+
+function callList(calls: ReadonlyMap<string, { count: number; ms: number; maxMs: number }>): NonNullable<ActivationSample['activateCalls']> {
+  return [...calls].map(([api, c]) => ({ api, count: c.count, ms: round(c.ms, 3), maxMs: round(c.maxMs, 3) })).sort((a, b) => b.ms - a.ms);
 }
 
 // --- The sandbox, steered over its control routes ---------------------------------------------------------
@@ -284,7 +359,7 @@ function describeRequest(r: RequestRecord): string {
 // --- Watching the views and the wire -----------------------------------------------------------------------
 
 interface ChildrenCall {
-  tree: 'documents' | 'projects';
+  tree: 'documents' | 'projects' | 'reference';
   node: unknown;
   start: number;
   end?: number;
@@ -514,7 +589,7 @@ interface Baselines {
 }
 
 interface Ctx {
-  s: Core;
+  s: TestServices;
   ctl: SandboxControl;
   watch: TreeWatch;
   ex: ExchangeSeen[];
@@ -535,8 +610,12 @@ const docsOf = (rows: Array<{ kind?: string }> | undefined) => (rows ?? []).filt
 
 /** Time the extension's own code was on the critical path: `spans` (its calls) minus the network inside them. */
 function ownInside(ctx: Ctx, spans: readonly Span[], t0: number, t1: number): number {
+  return ownInsideOf(ctx.ex, spans, t0, t1);
+}
+
+function ownInsideOf(ex: readonly ExchangeSeen[], spans: readonly Span[], t0: number, t1: number): number {
   const m = merge(spans.map(([a, b]) => [Math.max(a, t0), Math.min(b, t1)] as const));
-  return spanLength(m) - intersectLength(m, exchangeSpans(ctx.ex, t0, t1));
+  return spanLength(m) - intersectLength(m, exchangeSpans(ex, t0, t1));
 }
 
 /**
@@ -551,12 +630,28 @@ function addLatency(
   t0: number,
   t1: number,
   end: string,
-  how: { own?: number; ownWhat?: string; baselineMs?: number; baselineWhat?: string; designedWaitMs?: number },
+  how: LatencyHow,
 ): LatencySample {
-  const { ms, trips } = serverTime(ctx.ex, t0, t1);
+  const sample = latencySample(ctx.ex, action, first, t0, t1, end, how);
+  ctx.r.latency.push(sample);
+  logLatency(sample);
+  return sample;
+}
+
+type LatencyHow = { own?: number; ownWhat?: string; baselineMs?: number; baselineWhat?: string; designedWaitMs?: number };
+
+function logLatency(sample: LatencySample): void {
+  log(
+    `latency ${sample.action}${sample.first ? ' (first)' : ''}: total ${sample.totalMs} ms = ${sample.trips} trip(s) ${sample.serverMs} + VS Code ${sample.vscodeMs} + own ${sample.ownMs}${sample.designedWaitMs ? ` + debounce ${sample.designedWaitMs}` : ''}`,
+  );
+}
+
+/** One timed action's figures (see addLatency), from the exchanges `ex` the extension reported. */
+function latencySample(ex: readonly ExchangeSeen[], action: string, first: boolean, t0: number, t1: number, end: string, how: LatencyHow): LatencySample {
+  const { ms, trips } = serverTime(ex, t0, t1);
   const totalMs = t1 - t0;
   const designed = how.designedWaitMs ?? 0;
-  const inside = ctx.ex.filter((e) => e.end >= t0 && e.end <= t1 + 1);
+  const inside = ex.filter((e) => e.end >= t0 && e.end <= t1 + 1);
   const lastEnd = inside.reduce((m, e) => Math.max(m, e.end), -1);
   const firstStart = inside.reduce((m, e) => Math.min(m, e.end - e.ms), Infinity);
   const own = how.own !== undefined ? how.own : totalMs - ms - designed - (how.baselineMs ?? 0);
@@ -575,8 +670,6 @@ function addLatency(
     beforeFirstRequestMs: Number.isFinite(firstStart) ? round(Math.max(0, firstStart - t0)) : undefined,
     end,
   };
-  ctx.r.latency.push(sample);
-  log(`latency ${action}${first ? ' (first)' : ''}: total ${sample.totalMs} ms = ${trips} trip(s) ${sample.serverMs} + VS Code ${sample.vscodeMs} + own ${sample.ownMs}${designed ? ` + debounce ${designed}` : ''}`);
   return sample;
 }
 
@@ -602,7 +695,7 @@ interface FsCall {
   at: number;
 }
 
-function traceFs(s: Core, calls: FsCall[]): void {
+function traceFs(s: TestServices, calls: FsCall[]): void {
   const fsp = s.fs as unknown as Record<string, (...a: unknown[]) => unknown>;
   for (const op of ['stat', 'readFile', 'writeFile']) {
     const original = fsp[op];
@@ -700,6 +793,112 @@ async function plainFileSaves(ctx: Ctx): Promise<void> {
   await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
 }
 
+/**
+ * Opens Content Docs' views (their container) and times it as their first open: from the command until both views had
+ * their rows and the rows' TreeItems. VS Code's part: until the views asked the extension for their rows; own:
+ * answering them (the Projects view's request, with the API client loaded on first use; the Documents view from
+ * memory), network excluded, plus `build` (building the services, timed before the views opened).
+ */
+async function openOurViews(ex: readonly ExchangeSeen[], watch: TreeWatch, build: number): Promise<{ sample: LatencySample; rows: number }> {
+  const t0 = now();
+  await vscode.commands.executeCommand('workbench.view.extension.contentDocs');
+  const projRoot = await watch.waitChildren('the Projects view rows', (c) => c.tree === 'projects' && c.node === undefined && !!c.result?.some((n) => n.kind === 'project'));
+  const docRoot = await watch.waitChildren('the Documents view rows', (c) => c.tree === 'documents' && c.node === undefined && (c.result?.length ?? 0) > 0);
+  const last = projRoot.done >= docRoot.done ? projRoot : docRoot;
+  const sample = latencySample(ex, 'Open the views', true, t0 - build, last.done, "both views had their rows and the rows' TreeItems", {
+    own: build + ownInsideOf(ex, [[projRoot.start, projRoot.done], [docRoot.start, docRoot.done]], t0, last.done),
+    ownWhat: `answering the views' requests for their rows${build ? `, and building the services (${build} ms, timed before the views opened)` : ''}`,
+  });
+  return { sample, rows: (projRoot.result?.length ?? 0) + (docRoot.result?.length ?? 0) };
+}
+
+/**
+ * The reference extension's first open, timed as Content Docs' is (openOurViews): from showing its container until
+ * its view had its rows and their TreeItems; own: its getChildren and the reading of the rows' TreeItems (it has no
+ * network and nothing to build).
+ */
+async function openReferenceView(): Promise<ViewOpen> {
+  const ext = vscode.extensions.getExtension(REFERENCE_ID);
+  if (!ext) throw new Error(`the reference extension ${REFERENCE_ID} is not installed in this host`);
+  const tree = ((await ext.activate()) as { items?: AnyTree } | undefined)?.items;
+  if (!tree) throw new Error('the reference extension did not hand out its tree data provider');
+  const watch = new TreeWatch();
+  watch.install(tree, 'reference');
+  const t0 = now();
+  // Its container is in the panel: showing it leaves Content Docs' views in the side bar as they are (hiding them
+  // would pause what they do in the background).
+  await vscode.commands.executeCommand('workbench.view.extension.benchReference');
+  const root = await watch.waitChildren('the reference view rows', (c) => c.node === undefined && (c.result?.length ?? 0) > 0);
+  await vscode.commands.executeCommand('workbench.action.closePanel');
+  return { totalMs: round(root.done - t0, 2), ownMs: round(root.done - root.start, 2), rows: root.result?.length ?? 0, treeItemMs: round(watch.treeItemMs, 2) };
+}
+
+async function openReference(into: ReferenceOpen): Promise<void> {
+  try {
+    into.open = await openReferenceView();
+    log(`reference: first open ${into.open.totalMs} ms, own ${into.open.ownMs} ms (${into.open.rows} rows, getTreeItem ${into.open.treeItemMs} ms); opened ${into.first === 'reference' ? 'before' : 'after'} Content Docs' views`);
+  } catch (e) {
+    into.error = (e as Error).message;
+    log(`reference: first open failed: ${into.error}`);
+  }
+}
+
+/**
+ * In a fresh start (activation mode with a sandbox): Content Docs' first open as the main run times it (the services
+ * built and timed once the host is quiet, signed in to the sandbox, the views opened with the sandbox adding
+ * LATENCY_MS to every answer), and the reference's first open before or after it (`first`).
+ */
+async function firstOpensInFreshStart(first: ReferenceOpen['first']): Promise<NonNullable<ActivationSample['firstOpen']>> {
+  const out: NonNullable<ActivationSample['firstOpen']> = { reference: { first } };
+  const docsUrl = process.env[ENV.docsUrl]!;
+  const seoUrl = process.env[ENV.seoUrl];
+  const key = process.env[ENV.key];
+  if (!seoUrl || !key) return { ...out, error: `${ENV.seoUrl} and ${ENV.key} must be set` };
+  let subscription: vscode.Disposable | undefined;
+  try {
+    const ctl = new SandboxControl(docsUrl);
+    await vscode.extensions.getExtension(EXTENSION_ID)!.activate();
+    // The host was quiet before the activation figures were read: a shorter wait than the main run's.
+    await quietHost(1000, 500, 5000);
+    const t = now();
+    const s = await services();
+    out.servicesMs = round(now() - t, 2);
+    const watch = new TreeWatch();
+    watch.install(s.documentsTree, 'documents');
+    watch.install(s.projectsTree, 'projects');
+    const ex: ExchangeSeen[] = [];
+    subscription = s.api.onDidExchange((e) => ex.push({ end: now(), ms: e.ms, method: e.method, path: e.path, status: e.status }));
+    await ctl.rateLimit(0);
+    await ctl.latency(0);
+    await vscode.commands.executeCommand('workbench.action.closeSidebar');
+    await configure('documents.baseUrl', docsUrl);
+    await configure('projects.baseUrl', seoUrl);
+    await s.credentials.setKey(key);
+    await sleep(500);
+    await ctl.settle();
+    await ctl.latency(LATENCY_MS);
+    if (first === 'reference') {
+      await openReference(out.reference);
+      await quietHost(1000, 500, 5000);
+    }
+    const opened = await openOurViews(ex, watch, out.servicesMs);
+    out.ours = opened.sample;
+    out.rows = opened.rows;
+    logLatency(opened.sample);
+    await ctl.settle();
+    if (first === 'content-docs') {
+      await quietHost(1000, 500, 5000);
+      await openReference(out.reference);
+    }
+  } catch (e) {
+    out.error = (e as Error).stack ?? String(e);
+    log(`first opens failed: ${(e as Error).message}`);
+  } finally {
+    subscription?.dispose();
+  }
+  return out;
+}
+
 /** Opening the views, expanding, paging, opening, saving, renaming, favoriting, searching. */
 async function userActions(ctx: Ctx): Promise<void> {
   const { s, ctl, watch, ex, base } = ctx;
@@ -707,24 +906,25 @@ async function userActions(ctx: Ctx): Promise<void> {
   const docsView = docsTree.treeView!;
   const projView = s.projectsTree.treeView!;
 
+  // The reference extension's first open, before or after ours (bench.ts alternates the order between starts).
+  const withReference = vscode.extensions.getExtension(REFERENCE_ID) !== undefined;
+  const referenceFirst = process.env[ENV.referenceFirst] === '1';
+  if (withReference) ctx.r.reference = { first: referenceFirst ? 'reference' : 'content-docs' };
+  if (withReference && referenceFirst) {
+    await openReference(ctx.r.reference!);
+    await quietHost(1000, 500, 5000);
+  }
   // Open the views (the first request of the session: it loads dist/api.js).
   await ctl.resetRequests();
   const fromExpand = process.env.BENCH_PROFILE_FROM === 'expand';
   let profile = fromExpand || process.env.BENCH_PROFILE_FROM === 'services' ? undefined : await startProfile(process.env.BENCH_PROFILE);
   let e0 = Date.now();
-  let t0 = now();
-  await vscode.commands.executeCommand('workbench.view.extension.contentDocs');
-  const projRoot = await watch.waitChildren('the Projects view rows', (c) => c.tree === 'projects' && c.node === undefined && !!c.result?.some((n) => n.kind === 'project'));
-  const docRoot = await watch.waitChildren('the Documents view rows', (c) => c.tree === 'documents' && c.node === undefined && (c.result?.length ?? 0) > 0);
-  // VS Code's part: until the views asked the extension for their rows; own: answering them (the
-  // Projects view's request, with the API client loaded on first use; the Documents view from memory).
-  const last = projRoot.done >= docRoot.done ? projRoot : docRoot;
+  let t0: number;
   // Building the services, done before the views opened in this run (see mainRun), is part of the first open.
-  const build = ctx.r.servicesMs ?? 0;
-  addLatency(ctx, 'Open the views', true, t0 - build, last.done, "both views had their rows and the rows' TreeItems", {
-    own: build + ownInside(ctx, [[projRoot.start, projRoot.done], [docRoot.start, docRoot.done]], t0, last.done),
-    ownWhat: `answering the views' requests for their rows${build ? `, and building the services (${build} ms, timed before the views opened)` : ''}`,
-  });
+  const opened = await openOurViews(ex, watch, ctx.r.servicesMs ?? 0);
+  ctx.r.latency.push(opened.sample);
+  ctx.r.firstOpenRows = opened.rows;
+  logLatency(opened.sample);
   let reqs = await ctl.settle();
   const visible = [docsView.visible, projView.visible].filter(Boolean).length;
   // The session's first successful documents answer (here the Documents view's background count) also brings the
@@ -750,6 +950,10 @@ async function userActions(ctx: Ctx): Promise<void> {
       `plus ${firstUsage.length} GET /account for the status bar's plan usage, once a session${firstUsage.length ? ` (${describeAll(firstUsage, e0).join(', ')})` : ''}`,
   });
   ctx.r.loading.afterFirstRequest = loadedFiles();
+  if (withReference && !referenceFirst) {
+    await quietHost(1000, 500, 5000);
+    await openReference(ctx.r.reference!);
+  }
 
   // Expand a template (three times, the first is the first list request).
   const groups = [4, 9, 1].map((id) => docsTree.templateGroup(id)!);

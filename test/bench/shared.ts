@@ -15,7 +15,63 @@ export const ENV = {
   key: 'BENCH_SANDBOX_KEY',
   /** Go to Document's debounce (read from src/files/commands.ts by the orchestrator). */
   debounceMs: 'BENCH_GOTO_DEBOUNCE_MS',
+  /** '1': the reference extension's view opens before Content Docs' views in this start (the bench alternates). */
+  referenceFirst: 'BENCH_REFERENCE_FIRST',
 } as const;
+
+/** The reference extension the benchmark loads beside Content Docs (publisher.name of test/bench/reference/package.json). */
+export const REFERENCE_ID = 'content-docs-bench.reference';
+
+/** What the timing in the host measured of a main file (see activationTiming.ts). */
+export interface TimedActivation {
+  requireMs?: number;
+  activateMs?: number;
+  vscodeApiMs?: number;
+  requireCpuMs?: number;
+  activateCpuMs?: number;
+}
+
+/** VS Code's own "Extension Activation Stats" row (Developer: Startup Performance), ms. */
+export interface VsCodeActivationStats {
+  loadCode: number;
+  callActivate: number;
+  finishActivate: number;
+  event: string;
+}
+
+/**
+ * The reference extension (test/bench/reference: one view, one command, a tree data provider, activated
+ * onStartupFinished as Content Docs is) in the same fresh start, measured as Content Docs is.
+ */
+export interface ReferenceActivation {
+  /** VS Code had activated it by itself by the time the workbench was quiet. */
+  activeBeforeAsked: boolean;
+  loadedBeforeTiming?: boolean;
+  marks: { requireMs?: number; activateMs?: number };
+  timed?: TimedActivation;
+  activateCalls?: Array<{ api: string; count: number; ms: number; maxMs?: number }>;
+  vscode?: VsCodeActivationStats;
+  /** The extension host's log line that says VS Code activated it, and on which event. */
+  logLine?: string;
+  error?: string;
+}
+
+/** A view's first open, timed the way Content Docs' is: from showing its container until the view had its rows' TreeItems. */
+export interface ViewOpen {
+  totalMs: number;
+  /** The extension's code on the critical path: its getChildren and the reading of the rows' TreeItems, network excluded. */
+  ownMs: number;
+  rows: number;
+  /** Of it, in getTreeItem (summed over the rows). */
+  treeItemMs: number;
+}
+
+/** The reference's first open beside Content Docs' in one start, and which of the two opened first. */
+export interface ReferenceOpen {
+  first: 'reference' | 'content-docs';
+  open?: ViewOpen;
+  error?: string;
+}
 
 /** One fresh start of the extension host, activating the extension once the workbench is idle. */
 export interface ActivationSample {
@@ -46,7 +102,7 @@ export interface ActivationSample {
    * VS Code creating its API object for the extension (its first require('vscode')); and the CPU time the host used
    * in the require() and in the activate() call (process.cpuUsage: without the waits for a core on a busy machine).
    */
-  timed?: { requireMs?: number; activateMs?: number; vscodeApiMs?: number; requireCpuMs?: number; activateCpuMs?: number };
+  timed?: TimedActivation;
   /**
    * The VS Code API calls made inside the activate() call, by name (`window.createTreeView`), with how often and how
    * long in all and the longest single call (ms, sub-millisecond): what activate() spent in VS Code; the rest of
@@ -55,8 +111,26 @@ export interface ActivationSample {
    */
   activateCalls?: Array<{ api: string; count: number; ms: number; maxMs?: number }>;
   /** VS Code's own "Extension Activation Stats" (Developer: Startup Performance), ms. */
-  vscode?: { loadCode: number; callActivate: number; finishActivate: number; event: string };
+  vscode?: VsCodeActivationStats;
   vscodeError?: string;
+  /** The extension host's log line that says VS Code activated it, and on which event. */
+  logLine?: string;
+  /** The reference extension in the same start (absent when the bench did not load it). */
+  reference?: ReferenceActivation;
+  /** Which of the two VS Code loaded first in this start (by the extension host's willLoadExtensionCode marks). */
+  loadedFirst?: 'reference' | 'content-docs';
+  /**
+   * The first open of the views in this start (a first window: fresh storage, no code cache), Content Docs' and the
+   * reference's, one after the other; only when the bench gave the start a sandbox.
+   */
+  firstOpen?: {
+    ours?: LatencySample;
+    /** Building the services before the views opened (counted in ours, as in the main run). */
+    servicesMs?: number;
+    rows?: number;
+    reference: ReferenceOpen;
+    error?: string;
+  };
   /** Files of the extension folder in require.cache right after activation (relative paths). */
   loadedAtActivation: string[];
   /** Any module path in require.cache mentioning undici or zod, or the extension's api.js. */
@@ -225,6 +299,10 @@ export interface MainResult {
   bundleLoads?: Array<{ name: string; cache: string; ms: number }>;
   /** VS Code's own time for the UI steps (see inHost.ts). */
   baselines?: Record<string, number>;
+  /** The reference extension's first open in the same start (absent when the bench did not load it). */
+  reference?: ReferenceOpen;
+  /** The rows Content Docs' two views showed at their first open. */
+  firstOpenRows?: number;
 }
 
 /** One run of Back Up Account to Folder… in the backup mode (see inHost.ts backupRun). */

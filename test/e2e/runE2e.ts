@@ -25,7 +25,7 @@ const PAGE_SIZE = 10;
 /** The document both installations hold (see the last step), and its creation and last change. */
 const SAME_ID = 4242;
 const SAME_DATE = new Date('2026-06-01T10:00:00Z');
-/** The whole tier, start to stop (a normal run takes about 110 s, the restart step about 40 of them, the Accounts menu's sign-out and sign-in about 10; 175 s on a busy machine). */
+/** The whole tier, start to stop (a normal run takes about 110 s, the restart step about 40 of them, the Accounts menu's sign-out and sign-in about 10; 175 s on a busy machine; the account folder's reload adds two window loads). */
 const LIMIT_MS = 460_000;
 
 /** Every file under `dir` (none when it does not exist). */
@@ -463,6 +463,83 @@ async function story(steps: Steps, wb: Workbench, other: Sandbox): Promise<void>
     await tab.close();
   });
 
+  // The window is made a workspace of two folders (the account folder added), reloaded, and left again for the folder
+  // window the other steps use (its own editors and state, as it was).
+  await steps.step('account-folder-tab-reload', 'a file of the account folder with unsaved text, its document renamed on the website before the window is reloaded: the restored tab still saves into that document with Ctrl+S', async (shot) => {
+    const server = sandbox;
+    // A template with few documents: its folder and file are near the top of the Explorer's (virtual) list.
+    const folder = { id: 3, name: 'Advertisement' };
+    const doc: SandboxDocument = {
+      id: 5151, name: 'Reload plan', templateId: folder.id, result: 'Text before the reload', words: 4, favorite: false, createdAt: SAME_DATE, updatedAt: SAME_DATE,
+    };
+    server.documents.set(doc.id, doc);
+    const typed = `Typed before the reload ${Date.now().toString(36)}`;
+    const patches = () => server.requests.filter((r) => r.method === 'PATCH' && r.path === `/api/v1/documents/${doc.id}`);
+    const explorerRow = (label: string) =>
+      page.locator('.explorer-folders-view .monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) }).first();
+
+    await page.keyboard.press('Escape');
+    // Open Account as Folder: VS Code makes the window a workspace of two folders and loads it again.
+    await ui.runCommand('Open Account as Folder');
+    const accountFolderShown = () => waitFor('the account folder in the Explorer', async () => (await explorerRow('Content Docs').count()) > 0, 30_000, 250);
+    if (!(await accountFolderShown().then(() => true, () => false))) {
+      // code-server now and then loads the new workspace without its folders ("No Folder Opened"; nothing reaches the
+      // extension): the window is loaded again, as a person would.
+      console.log('      the new workspace showed no folders: loading the window again');
+      await page.reload({ waitUntil: 'domcontentloaded', timeout: 60_000 });
+      await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+      await accountFolderShown();
+    }
+    const root = explorerRow('Content Docs');
+    if ((await root.getAttribute('aria-expanded')) !== 'true') await root.click();
+    await explorerRow(folder.name).waitFor({ timeout: 20_000 });
+    if ((await explorerRow(folder.name).getAttribute('aria-expanded')) !== 'true') await explorerRow(folder.name).click();
+    await explorerRow('Reload plan.md').waitFor({ timeout: 20_000 });
+    await explorerRow('Reload plan.md').dblclick();
+    await waitFor('the tab "Reload plan.md"', async () => ((await ui.activeTab.getAttribute('aria-label')) ?? '').includes('Reload plan.md'), 20_000);
+    await waitFor('the editor to show the document\'s text', async () => (await ui.activeEditorText()).includes('Text before the reload'), 15_000);
+    await ui.activeEditor.locator('.view-lines').click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type(typed, { delay: 10 });
+    await waitFor('the tab to show unsaved changes', async () => (await ui.activeTab.getAttribute('class'))?.includes('dirty'), 5000);
+    const backups = path.join(wb.cs.userDataDir, 'User', 'Backups');
+    await waitFor('VS Code to back up the unsaved text (hot exit)', () => filesUnder(backups).some((f) => fs.readFileSync(f, 'utf8').includes(typed)), 15_000, 250);
+    await shot('unsaved');
+
+    // Renamed on the website; this window hears nothing of it (no request is made), then it is reloaded: VS Code keeps
+    // its open editors and unsaved texts and the extension's workspaceState, and starts a new extension host.
+    doc.name = 'Reload plan, renamed';
+    doc.updatedAt = new Date(SAME_DATE.getTime() + 3_600_000);
+    await ui.runCommand('Developer: Reload Window');
+    await page.waitForEvent('framenavigated', { timeout: 30_000 });
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    const restoredTab = page.locator('.tabs-container .tab', { hasText: 'Reload plan.md' }).first();
+    await restoredTab.waitFor({ timeout: 30_000 });
+    await restoredTab.click();
+    await waitFor('the restored editor to show the typed text', async () => (await ui.activeEditorText()).includes(typed), 45_000);
+    assert((await ui.activeTab.getAttribute('class'))?.includes('dirty'), 'the restored tab is not dirty');
+    await waitFor('the account folder to list the new name', async () => (await explorerRow('Reload plan, renamed.md').count()) > 0, 30_000, 250);
+    await shot('restored');
+
+    await ui.activeEditor.locator('.view-lines').click();
+    await page.keyboard.press('Control+S');
+    await waitFor('the save to reach the document, or to fail', async () =>
+      patches().length > 0 || (await page.locator('.notifications-toasts .notification-list-item, .notifications-center .notification-list-item').count()) > 0, 20_000, 200);
+    const messages = await page.locator('.notification-list-item').allInnerTexts();
+    assert(patches().length === 1, `the save did not reach document ${doc.id}: ${JSON.stringify(messages)}`);
+    await waitFor('the tab to be saved', async () => !(await ui.activeTab.getAttribute('class'))?.includes('dirty'), 10_000);
+    assert(doc.result === `Text before the reload\n${typed}`, `document ${doc.id} holds ${JSON.stringify(doc.result)}`);
+    assert(doc.name === 'Reload plan, renamed', `its name became ${JSON.stringify(doc.name)}`);
+    await shot('saved');
+
+    // Back to the window of the workspace folder alone.
+    await page.goto(wb.url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+    await ui.openContentDocs();
+    await ui.row('Documents', 'Favorites').waitFor({ timeout: 30_000 });
+  });
+
   await steps.step('accounts-menu-sign-out', 'the Accounts menu lists the account as "Sandbox User @ host (Content Docs)"; its Sign Out, confirmed, removes the key (the views show their welcome, no request carries the key); signing in again brings it back', async (shot) => {
     const entry = `Sandbox User @ ${new URL(sandbox.docsUrl).host} (Content Docs)`;
     const accounts = page.locator('.activitybar a.action-label[aria-label^="Accounts"]').first();
@@ -635,9 +712,13 @@ async function story(steps: Steps, wb: Workbench, other: Sandbox): Promise<void>
     // toasts back): wait until the save either reached B or was refused with a message.
     await ui.activeEditor.locator('.view-lines').click();
     await page.keyboard.press('Control+S');
-    await page.locator('#status\\.notifications a, .statusbar-item[id="status.notifications"]').first().click();
     const refusal = page.locator('.notifications-center .notification-list-item', { hasText: 'Same Name.md' }).filter({ hasText: /save/i });
-    await waitFor('the save to reach B or to be refused with a message', async () => onB('PATCH').length > 0 || (await refusal.count()) > 0, 20_000, 200);
+    // The centre is opened again while nothing is in it (the save's outcome may come after a first opening closed it).
+    await waitFor('the save to reach B or to be refused with a message', async () => {
+      if (onB('PATCH').length > 0 || (await refusal.count()) > 0) return true;
+      if (!(await page.locator('.notifications-center.visible').count())) await page.locator('#status\\.notifications a, .statusbar-item[id="status.notifications"]').first().click();
+      return false;
+    }, 20_000, 300);
     await sleep(1000); // a PATCH still on its way arrives, and the tab shows the outcome
     await shot('after-save');
     console.log(`      saved (or refused): ${took()}; B answered ${JSON.stringify(other.requests.map((r) => `${r.method} ${r.path} ${r.status}`))}`);

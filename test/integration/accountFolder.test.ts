@@ -8,10 +8,10 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as vscode from 'vscode';
-import type { Core } from '../../src/core';
+import type { TestServices } from '../kit/services';
 import type { Prompter } from '../../src/ui/prompter';
 import { collate, startSandbox, type Sandbox, type SandboxDocument } from '../sandbox/server';
-import { accountUri, AT, freshListing, putDocument, startAccountSuite } from './accountKit';
+import { accountUri, AT, countWithoutPauses, freshListing, putDocument, startAccountSuite } from './accountKit';
 import { screenshot } from './harness';
 import { accountNow, accountRoot, closeAll, configure, type RecordingPrompter, replaceAll, SaveErrors, SCHEME, sleep, until, useSandbox } from './reliabilityKit';
 
@@ -20,7 +20,7 @@ const LONG_AGO = new Date('2020-01-01T00:00:00Z');
 let sandbox: Sandbox;
 /** A second account (another server and key) of the suite on account switches. */
 let other: Sandbox;
-let s: Core;
+let s: TestServices;
 let prompter: RecordingPrompter;
 let previousPrompter: Prompter | undefined;
 
@@ -336,6 +336,8 @@ describe('account folder paths across account switches and renames', function ()
     prompter.reset();
     await closeAll();
     await useSandbox(s, sandbox);
+    // A test that switched accounts made the first account anew, with a Documents tree of its own.
+    countWithoutPauses(s);
   });
 
   it('a dirty account-folder editor of one account never saves into the same-named document of the next account', async () => {

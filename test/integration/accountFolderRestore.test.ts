@@ -1,145 +1,309 @@
 /**
- * An account-folder tab (`content-docs://<account>/<Template>/<Name>.md`) restored with unsaved text after its window
- * was closed, when its document's file name changed meanwhile: renamed on the website, its text turned HTML by the web
- * editor (`.md` became `.html`), or `contentDocs.files.language` switched (`.md` ↔ `.txt`). The document exists: the
- * save reaches it, or is refused with a message that names it and says how to keep the text — never as an attempt to
- * make a new document by creating a file.
+ * An account-folder tab (`content-docs://<account>/<Template>/<Name>.md`) with unsaved text, restored after the window
+ * was closed and opened again, keeps finding its document although its file name changed meanwhile: renamed on the
+ * website, its text turned HTML by the web editor (`.md` → `.html`), or `contentDocs.files.language` switched
+ * (`.md` → `.txt`). What cannot be saved (the document was deleted, or another document took the tab's exact path) is
+ * refused in words that say what happened and how to keep the text, and never lands in another document.
  *
- * The restart: the document is in an account added with Add Account…, which is removed ("the window closed") and added
- * again with the same server and key ("the window opened again"). That is the one way on main to make the extension
- * forget what it knew of an account's folder: removing the account disposes its file system (its listing, the paths
- * it gave out and the names its tabs were opened under), and adding it again builds a new one, under the same label
- * (kept per server and key in SecretStorage), so the tab is that account's again, as after a restart. (Signing the
- * first account in elsewhere and back keeps the paths given out under it, see AccountIndex.forAccount.)
+ * The restart: this tier runs inside the extension host, which "Developer: Reload Window" would end together with the
+ * test run (the e2e tier reloads the window for real, see the step "account-folder-tab-reload" in test/e2e/runE2e.ts).
+ * Here the extension is brought to where a new window starts, short of the reload: the account is made anew under
+ * the same label (signed out, then in again with the same server and key: a new document service that has read
+ * nothing), and the label's file system is dropped (the next call builds a new one: no listing, no paths given out,
+ * no versions read). What VS Code keeps across a restart stays as it is: the editor with its unsaved text (hot exit
+ * restores it) and the extension's workspaceState (written to disk on the way out). What changes "while the window is
+ * closed" is changed straight in the sandbox or the settings, so the extension hears of none of it.
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import type { Core } from '../../src/core';
-import type { Sandbox } from '../sandbox/server';
-import { putDocument } from './accountKit';
-import { startTwoAccounts, type TwoAccounts } from './twoAccountsKit';
-import { closeAll, configure, FsErrors, replaceAll, SaveErrors, sleep, until } from './reliabilityKit';
+import type { TestServices } from '../kit/services';
+import type { Prompter } from '../../src/ui/prompter';
+import { startSandbox, type Sandbox, type SandboxDocument } from '../sandbox/server';
+import { accountUri, AT, freshListing, putDocument, startAccountSuite } from './accountKit';
+import { accountNow, accountRoot, closeAll, configure, type RecordingPrompter, replaceAll, SaveErrors, useSandbox } from './reliabilityKit';
 
-const FOLDER = 'Freestyle';
+/** The last change of a document changed "while the window was closed": later than {@link AT}. */
+const LATER = new Date(AT.getTime() + 3_600_000);
+/** Where the window keeps the account-folder paths given to editors, per account label (ids and paths only). */
+const MEMORY_KEY = 'contentDocs.accountFolderPaths';
 
-describe('account folder tabs restored after a restart: a tab whose document\'s file name changed meanwhile saves into that document', function () {
-  this.timeout(90_000);
-  let kit: TwoAccounts;
-  let b: Sandbox;
-  let s: Core;
+let sandbox: Sandbox;
+let s: TestServices;
+let prompter: RecordingPrompter;
+let previousPrompter: Prompter | undefined;
+/** files.autoSave as the user settings had it (this VS Code saves after a delay by default). */
+let autoSave: string | undefined;
+
+function put(id: number, name: string, templateId: number, extra: Partial<SandboxDocument> = {}): SandboxDocument {
+  return putDocument(sandbox, id, name, templateId, extra);
+}
+
+async function showAccountFile(folder: string, file: string): Promise<vscode.TextEditor> {
+  return vscode.window.showTextDocument(accountUri(folder, file), { preview: false });
+}
+
+async function listed(folder: string): Promise<string[]> {
+  return (await vscode.workspace.fs.readDirectory(vscode.Uri.joinPath(await accountRoot(), folder))).map(([n]) => n);
+}
+
+/** The PATCHes the sandbox received since the last reset, by document id. */
+function patched(): number[] {
+  return sandbox.requests.filter((r) => r.route === 'documents.update').map((r) => Number(r.path.split('/').pop()));
+}
+
+/**
+ * The window closed and opened again, as far as the extension can tell (see the top of this file); `whileClosed`
+ * changes what the website or the settings change meanwhile.
+ */
+async function restart(whileClosed: (label: string) => void | Promise<void> = () => undefined): Promise<void> {
+  const label = accountNow();
+  await s.credentials.clearKey();
+  // The file systems per label, built on first use (src/files/lazyFs.ts): a new window has none yet.
+  const built = (s.fs as unknown as { byLabel: Map<string, vscode.Disposable> }).byLabel;
+  built.get(label)?.dispose();
+  built.delete(label);
+  await whileClosed(label);
+  await s.credentials.setKey(sandbox.key);
+  assert.strictEqual(accountNow(), label, 'the same server and key again: the same account label, as after a restart');
+  sandbox.resetRequests();
+}
+
+describe('account folder tabs restored after a restart keep finding their documents', function () {
+  this.timeout(60_000);
 
   before(async () => {
-    kit = await startTwoAccounts({ id: 7300, name: 'Kit document' }, { key: 'another-installation-key-0123456789' });
-    ({ b, s } = kit);
+    // The unsaved text must still be unsaved when the window "closes": no auto-save of it before the restart.
+    const files = vscode.workspace.getConfiguration('files');
+    autoSave = files.inspect<string>('autoSave')?.globalValue;
+    await files.update('autoSave', 'off', vscode.ConfigurationTarget.Global);
+    sandbox = await startSandbox({ rateLimit: 0, storeDelayMs: 0, seed: 'empty' });
+    ({ s, prompter, previousPrompter } = await startAccountSuite(sandbox));
+  });
+
+  after(async () => {
+    await closeAll();
+    if (previousPrompter) s.prompter.current = previousPrompter;
+    await sandbox.close();
+    await vscode.workspace.getConfiguration('files').update('autoSave', autoSave, vscode.ConfigurationTarget.Global);
   });
 
   afterEach(async () => {
-    kit.prompter.reset();
+    prompter.reset();
     await closeAll();
-    for (const added of s.registry.added()) await s.registry.remove(added.label!);
   });
 
-  after(() => kit?.dispose());
+  it('renamed on the website while the window was closed: the restored tab saves into its document, and a clean tab reads it', async () => {
+    const d = put(93001, 'Launch plan', 33);
+    await freshListing();
+    const editor = await showAccountFile('Tweet', 'Launch plan.md');
+    assert.strictEqual(editor.document.getText(), 'Text of Launch plan (93001)');
+    await replaceAll(editor, 'Typed before the restart');
+    assert.strictEqual(d.result, 'Text of Launch plan (93001)', 'nothing is saved before the window closes');
 
-  /** Opens the document's file in B's account folder and types `text` into it (unsaved); returns the editor. */
-  async function dirtyTab(label: string, file: string, text: string): Promise<vscode.TextEditor> {
-    const uri = vscode.Uri.from({ scheme: 'content-docs', authority: label, path: `/${FOLDER}/${file}` });
-    const editor = await vscode.window.showTextDocument(uri, { preview: false });
-    await until(`the text of ${file}`, () => (editor.document.getText().startsWith('Text of ') ? true : undefined));
-    await replaceAll(editor, text);
-    return editor;
-  }
+    await restart(() => {
+      d.name = 'Launch plan, final';
+      d.updatedAt = LATER;
+    });
+    assert.ok((await listed('Tweet')).includes('Launch plan, final.md'), 'the account folder lists the new name');
 
-  /** The window closed (B's file system goes with the account), `meanwhile` happens, the window opened again. */
-  async function restart(label: string, meanwhile: () => Promise<void>): Promise<void> {
-    await s.registry.remove(label);
-    await meanwhile();
-    const again = await kit.addB();
-    assert.strictEqual(again, label, 'the same server and key again: the same account label, so the tab is that account\'s again');
-    // VS Code restores the tab and looks at its file; the user saves a moment later.
-    await sleep(500);
-  }
-
-  /** Saves the tab: the text reaches document `id`, or a refusal names it and says how to keep the text. */
-  async function saveReachesTheDocument(editor: vscode.TextEditor, id: number, text: string): Promise<void> {
-    // What VS Code's save meets: the write, or before it the folder it makes for a file it did not find.
     const errors = new SaveErrors(s);
-    const folders = new FsErrors(s, ['createDirectory']);
-    let saved: boolean;
     try {
-      saved = await editor.document.save();
+      assert.strictEqual(await editor.document.save(), true, `the save reaches the document: ${errors.last()?.message}`);
     } finally {
       errors.dispose();
-      folders.dispose();
     }
-    const doc = b.documents.get(id);
-    assert.ok(doc, `document ${id} still exists`);
-    const refusal = (errors.last() ?? folders.errors.at(-1))?.message;
-    assert.doesNotMatch(
-      refusal ?? '',
-      /new documents are made with/i,
-      `the save of ${editor.document.uri.path} (document ${id}, "${doc.name}" on the server) is refused as the making of a new document, although the document exists: ${refusal}`,
-    );
-    if (saved) {
-      assert.strictEqual(doc.result, text, 'the save reached the document');
-      return;
-    }
-    assert.strictEqual(editor.document.isDirty, true, 'the editor stays dirty');
-    assert.strictEqual(editor.document.getText(), text, 'with the unsaved text');
-    if (refusal !== undefined) {
-      assert.ok(refusal.includes(doc.name), `the refusal names the document as it is now ("${doc.name}"): ${refusal}`);
-      assert.match(refusal, /text/i, `the refusal says how to keep the text: ${refusal}`);
-    }
-  }
+    assert.strictEqual(d.result, 'Typed before the restart');
+    assert.strictEqual(d.name, 'Launch plan, final', 'the name the website gave stays');
+    assert.deepStrictEqual(patched(), [93001], 'one PATCH, of the tab\'s document');
+    assert.strictEqual(editor.document.isDirty, false);
+    // A clean tab of that path (what VS Code restores without unsaved text) reads the same document.
+    const read = new TextDecoder().decode(await vscode.workspace.fs.readFile(accountUri('Tweet', 'Launch plan.md')));
+    assert.strictEqual(read, 'Typed before the restart');
 
-  it('renamed on the website while the window was closed: the restored tab of its old name saves into it', async () => {
-    const doc = putDocument(b, 7301, 'Name before', 1);
-    const label = await kit.addB();
-    const text = 'Unsaved words written before the restart';
-    const editor = await dirtyTab(label, 'Name before.md', text);
-    await restart(label, async () => {
-      b.documents.set(doc.id, { ...doc, name: 'Name after', updatedAt: new Date(doc.updatedAt.getTime() + 60_000) });
-    });
-    await saveReachesTheDocument(editor, doc.id, text);
+    // What the window keeps is ids and paths of this account's label, never a text.
+    const kept = JSON.stringify(s.workspaceState.get(`${MEMORY_KEY}.${accountNow()}`) ?? null);
+    assert.ok(kept.includes('Tweet/Launch plan.md') && kept.includes('93001'), `the path and its document are kept: ${kept}`);
+    assert.ok(!kept.includes('Typed before') && !kept.includes('Text of'), `no text is kept: ${kept}`);
   });
 
-  it('its text turned HTML by the web editor while the window was closed (.md became .html): the restored .md tab saves into it', async () => {
-    const doc = putDocument(b, 7302, 'Edited on the web', 1);
-    const label = await kit.addB();
-    const text = 'Unsaved words written before the restart';
-    const editor = await dirtyTab(label, 'Edited on the web.md', text);
-    await restart(label, async () => {
-      b.documents.set(doc.id, { ...doc, result: '<p>Edited in the <strong>web editor</strong>.</p>', updatedAt: new Date(doc.updatedAt.getTime() + 60_000) });
-    });
-    const listed = await vscode.workspace.fs.readDirectory(vscode.Uri.from({ scheme: 'content-docs', authority: label, path: `/${FOLDER}` }));
-    assert.ok(listed.some(([n]) => n === 'Edited on the web.html'), `the folder lists it as .html now: ${listed.map(([n]) => n).join(', ')}`);
-    await saveReachesTheDocument(editor, doc.id, text);
-  });
+  it('its text turned HTML on the website (.md → .html): the restored tab still means its document; the save meets the server\'s newer text, and Overwrite reaches that document only', async () => {
+    const d = put(93011, 'Landing page', 35);
+    const twin = put(93012, 'Landing page copy', 35);
+    await freshListing();
+    const uri = accountUri('Value proposition', 'Landing page.md');
+    const editor = await showAccountFile('Value proposition', 'Landing page.md');
+    await replaceAll(editor, 'My Markdown draft of the landing page');
 
-  it('contentDocs.files.language switched while the window was closed (.md became .txt): the restored .md tab saves into it', async () => {
-    const doc = putDocument(b, 7303, 'Language switched', 1);
-    const label = await kit.addB();
-    const text = 'Unsaved words written before the restart';
-    const editor = await dirtyTab(label, 'Language switched.md', text);
+    const html = '<h2>Landing page</h2><p>Edited in the web editor.</p>';
+    await restart(() => {
+      d.result = html;
+      d.updatedAt = LATER;
+    });
+    assert.ok((await listed('Value proposition')).includes('Landing page.html'), 'the account folder lists the file as .html');
+
+    const errors = new SaveErrors(s);
     try {
-      await restart(label, () => configure('files.language', 'plaintext'));
-      await saveReachesTheDocument(editor, doc.id, text);
+      // The server's text changed since the tab read it: VS Code's own "newer on the server" check stops the save.
+      assert.strictEqual(await editor.document.save(), false, 'the save is stopped');
+    } finally {
+      errors.dispose();
+    }
+    assert.deepStrictEqual(errors.errors, [], 'no write was refused (the file was found: the stop is the text that changed)');
+    assert.strictEqual(editor.document.isDirty, true);
+    assert.strictEqual(d.result, html, 'nothing was written yet');
+    assert.deepStrictEqual(patched(), []);
+    assert.strictEqual(s.fs.documentIdOf(uri), 93011, 'the tab\'s path means its document');
+
+    // Overwrite (a plain write, as VS Code's Overwrite does) reaches the tab's document only.
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(editor.document.getText()));
+    assert.strictEqual(d.result, 'My Markdown draft of the landing page');
+    assert.strictEqual(twin.result, 'Text of Landing page copy (93012)');
+    assert.deepStrictEqual(patched(), [93011]);
+  });
+
+  it('files.language switched to plaintext while the window was closed (.md → .txt): the restored tab saves into its document', async () => {
+    const d = put(93021, 'Caption ideas', 36);
+    await freshListing();
+    const editor = await showAccountFile('Video description', 'Caption ideas.md');
+    await replaceAll(editor, 'Captions typed before the restart');
+    try {
+      await restart(() => configure('files.language', 'plaintext'));
+      assert.ok((await listed('Video description')).includes('Caption ideas.txt'), 'the account folder lists the file as .txt');
+      const errors = new SaveErrors(s);
+      try {
+        assert.strictEqual(await editor.document.save(), true, `the save reaches the document: ${errors.last()?.message}`);
+      } finally {
+        errors.dispose();
+      }
     } finally {
       await configure('files.language', undefined);
     }
+    assert.strictEqual(d.result, 'Captions typed before the restart');
+    assert.deepStrictEqual(patched(), [93021]);
   });
 
-  it('contentDocs.files.language switched back while the window was closed (.txt became .md): the restored .txt tab saves into it', async () => {
-    const doc = putDocument(b, 7304, 'Language switched back', 1);
-    const text = 'Unsaved words written before the restart';
+  it('another document renamed onto the tab\'s exact path while the window was closed: the save is refused, names what happened, writes nothing, and the text stays; Revert File shows that document, and then saves into it', async () => {
+    const mine = put(93031, 'Weekly digest', 37);
+    const other = put(93032, 'Digest draft', 37);
+    await freshListing();
+    const uri = accountUri('Video script', 'Weekly digest.md');
+    const editor = await showAccountFile('Video script', 'Weekly digest.md');
+    await replaceAll(editor, 'Meant for the weekly digest');
+
+    await restart(() => {
+      mine.name = 'Weekly digest, archived';
+      mine.updatedAt = LATER;
+      other.name = 'Weekly digest';
+      other.updatedAt = LATER;
+    });
+    const files = await listed('Video script');
+    assert.ok(files.includes('Weekly digest.md') && files.includes('Weekly digest, archived.md'), files.join(', '));
+
+    const errors = new SaveErrors(s);
     try {
-      await configure('files.language', 'plaintext');
-      const label = await kit.addB();
-      const editor = await dirtyTab(label, 'Language switched back.txt', text);
-      await restart(label, () => configure('files.language', undefined));
-      await saveReachesTheDocument(editor, doc.id, text);
+      assert.strictEqual(await editor.document.save(), false, 'the save is refused');
     } finally {
-      await configure('files.language', undefined);
+      errors.dispose();
+    }
+    assert.strictEqual(other.result, 'Text of Digest draft (93032)', 'the document that took the name is untouched');
+    assert.strictEqual(mine.result, 'Text of Weekly digest (93031)');
+    assert.deepStrictEqual(patched(), [], 'nothing was sent');
+    assert.strictEqual(editor.document.isDirty, true);
+    assert.strictEqual(editor.document.getText(), 'Meant for the weekly digest', 'the editor keeps the text');
+    const message = errors.last()?.message ?? '';
+    assert.match(message, /another document/i, `the refusal says another document has the name now: ${message}`);
+    assert.match(message, /Weekly digest, archived/, `it names where the tab's document is now: ${message}`);
+    assert.match(message, /Save As/, `it says how to keep the text: ${message}`);
+    // Neither a command on the tab nor a plain write takes the other document for it.
+    assert.notStrictEqual(s.fs.documentIdOf(uri), 93032);
+    await assert.rejects(Promise.resolve(vscode.workspace.fs.writeFile(uri, new TextEncoder().encode('Written over it'))));
+    assert.strictEqual(other.result, 'Text of Digest draft (93032)');
+    assert.deepStrictEqual(patched(), []);
+
+    // Revert File gives up the text and shows what the path holds now, as for a file replaced on disk; what is typed
+    // after that is meant for the document shown, and saved into it.
+    await vscode.window.showTextDocument(editor.document);
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+    assert.strictEqual(editor.document.isDirty, false);
+    assert.strictEqual(editor.document.getText(), 'Text of Digest draft (93032)');
+    const shown = await vscode.window.showTextDocument(editor.document);
+    await replaceAll(shown, 'Typed after the revert');
+    assert.strictEqual(await shown.document.save(), true);
+    assert.strictEqual(other.result, 'Typed after the revert');
+    assert.strictEqual(mine.result, 'Text of Weekly digest (93031)');
+  });
+
+  it('deleted on the website while the window was closed: the save is refused as "deleted", not as an attempt to make a new document', async () => {
+    const d = put(93041, 'Old notes', 38);
+    await freshListing();
+    const editor = await showAccountFile('Video tags', 'Old notes.md');
+    await replaceAll(editor, 'Notes typed before the restart');
+
+    await restart(() => {
+      sandbox.documents.delete(d.id);
+    });
+    const errors = new SaveErrors(s);
+    try {
+      assert.strictEqual(await editor.document.save(), false, 'the save fails');
+    } finally {
+      errors.dispose();
+    }
+    assert.strictEqual(editor.document.isDirty, true);
+    assert.strictEqual(editor.document.getText(), 'Notes typed before the restart');
+    assert.deepStrictEqual(patched(), []);
+    const message = errors.last()?.message ?? '';
+    assert.match(message, /deleted/i, `the refusal says the document was deleted: ${message}`);
+    assert.doesNotMatch(message, /New Document/, `not as an attempt to make a document: ${message}`);
+  });
+
+  it('a path the window kept nothing of (a tab of an earlier version): the refusal says what may have happened and how to keep the text', async () => {
+    const d = put(93051, 'Draft from last year', 38);
+    await freshListing();
+    const editor = await showAccountFile('Video tags', 'Draft from last year.md');
+    await replaceAll(editor, 'Typed in an old tab');
+
+    await restart(async (label) => {
+      d.name = 'Draft, renamed';
+      d.updatedAt = LATER;
+      await s.workspaceState.update(`${MEMORY_KEY}.${label}`, undefined);
+    });
+    const errors = new SaveErrors(s);
+    try {
+      assert.strictEqual(await editor.document.save(), false, 'the save fails');
+    } finally {
+      errors.dispose();
+    }
+    assert.strictEqual(editor.document.getText(), 'Typed in an old tab');
+    assert.strictEqual(d.result, 'Text of Draft from last year (93051)');
+    assert.deepStrictEqual(patched(), []);
+    const message = errors.last()?.message ?? '';
+    assert.match(message, /renamed/i, `the refusal says the document may have been renamed: ${message}`);
+    assert.match(message, /Save As/, `it says how to keep the text: ${message}`);
+  });
+
+  it('what one account\'s window kept never resolves a path of another account (same paths, same ids)', async () => {
+    const d = put(93061, 'Shared plan', 33);
+    await freshListing();
+    const editor = await showAccountFile('Tweet', 'Shared plan.md');
+    assert.strictEqual(editor.document.getText(), d.result);
+    const first = accountNow();
+    await closeAll();
+
+    // Another installation holding a document of the same id and template, under another name.
+    const second = await startSandbox({ rateLimit: 0, storeDelayMs: 0, seed: 'empty' });
+    try {
+      const theirs = putDocument(second, 93061, 'Their plan', 33);
+      await useSandbox(s, second);
+      const label = accountNow();
+      assert.notStrictEqual(label, first);
+      const path = vscode.Uri.from({ scheme: 'content-docs', authority: label, path: '/Tweet/Shared plan.md' });
+      await assert.rejects(Promise.resolve(vscode.workspace.fs.stat(path)), (e: vscode.FileSystemError) => /FileNotFound|EntryNotFound/.test(e.code), 'not a file of that account');
+      await assert.rejects(Promise.resolve(vscode.workspace.fs.writeFile(path, new TextEncoder().encode('Not for them'))));
+      assert.strictEqual(theirs.result, 'Text of Their plan (93061)');
+      assert.ok(!second.requests.some((r) => r.route === 'documents.update'), 'nothing was sent to the other installation');
+    } finally {
+      await useSandbox(s, sandbox);
+      await second.close();
     }
   });
 });

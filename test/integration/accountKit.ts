@@ -3,7 +3,7 @@
  * straight into a sandbox, account-folder URIs, a fresh listing, and the extension set up with a recording prompter.
  */
 import * as vscode from 'vscode';
-import type { Core } from '../../src/core';
+import type { TestServices } from '../kit/services';
 import type { Prompter } from '../../src/ui/prompter';
 import type { Sandbox, SandboxDocument } from '../sandbox/server';
 import { accountNow, accountRoot, RecordingPrompter, services, sleep, useSandbox } from './reliabilityKit';
@@ -31,7 +31,7 @@ export async function freshListing(): Promise<void> {
 }
 
 export interface AccountSuite {
-  s: Core;
+  s: TestServices;
   prompter: RecordingPrompter;
   /** The prompter the extension had before (put back after the suite). */
   previousPrompter: Prompter | undefined;
@@ -43,7 +43,15 @@ export async function startAccountSuite(sandbox: Sandbox): Promise<AccountSuite>
   const prompter = new RecordingPrompter();
   const previousPrompter = s.prompter.current;
   s.prompter.current = prompter;
-  s.documentsTree.model.countIntervalMs = 0;
   await useSandbox(s, sandbox);
+  countWithoutPauses(s);
   return { s, prompter, previousPrompter };
+}
+
+/**
+ * Background counting without pauses in the Documents tree of the settings' account signed in now. Each account has
+ * its own tree: call it again after the key or the server changes (useSandbox), for the account made then.
+ */
+export function countWithoutPauses(s: TestServices): void {
+  s.documentsTree.model.countIntervalMs = 0;
 }

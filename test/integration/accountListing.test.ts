@@ -6,14 +6,14 @@
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import type { Core } from '../../src/core';
+import type { TestServices } from '../kit/services';
 import type { Prompter } from '../../src/ui/prompter';
 import { startSandbox, type Sandbox } from '../sandbox/server';
-import { accountUri, freshListing, putDocument, startAccountSuite } from './accountKit';
+import { accountUri, countWithoutPauses, freshListing, putDocument, startAccountSuite } from './accountKit';
 import { accountRoot, closeAll, labelText, readView, replaceAll, SaveErrors, until, useSandbox } from './reliabilityKit';
 
 let sandbox: Sandbox;
-let s: Core;
+let s: TestServices;
 let previousPrompter: Prompter | undefined;
 
 /** Ids 1001…1150 in id order: page 1 of the listing holds 1001…1100, page 2 holds 1101…1150. */
@@ -54,9 +54,10 @@ async function groupNames(templateId: number): Promise<string[]> {
 function deleteBetweenPageReads(box: Sandbox, id: number): { quiet: (ms: number) => boolean; dispose: () => void } {
   let fired = false;
   let last = Date.now();
-  const sub = s.api.onDidExchange((e) => {
+  // Every account's exchanges: the listing may be made by an account signed in after the hook is set (another server).
+  const sub = s.registry.onDidExchange(({ account, exchange: e }) => {
     last = Date.now();
-    if (fired || e.method !== 'GET' || !e.path.startsWith('/documents?')) return;
+    if (fired || account.documentsUrl !== box.docsUrl || e.method !== 'GET' || !e.path.startsWith('/documents?')) return;
     const q = new URLSearchParams(e.path.slice(e.path.indexOf('?') + 1));
     if (q.get('sort_by') !== 'id' || q.get('per_page') !== '100' || (q.get('page') ?? '1') !== '1' || q.has('template_id') || q.has('search')) return;
     fired = true;
@@ -134,6 +135,7 @@ describe('Account folder listing: a document a page walk skipped is never taken 
     } finally {
       hook.dispose();
       await useSandbox(s, sandbox);
+      countWithoutPauses(s);
       await other.close();
     }
   });

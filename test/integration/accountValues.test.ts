@@ -9,7 +9,7 @@
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import type { Core } from '../../src/core';
+import type { TestServices } from '../kit/services';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { startTwoAccounts, type TwoAccounts } from './twoAccountsKit';
 import { closeAll, configure, MessageCapture, newDocumentAnswers, RecordingPrompter, until, useSandbox, type AnyNode, type Question } from './reliabilityKit';
@@ -30,8 +30,8 @@ interface Elsewhere {
  * What another window does: the server settings change (as Settings Sync brings them), then the key is stored in
  * SecretStorage (Set API Key… or Sign In there). Returns once this window's extension uses that account.
  */
-async function signedInElsewhere(s: Core, server: Sandbox | undefined, key: string): Promise<string> {
-  const before = s.documents.accountLabel;
+async function signedInElsewhere(s: TestServices, server: Sandbox | undefined, key: string): Promise<string> {
+  const before = s.firstOrNone?.label;
   if (server) {
     await configure('documents.baseUrl', server.docsUrl);
     await configure('projects.baseUrl', server.seoUrl);
@@ -40,7 +40,10 @@ async function signedInElsewhere(s: Core, server: Sandbox | undefined, key: stri
   // The label the extension gives that server and key (the same pair always has the same label).
   const label = await s.credentials.accountLabel(undefined, key);
   assert.ok(label && label !== before, `the other window's account has a label of its own (${label}, was ${before})`);
-  await until(`the first account signed in elsewhere (${label})`, async () => ((await s.documents.currentAccount()) === label ? true : undefined));
+  await until(`the first account signed in elsewhere (${label})`, async () => {
+    await s.registry.settled();
+    return s.firstOrNone?.label === label ? true : undefined;
+  });
   return label;
 }
 
@@ -58,7 +61,7 @@ describe('accounts are values: a Documents view row acts in the account it was l
   let kit: TwoAccounts;
   let a: Sandbox;
   let b: Sandbox;
-  let s: Core;
+  let s: TestServices;
   let prompter: RecordingPrompter;
 
   const ELSEWHERE: Elsewhere[] = [
@@ -75,7 +78,7 @@ describe('accounts are values: a Documents view row acts in the account it was l
   beforeEach(async () => {
     kit.reseed();
     await useSandbox(s, a);
-    await until('the first account\'s label', () => s.documents.accountLabel);
+    await until('the first account\'s label', () => s.firstOrNone?.label);
     prompter.reset();
   });
 
@@ -159,7 +162,7 @@ describe('accounts are values: New Document… creates the document in the accou
   let a: Sandbox;
   let b: Sandbox;
   let c: Sandbox;
-  let s: Core;
+  let s: TestServices;
   let prompter: RecordingPrompter;
 
   const ELSEWHERE: Elsewhere[] = [
@@ -177,14 +180,14 @@ describe('accounts are values: New Document… creates the document in the accou
 
   beforeEach(async () => {
     await useSandbox(s, a);
-    await until('the first account\'s label', () => s.documents.accountLabel);
+    await until('the first account\'s label', () => s.firstOrNone?.label);
     prompter.reset();
   });
 
   afterEach(async () => {
     prompter.reset();
     await closeAll();
-    for (const added of s.registry.added()) await s.registry.remove(added.label!);
+    for (const added of s.registry.added()) await s.registry.remove(added);
     await useSandbox(s, a);
   });
 
@@ -197,7 +200,7 @@ describe('accounts are values: New Document… creates the document in the accou
     it(`the first account picked, then signed in to ${where.what} while a later question is open: nothing is created, on any server`, async () => {
       await kit.addB();
       await kit.roots(2);
-      const aName = s.registry.primary.displayName;
+      const aName = s.first.displayName;
       const { server, key } = where.to();
       let openWhileSwitched: Question | undefined;
       prompter.reset();
@@ -228,4 +231,129 @@ describe('accounts are values: New Document… creates the document in the accou
       );
     });
   }
+});
+
+describe('accounts are values: a tab of an account that is no longer signed in', function () {
+  this.timeout(60_000);
+  let kit: TwoAccounts;
+  let a: Sandbox;
+  let b: Sandbox;
+  let s: TestServices;
+
+  /** Only the key changes (Set API Key… in another window, on the same server). */
+  async function keyChangedElsewhere(): Promise<void> {
+    await s.context.secrets.store('contentDocs.apiKey', SECOND_KEY_OF_A);
+    await until('the account of the other key', async () => {
+      await s.registry.settled();
+      return (await s.firstOrNone?.getKey()) === SECOND_KEY_OF_A || undefined;
+    });
+  }
+
+  async function rowOfA(): Promise<AnyNode> {
+    const row = await until('the document\'s row in All Documents', async () => (await kit.rowsOfId(undefined, 2))[0]);
+    assert.strictEqual(s.documentsView.accountOf(row), s.first, 'a row of the account of A');
+    return row;
+  }
+
+  function writes(box: Sandbox): string[] {
+    return box.requests.filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path}`);
+  }
+
+  before(async () => {
+    kit = await startTwoAccounts({ id: ID, name: NAME }, { key: 'another-installation-key-0123456789' });
+    ({ a, b, s } = kit);
+    a.addKey(SECOND_KEY_OF_A);
+  });
+
+  after(() => kit?.dispose());
+
+  it('a tab of an account whose key changed elsewhere refuses its save (nothing sent) and keeps the typed text; the same key again saves it', async () => {
+    const row = await rowOfA();
+    a.resetRequests();
+    b.resetRequests();
+    await vscode.commands.executeCommand('contentDocs.documentOpen', row);
+    const editor = vscode.window.activeTextEditor!;
+    assert.strictEqual(editor.document.getText(), 'Text of A');
+    await editor.edit((e) => e.insert(new vscode.Position(0, 0), 'Typed. '));
+    await keyChangedElsewhere();
+    a.resetRequests();
+    const saved = await editor.document.save();
+    assert.strictEqual(saved, false, 'the save is refused');
+    assert.ok(editor.document.isDirty, 'the editor keeps the typed text');
+    assert.strictEqual(editor.document.getText(), 'Typed. Text of A');
+    assert.deepStrictEqual([...writes(a), ...writes(b)], [], 'nothing reached either server');
+    // The key of A again (Set API Key… with it): the same account, and its tab saves.
+    await s.credentials.setKey(a.key);
+    assert.strictEqual(await editor.document.save(), true, 'saved in A once A is signed in again');
+    assert.strictEqual(a.documents.get(ID)?.result, 'Typed. Text of A');
+    assert.strictEqual(b.documents.get(ID)?.result, 'Text of B', 'B untouched');
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+});
+
+describe('accounts are values: what an action says when its account goes while it asks or waits', function () {
+  this.timeout(60_000);
+  let kit: TwoAccounts;
+  let a: Sandbox;
+  let s: TestServices;
+  let prompter: RecordingPrompter;
+  let messages: MessageCapture;
+
+  /** Only the key changes (Set API Key… in another window, on the same server). */
+  async function keyChangedElsewhere(): Promise<void> {
+    await s.context.secrets.store('contentDocs.apiKey', SECOND_KEY_OF_A);
+    await until('the account of the other key', async () => {
+      await s.registry.settled();
+      return (await s.firstOrNone?.getKey()) === SECOND_KEY_OF_A || undefined;
+    });
+  }
+
+  before(async () => {
+    kit = await startTwoAccounts({ id: ID, name: NAME }, { key: 'another-installation-key-0123456789' });
+    ({ a, s, prompter } = kit);
+    a.addKey(SECOND_KEY_OF_A);
+  });
+
+  beforeEach(async () => {
+    await useSandbox(s, a);
+    prompter.reset();
+    messages = new MessageCapture().install();
+  });
+
+  afterEach(async () => {
+    messages.dispose();
+    prompter.reset();
+    await closeAll();
+  });
+
+  after(() => kit?.dispose());
+
+  it('Sign Out confirmed while the key changed in another window: says that nothing was signed out, and the other key stays signed in', async () => {
+    const name = s.first.displayName;
+    prompter.confirms = [true];
+    prompter.meanwhile = keyChangedElsewhere;
+    const removed = await vscode.commands.executeCommand('contentDocs.accountRemove', s.first.label);
+    assert.strictEqual(removed, false, 'the account asked about was gone: nothing was removed');
+    assert.strictEqual(await s.context.secrets.get('contentDocs.apiKey'), SECOND_KEY_OF_A, 'the key stored meanwhile was never asked about: it stays');
+    const said = messages.shown.filter((m) => m.level !== 'info').map((m) => m.message);
+    assert.ok(said.some((m) => m.includes(name) && /nothing/i.test(m)), `the user is told that ${name} was not signed out here: ${JSON.stringify(said)}`);
+  });
+
+  it('New Document…: the account goes while the server writes the document — the message says the document was created there, never that nothing was sent', async () => {
+    prompter.answer = newDocumentAnswers('Created as its account went');
+    const release = a.hold('documents.store');
+    const running = Promise.resolve(vscode.commands.executeCommand('contentDocs.documentNew')).then(undefined, () => undefined);
+    try {
+      await until('the store on the wire', () => a.requests.some((r) => r.route === 'documents.store'));
+      await keyChangedElsewhere();
+    } finally {
+      release();
+    }
+    await running;
+    await new Promise((r) => setTimeout(r, 300));
+    assert.ok([...a.documents.values()].some((d) => d.name === 'Created as its account went'), 'the server created the document');
+    const said = messages.shown.map((m) => m.message);
+    assert.ok(!said.some((m) => /nothing was sent/.test(m)), `no message says nothing was sent: ${JSON.stringify(said)}`);
+    assert.ok(said.some((m) => m.includes('Created as its account went') && /created/.test(m)), `the user is told the document was created: ${JSON.stringify(said)}`);
+  });
 });

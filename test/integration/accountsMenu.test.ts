@@ -7,8 +7,9 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { AccountsMenu } from '../../src/accounts/accountsMenu';
+import { AccountRegistry } from '../../src/accounts/registry';
 import { AUTH_PROVIDER, CMD, SECRET_KEY, STATE } from '../../src/constants';
-import type { Core } from '../../src/core';
+import type { TestServices } from '../kit/services';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { read } from './harness';
 import { closeAll, configure, RecordingPrompter, services, until, useSandbox } from './reliabilityKit';
@@ -25,10 +26,10 @@ describe('Accounts menu: the signed-in account as "name @ host (Content Docs)", 
   this.timeout(60_000);
   let sandbox: Sandbox;
   let other: Sandbox | undefined;
-  let s: Core;
+  let s: TestServices;
   let host: string;
   const prompter = new RecordingPrompter();
-  let previous: Core['prompter']['current'];
+  let previous: TestServices['prompter']['current'];
   const listed = async () => (await authentication.getAccounts(AUTH_PROVIDER.id)).map((a) => a.label);
   const untilListed = (expected: string[]) =>
     until(`the Accounts menu to list ${JSON.stringify(expected)}`, async () => JSON.stringify(await listed()) === JSON.stringify(expected));
@@ -116,7 +117,9 @@ describe('Accounts menu: the signed-in account as "name @ host (Content Docs)", 
         return w.visible && /Set API Key/.test(w.text);
       });
       sandbox.resetRequests();
-      assert.deepStrictEqual(await s.documentsTree.getChildren(), [], 'the view lists nothing');
+      // Signed out, the settings' account is gone (no tree of it to ask): the view itself lists nothing.
+      assert.strictEqual(s.firstOrNone, undefined, 'no account of the settings');
+      assert.deepStrictEqual(await s.documentsView.getChildren(), [], 'the view lists nothing');
       assert.deepStrictEqual(sandbox.requests.filter((r) => r.authorized), [], 'no request with the key');
     } finally {
       sub.dispose();
@@ -149,5 +152,33 @@ describe('Accounts menu: the signed-in account as "name @ host (Content Docs)", 
     await untilListed([`Sandbox User @ ${otherHost}`]);
     await configure('documents.baseUrl', sandbox.docsUrl);
     await untilListed([`Sandbox User @ ${host}`]);
+  });
+
+  it('the menu\'s Sign Out in a window whose services are not built yet (no view or command used since startup) signs out', async () => {
+    await useSandbox(s, sandbox);
+    const label = await s.credentials.accountLabel();
+    assert.ok(label, 'signed in');
+    // A window as activation leaves it: the menu registered, the services built only when something needs them (its
+    // `load` builds them, which connects them to the menu, as createServices does).
+    let registry: AccountRegistry | undefined;
+    const unused = () => {
+      throw new Error('no model is built here');
+    };
+    const restarted: AccountsMenu = new AccountsMenu(s.credentials, s.context.globalState, s.log, () => {
+      registry = new AccountRegistry(s.credentials, s.context.secrets, s.context.globalState, s.log, { library: s.library, modelsOf: { documents: unused, projects: unused } });
+      restarted.connect(registry);
+    });
+    try {
+      const sessions = await restarted.getSessions();
+      assert.deepStrictEqual(sessions.map((x) => x.id), [label], 'the menu lists the account before the services are built');
+      // What the menu's Sign Out runs once VS Code asked the user.
+      await restarted.removeSession(label);
+      assert.ok(registry, 'the services were built for the Sign Out');
+      assert.strictEqual(await s.context.secrets.get(SECRET_KEY), undefined, 'the key is gone from SecretStorage: signed out');
+      assert.deepStrictEqual((await restarted.getSessions()).map((x) => x.id), [], 'the menu no longer lists the account');
+    } finally {
+      restarted.dispose();
+      registry?.dispose();
+    }
   });
 });

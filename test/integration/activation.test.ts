@@ -11,6 +11,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../src/extension';
+import { testServices } from '../kit/services';
 import { startSandbox } from '../sandbox/server';
 import { AUTH_PROVIDER } from '../../src/constants';
 import { EXTENSION_ID, until, useSandbox } from './reliabilityKit';
@@ -43,7 +44,7 @@ describe('activation: on startup, network-free, and the writing Code Actions are
 
     const sandbox = await startSandbox({ rateLimit: 0, storeDelayMs: 0 });
     // Reading the services builds them, as the first view, command or document would: dist/core.js loads, nothing more.
-    const s = (ext.exports as TestApi).services;
+    const s = testServices((ext.exports as TestApi).services);
     assert.deepStrictEqual(loaded(), ['core.js', 'extension.js'], 'the services load dist/core.js only');
     try {
       // The user's key and server, as a signed-in user's window has them (the views stay closed).

@@ -6,11 +6,13 @@
  */
 import * as assert from 'assert';
 import * as fs from 'fs';
+import * as http from 'http';
+import type { AddressInfo } from 'net';
 import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { TestApi } from '../../src/extension';
-import type { Core } from '../../src/core';
+import { testServices, type TestServices } from '../kit/services';
 import { startSandbox, type RequestRecord, type Sandbox } from '../sandbox/server';
 import { startTwoAccounts } from './twoAccountsKit';
 import { STATE } from '../../src/constants';
@@ -47,7 +49,7 @@ const VALID: Record<string, object> = {
 const HTML_ID = 9002;
 
 let sandbox: Sandbox;
-let s: Core;
+let s: TestServices;
 let api: TestApi;
 
 /** What the tool answered: its text parts joined (a tool answers text only: no data part, which chat shows as "file.bin"). */
@@ -104,7 +106,7 @@ describe('language-model tools (vscode.lm.invokeTool against the sandbox)', func
   before(async () => {
     sandbox = await startSandbox({ rateLimit: 0, storeDelayMs: 0 });
     api = (await vscode.extensions.getExtension(EXTENSION_ID)!.activate()) as TestApi;
-    s = api.services;
+    s = testServices(api.services);
     await useSandbox(s, sandbox);
     await vscode.commands.executeCommand('workbench.action.closeSidebar');
   });
@@ -330,14 +332,14 @@ describe('language-model tools (vscode.lm.invokeTool against the sandbox)', func
       const c = await confirmation('contentDocs_backup_account', { folder: dir });
       assert.strictEqual(routes().length, 0, 'the confirmation sends nothing');
       assert.strictEqual(c.title, 'Back up an account to a folder with Content Docs?');
-      assert.ok(c.message!.startsWith(`Back up every document of **${s.registry.primary.displayName}** to the folder \`${dir}\`?`), c.message);
+      assert.ok(c.message!.startsWith(`Back up every document of **${s.first.displayName}** to the folder \`${dir}\`?`), c.message);
       assert.match(c.message!, /It writes one file per document there/);
       assert.match(c.message!, /It deletes nothing: the files of documents deleted on the server move to `_deleted\/`/);
       assert.deepStrictEqual(fs.readdirSync(dir), [], 'nothing written before the run');
 
       const total = sandbox.documents.size;
       // The account as the run starts names it: a window's first answer may teach the account's name during the run.
-      const account = s.registry.primary.displayName;
+      const account = s.first.displayName;
       const first = await run('contentDocs_backup_account', { folder: dir });
       const lists = apiRequests().filter((r) => r.route === 'documents.list');
       assert.strictEqual(lists.length, Math.ceil(total / 100), first.text);
@@ -460,6 +462,37 @@ describe('language-model tools (vscode.lm.invokeTool against the sandbox)', func
   });
 });
 
+/**
+ * One host in front of two installations, each under its own path (`http://127.0.0.1:<port>/a` and `…/b`), as a
+ * company may serve two instances of the service: the two accounts have the same host.
+ */
+async function startPathProxy(targets: Record<string, string>): Promise<{ url(prefix: string): string; close(): Promise<void> }> {
+  const server = http.createServer((req, res) => {
+    const m = /^\/([^/]+)(\/.*)?$/.exec(req.url ?? '');
+    const target = m ? targets[m[1]] : undefined;
+    if (!m || !target) {
+      res.writeHead(404).end();
+      return;
+    }
+    const out = http.request(`${target}${m[2] ?? '/'}`, { method: req.method, headers: { ...req.headers, host: new URL(target).host } }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    out.on('error', () => res.destroy());
+    req.pipe(out);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    url: (prefix) => `${base}/${prefix}`,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  };
+}
+
 describe('language-model tools with two accounts', function () {
   this.timeout(60_000);
 
@@ -471,7 +504,7 @@ describe('language-model tools with two accounts', function () {
     const two = await startTwoAccounts({ id: 7001, name: 'Shared name' });
     try {
       await two.addB();
-      const [a, b] = two.s.registry.shown();
+      const [a, b] = two.s.registry.all();
       two.a.resetRequests();
       two.b.resetRequests();
       const first = await run('contentDocs_read_document', { id: 7001 });
@@ -510,7 +543,7 @@ describe('language-model tools with two accounts', function () {
       two.prompter.reset();
       two.prompter.inputs = [two.a.docsUrl, two.a.seoUrl, 'sandbox-second-key-0123456789'];
       assert.strictEqual(await vscode.commands.executeCommand('contentDocs.accountAdd'), true, `Add Account… failed: ${JSON.stringify(two.prompter.checked)}`);
-      const [a, a2] = two.s.registry.shown();
+      const [a, a2] = two.s.registry.all();
       assert.ok(a.label && a2.label && a.label !== a2.label, 'two accounts, each with its own label');
       // Both know the user's name (one account read reads it), so the views show "Sandbox User @ host" for each.
       await a.usage.refresh();
@@ -538,7 +571,7 @@ describe('language-model tools with two accounts', function () {
     const two = await startTwoAccounts({ id: 7002, name: 'Same everywhere' });
     try {
       await two.addB();
-      const [a, b] = two.s.registry.shown();
+      const [a, b] = two.s.registry.all();
       await two.s.context.globalState.update(STATE.lastAccount, a.label);
       const input = { id: 7002 };
       const c = await confirmation('contentDocs_delete_document', input);
@@ -553,6 +586,43 @@ describe('language-model tools with two accounts', function () {
       assert.ok(two.b.documents.has(7002), "the other account's document of the same id is untouched");
       assert.match(text, new RegExp(`from (.+ @ )?${hostA}\\.$`));
     } finally {
+      await two.dispose();
+    }
+  });
+
+  it('a confirmation whose input names the account by its host: invoke acts in the account confirmed, never in another installation that has that host by then', async () => {
+    const two = await startTwoAccounts({ id: 7004, name: 'Same on both' });
+    const proxy = await startPathProxy({ a: two.a.docsUrl, b: two.b.docsUrl });
+    try {
+      // Signed in to A through the shared host; the input names the account as the tools allow: by its host.
+      await configure('documents.baseUrl', proxy.url('a'));
+      await configure('projects.baseUrl', two.a.seoUrl);
+      await two.s.credentials.setKey(two.a.key);
+      const host = new URL(proxy.url('a')).host;
+      const input = { id: 7004, account: host };
+      const c = await confirmation('contentDocs_delete_document', input);
+      const esc = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      assert.match(c.message!, new RegExp(`^Delete "Same on both" \\(#7004, Freestyle\\) from \\*\\*(.+ @ )?${esc(host)}\\*\\*`), c.message);
+      // While the question waits, Settings Sync brings the other installation's address and another window its key.
+      await configure('documents.baseUrl', proxy.url('b'));
+      await configure('projects.baseUrl', two.b.seoUrl);
+      await two.s.context.secrets.store('contentDocs.apiKey', two.b.key);
+      await sleep(200);
+      await two.s.registry.settled();
+      two.a.resetRequests();
+      two.b.resetRequests();
+      const tool = api.tools.get('contentDocs_delete_document')!;
+      const result = await tool.invoke({ input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token);
+      const text = (result?.content ?? []).map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+      assert.ok(two.b.documents.has(7004), `the other installation's document of the same id is not deleted: ${text}`);
+      assert.deepStrictEqual(
+        [...two.a.requests, ...two.b.requests].filter((r) => r.method !== 'GET').map((r) => `${r.method} ${r.path}`),
+        [],
+        'nothing was sent to change anything',
+      );
+      assert.match(text, /Nothing was sent/, text);
+    } finally {
+      await proxy.close();
       await two.dispose();
     }
   });

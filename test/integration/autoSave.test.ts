@@ -8,13 +8,13 @@
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import type { Core } from '../../src/core';
+import type { TestServices } from '../kit/services';
 import type { SaveItemState } from '../../src/files/saveStatus';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { closeAll, DocumentPool, MessageCapture, openDocument, SaveErrors, services, sleep, until, useSandbox } from './reliabilityKit';
 
 let sandbox: Sandbox;
-let s: Core;
+let s: TestServices;
 let pool: DocumentPool;
 let saveErrors: SaveErrors;
 const messages = new MessageCapture();

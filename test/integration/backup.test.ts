@@ -1,8 +1,9 @@
 /**
  * Back Up Account to Folder… inside a real VS Code against the sandbox, written with vscode.workspace.fs to a folder
  * on disk: 250 documents in 3 list requests and 250 files with their front matter; a document changed on the server
- * rewrites exactly its file; one deleted moves to _deleted/; a run cancelled half-way and run again completes with no
- * duplicate; a folder holding another account's backup is refused.
+ * rewrites exactly its file; one deleted moves to _deleted/; a file edited in the folder is kept beside it, and a folder in
+ * place of a file stays; a run cancelled half-way and run again completes with no duplicate; a folder holding another
+ * account's backup is refused.
  */
 import * as assert from 'assert';
 import { createHash } from 'crypto';
@@ -11,7 +12,7 @@ import * as os from 'os';
 import * as path from 'path';
 import * as vscode from 'vscode';
 import type { BackupOutcome } from '../../src/backup/command';
-import type { Core } from '../../src/core';
+import type { TestServices } from '../kit/services';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { putDocument, startAccountSuite, type AccountSuite } from './accountKit';
 import { configure, MessageCapture, until, useSandbox } from './reliabilityKit';
@@ -20,7 +21,7 @@ const COUNT = 250;
 const HTML = '<h2>Plan</h2><p>First&nbsp;line with <strong>bold</strong> and <a href="https://example.com">a link</a>.</p><p><br></p><ul><li>one</li></ul>';
 
 let box: Sandbox;
-let s: Core;
+let s: TestServices;
 let suite: AccountSuite;
 let dir: string;
 
@@ -168,6 +169,31 @@ describe('Back Up Account to Folder', function () {
     assert.ok(box.requests.some((r) => r.method === 'GET' && r.path === '/api/v1/documents/7' && r.status === 404), 'asked for by id: 404');
     assert.ok(!fs.existsSync(path.join(dir, 'Freestyle', 'Doc 7.md')));
     assert.strictEqual(frontMatter(path.join(dir, '_deleted', 'Freestyle', 'Doc 7.md')).id, '7');
+  });
+
+  it('a file edited in the folder whose document changed on the server is kept beside it; a folder put in place of a file stays as it is', async () => {
+    const edited = path.join(dir, 'Freestyle', 'Doc 11.md');
+    const mine = `${fs.readFileSync(edited, 'utf8')}My notes, added in the folder.\n`;
+    fs.writeFileSync(edited, mine);
+    const replaced = path.join(dir, 'Freestyle', 'Doc 13.md');
+    fs.rmSync(replaced);
+    fs.mkdirSync(replaced);
+    fs.writeFileSync(path.join(replaced, 'inside.txt'), 'my own file');
+    for (const id of [11, 13]) box.documents.set(id, { ...box.documents.get(id)!, result: `Changed on the web (${id})`, updatedAt: new Date('2026-06-03T10:00:00Z') });
+    const day = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+    const days = [day(new Date())];
+    const out = await backup(dir);
+    days.push(day(new Date()));
+    assert.strictEqual(out?.error, undefined, JSON.stringify(out?.error));
+    assert.ok(fs.existsSync(path.join(replaced, 'inside.txt')), 'the folder and what it holds are still there');
+    assert.strictEqual(fs.readFileSync(path.join(replaced, 'inside.txt'), 'utf8'), 'my own file');
+    assert.deepStrictEqual([out?.report?.changed, out?.report?.kept], [2, 1]);
+    const kept = out?.report?.keptAs[0] ?? '';
+    assert.ok(days.some((d) => kept === `Freestyle/Doc 11 (edited locally ${d}).md`), kept);
+    assert.strictEqual(fs.readFileSync(path.join(dir, ...kept.split('/')), 'utf8'), mine);
+    assert.ok(fs.readFileSync(edited, 'utf8').endsWith('---\nChanged on the web (11)\n'));
+    assert.ok(fs.readFileSync(path.join(dir, 'Freestyle', 'Doc 13 (13).md'), 'utf8').endsWith('---\nChanged on the web (13)\n'));
+    assertStateTrue(dir);
   });
 
   it('cancelled half-way, then run again: completes with no duplicate', async () => {

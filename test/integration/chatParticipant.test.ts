@@ -8,8 +8,7 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { MAX_TOOL_ROUNDS } from '../../src/agents/chat/handler';
 import { SCHEME, STATE } from '../../src/constants';
-import type { Core } from '../../src/core';
-import { VsCodePrompter } from '../../src/ui/prompter';
+import type { TestServices } from '../kit/services';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { click, read, screenshot } from './harness';
 import { configure, RecordingPrompter, services, sleep, until, useSandbox } from './reliabilityKit';
@@ -58,7 +57,7 @@ async function ask(query: string): Promise<void> {
 describe('@content chat participant: /usage, /search, /write and a question to the model, with a fake model', function () {
   this.timeout(120_000);
   let sandbox: Sandbox;
-  let s: Core;
+  let s: TestServices;
   const prompter = new RecordingPrompter();
 
   before(async () => {
@@ -85,7 +84,7 @@ describe('@content chat participant: /usage, /search, /write and a question to t
     await vscode.workspace.getConfiguration('chat').update('disableAIFeatures', undefined, vscode.ConfigurationTarget.Global);
     await vscode.commands.executeCommand('workbench.action.chat.newChat').then(undefined, () => undefined);
     await vscode.commands.executeCommand('workbench.action.closeAuxiliaryBar').then(undefined, () => undefined);
-    s.prompter.current = new VsCodePrompter();
+    s.prompter.current = s.prompter.vscode;
     await cleanUp();
     await s?.credentials.clearKey();
     await sandbox?.close();
@@ -94,7 +93,7 @@ describe('@content chat participant: /usage, /search, /write and a question to t
   it('/usage answers with the account\'s figures, in the words of Show Plan Usage', async () => {
     sandbox.setAccount({ counters: { words_month_count: 123_456, documents_month_count: 42 } });
     // The figures are read afresh, as after a restart.
-    await s.registry.primary.usage.refresh();
+    await s.first.usage.refresh();
     await settleRequests(sandbox);
     await ask('@content /usage');
     const text = await answerHolding('Plan: Sandbox');
@@ -247,7 +246,7 @@ describe('@content chat participant with two accounts: the active document\'s ac
   it('/search works in the account last used, then in the active document\'s, and says which', async () => {
     const { a, b, s } = two;
     const labelB = await two.addB();
-    const accountA = s.registry.primary;
+    const accountA = s.first;
     const accountB = s.registry.byLabel(labelB)!;
     await s.context.globalState.update(STATE.lastAccount, labelB);
     await settleRequests(a);
@@ -270,5 +269,23 @@ describe('@content chat participant with two accounts: the active document\'s ac
     assert.ok(text.includes('Solar kit manual'), text);
     assert.strictEqual(a.requests.filter((r) => r.route === 'documents.list').length, 1, 'account A listed');
     assert.strictEqual(b.requests.filter((r) => r.route === 'documents.list').length, 0, 'account B was not asked');
+  });
+
+  it('/write in a file with two accounts: the confirmation names the account the document would be created in', async () => {
+    const { b, s, prompter } = two;
+    const labelB = s.registry.added()[0]?.label ?? (await two.addB());
+    const accountB = s.registry.byLabel(labelB)!;
+    await s.context.globalState.update(STATE.lastAccount, labelB);
+    const editor = await workspaceFile('two-accounts.md', '# Notes\n\n');
+    editor.selection = new vscode.Selection(2, 0, 2, 0);
+    prompter.reset();
+    // The question is declined: nothing is created.
+    prompter.confirms = [false];
+    await ask('@content /write a tagline');
+    const asked = await until('the writing confirmation', () => prompter.asked.find((q) => q.kind === 'confirm'));
+    assert.ok(asked.message?.includes(accountB.displayName), `the confirmation says which account: ${JSON.stringify(asked.message)}`);
+    await sleep(300);
+    assert.deepStrictEqual(b.requests.filter((r) => r.route === 'documents.store'), [], 'declined: nothing created');
+    await cleanUp();
   });
 });

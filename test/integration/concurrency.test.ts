@@ -17,7 +17,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { CMD } from '../../src/constants';
-import type { Core } from '../../src/core';
+import type { TestServices } from '../kit/services';
 import { startSandbox, type RequestRecord, type Sandbox, type SandboxDocument } from '../sandbox/server';
 import {
   closeAll,
@@ -51,7 +51,7 @@ const BIG_TEMPLATES = new Set([1, 4, 9]);
 const CASES = 12;
 
 let sandbox: Sandbox;
-let s: Core;
+let s: TestServices;
 let pool: DocumentPool;
 const prompter = new RecordingPrompter();
 const messages = new MessageCapture();
@@ -164,7 +164,7 @@ async function signedInAgain(): Promise<void> {
 
 describe('reliability: concurrency', function () {
   this.timeout(60_000);
-  let savedPrompter: Core['prompter']['current'] | undefined;
+  let savedPrompter: TestServices['prompter']['current'] | undefined;
 
   before(async () => {
     sandbox = await startSandbox({ rateLimit: 0, seoRateLimit: 0, storeDelayMs: 0 });

@@ -6,7 +6,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { DocNode, DocumentNode } from '../../src/model/nodes';
-import type { Core } from '../../src/core';
+import type { TestServices } from '../kit/services';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { CMD, PROMPT_SCHEME } from '../../src/constants';
 import { documentPromptLength } from '../../src/write/prompt';
@@ -14,7 +14,7 @@ import { click, press, read, screenshot, typeText } from './harness';
 import { BACK_BUTTON, configure, escapeWith, MessageCapture, pressButton, RecordingPrompter, SCHEME, services, sleep, until, useSandbox } from './reliabilityKit';
 
 let sandbox: Sandbox;
-let s: Core;
+let s: TestServices;
 
 describe('New Document… and Go to Document…', function () {
   this.timeout(60_000);

@@ -7,7 +7,7 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { CMD } from '../../src/constants';
 import type { DocNode, DocumentNode, GroupNode } from '../../src/model/nodes';
-import type { Core } from '../../src/core';
+import type { TestServices } from '../kit/services';
 import type { DocumentsTreeProvider } from '../../src/documents/documentsTree';
 import type { Prompter } from '../../src/ui/prompter';
 import { startSandbox, type Sandbox, type SandboxDocument } from '../sandbox/server';
@@ -16,8 +16,25 @@ import { closedPort, configure, RecordingPrompter, services, sleep, useSandbox }
 const AT = new Date('2026-06-01T10:00:00Z');
 
 let sandbox: Sandbox;
-let s: Core;
-let tree: DocumentsTreeProvider;
+let s: TestServices;
+/** The models this suite counts without pause, and the pause a model has by default (put back at the end). */
+const unpaced = new WeakSet<object>();
+let defaultInterval: number | undefined;
+
+/**
+ * The Documents tree of the settings' account as it is now, counting without pause. Another key or server makes
+ * another account with its own tree and model: a tree held across such a change is the old account's, which lists
+ * nothing (so it is read again at every use, never kept in a variable).
+ */
+function tree(): DocumentsTreeProvider {
+  const t = s.documentsTree;
+  if (!unpaced.has(t.model)) {
+    unpaced.add(t.model);
+    defaultInterval ??= t.model.countIntervalMs;
+    t.model.countIntervalMs = 0;
+  }
+  return t;
+}
 const prompter = new RecordingPrompter();
 
 function put(id: number, name: string, templateId: number | null, extra: Partial<SandboxDocument> = {}): void {
@@ -25,7 +42,7 @@ function put(id: number, name: string, templateId: number | null, extra: Partial
 }
 
 async function children(node?: DocNode): Promise<DocNode[]> {
-  return (await tree.getChildren(node)) ?? [];
+  return (await tree().getChildren(node)) ?? [];
 }
 
 async function rows(g: GroupNode): Promise<DocumentNode[]> {
@@ -33,7 +50,7 @@ async function rows(g: GroupNode): Promise<DocumentNode[]> {
 }
 
 function description(n: DocNode): string {
-  const d = tree.getTreeItem(n).description;
+  const d = tree().getTreeItem(n).description;
   return typeof d === 'string' ? d : '';
 }
 
@@ -70,7 +87,6 @@ async function newDocumentPicker(): Promise<string[]> {
 describe('sidebar groups: rows that say their template, Favorites through a sort, the pickers\' templates', function () {
   this.timeout(60_000);
   let previousPrompter: Prompter | undefined;
-  let previousInterval = 0;
 
   before(async () => {
     sandbox = await startSandbox({ rateLimit: 0, storeDelayMs: 0 });
@@ -84,9 +100,6 @@ describe('sidebar groups: rows that say their template, Favorites through a sort
     put(6, 'Solar panels', 4, { favorite: true });
     for (let i = 7; i <= 20; i++) put(i, `Wind ${i}`, 9);
     s = await services();
-    tree = s.documentsTree;
-    previousInterval = tree.model.countIntervalMs;
-    tree.model.countIntervalMs = 0;
     previousPrompter = s.prompter.current;
     s.prompter.current = prompter;
     await vscode.commands.executeCommand('workbench.action.closeSidebar');
@@ -94,39 +107,41 @@ describe('sidebar groups: rows that say their template, Favorites through a sort
   });
 
   beforeEach(async () => {
-    tree.model.setSearch(undefined);
-    await tree.model.setSort('newest');
+    tree().model.setSearch(undefined);
+    await tree().model.setSort('newest');
     await configure('documents.hideEmptyTemplates', undefined);
-    tree.model.refresh();
+    tree().model.refresh();
     await sleep(20);
   });
 
   after(async () => {
     s.prompter.current = previousPrompter ?? s.prompter.current;
-    tree.model.countIntervalMs = previousInterval;
-    tree.model.setSearch(undefined);
-    await tree.model.setSort('newest');
+    if (s.firstOrNone) {
+      tree().model.setSearch(undefined);
+      await tree().model.setSort('newest');
+      if (defaultInterval !== undefined) tree().model.countIntervalMs = defaultInterval;
+    }
     await configure('documents.hideEmptyTemplates', undefined);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     await sandbox?.close();
   });
 
   it('Search results, All Documents and Favorites: each row says its template (names repeat there); a template\'s rows do not', async () => {
-    const search = tree.model.setSearch({ text: 'Solar panels', by: 'name' })!;
+    const search = tree().model.setSearch({ text: 'Solar panels', by: 'name' })!;
     const expected = { 1: 'Article', 2: 'Blog post', 3: 'Social media quote', 4: 'My Template', 5: 'deleted template', 6: 'Article' };
     assert.deepStrictEqual(await templatesShown(search), expected);
-    const all = await templatesShown(tree.model.allGroup);
+    const all = await templatesShown(tree().model.allGroup);
     for (const [id, t] of Object.entries(expected)) assert.strictEqual(all[Number(id)], t, `All Documents, document ${id}: ${JSON.stringify(all)}`);
-    assert.deepStrictEqual(await templatesShown(tree.model.favoritesGroup), { 2: 'Blog post', 3: 'Social media quote', 6: 'Article' });
-    for (const r of await rows(tree.model.templateGroup(4)!)) assert.match(description(r), /^\d+ words? · updated/, 'the group says the template');
+    assert.deepStrictEqual(await templatesShown(tree().model.favoritesGroup), { 2: 'Blog post', 3: 'Social media quote', 6: 'Article' });
+    for (const r of await rows(tree().model.templateGroup(4)!)) assert.match(description(r), /^\d+ words? · updated/, 'the group says the template');
   });
 
   it('Hide Empty Templates on: a sort by name keeps Favorites and its count; Show Empty too', async () => {
-    await rows(tree.model.favoritesGroup);
+    await rows(tree().model.favoritesGroup);
     await vscode.commands.executeCommand(CMD.documentsHideEmpty);
     await children();
-    await tree.model.countingDone;
-    await tree.model.setSort('nameAsc');
+    await tree().model.countingDone;
+    await tree().model.setSort('nameAsc');
     const root = await children();
     const fav = root.find((g) => g.kind === 'favorites');
     assert.ok(fav, `Favorites shown: ${root.map((g) => ('key' in g ? g.key : g.kind)).join(' ')}`);
@@ -139,7 +154,7 @@ describe('sidebar groups: rows that say their template, Favorites through a sort
   });
 
   it('the pickers name templates as the server does and offer this account\'s custom templates only (another key or server forgets them)', async () => {
-    await rows(tree.model.allGroup);
+    await rows(tree().model.allGroup);
     let offered = await generatePicker();
     assert.ok(offered.includes('Social media quote') && !offered.includes('Tweet'), 'the server\'s name');
     assert.ok(offered.includes('My Template'), 'the account\'s custom template');
@@ -154,7 +169,7 @@ describe('sidebar groups: rows that say their template, Favorites through a sort
       await s.credentials.setKey(sandbox.key);
     }
 
-    await rows(tree.model.allGroup);
+    await rows(tree().model.allGroup);
     assert.ok((await generatePicker()).includes('My Template'), 'learned again');
     const elsewhere = `http://127.0.0.1:${await closedPort()}`;
     await configure('documents.baseUrl', elsewhere);

@@ -28,7 +28,7 @@
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import type { Core } from '../../src/core';
+import type { TestServices } from '../kit/services';
 import { startSandbox, type FaultKind, type RouteName, type Sandbox, type SandboxDocument } from '../sandbox/server';
 import {
   accountRoot,
@@ -91,7 +91,7 @@ const FAULTS: FaultSpec[] = [
 ];
 
 let sandbox: Sandbox;
-let s: Core;
+let s: TestServices;
 let pool: DocumentPool;
 const prompter = new RecordingPrompter();
 const messages = new MessageCapture();
@@ -175,6 +175,8 @@ const ACCOUNT_LISTING = /^\/documents\?(?!.*(?:template_id|favorite|search)=)(?=
 
 /** The template folder the account-folder list cases read (Freestyle: the seed has documents in it). */
 const LIST_FOLDER = 'Freestyle';
+/** How many further API keys of the sandbox's user the account-folder list cases made (see that operation). */
+let listingKeys = 0;
 
 // --- the operations ------------------------------------------------------------------------------------
 
@@ -206,27 +208,27 @@ const LIST_TEMPLATE_ID = 1;
 
 const tree = {
   /** Refresh (drops every cached list), then expand the Freestyle group as VS Code would. */
-  async loadDocumentsUnderFault(sv: Core): Promise<ViewState> {
+  async loadDocumentsUnderFault(sv: TestServices): Promise<ViewState> {
     await vscode.commands.executeCommand('contentDocs.documentsRefresh');
     const group = sv.documentsTree.templateGroup(LIST_TEMPLATE_ID);
     assert.ok(group, 'the Freestyle group is shown');
     return readView(sv.documentsTree as never, 1, group as never);
   },
   /** The error row's inline Retry (contentDocs.retry on the row), then the group again. */
-  async retryDocuments(sv: Core, node: AnyNode): Promise<ViewState> {
+  async retryDocuments(sv: TestServices, node: AnyNode): Promise<ViewState> {
     await vscode.commands.executeCommand('contentDocs.retry', node);
     return readView(sv.documentsTree as never, 1, sv.documentsTree.templateGroup(LIST_TEMPLATE_ID) as never);
   },
-  async loadProjectsUnderFault(sv: Core): Promise<ViewState> {
+  async loadProjectsUnderFault(sv: TestServices): Promise<ViewState> {
     await vscode.commands.executeCommand('contentDocs.projectsRefresh');
     return readView(sv.projectsTree as never, 1);
   },
-  async retryProjects(sv: Core, node: AnyNode): Promise<ViewState> {
+  async retryProjects(sv: TestServices, node: AnyNode): Promise<ViewState> {
     await vscode.commands.executeCommand('contentDocs.retry', node);
     return readView(sv.projectsTree as never, 1);
   },
   /** The document's row in its template group (the argument the row's context menu passes). */
-  async documentArg(sv: Core, d: SandboxDocument): Promise<unknown> {
+  async documentArg(sv: TestServices, d: SandboxDocument): Promise<unknown> {
     const group = sv.documentsTree.templateGroup(d.templateId!);
     assert.ok(group, `the group of template ${d.templateId} is shown`);
     for (let i = 0; i < 40; i++) {
@@ -239,14 +241,14 @@ const tree = {
     }
     throw new Error(`document ${d.id} is not listed in its group`);
   },
-  async documentStillListed(sv: Core, d: SandboxDocument): Promise<boolean> {
+  async documentStillListed(sv: TestServices, d: SandboxDocument): Promise<boolean> {
     return tree.documentArg(sv, d).then(
       () => true,
       () => false,
     );
   },
   /** The project's row in the Projects view (loading more pages until it shows). */
-  async projectArg(sv: Core, name: string): Promise<AnyNode> {
+  async projectArg(sv: TestServices, name: string): Promise<AnyNode> {
     for (let i = 0; i < 20; i++) {
       const children = (await sv.projectsTree.getChildren()) as unknown as AnyNode[];
       const row = children.find((n) => n.kind === 'project' && (n.project as { project: string }).project.toLowerCase() === name.toLowerCase());
@@ -324,8 +326,12 @@ const OPERATIONS: Operation[] = [
     read: true,
     accountForm: true,
     async run(f, fault, clear) {
-      // The account folder not listed yet, as after an account switch: nothing cached to fall back on.
-      s.documents.forgetAll(true);
+      // The account folder not listed yet, as after an account switch: nothing cached to fall back on. An account keeps
+      // its listing for the window (a Refresh reads it again and keeps it meanwhile), so the case signs in with another
+      // API key of the same user: another account, whose folder was never listed (afterEach sets the suite's key again).
+      const key = `${sandbox.key}-listing-${++listingKeys}`;
+      sandbox.addKey(key);
+      await s.credentials.setKey(key);
       const folder = vscode.Uri.joinPath((await accountRoot()), LIST_FOLDER);
       await fault();
       const t = Date.now();
@@ -565,7 +571,7 @@ describe('reliability: fault matrix', function () {
   const tally = new Tally('fault matrix');
   /** The cases over account-folder URIs, counted again on their own. */
   const accountTally = new Tally('fault matrix over account-folder URIs');
-  let savedPrompter: Core['prompter']['current'] | undefined;
+  let savedPrompter: TestServices['prompter']['current'] | undefined;
 
   before(async () => {
     sandbox = await startSandbox({ rateLimit: 0, seoRateLimit: 0, storeDelayMs: 0 });
@@ -602,6 +608,8 @@ describe('reliability: fault matrix', function () {
 
   afterEach(async () => {
     sandbox.clearFaults();
+    // A case that signed in with another key (account folder list): the suite's own account again.
+    if ((await s.credentials.getKey()) !== sandbox.key) await s.credentials.setKey(sandbox.key);
     // A case that failed before its server came back leaves the next ones a listening sandbox again.
     await sandbox.setListening('documents', true);
     await sandbox.setListening('projects', true);

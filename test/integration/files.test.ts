@@ -7,14 +7,14 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { CMD } from '../../src/constants';
-import type { Core } from '../../src/core';
+import type { TestServices } from '../kit/services';
 import type { Prompter } from '../../src/ui/prompter';
 import { startSandbox, type Fault, type Sandbox, type SandboxDocument } from '../sandbox/server';
 import { click, screenshot } from './harness';
-import { accountNow, configure, RecordingPrompter, SCHEME, services, sleep, until } from './reliabilityKit';
+import { accountAnew, accountNow, configure, RecordingPrompter, SCHEME, services, sleep, until } from './reliabilityKit';
 
 let sandbox: Sandbox;
-let s: Core;
+let s: TestServices;
 
 function requests(route: string, id?: number) {
   return sandbox.requests.filter((r) => r.route === route && (id === undefined || r.path.endsWith(`/${id}`)));
@@ -72,8 +72,13 @@ describe('documents as files (content-docs: file system)', function () {
   // Confirmations come from the queue each test fills (one nobody queued is declined).
   const prompter = new RecordingPrompter();
   let previousPrompter: Prompter | undefined;
+  let autoSave: string | undefined;
 
   before(async () => {
+    // code-server's default is files.autoSave = afterDelay: here the test decides when a save happens (a save asked for
+    // while an auto-save of the same editor is under way resolves false, though the text is saved).
+    autoSave = vscode.workspace.getConfiguration('files').inspect<string>('autoSave')?.globalValue;
+    await vscode.workspace.getConfiguration('files').update('autoSave', 'off', vscode.ConfigurationTarget.Global);
     sandbox = await startSandbox({ rateLimit: 0, storeDelayMs: 0 });
     s = await services();
     await configure('documents.baseUrl', sandbox.docsUrl);
@@ -89,6 +94,7 @@ describe('documents as files (content-docs: file system)', function () {
     await closeAll();
     await configure('files.language', undefined);
     await configure('network.timeoutSeconds', undefined);
+    await vscode.workspace.getConfiguration('files').update('autoSave', autoSave, vscode.ConfigurationTarget.Global);
     await sandbox?.close();
   });
 
@@ -453,10 +459,11 @@ describe('documents as files (content-docs: file system)', function () {
     sandbox.documents.set(90002, twin(90002));
     for (const [id, d] of sandbox.documents) if (d.templateId === 52) sandbox.documents.delete(id);
 
-    const root = vscode.Uri.parse(`${SCHEME}://${accountNow()}/`);
     // From a listing not loaded yet (what an account switch leaves): an earlier suite's sandbox may have had this
-    // one's address, and to the extension that is the same server, whose listing it keeps.
-    s.documents.forgetAll(true);
+    // one's address, and to the extension that is the same server and key, whose listing it keeps for the window (a
+    // Refresh reads it again but keeps it meanwhile). The account made anew under another label has listed nothing.
+    await accountAnew(s);
+    const root = vscode.Uri.parse(`${SCHEME}://${accountNow()}/`);
     sandbox.resetRequests();
     const folders = await vscode.workspace.fs.readDirectory(root);
     const names = folders.map(([n]) => n);

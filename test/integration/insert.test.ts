@@ -7,12 +7,12 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { CMD } from '../../src/constants';
-import type { Core } from '../../src/core';
+import type { TestServices } from '../kit/services';
 import type { DocumentNode } from '../../src/model/nodes';
 import { startSandbox, type Sandbox, type SandboxDocument } from '../sandbox/server';
 import { accountUriOf, closeEditors, MessageCapture, services, useSandbox } from './reliabilityKit';
 
-let s: Core;
+let s: TestServices;
 const messages = new MessageCapture();
 
 let untitledCount = 0;

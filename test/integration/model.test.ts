@@ -7,7 +7,9 @@
  * file, as VS Code's "Overwrite" does), rename (through the file system and through the extension's command),
  * delete (the user through the view or the file system, and someone else on the sandbox), create (through the
  * extension, and someone else), favorite, someone else changing a document's text or name, refresh, close, and
- * switch account. A small model follows what each server must hold (CONTRACT.md: the server trims what it
+ * switch account — also while a command's question is open (another window or Settings Sync changing the settings'
+ * server between the question and its answer: Rename…, Delete… from the view and through the file system, New
+ * Document…'s four questions), after which the command sends nothing to either server. A small model follows what each server must hold (CONTRACT.md: the server trims what it
  * stores, keeps the last write, has no version check), which document each open editor was opened on, and in
  * which account.
  *
@@ -38,12 +40,12 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { CMD } from '../../src/constants';
-import type { Core } from '../../src/core';
+import type { TestServices } from '../kit/services';
 import type { DocNode, DocumentNode } from '../../src/model/nodes';
 import type { Prompter } from '../../src/ui/prompter';
 import { mulberry32 } from '../sandbox/seed';
 import { startSandbox, type Sandbox, type SandboxDocument } from '../sandbox/server';
-import { accountNow, FsErrors, MessageCapture, RecordingPrompter, SaveErrors, SCHEME, services, sleep, useSandbox } from './reliabilityKit';
+import { accountNow, FsErrors, MessageCapture, newDocumentAnswers, RecordingPrompter, SaveErrors, SCHEME, services, sleep, useSandbox } from './reliabilityKit';
 
 // --- Settings of the run ---------------------------------------------------------------------------------
 
@@ -57,7 +59,7 @@ const SEEDS = REPLAY_SEEDS.length ? REPLAY_SEEDS : DEFAULT_SEEDS;
 const STEPS = Number(process.env.CONTENT_DOCS_MODEL_STEPS) > 0 ? Number(process.env.CONTENT_DOCS_MODEL_STEPS) : 50;
 const MAX_EDITORS = 4;
 /** What the file system says when a URI belongs to another account than the one used now (src/files/targets.ts). */
-const OTHER_ACCOUNT = /belongs to an account Content Docs no longer uses: removed, or its API key or server changed since/;
+const OTHER_ACCOUNT = /belongs to an account that is not signed in here \(signed out, removed, or its API key or server changed since\): nothing was sent/;
 /** A label no account has: a tab restored from a setup that no longer exists. */
 const MADE_UP_LABEL = 'zzzzzzzz';
 /** The two accounts (sandboxes) of a seed, by their index. */
@@ -210,7 +212,7 @@ const WORDS = ['alpha', 'Bravo', 'café', 'ünïcödé', '🎉', '☕', 'naïve'
 let sandbox: Sandbox;
 /** The seed's two sandboxes, A and B (the same ids and names, other texts). */
 let boxes: Sandbox[] = [];
-let s: Core;
+let s: TestServices;
 /** Errors the extension's file system threw (what VS Code got): the account refusals are read from these. */
 let fsErrors: FsErrors | undefined;
 let saveErrors: SaveErrors | undefined;
@@ -384,6 +386,7 @@ class Run {
       ['crossWrite', this.theirs().length ? 8 : 0],
       ['switch', 7],
       ['madeUpLabel', 1],
+      ['createCmd', 2],
     ]);
     switch (action) {
       case 'open':
@@ -422,6 +425,8 @@ class Run {
         return this.switchAccount();
       case 'madeUpLabel':
         return this.madeUpLabel();
+      case 'createCmd':
+        return this.createCmd();
     }
   }
 
@@ -680,19 +685,27 @@ class Run {
     const others = target ? this.ids(target.templateId).filter((x) => x !== id) : [];
     const name = others.length && this.rng.chance(0.4) ? this.docs.get(this.rng.pick(others))!.name.trim() || 'Dup' : this.rng.pick(USER_NAMES);
     const node = await this.treeNode(id);
+    const box = sandbox;
+    const asked = this.current;
+    const switched = this.switchWhileAsking(1);
     prompter.inputs = [name];
     await vscode.commands.executeCommand(CMD.documentRename, node ?? { id });
     prompter.inputs = [];
-    const actual = sandbox.documents.get(id);
+    const actual = box.documents.get(id);
     const renamed = !!target && actual?.name === name.trim() && target.name !== actual.name;
-    this.log(`rename (command${node ? ', from the view' : ''}) ${this.docLabel(id)} → ${short(name)}: ${renamed ? 'renamed' : 'unchanged'}`);
-    if (renamed) target.name = actual.name;
+    this.log(`rename (command${node ? ', from the view' : ''}${switched ? `, account ${ACCOUNTS[this.current]} signed in while the name was asked` : ''}) ${ACCOUNTS[asked]}:#${id} → ${short(name)}: ${renamed ? 'renamed' : 'unchanged'}`);
+    if (switched && this.afterSwitchWhileAsking('Rename…', renamed)) {
+      // Nothing to follow: the command sent nothing.
+    } else if (renamed) target.name = actual.name;
     this.checkServer(`renaming #${id} with the command`);
   }
 
   async deleteUser(): Promise<void> {
     if (this.mine().length && this.rng.chance(0.5)) {
       const e = this.rng.pick(this.mine());
+      const box = sandbox;
+      const had = box.documents.has(e.id);
+      const switched = this.switchWhileAsking(1);
       prompter.confirms = [true];
       let outcome = 'deleted';
       try {
@@ -701,7 +714,11 @@ class Run {
         outcome = `refused (${(err as Error).message.split('\n')[0].slice(0, 80)})`;
       }
       prompter.confirms = [];
-      this.log(`delete (file system) ${this.editorLabel(e)}: ${outcome}`);
+      this.log(`delete (file system${switched ? `, account ${ACCOUNTS[this.current]} signed in while it asked` : ''}) ${this.editorLabel(e)}: ${outcome}`);
+      if (switched && this.afterSwitchWhileAsking('deleting a file', outcome === 'deleted' || (had && !box.documents.has(e.id)))) {
+        this.checkServer(`deleting the file of ${this.editorLabel(e)}`);
+        return;
+      }
       if (outcome === 'deleted' && sandbox.documents.has(e.id)) {
         this.checkServer(`deleting the file of ${this.editorLabel(e)}`);
         throw new Violation('1 writes', `deleting the file of ${this.editorLabel(e)} was reported done, but #${e.id} still exists`);
@@ -713,10 +730,17 @@ class Run {
     const id = this.pickDoc(false, 0.7);
     if (id === undefined) return this.log('delete (view): no document');
     const node = await this.treeNode(id);
+    const box = sandbox;
+    const asked = this.current;
+    const switched = this.switchWhileAsking(1);
     prompter.confirms = [true];
     await vscode.commands.executeCommand(CMD.documentDelete, node ?? { id });
     prompter.confirms = [];
-    this.log(`delete (command${node ? ', from the view' : ''}) ${this.docLabel(id)}`);
+    this.log(`delete (command${node ? ', from the view' : ''}${switched ? `, account ${ACCOUNTS[this.current]} signed in while it asked` : ''}) ${ACCOUNTS[asked]}:#${id}`);
+    if (switched && this.afterSwitchWhileAsking('Delete…', !box.documents.has(id))) {
+      this.checkServer(`deleting #${id} with the command`);
+      return;
+    }
     if (sandbox.documents.has(id)) throw new Violation('delete', `Delete Document on #${id} left it on the server`);
     this.forget(id);
     this.checkServer(`deleting #${id} with the command`);
@@ -744,6 +768,80 @@ class Run {
     if (stored.name !== name) throw new Violation('create', `created #${doc.id} as ${short(stored.name)}, asked for ${short(name)}`);
     this.mirrorCreate(doc.id, stored.name, templateId);
     this.checkServer(`creating #${doc.id}`);
+  }
+
+  /**
+   * New Document…, its four questions answered; sometimes the settings name the other account while one of them is
+   * open (the account it was asked in is gone: nothing is created anywhere, no words charged).
+   */
+  async createCmd(): Promise<void> {
+    const box = sandbox;
+    const other = boxes[1 - this.current];
+    const asked = this.current;
+    const name = this.rng.pick(USER_NAMES).trim() || 'New';
+    const switched = this.switchWhileAsking(1 + Math.floor(this.rng.float() * 4));
+    const before = new Set(box.documents.keys());
+    const otherBefore = new Set(other.documents.keys());
+    prompter.answer = newDocumentAnswers(name, `Model seed ${this.seed} ${this.counter++}`);
+    try {
+      await vscode.commands.executeCommand(CMD.documentNew);
+    } finally {
+      prompter.answer = () => undefined;
+      prompter.meanwhile = undefined;
+    }
+    const created = [...box.documents.keys()].filter((id) => !before.has(id));
+    const createdOther = [...other.documents.keys()].filter((id) => !otherBefore.has(id));
+    this.log(`create (New Document…${switched ? `, account ${ACCOUNTS[this.current]} signed in while it asked` : ''}) ${short(name)} in ${ACCOUNTS[asked]}: ${created.length ? `#${created.join(', #')}` : 'nothing created'}`);
+    if (switched && this.afterSwitchWhileAsking('New Document…', created.length + createdOther.length > 0)) return;
+    if (createdOther.length) throw new Violation('1 writes', `New Document… in account ${ACCOUNTS[asked]} created #${createdOther.join(', #')} in the other account`);
+    if (created.length !== 1) throw new Violation('create', `New Document… created ${created.length} documents, not one`);
+    const id = created[0];
+    bumpIssuedId(id);
+    this.nextId = Math.max(this.nextId, id + 1);
+    const stored = box.documents.get(id)!;
+    this.docs.set(id, { name: stored.name, templateId: stored.templateId!, result: stored.result, favorite: stored.favorite });
+    this.mirrorCreate(id, stored.name, stored.templateId!);
+    // Its editor is the command's, not one the model follows.
+    if (vscode.window.activeTextEditor?.document.uri.authority.startsWith(`${id}.`)) await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    this.checkServer(`creating #${id} with New Document…`);
+  }
+
+  /**
+   * With a chance, the settings name the other account while the `nth` question of the next command is open (another
+   * window, Settings Sync): the account the command was asked in is gone before the user answers. True when it will.
+   */
+  private switchWhileAsking(nth: number): boolean {
+    if (!this.rng.chance(0.3)) return false;
+    let left = nth;
+    const hook = async (): Promise<void> => {
+      if (--left > 0) {
+        prompter.meanwhile = hook;
+        return;
+      }
+      this.switchedWhileAsking = true;
+      await this.switchAccount();
+    };
+    this.switchedWhileAsking = false;
+    prompter.meanwhile = hook;
+    return true;
+  }
+
+  /** Whether the last switchWhileAsking's switch happened (the command asked that question). */
+  private switchedWhileAsking = false;
+
+  /**
+   * After a command armed with switchWhileAsking: false when the switch did not happen (the command asked nothing).
+   * Else the account it was asked in went before the answer, and it must have sent nothing (`acted`: it changed
+   * something all the same).
+   */
+  private afterSwitchWhileAsking(what: string, acted: boolean): boolean {
+    prompter.meanwhile = undefined;
+    if (!this.switchedWhileAsking) return false;
+    this.cross.tried++;
+    this.cross.byOp[`${what} while switching`] = (this.cross.byOp[`${what} while switching`] ?? 0) + 1;
+    if (acted) throw new Violation('1 accounts', `${what} acted although the account it was asked in was gone before the answer`);
+    this.cross.refused++;
+    return true;
   }
 
   createOther(): void {
@@ -972,7 +1070,7 @@ class Run {
     const to = 1 - this.current;
     await useSandbox(s, boxes[to]);
     await settle();
-    const label = await s.documents.currentAccount();
+    const label = s.firstOrNone?.label;
     this.cross.switches++;
     this.log(`switch to account ${ACCOUNTS[to]} (label ${label}); ${this.mine().length} editors of account ${ACCOUNTS[this.current]} stay open`);
     if (!label) throw new Violation('3 restored', `no account label after switching to ${ACCOUNTS[to]}`);
@@ -1364,9 +1462,9 @@ describe('model-based file system test (content-docs:, random sequences)', funct
     s = await services();
     deleteWatch = vscode.Disposable.from(
       s.documents.onDidDelete((d) => currentRun?.log(`(the extension hears that #${d.id} is deleted)`)),
-      s.documents.onDidForget((e) => {
+      s.documents.onDidForget(() => {
         lastForget = Date.now();
-        currentRun?.log(`(the extension forgets what it knew${e.account ? ': another account' : ''})`);
+        currentRun?.log('(the extension forgets what it knew)');
       }),
     );
     saveWatch = vscode.workspace.onWillSaveTextDocument((e) => {
@@ -1424,7 +1522,7 @@ describe('model-based file system test (content-docs:, random sequences)', funct
       const run = new Run(seed, firstId);
       currentRun = run;
       run.setUp();
-      run.labels[0] = await s.documents.currentAccount();
+      run.labels[0] = s.firstOrNone?.label;
       summary.seeds.push(seed);
       let failure: Violation | Error | undefined;
       try {

@@ -6,8 +6,8 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as vscode from 'vscode';
-import { CMD } from '../../src/constants';
-import type { Core } from '../../src/core';
+import { CMD, STATE } from '../../src/constants';
+import type { TestServices } from '../kit/services';
 import type { ProjectItemNode, ProjectNode } from '../../src/model/nodes';
 import type { ProjectsTreeProvider } from '../../src/projects/projectsTree';
 import type { Prompter } from '../../src/ui/prompter';
@@ -18,8 +18,21 @@ import { configure, labelText, MessageCapture, RecordingPrompter, services, slee
 const PAGE = 10;
 
 let sandbox: Sandbox;
-let s: Core;
-let tree: ProjectsTreeProvider;
+let s: TestServices;
+
+/**
+ * The Projects tree of the settings' account as it is now. Another key or server, or signing in again, makes another
+ * account with its own tree: a tree held across such a change is the old account's, which lists nothing (so it is read
+ * again at every use, never kept in a variable).
+ */
+function tree(): ProjectsTreeProvider {
+  return s.projectsTree;
+}
+
+/** The view state the settings' account keeps in globalState (under its label: each account keeps its own). */
+function savedState(): { search?: string; sortBy?: string; sort?: string } {
+  return s.context.globalState.get(`${STATE.projectsView}.${s.first.label}`) as { search?: string; sortBy?: string; sort?: string };
+}
 
 const prompter = new RecordingPrompter();
 const messages = new MessageCapture();
@@ -48,7 +61,7 @@ function projects(): Array<{ name: string; key: string; reports: number; created
 }
 
 async function children(): Promise<ProjectNode[]> {
-  return (await tree.getChildren()) ?? [];
+  return (await tree().getChildren()) ?? [];
 }
 
 async function rows(): Promise<ProjectItemNode[]> {
@@ -64,14 +77,14 @@ async function loadAll(): Promise<ProjectItemNode[]> {
 }
 
 function item(n: ProjectNode): vscode.TreeItem {
-  return tree.getTreeItem(n);
+  return tree().getTreeItem(n);
 }
 
 async function reset(): Promise<void> {
   sandbox.clearFaults();
-  await tree.model.setSearch(undefined);
-  await tree.model.setSort('created_at', 'desc');
-  tree.model.refresh();
+  await tree().model.setSearch(undefined);
+  await tree().model.setSort('created_at', 'desc');
+  tree().model.refresh();
   prompter.reset();
   messages.clear();
   await vscode.commands.executeCommand('workbench.action.closeSidebar');
@@ -86,7 +99,6 @@ describe('sidebar: the Projects view', function () {
   before(async () => {
     sandbox = await startSandbox({ rateLimit: 0, storeDelayMs: 0 });
     s = await services();
-    tree = s.projectsTree;
     await configure('documents.baseUrl', sandbox.docsUrl);
     await configure('projects.baseUrl', sandbox.seoUrl);
     await configure('projects.pageSize', PAGE);
@@ -99,8 +111,10 @@ describe('sidebar: the Projects view', function () {
   after(async () => {
     messages.dispose();
     if (previousPrompter) s.prompter.current = previousPrompter;
-    await tree.model.setSearch(undefined);
-    await tree.model.setSort('created_at', 'desc');
+    if (s.firstOrNone) {
+      await tree().model.setSearch(undefined);
+      await tree().model.setSort('created_at', 'desc');
+    }
     await configure('projects.pageSize', undefined);
     await sandbox?.close();
   });
@@ -129,7 +143,7 @@ describe('sidebar: the Projects view', function () {
     assert.ok(String(first.description).includes(` · ${want[0].reports} report`));
     assert.strictEqual(first.contextValue, 'project');
     assert.strictEqual(first.id, `project:${want[0].key}`);
-    const tip = tree.resolveTreeItem(first, list[0]).tooltip as vscode.MarkdownString;
+    const tip = tree().resolveTreeItem(first, list[0]).tooltip as vscode.MarkdownString;
     for (const part of ['Reports:', 'Average score:', 'Created:', 'in the browser']) assert.ok(tip.value.includes(part), tip.value);
     await children();
     assert.strictEqual(sandbox.requests.length, 1, 'cached');
@@ -144,7 +158,7 @@ describe('sidebar: the Projects view', function () {
     const env = vscode.env as { openExternal: (u: unknown) => Thenable<boolean> };
     const original = env.openExternal;
     try {
-      tree.model.refresh();
+      tree().model.refresh();
       const row = (await rows())[0];
       assert.strictEqual(row.project.project, name);
       assert.strictEqual(item(row).command?.command, CMD.projectOpenInBrowser, 'a click opens it');
@@ -160,7 +174,7 @@ describe('sidebar: the Projects view', function () {
     } finally {
       env.openExternal = original;
       sandbox.reports.splice(sandbox.reports.indexOf(report), 1);
-      tree.model.refresh();
+      tree().model.refresh();
     }
     assert.strictEqual(opened.length, 1);
     // The exact address (a string: a vscode.Uri would be opened as encodeURI(uri.toString(true)), "&" and "#" unencoded).
@@ -212,9 +226,9 @@ describe('sidebar: the Projects view', function () {
     assert.strictEqual(item(none[1]).label, 'No projects match');
 
     await vscode.commands.executeCommand(CMD.projectsClearSearch);
-    assert.strictEqual(tree.model.search, undefined);
+    assert.strictEqual(tree().model.search, undefined);
     assert.strictEqual((await children())[0].kind, 'project');
-    assert.strictEqual((s.context.globalState.get('contentDocs.projectsView') as { search?: string }).search, undefined);
+    assert.strictEqual(savedState().search, undefined);
   });
 
   for (const [i, sortBy, dir] of [
@@ -224,7 +238,7 @@ describe('sidebar: the Projects view', function () {
     [0, 'created_at', 'desc'],
   ] as const) {
     it(`Sort: ${sortBy} ${dir}: one request, the server's order, kept in globalState`, async () => {
-      if (i === 0) await tree.model.setSort('project', 'asc');
+      if (i === 0) await tree().model.setSort('project', 'asc');
       sandbox.resetRequests();
       prompter.picks = [(items) => items[i]];
       await vscode.commands.executeCommand(CMD.projectsSort);
@@ -241,7 +255,7 @@ describe('sidebar: the Projects view', function () {
         .slice(0, PAGE)
         .map((p) => p.key);
       assert.deepStrictEqual(list.map((n) => n.project.project.toLowerCase()), want);
-      const saved = s.context.globalState.get('contentDocs.projectsView') as { sortBy?: string; sort?: string };
+      const saved = savedState();
       assert.deepStrictEqual([saved.sortBy, saved.sort], [sortBy, dir]);
     });
   }
@@ -269,7 +283,7 @@ describe('sidebar: the Projects view', function () {
       );
       assert.ok(!sandbox.reports.some((r) => r.project.toLowerCase() === name.toLowerCase()), 'every report of it is gone');
       assert.ok(!(await rows()).some((n) => n.project.project === name), 'the row is gone');
-      assert.strictEqual(tree.model.total, projects().length);
+      assert.strictEqual(tree().model.total, projects().length);
       assert.strictEqual(projectLists().length, 0, 'no refetch');
     });
   }
@@ -332,9 +346,11 @@ describe('sidebar: the Projects view', function () {
   });
 
   it('signed out: the view is empty (the welcome view shows)', async () => {
+    // Signing out disposes the settings' account (there is no tree of "no account" to ask): the view lists nothing.
     await s.credentials.clearKey();
     try {
-      assert.deepStrictEqual(await children(), []);
+      assert.strictEqual(s.firstOrNone, undefined, 'no account of the settings');
+      assert.deepStrictEqual(await s.projectsView.getChildren(), []);
       assert.strictEqual(sandbox.requests.length, 0);
     } finally {
       await s.credentials.setKey(sandbox.key);
@@ -352,8 +368,8 @@ describe('sidebar: the Projects view', function () {
     const want = projects().sort((a, b) => b.created - a.created);
     assert.deepStrictEqual(shown.slice(0, PAGE).map((n) => n.project.project.toLowerCase()), want.slice(0, PAGE).map((p) => p.key));
     assert.equal(item(first).label, first.project.project);
-    await tree.treeView?.reveal(first, { select: true, focus: true });
-    assert.equal(tree.treeView?.selection[0], first, 'the first project is selected in the picture');
+    await tree().treeView?.reveal(first, { select: true, focus: true });
+    assert.equal(tree().treeView?.selection[0], first, 'the first project is selected in the picture');
     await sleep(1200);
     const file = await screenshot('sidebar-projects');
     const size = fs.statSync(file).size;

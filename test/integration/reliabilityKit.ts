@@ -11,19 +11,22 @@ import type { AddressInfo } from 'net';
 import * as vscode from 'vscode';
 import type { Exchange } from '../../src/api/index';
 import type { TestApi } from '../../src/extension';
-import type { Core } from '../../src/core';
+import { testServices, type TestServices } from '../kit/services';
 import type { Back, Pressed, Prompter, StepInputOptions, StepPickOptions, ToggledInput, ToggleInputOptions } from '../../src/ui/prompter';
 import type { Sandbox, SandboxDocument } from '../sandbox/server';
 
 export const EXTENSION_ID = 'content-docs.content-docs';
 export const SCHEME = 'content-docs';
 
-let activated: Core | undefined;
+let activated: TestServices | undefined;
 
-export async function services(): Promise<Core> {
+export async function services(): Promise<TestServices> {
   const api = (await vscode.extensions.getExtension(EXTENSION_ID)!.activate()) as TestApi;
   assert.ok(api?.services, 'the extension returns its services in test mode');
-  return (activated = api.services);
+  const s = testServices(api.services);
+  // The accounts made by the key and settings heard so far.
+  await s.registry.settled();
+  return (activated = s);
 }
 
 export function sleep(ms: number): Promise<void> {
@@ -48,15 +51,30 @@ export async function configure(key: string, value: unknown, target = vscode.Con
     const now = (vscode.workspace.getConfiguration('contentDocs').inspect(key) as Record<string, unknown> | undefined)?.[level];
     return JSON.stringify(now) === JSON.stringify(value);
   }, 5_000);
-  // Listeners (the API client is rebuilt on a server setting change) run on the same event: let them.
+  // Listeners (a server setting change makes another account) run on the same event: let them, and let the account be made.
   await sleep(0);
+  await activated?.registry.settled();
 }
 
 /** Points the extension at a sandbox (user settings) with the given key (default: the sandbox's own). */
-export async function useSandbox(s: Core, sandbox: Sandbox, key = sandbox.key): Promise<void> {
+export async function useSandbox(s: TestServices, sandbox: Sandbox, key = sandbox.key): Promise<void> {
   await configure('documents.baseUrl', sandbox.docsUrl);
   await configure('projects.baseUrl', sandbox.seoUrl);
   await s.credentials.setKey(key);
+}
+
+/**
+ * The settings' account made anew on the same server, under the other label of that server (the server address
+ * written with or without a final "/": another address to the extension, the same server to the sandbox). The first
+ * time each spelling is used, an account with nothing read or listed yet, as a new one is; the next call goes back to
+ * the other spelling, whose label keeps what it listed (a listing is kept per label). For a label never used, sign in
+ * with another key of the sandbox (`sandbox.addKey`).
+ */
+export async function accountAnew(s: TestServices): Promise<void> {
+  const url = vscode.workspace.getConfiguration('contentDocs').inspect<string>('documents.baseUrl')?.globalValue ?? '';
+  assert.ok(url, 'a server address is set');
+  await configure('documents.baseUrl', url.endsWith('/') ? url.replace(/\/+$/, '') : `${url}/`);
+  assert.ok(s.firstOrNone, 'signed in to the account made anew');
 }
 
 /** A port nothing listens on (bound, then closed): connecting to it is refused. */
@@ -184,6 +202,20 @@ export class RecordingPrompter implements Prompter {
    * with no toggle pressed.
    */
   toggled: Array<ToggledAnswer | undefined> = [];
+  /**
+   * Runs while the next question is open, before it is answered (then cleared): what happens meanwhile elsewhere (a
+   * key stored by another window, a setting arriving by Settings Sync). The question waits for it.
+   */
+  meanwhile: ((q: Question) => Promise<void>) | undefined;
+
+  /** Records a question, then runs (and clears) {@link meanwhile} while it is open. */
+  private async asking(q: Question): Promise<void> {
+    this.asked.push(q);
+    const meanwhile = this.meanwhile;
+    this.meanwhile = undefined;
+    if (meanwhile) await meanwhile(q);
+  }
+
   /**
    * Runs while the next question is open, before it is answered (then cleared): what happens meanwhile elsewhere (a
    * key stored by another window, a setting arriving by Settings Sync). The question waits for it.
@@ -535,7 +567,7 @@ export class LogCapture implements vscode.Disposable {
   readonly lines: string[] = [];
   private restoreFns: Array<() => void> = [];
 
-  install(s: Core): this {
+  install(s: TestServices): this {
     const channel = (s.log as unknown as { channel: Record<string, (line: string) => void> }).channel;
     for (const level of ['trace', 'debug', 'info', 'warn', 'error', 'appendLine', 'append']) {
       const original = channel[level];
@@ -554,12 +586,12 @@ export class LogCapture implements vscode.Disposable {
   }
 }
 
-/** Counts the HTTP exchanges the extension made (ApiProvider.onDidExchange: refused connections included). */
+/** Counts the HTTP exchanges the extension made, in every account and the key checks (refused connections included). */
 export class ExchangeCounter implements vscode.Disposable {
   readonly exchanges: Exchange[] = [];
-  private readonly sub: vscode.Disposable;
-  constructor(s: Core) {
-    this.sub = s.api.onDidExchange((e) => this.exchanges.push(e));
+  private readonly subs: vscode.Disposable[];
+  constructor(s: TestServices) {
+    this.subs = [s.registry.onDidExchange(({ exchange }) => this.exchanges.push(exchange)), s.library.onDidExchange((e) => this.exchanges.push(e))];
   }
   count(method: string, pathPrefix: string | RegExp): number {
     return this.exchanges.filter((e) => e.method === method && (typeof pathPrefix === 'string' ? e.path.startsWith(pathPrefix) : pathPrefix.test(e.path)))
@@ -569,7 +601,7 @@ export class ExchangeCounter implements vscode.Disposable {
     this.exchanges.length = 0;
   }
   dispose(): void {
-    this.sub.dispose();
+    for (const sub of this.subs) sub.dispose();
   }
 }
 
@@ -676,8 +708,8 @@ export function sandboxDocument(id: number, name: string, result: string, extra:
  */
 export class SaveErrors implements vscode.Disposable {
   readonly errors: Array<{ uri: string; code: string; message: string }> = [];
-  private readonly original: Core['fs']['writeFile'];
-  constructor(private readonly s: Core) {
+  private readonly original: TestServices['fs']['writeFile'];
+  constructor(private readonly s: TestServices) {
     // Called with s.fs as `this` below, and put back as it was on dispose.
     // eslint-disable-next-line @typescript-eslint/unbound-method
     this.original = s.fs.writeFile;
@@ -705,7 +737,7 @@ export class SaveErrors implements vscode.Disposable {
 export class FsErrors implements vscode.Disposable {
   readonly errors: Array<{ op: string; uri: string; code: string; message: string; at: number }> = [];
   private readonly restoreFns: Array<() => void> = [];
-  constructor(s: Core, ops: ReadonlyArray<'stat' | 'readFile' | 'readDirectory' | 'delete' | 'rename' | 'createDirectory'> = ['stat', 'readFile', 'readDirectory']) {
+  constructor(s: TestServices, ops: ReadonlyArray<'stat' | 'readFile' | 'readDirectory' | 'delete' | 'rename' | 'createDirectory'> = ['stat', 'readFile', 'readDirectory']) {
     const fs = s.fs as unknown as Record<string, (...args: unknown[]) => Promise<unknown>>;
     for (const op of ops) {
       const original = fs[op];
@@ -733,14 +765,14 @@ export class FsErrors implements vscode.Disposable {
  * hands out. Throws when it has not read one (not signed in, or services() not called yet).
  */
 export function accountNow(): string {
-  const account = activated?.documents.accountLabel;
+  const account = activated?.firstOrNone?.label;
   assert.ok(account, 'signed in, and the account\'s label read');
   return account;
 }
 
 /** `content-docs://<account>/`: the folder of the account signed in now (its label read from the extension). */
 export async function accountRoot(): Promise<vscode.Uri> {
-  const account = await (await services()).documents.currentAccount();
+  const account = (await services()).firstOrNone?.label;
   assert.ok(account, 'signed in: the account has a label');
   return vscode.Uri.from({ scheme: SCHEME, authority: account, path: '/' });
 }
@@ -750,7 +782,7 @@ export async function accountRoot(): Promise<vscode.Uri> {
  * the Explorer finds it: listing the account folder through the extension's file system, then each template
  * folder, until a file resolves to the document. Loads the account listing when it is not loaded yet.
  */
-export async function accountUriOf(s: Core, id: number): Promise<vscode.Uri> {
+export async function accountUriOf(s: TestServices, id: number): Promise<vscode.Uri> {
   for (const [folder, type] of await vscode.workspace.fs.readDirectory((await accountRoot()))) {
     if (type !== vscode.FileType.Directory) continue;
     const dir = vscode.Uri.joinPath((await accountRoot()), folder);

@@ -17,7 +17,7 @@ import * as http from 'http';
 import type { AddressInfo } from 'net';
 import * as path from 'path';
 import * as vscode from 'vscode';
-import type { Core } from '../../src/core';
+import type { TestServices } from '../kit/services';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import {
   accountNow,
@@ -49,7 +49,7 @@ import {
 const KEY = `sk-live-${crypto.randomBytes(12).toString('hex')}`;
 
 let sandbox: Sandbox;
-let s: Core;
+let s: TestServices;
 let thief: Thief;
 let pool: DocumentPool;
 const prompter = new RecordingPrompter();
@@ -102,7 +102,7 @@ async function projectsView() {
 
 describe('security: the key cannot leak', function () {
   this.timeout(60_000);
-  let savedPrompter: Core['prompter']['current'] | undefined;
+  let savedPrompter: TestServices['prompter']['current'] | undefined;
 
   before(async () => {
     sandbox = await startSandbox({ key: KEY, rateLimit: 0, seoRateLimit: 0, storeDelayMs: 0 });

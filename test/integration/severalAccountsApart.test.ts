@@ -7,11 +7,11 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { Account } from '../../src/accounts/account';
-import type { Core } from '../../src/core';
+import type { TestServices } from '../kit/services';
 import type { DocumentsTreeProvider } from '../../src/documents/documentsTree';
 import type { Sandbox } from '../sandbox/server';
 import { startTwoAccounts, type TwoAccounts } from './twoAccountsKit';
-import { closeAll, RecordingPrompter, type AnyNode } from './reliabilityKit';
+import { closeAll, RecordingPrompter, until, type AnyNode } from './reliabilityKit';
 
 describe('several accounts: each account its own usage, view state and key', function () {
   this.timeout(90_000);
@@ -20,7 +20,7 @@ describe('several accounts: each account its own usage, view state and key', fun
   let kit: TwoAccounts;
   let a: Sandbox;
   let b: Sandbox;
-  let s: Core;
+  let s: TestServices;
   let prompter: RecordingPrompter;
   let added: Account;
 
@@ -65,7 +65,7 @@ describe('several accounts: each account its own usage, view state and key', fun
 
     // No document of either account active: the user picks; here the first account.
     await closeAll();
-    const ofA = await showUsage(s.registry.primary.displayName);
+    const ofA = await showUsage(s.first.displayName);
     assert.strictEqual(prompter.asked[0]?.title, 'Content Docs: Plan Usage', 'the account is asked first');
     assert.ok(ofA.rows.includes('Plan: Plan of A'), `A's plan when A is picked: ${JSON.stringify(ofA.rows)}`);
     assert.ok(ofA.rows.includes(`$(link-external) Open Account Page: ${a.docsUrl}`));
@@ -73,20 +73,22 @@ describe('several accounts: each account its own usage, view state and key', fun
 
   it('each account\'s Documents tree keeps its view state under its own label; the first account\'s stays where it was', async () => {
     const firstKey = 'contentDocs.documentsView';
-    const before = JSON.stringify(s.context.globalState.get(firstKey));
+    const before = JSON.stringify(s.context.globalState.get(`${firstKey}.${s.first.label}`));
     const treeB = s.documentsView.treeOf(added) as DocumentsTreeProvider;
     const sort = s.documentsTree.model.sort === 'nameDesc' ? 'nameAsc' : 'nameDesc';
     await treeB.model.setSort(sort);
-    assert.strictEqual(JSON.stringify(s.context.globalState.get(firstKey)), before, 'the first account\'s stored view state is untouched by B\'s');
+    assert.strictEqual(JSON.stringify(s.context.globalState.get(`${firstKey}.${s.first.label}`)), before, 'the first account\'s stored view state is untouched by B\'s');
     assert.strictEqual(s.context.globalState.get<{ sort?: string }>(`${firstKey}.${added.label}`)?.sort, sort, 'B\'s is kept under B\'s label');
     assert.notStrictEqual(s.documentsTree.model.sort, sort, 'the first account\'s tree keeps its own');
   });
 
   it('an added account whose key is not on this machine says so on its root and asks for THAT account\'s key (checked), never the first account\'s', async () => {
-    const label = added.label!;
+    const label = added.label;
     const firstKey = await s.credentials.getKey();
     // Its record came in globalState from another machine; its key stayed in that machine's SecretStorage.
     await s.context.secrets.delete(`contentDocs.apiKey.${label}`);
+    // Another key (here none) is another account: the account is made anew, without a key.
+    added = await until('the account made anew without its key', () => (s.registry.byLabel(label) !== added ? s.registry.byLabel(label) : undefined));
     const root = await rootOf(added);
     assert.strictEqual(s.documentsView.getTreeItem(root as never).contextValue, 'account', 'Remove Account… stays offered on its root');
     const rows = (await s.documentsView.getChildren(root as never)) as unknown as AnyNode[];
@@ -105,7 +107,9 @@ describe('several accounts: each account its own usage, view state and key', fun
     assert.strictEqual(await s.context.secrets.get(`contentDocs.apiKey.${label}`), b.key, 'stored under the account\'s label');
     assert.strictEqual(await s.credentials.getKey(), firstKey, 'the first account\'s key is untouched');
     assert.strictEqual(await s.registry.labelFor(b.docsUrl, b.key, { mint: false }), label, 'the server and key are that account\'s label');
-    const after = (await s.documentsView.getChildren(root as never)) as unknown as AnyNode[];
+    assert.deepStrictEqual(await s.documentsView.getChildren(root as never), [], 'the keyless account is gone: its root lists nothing');
+    added = s.registry.byLabel(label)!;
+    const after = (await s.documentsView.getChildren((await rootOf(added)) as never)) as unknown as AnyNode[];
     assert.ok(after.length > 0 && !after.some((n) => n.kind === 'accountKeyMissing'), `its tree shows again: ${JSON.stringify(after.map((n) => n.kind))}`);
   });
 });

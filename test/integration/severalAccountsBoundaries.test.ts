@@ -7,7 +7,8 @@
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import type { Core } from '../../src/core';
+import { REUSE_MS } from '../../src/files/documentRecords';
+import type { TestServices } from '../kit/services';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { startTwoAccounts, type TwoAccounts } from './twoAccountsKit';
 import {
@@ -30,7 +31,7 @@ describe('several accounts: nothing crosses from one account to another (a remov
   let kit: TwoAccounts;
   let a: Sandbox;
   let b: Sandbox;
-  let s: Core;
+  let s: TestServices;
   let prompter: RecordingPrompter;
   const addB = () => kit.addB();
   const roots = (n: number) => kit.roots(n);
@@ -49,13 +50,13 @@ describe('several accounts: nothing crosses from one account to another (a remov
     b.clearFaults();
     kit.reseed();
     await useSandbox(s, a);
-    await until('the first account\'s label', () => s.documents.accountLabel);
+    await until('the first account\'s label', () => s.firstOrNone?.label);
     prompter.reset();
   });
 
   afterEach(async () => {
     await closeAll();
-    for (const added of s.registry.added()) await s.registry.remove(added.label!);
+    for (const added of s.registry.added()) await s.registry.remove(added);
   });
 
   after(() => kit?.dispose());
@@ -99,7 +100,7 @@ describe('several accounts: nothing crosses from one account to another (a remov
 
   it('every address form of an added account reads and writes there only; a move onto the other account\'s address changes nothing', async () => {
     const label = await addB();
-    const labelA = s.documents.accountLabel!;
+    const labelA = s.first.label;
     const dec = (u: Uint8Array) => new TextDecoder().decode(u);
     const single = (l: string) => vscode.Uri.from({ scheme: 'content-docs', authority: `${ID}.${l}`, path: `/Freestyle/${NAME}.md` });
     const inFolder = (l: string) => vscode.Uri.from({ scheme: 'content-docs', authority: l, path: `/Freestyle/${NAME}.md` });
@@ -164,7 +165,7 @@ describe('several accounts: nothing crosses from one account to another (a remov
       (rows) => ({ rows: rows as unknown as AnyNode[] }),
       (e: unknown) => ({ error: e instanceof Error ? e.message : String(e) }),
     );
-    await s.registry.remove(label);
+    await s.registry.remove(s.registry.byLabel(label)!);
     const read = await listing;
     assert.deepStrictEqual(read, { rows: [] }, 'the removed account\'s root lists nothing (no error, no rows of a removed account)');
     await new Promise((r) => setTimeout(r, 300));
@@ -187,7 +188,7 @@ describe('several accounts: nothing crosses from one account to another (a remov
         (e: unknown) => ({ error: e instanceof Error ? e.message : String(e) }),
       );
       await until('the list on the wire', () => b.requests.some((r) => r.route === 'documents.list'));
-      await s.registry.remove(label);
+      await s.registry.remove(s.registry.byLabel(label)!);
       release();
       released = true;
       assert.deepStrictEqual(await listing, { rows: [] }, 'no row of the removed account is handed to the view, and no error');
@@ -210,7 +211,7 @@ describe('several accounts: nothing crosses from one account to another (a remov
     const [projectRowB] = (await s.projectsView.getChildren(projectRoots[1] as never)) as unknown as AnyNode[];
     assert.ok(projectRowB, 'the added account\'s Projects root lists a row');
 
-    await s.registry.remove(label);
+    await s.registry.remove(s.registry.byLabel(label)!);
     b.resetRequests();
     const token = new vscode.CancellationTokenSource().token;
     const asked = (view: typeof s.documentsView | typeof s.projectsView, row: AnyNode) => {
@@ -227,7 +228,7 @@ describe('several accounts: nothing crosses from one account to another (a remov
     assert.deepStrictEqual(b.requests.map((r) => `${r.method} ${r.path}`), [], 'nothing is sent to the removed account\'s server');
   });
 
-  it('a change of the user settings\' server addresses reloads the first account\'s projects, never an added account\'s (its servers are its own)', async () => {
+  it('a change of the user settings\' server addresses makes the first account anew (its projects read again), never an added account (its servers are its own)', async () => {
     await addB();
     await roots(2);
     const projectRoots = (await s.projectsView.getChildren()) as unknown as AnyNode[];
@@ -240,12 +241,17 @@ describe('several accounts: nothing crosses from one account to another (a remov
     a.resetRequests();
     b.resetRequests();
     try {
+      const before = s.first;
       // The same projects server, written another way: a change of the setting all the same.
       await configure('projects.baseUrl', `${a.seoUrl}/`);
-      await until('the first account to read its projects again', async () => {
-        await projectsOf(rootA);
-        return lists(a).length > 0 || undefined;
-      });
+      assert.notStrictEqual(s.first, before, 'another server address makes another account');
+      assert.strictEqual(s.first.label, before.label, 'of the same label (the same documents server and key)');
+      assert.deepStrictEqual(await projectsOf(rootA), [], 'the old account\'s root lists nothing, and reads nothing');
+      assert.strictEqual(lists(a).length, 0);
+      const [newRootA, sameRootB] = (await s.projectsView.getChildren()) as unknown as AnyNode[];
+      assert.strictEqual(sameRootB, rootB, 'the added account is the same');
+      await projectsOf(newRootA);
+      assert.ok(lists(a).length > 0, 'the new account reads its projects');
       await projectsOf(rootB);
       assert.strictEqual(lists(b).length, 0, 'the added account\'s projects were not read again');
     } finally {
@@ -267,7 +273,7 @@ describe('several accounts: nothing crosses from one account to another (a remov
 
       const messages = new MessageCapture().install();
       try {
-        await s.registry.remove(label);
+        await s.registry.remove(s.registry.byLabel(label)!);
         release();
         released = true;
         await Promise.all([first, second]);
@@ -306,8 +312,8 @@ describe('several accounts: nothing crosses from one account to another (a remov
     const label = await addB();
     await roots(2);
     await vscode.commands.executeCommand('contentDocs.signOut');
-    await until('the first account signed out', () => s.documents.accountLabel === undefined && !s.credentials.signedIn);
-    assert.deepStrictEqual(s.registry.shown().map((x) => x.label), [label], 'the added account is the one shown');
+    await until('the first account signed out', () => s.firstOrNone?.label === undefined && !s.credentials.signedIn);
+    assert.deepStrictEqual(s.registry.all().map((x) => x.label), [label], 'the added account is the one shown');
     const rows = await until('the added account\'s document in the view', async () => {
       const r = await rowsOfId(undefined, 3);
       return r.length ? r : undefined;
@@ -320,7 +326,7 @@ describe('several accounts: nothing crosses from one account to another (a remov
   });
 
   it('wrong keys typed into Add Account… never cost the first account its label (its tabs keep working)', async () => {
-    const before = s.documents.accountLabel!;
+    const before = s.first.label;
     const uriA = vscode.Uri.from({ scheme: 'content-docs', authority: `${ID}.${before}`, path: `/Freestyle/${NAME}.md` });
     assert.strictEqual(new TextDecoder().decode(await vscode.workspace.fs.readFile(uriA)), 'Text of A');
     // Fifty mistyped keys (the server refuses each), then the right one.
@@ -331,7 +337,7 @@ describe('several accounts: nothing crosses from one account to another (a remov
     // Signed out and in again with the same key on the same server: the same account, as before.
     await vscode.commands.executeCommand('contentDocs.signOut');
     await useSandbox(s, a);
-    assert.strictEqual(await until('the first account\'s label', () => s.documents.currentAccount()), before, 'the same server and key keep their label');
+    assert.strictEqual(await until('the first account\'s label', () => Promise.resolve(s.firstOrNone?.label)), before, 'the same server and key keep their label');
     assert.strictEqual(new TextDecoder().decode(await vscode.workspace.fs.readFile(uriA)), 'Text of A', 'the first account\'s address still reads');
   });
 
@@ -344,7 +350,7 @@ describe('several accounts: nothing crosses from one account to another (a remov
     prompter.inputs = [b.key];
     assert.strictEqual(await vscode.commands.executeCommand('contentDocs.signIn'), false, 'the key is not set for the first account');
     assert.match(prompter.checked.at(-1)?.problem ?? '', /added with "Add Account…"/, 'the box says whose key it is');
-    const labels = s.registry.shown().map((x) => x.label ?? 'signed-out');
+    const labels = s.registry.all().map((x) => x.label ?? 'signed-out');
     assert.strictEqual(new Set(labels).size, labels.length, `every account shown has a label of its own: ${labels.join(', ')} (added: ${label})`);
     const view = await readView(s.documentsView as never, 3);
     const ids = view.nodes.map((n) => n.item.id).filter((x): x is string => x !== undefined);
@@ -364,8 +370,9 @@ describe('several accounts: nothing crosses from one account to another (a remov
       // Then the first account's server (user settings) is changed to the copy's: the same server and key as the added one.
       await configure('documents.baseUrl', copy.docsUrl);
       await configure('projects.baseUrl', copy.seoUrl);
-      await until('the first account\'s new label', async () => (await s.documents.currentAccount()) !== undefined);
-      const labels = s.registry.shown().map((x) => x.label ?? 'signed-out');
+      // The settings now name the added account's server and key: one account of that label, the added one.
+      assert.deepStrictEqual(s.registry.all().map((x) => x.origin), ['added'], 'the settings make no second account of the added one');
+      const labels = s.registry.all().map((x) => x.label ?? 'signed-out');
       assert.strictEqual(new Set(labels).size, labels.length, `every account shown has a label of its own: ${labels.join(', ')}`);
       const view = await readView(s.documentsView as never, 3);
       const ids = view.nodes.map((n) => n.item.id).filter((x): x is string => x !== undefined);
@@ -373,11 +380,11 @@ describe('several accounts: nothing crosses from one account to another (a remov
       const sessions = (await s.accounts.getSessions()).map((x) => x.id);
       assert.strictEqual(new Set(sessions).size, sessions.length, `the Accounts menu lists each account once: ${sessions.join(', ')}`);
       // The menu's Sign Out on that one entry removes the added account it shows, not the first account's key.
-      await s.accounts.removeSession(s.registry.added()[0].label!);
+      await s.accounts.removeSession(s.registry.added()[0].label);
       assert.strictEqual(s.registry.added().length, 0, 'the added account is removed');
       assert.ok(await s.credentials.hasKey(), 'the first account keeps its key');
     } finally {
-      for (const added of s.registry.added()) await s.registry.remove(added.label!);
+      for (const added of s.registry.added()) await s.registry.remove(added);
       await useSandbox(s, a);
       await copy.close();
     }
@@ -388,7 +395,7 @@ describe('several accounts: nothing crosses from one account to another (a remov
     b.documents.set(7071, sandboxDocument(7071, 'Made with B\'s template', 'Text', { templateId: 61, templateName: 'Own template of B' }));
     const label = await addB();
     const added = s.registry.byLabel(label)!;
-    for (const account of [s.registry.primary, added]) {
+    for (const account of [s.first, added]) {
       const tree = s.documentsView.treeOf(account) as unknown as { model: { rootChildren(): Promise<AnyNode[]> }; load(g: AnyNode): Promise<unknown> };
       const all = (await tree.model.rootChildren()).find((g) => g.kind === 'all')!;
       await tree.load(all);
@@ -419,7 +426,7 @@ describe('several accounts: nothing crosses from one account to another (a remov
       // The pick is answered with B's row, B having been removed meanwhile (Remove Account…, or Sign Out in the
       // Accounts menu, from another part of the window).
       const pickRemovedB = (items: readonly vscode.QuickPickItem[]) => {
-        void s.registry.remove(label);
+        void s.registry.remove(s.registry.byLabel(label)!);
         return items.find((i) => i.label.includes(bName));
       };
       a.resetRequests();
@@ -449,8 +456,8 @@ describe('several accounts: nothing crosses from one account to another (a remov
     const c = await startSandbox({ key: 'third-installation-key-0123456789' });
     try {
       await addB();
-      const aName = s.registry.primary.displayName;
-      const labelA = s.registry.primary.label;
+      const aName = s.first.displayName;
+      const labelA = s.first.label;
       // The user picks the first account's row (named after A); meanwhile the first account is signed in to C
       // (Set API Key… and the server's settings changed in another part of the window).
       const pickAThenSwitch = (items: readonly vscode.QuickPickItem[]) => {
@@ -458,8 +465,8 @@ describe('several accounts: nothing crosses from one account to another (a remov
         return (async () => {
           await useSandbox(s, c);
           await until('the first account signed in to C', async () => {
-            const now = await s.documents.currentAccount();
-            return now !== undefined && now !== labelA && s.registry.shown().includes(s.registry.primary) ? true : undefined;
+            const now = s.firstOrNone?.label;
+            return now !== undefined && now !== labelA && s.registry.all().includes(s.first) ? true : undefined;
           });
           return itemA;
         })() as unknown as vscode.QuickPickItem;
@@ -484,6 +491,54 @@ describe('several accounts: nothing crosses from one account to another (a remov
       assert.deepStrictEqual(stored(b), [], 'nothing is created in the added account');
     } finally {
       await c.close();
+    }
+  });
+
+  it('signing out of one account asks nothing of another account\'s server (its open tabs are not read again)', async () => {
+    const labelB = await addB();
+    const labelA = s.first.label;
+    const opened = async (label: string) => {
+      await vscode.commands.executeCommand('contentDocs.documentOpen', { id: ID, account: label });
+      return until(`the editor of ${ID}.${label}`, () => vscode.window.visibleTextEditors.find((e) => e.document.uri.authority === `${ID}.${label}`));
+    };
+    assert.strictEqual((await opened(labelA)).document.getText(), 'Text of A');
+    assert.strictEqual((await opened(labelB)).document.getText(), 'Text of B');
+    // Everything the opening asked for is answered, and its reads are too old to serve a stat; then the first
+    // account is signed out.
+    await new Promise((r) => setTimeout(r, REUSE_MS + 500));
+    b.resetRequests();
+    await s.registry.remove(s.first);
+    await new Promise((r) => setTimeout(r, 1500));
+    // (The view, now showing the added account alone, may list its documents: that is the view, not its open tab.)
+    assert.deepStrictEqual(
+      b.requests.filter((r) => r.route === 'documents.show').map((r) => `${r.method} ${r.path}`),
+      [],
+      "the added account's open document is not read again because the first account went",
+    );
+  });
+
+  it('Back Up Account to Folder… on the root of an account signed out elsewhere meanwhile backs up no other account', async () => {
+    await addB();
+    const [rootA] = await roots(2);
+    assert.strictEqual(s.documentsView.accountOf(rootA), s.first, "the first root is the first account's");
+    // The user opens the first root's context menu; meanwhile another window signs out of the first account.
+    await s.context.secrets.delete('contentDocs.apiKey');
+    await until('the first account signed out', () => (s.firstOrNone === undefined ? true : undefined));
+    const w = vscode.window as unknown as { showOpenDialog: typeof vscode.window.showOpenDialog };
+    const original = w.showOpenDialog;
+    const dialogs: Array<string | undefined> = [];
+    w.showOpenDialog = (o) => {
+      dialogs.push(o?.title);
+      return Promise.resolve(undefined);
+    };
+    const messages = new MessageCapture().install();
+    try {
+      await Promise.resolve(vscode.commands.executeCommand('contentDocs.backupAccount', rootA)).then(undefined, () => undefined);
+      assert.deepStrictEqual(dialogs, [], 'no backup of another account is offered for the root clicked');
+      assert.ok(messages.shown.some((m) => m.level !== 'info' && /nothing/i.test(m.message)), `the user is told: ${JSON.stringify(messages.shown.map((m) => m.message))}`);
+    } finally {
+      w.showOpenDialog = original;
+      messages.dispose();
     }
   });
 });

@@ -8,8 +8,8 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as vscode from 'vscode';
-import { CMD } from '../../src/constants';
-import type { Core } from '../../src/core';
+import { CMD, STATE } from '../../src/constants';
+import type { TestServices } from '../kit/services';
 import { DocumentsTreeProvider } from '../../src/documents/documentsTree';
 import { documentsModelOf } from '../../src/documents/modelOfAccount';
 import type { DocNode, DocumentNode, GroupNode, TemplateGroupNode } from '../../src/model/nodes';
@@ -21,8 +21,31 @@ import { accountNow, configure, labelText, MessageCapture, openDocument, questio
 const PAGE = 10;
 
 let sandbox: Sandbox;
-let s: Core;
-let tree: DocumentsTreeProvider;
+let s: TestServices;
+/** The models this suite counts without pause, and the pause a model has by default (put back at the end). */
+const unpaced = new WeakSet<object>();
+let defaultInterval: number | undefined;
+
+/**
+ * The Documents tree of the settings' account as it is now, counting without pause. Signing in again, another key or
+ * another server makes another account with its own tree and model: a tree (or a group or row of it) held across such
+ * a change is the old account's, which the view no longer shows. So it is read again at every use, only while signed
+ * in (signed out, there is no account to have a tree: the view itself lists nothing).
+ */
+function tree(): DocumentsTreeProvider {
+  const t = s.documentsTree;
+  if (!unpaced.has(t.model)) {
+    unpaced.add(t.model);
+    defaultInterval ??= t.model.countIntervalMs;
+    t.model.countIntervalMs = 0;
+  }
+  return t;
+}
+
+/** The view's state as the settings' account keeps it in globalState (under its label: each account keeps its own). */
+function savedState(): { sort?: string; search?: unknown } | undefined {
+  return s.context.globalState.get(`${STATE.documentsView}.${s.first.label}`);
+}
 
 // --- The scripted user ---------------------------------------------------------------------------------
 
@@ -58,13 +81,13 @@ function expected(filter: (d: SandboxDocument) => boolean, sort: 'newest' | 'old
 }
 
 function group(templateId: number): TemplateGroupNode {
-  const g = tree.templateGroup(templateId);
+  const g = tree().templateGroup(templateId);
   assert.ok(g, `a group for template ${templateId}`);
   return g;
 }
 
 async function children(node?: DocNode): Promise<DocNode[]> {
-  return (await tree.getChildren(node)) ?? [];
+  return (await tree().getChildren(node)) ?? [];
 }
 
 async function docNodes(g: GroupNode): Promise<DocumentNode[]> {
@@ -72,17 +95,17 @@ async function docNodes(g: GroupNode): Promise<DocumentNode[]> {
 }
 
 function label(n: DocNode): string {
-  const l = tree.getTreeItem(n).label;
+  const l = tree().getTreeItem(n).label;
   return typeof l === 'string' ? l : (l?.label ?? '');
 }
 
 function describe_(n: DocNode): string {
-  const d = tree.getTreeItem(n).description;
+  const d = tree().getTreeItem(n).description;
   return typeof d === 'string' ? d : '';
 }
 
 function icon(n: DocNode): string | undefined {
-  const i = tree.getTreeItem(n).iconPath;
+  const i = tree().getTreeItem(n).iconPath;
   return i instanceof vscode.ThemeIcon ? i.id : undefined;
 }
 
@@ -120,11 +143,14 @@ function plainDocument(predicate: (d: SandboxDocument) => boolean): SandboxDocum
 /** Puts the view back to its defaults, with empty caches and a fresh request log. */
 async function resetView(): Promise<void> {
   sandbox.clearFaults();
-  tree.model.setSearch(undefined);
-  await tree.model.setFavoritesOnly(false);
-  await tree.model.setSort('newest');
+  // Signed out there is no account, hence no view state to put back.
+  if (s.firstOrNone) {
+    tree().model.setSearch(undefined);
+    await tree().model.setFavoritesOnly(false);
+    await tree().model.setSort('newest');
+  }
   await configure('documents.hideEmptyTemplates', undefined);
-  tree.model.refresh();
+  if (s.firstOrNone) tree().model.refresh();
   prompter.reset();
   messages.clear();
   await sleep(20);
@@ -136,14 +162,10 @@ const measured: Record<string, number> = {};
 describe('sidebar: sign-in, the Documents view and the document commands', function () {
   this.timeout(60_000);
   let previousPrompter: Prompter | undefined;
-  let previousInterval = 0;
 
   before(async () => {
     sandbox = await startSandbox({ rateLimit: 0, storeDelayMs: 0 });
     s = await services();
-    tree = s.documentsTree;
-    previousInterval = tree.model.countIntervalMs;
-    tree.model.countIntervalMs = 0;
     await configure('documents.baseUrl', sandbox.docsUrl);
     await configure('projects.baseUrl', sandbox.seoUrl);
     await configure('documents.pageSize', PAGE);
@@ -157,9 +179,11 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
   after(async () => {
     messages.dispose();
     if (previousPrompter) s.prompter.current = previousPrompter;
-    tree.model.countIntervalMs = previousInterval;
-    tree.model.setSearch(undefined);
-    await tree.model.setFavoritesOnly(false);
+    if (s.firstOrNone) {
+      tree().model.setSearch(undefined);
+      await tree().model.setFavoritesOnly(false);
+      if (defaultInterval !== undefined) tree().model.countIntervalMs = defaultInterval;
+    }
     await configure('documents.pageSize', undefined);
     await configure('documents.hideEmptyTemplates', undefined);
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
@@ -185,7 +209,9 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       assert.deepStrictEqual(prompter.checked.map((c) => c.value), ['not-the-right-key'], 'the key box closed on Escape after one try');
       assert.match(prompter.checked[0].problem ?? '', /did not accept this API key/i);
       assert.ok(!messages.shown.some((m) => m.level === 'error'), JSON.stringify(messages.shown));
-      assert.deepStrictEqual(await children(), [], 'signed out: the view is empty (the welcome view shows)');
+      // Signed out there is no account (hence no tree of it): the view itself lists nothing.
+      assert.strictEqual(s.firstOrNone, undefined, 'no account signed in');
+      assert.deepStrictEqual(await s.documentsView.getChildren(), [], 'signed out: the view is empty (the welcome view shows)');
     });
 
     it('a good key: one probe on /account, then stored in SecretStorage; the view fills without a request', async () => {
@@ -207,17 +233,26 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
 
     it('Sign Out: the key goes, the view empties and its cache is dropped', async () => {
       await resetView();
-      const g = group(1);
-      await children(g);
+      const signedOut = tree();
+      // The group as the view shows it (a row the view handed out, as VS Code holds it).
+      const g = (await s.documentsView.getChildren()).find((n) => n.kind === 'template' && n.templateId === 1);
+      assert.ok(g, 'the Freestyle group is shown');
+      await s.documentsView.getChildren(g);
       assert.strictEqual(lists().length, 1);
       await vscode.commands.executeCommand(CMD.signOut);
       assert.strictEqual(await s.credentials.getKey(), undefined);
-      assert.deepStrictEqual(await children(), []);
-      assert.deepStrictEqual(await children(g), []);
+      assert.strictEqual(s.firstOrNone, undefined, 'no account signed in');
+      assert.deepStrictEqual(await s.documentsView.getChildren(), []);
+      assert.deepStrictEqual(await s.documentsView.getChildren(g), [], 'a row of the account signed out lists nothing');
       assert.strictEqual(lists().length, 1, 'signed out: no request');
       await s.credentials.setKey(sandbox.key);
-      await until('the view back', async () => (await children()).length > 0);
-      await children(g);
+      await until('the view back', async () => (await s.documentsView.getChildren()).length > 0);
+      // The same server and key again: the same label, but a new account, with its own tree and an empty cache.
+      // (Under the old model the tree and its groups stayed the same objects and only the cache was dropped.)
+      assert.notStrictEqual(tree(), signedOut, 'signed in again: a new account, with its own tree');
+      assert.deepStrictEqual(await s.documentsView.getChildren(g), [], 'the old account\'s group still lists nothing');
+      assert.strictEqual(lists().length, 1, 'nor asks anything');
+      await children(group(1));
       assert.strictEqual(lists().length, 2, 'signed in again: the group is read again (the cache was dropped)');
     });
   });
@@ -242,7 +277,7 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       assert.strictEqual(root[root.length - 1].kind, 'other');
       assert.strictEqual(label(root[root.length - 1]), 'Other templates');
       for (const g of groups.slice(0, 5)) {
-        const item = tree.getTreeItem(g);
+        const item = tree().getTreeItem(g);
         assert.strictEqual(item.description, undefined, 'no count before it is known');
         assert.strictEqual(item.collapsibleState, vscode.TreeItemCollapsibleState.Collapsed);
         assert.strictEqual(item.id, `group:${g.key}`);
@@ -270,7 +305,7 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
 
       const d = docs[0];
       const src = sandbox.documents.get(d.doc.id)!;
-      const item = tree.getTreeItem(d);
+      const item = tree().getTreeItem(d);
       assert.strictEqual(item.label, src.name.trim() || 'Untitled');
       assert.match(String(item.description), /^\d+ words? · updated .+/);
       assert.ok(String(item.description).startsWith(`${src.words} word`));
@@ -279,7 +314,7 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       assert.strictEqual(icon(d), src.favorite ? 'star-full' : 'markdown');
       assert.strictEqual(item.command?.command, CMD.documentOpen);
       assert.deepStrictEqual(item.command?.arguments, [{ id: src.id }]);
-      const resolved = tree.resolveTreeItem(item, d);
+      const resolved = tree().resolveTreeItem(item, d);
       const tip = resolved.tooltip as vscode.MarkdownString;
       assert.ok(tip instanceof vscode.MarkdownString);
       for (const part of ['Template: Article', 'Words:', 'Created:', 'Updated:']) assert.ok(tip.value.includes(part), `${part} in ${tip.value}`);
@@ -300,7 +335,7 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       const more = (await children(article)).find((n) => n.kind === 'loadMore')!;
       const total = allDocs().filter((d) => d.templateId === 4).length;
       assert.strictEqual(describe_(more), `${PAGE} of ${total}`);
-      assert.strictEqual(tree.getTreeItem(more).command?.command, CMD.documentsLoadMore);
+      assert.strictEqual(tree().getTreeItem(more).command?.command, CMD.documentsLoadMore);
       await vscode.commands.executeCommand(CMD.documentsLoadMore, more);
       assert.deepStrictEqual(lists().map((r) => [r.query.template_id, r.query.page]), [['4', '2']]);
       measured.loadMore = lists().length;
@@ -317,11 +352,11 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       prompter.picks = [(items) => items[0]];
       prompter.inputs = [custom.name];
       await vscode.commands.executeCommand(CMD.documentsSearch);
-      const g = tree.templateGroup(60);
+      const g = tree().templateGroup(60);
       assert.ok(g, 'a group for template 60');
       assert.strictEqual(g.name, 'Custom: Landing page');
       assert.ok((await children()).includes(g));
-      assert.strictEqual(tree.getTreeItem(g).contextValue, 'template:custom');
+      assert.strictEqual(tree().getTreeItem(g).contextValue, 'template:custom');
       sandbox.resetRequests();
       const docs = await docNodes(g);
       assert.deepStrictEqual(docs.map((d) => d.doc.id), expected((d) => d.templateId === 60, 'newest'));
@@ -334,7 +369,7 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       const oldName = blank.name;
       blank.name = '   ';
       try {
-        tree.model.refresh();
+        tree().model.refresh();
         const kids = await children(group(emptyId));
         assert.strictEqual(kids.length, 1);
         assert.strictEqual(kids[0].kind, 'empty');
@@ -348,7 +383,7 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
     });
 
     it('Favorites: one request (favorite=1), every row starred, count shown', async () => {
-      const fav = tree.model.favoritesGroup;
+      const fav = tree().model.favoritesGroup;
       const docs = await loadAll(fav);
       const want = expected((d) => d.favorite, 'newest');
       assert.deepStrictEqual(docs.map((d) => d.doc.id), want);
@@ -357,8 +392,8 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       assert.strictEqual(describe_(fav), String(want.length));
       for (const d of docs) {
         assert.strictEqual(icon(d), 'star-full');
-        assert.strictEqual(tree.getTreeItem(d).contextValue, 'document:favorite');
-        assert.strictEqual(tree.getTreeItem(d).id, `doc:favorites:${d.doc.id}`, 'row ids are unique per group');
+        assert.strictEqual(tree().getTreeItem(d).contextValue, 'document:favorite');
+        assert.strictEqual(tree().getTreeItem(d).id, `doc:favorites:${d.doc.id}`, 'row ids are unique per group');
       }
     });
 
@@ -376,7 +411,7 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       const root = await children();
       const g = root[0];
       assert.strictEqual(g.kind, 'searchResults');
-      const item = tree.getTreeItem(g);
+      const item = tree().getTreeItem(g);
       assert.strictEqual(item.label, 'Search results: "café"');
       assert.strictEqual(item.contextValue, 'searchResults');
       assert.strictEqual(item.collapsibleState, vscode.TreeItemCollapsibleState.Expanded);
@@ -385,11 +420,11 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       assert.deepStrictEqual((await docNodes(g as GroupNode)).map((d) => d.doc.id), want);
       assert.strictEqual(item.description, String(want.length));
       assert.strictEqual(lists().length, 1, 'showing the results costs nothing more');
-      assert.deepStrictEqual((s.context.globalState.get('contentDocs.documentsView') as { search?: unknown }).search, { text: 'café', by: 'name' });
+      assert.deepStrictEqual(savedState()?.search, { text: 'café', by: 'name' });
 
       await vscode.commands.executeCommand(CMD.documentsClearSearch);
       assert.ok(!(await children()).some((n) => n.kind === 'searchResults'));
-      assert.strictEqual(tree.model.search, undefined);
+      assert.strictEqual(tree().model.search, undefined);
       assert.strictEqual(lists().length, 1, 'clearing costs nothing');
     });
 
@@ -399,7 +434,7 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       assert.deepStrictEqual(prompter.asked.map((a) => a.kind), ['input'], 'one question: the words, with the toggle in the same box');
       assert.strictEqual(lists().length, 1);
       assert.strictEqual(lists()[0].query.search_by, 'result');
-      const g = tree.searchGroup!;
+      const g = tree().searchGroup!;
       assert.strictEqual(label(g), 'Search results in text: "DELICIEUX"');
       const want = expected((d) => d.result !== null && finds(d.result, 'delicieux'), 'newest');
       assert.strictEqual(want.length, 1);
@@ -411,7 +446,7 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       assert.deepStrictEqual(prompter.asked[1].toggles, { text: true });
       assert.match(prompter.asked[1].prompt ?? '', /^Searching the documents' text/);
       assert.strictEqual(lists()[1].query.search_by, 'result');
-      const kids = await children(tree.searchGroup);
+      const kids = await children(tree().searchGroup);
       assert.strictEqual(kids.length, 1);
       assert.strictEqual(kids[0].kind, 'empty');
       assert.strictEqual(label(kids[0]), 'No documents match');
@@ -425,7 +460,7 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       ['newest', 'id', 'desc'],
     ] as const) {
       it(`Sort: ${sort} (sort_by=${sortBy}, sort=${dir}), kept in globalState; unexpanded groups are not read`, async () => {
-        if (sort === 'newest') await tree.model.setSort('oldest');
+        if (sort === 'newest') await tree().model.setSort('oldest');
         sandbox.resetRequests();
         const labels: string[] = [];
         prompter.picks = [
@@ -436,20 +471,20 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
         ];
         await vscode.commands.executeCommand(CMD.documentsSort);
         assert.strictEqual(labels.length, 4);
-        assert.strictEqual(tree.model.sort, sort);
+        assert.strictEqual(tree().model.sort, sort);
         assert.strictEqual(lists().length, 0, 'a sort reads nothing by itself');
         const freestyle = group(1);
         const docs = await docNodes(freestyle);
         assert.strictEqual(lists().length, 1);
         assert.deepStrictEqual([lists()[0].query.sort_by, lists()[0].query.sort], [sortBy, dir]);
         assert.deepStrictEqual(docs.map((d) => d.doc.id), expected((d) => d.templateId === 1, sort).slice(0, PAGE));
-        assert.strictEqual((s.context.globalState.get('contentDocs.documentsView') as { sort?: string }).sort, sort);
+        assert.strictEqual(savedState()?.sort, sort);
       });
     }
 
     it('Favorites only: a title-bar toggle; every group lists favorites (favorite=1); the Favorites group steps aside', async () => {
       await vscode.commands.executeCommand(CMD.documentsFavoritesOnly);
-      assert.strictEqual(tree.model.favoritesOnly, true);
+      assert.strictEqual(tree().model.favoritesOnly, true);
       const root = await children();
       assert.ok(!root.some((n) => n.kind === 'favorites'));
       const freestyle = group(1);
@@ -458,18 +493,24 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       assert.ok(lists().every((r) => r.query.favorite === '1' && r.query.template_id === '1'));
       assert.strictEqual(describe_(freestyle), String(docs.length));
       await vscode.commands.executeCommand(CMD.documentsShowAll);
-      assert.strictEqual(tree.model.favoritesOnly, false);
+      assert.strictEqual(tree().model.favoritesOnly, false);
       assert.ok((await children()).some((n) => n.kind === 'favorites'));
       await children(freestyle);
       assert.strictEqual(lists().at(-1)!.query.favorite, undefined, 'all documents again');
     });
 
     it('sort, filter and search survive a restart (a new model and view over the same globalState); the model is its account\'s, not its view\'s', async () => {
-      await tree.model.setSort('nameDesc');
-      await tree.model.setFavoritesOnly(true);
-      tree.model.setSearch({ text: 'launch', by: 'result' });
-      const built = documentsModelOf(s.documents, s.credentials, s.context.globalState, s.log);
-      const restarted = new DocumentsTreeProvider(built.model, built.link, s.credentials, s.context.globalState, s.log);
+      await tree().model.setSort('nameDesc');
+      await tree().model.setFavoritesOnly(true);
+      tree().model.setSearch({ text: 'launch', by: 'result' });
+      const state = s.context.globalState;
+      const own: vscode.Memento = {
+        keys: () => state.keys(),
+        get: <T>(key: string, fallback?: T) => state.get<T>(`${key}.${s.first.label}`, fallback as T),
+        update: (key: string, value: unknown) => state.update(`${key}.${s.first.label}`, value),
+      };
+      const built = documentsModelOf(s.first, own, s.log);
+      const restarted = new DocumentsTreeProvider(built.model, built.link, s.credentials, own, s.log);
       try {
         assert.strictEqual(restarted.model.sort, 'nameDesc');
         assert.strictEqual(restarted.model.favoritesOnly, true);
@@ -482,8 +523,8 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
         await built.model.setSort('newest');
         heard.dispose();
         assert.ok(changes > 0, 'the model still tells of its changes after its view was disposed');
-        assert.strictEqual(s.documentsTree.model, s.registry.primary.documentsModel.model, "the Documents view shows its account's model");
-        assert.strictEqual(s.projectsTree.model, s.registry.primary.projectsModel.model, "the Projects view shows its account's model");
+        assert.strictEqual(s.documentsTree.model, s.first.documentsModel.model, "the Documents view shows its account's model");
+        assert.strictEqual(s.projectsTree.model, s.first.projectsModel.model, "the Projects view shows its account's model");
       } finally {
         restarted.dispose();
         built.dispose();
@@ -496,10 +537,10 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       sandbox.setLatency(15);
       try {
         await vscode.commands.executeCommand(CMD.documentsHideEmpty);
-        assert.strictEqual(tree.model.hideEmpty, true);
+        assert.strictEqual(tree().model.hideEmpty, true);
         await children();
-        await until('counting to start', () => tree.message !== undefined || lists().length > 0);
-        await tree.model.countingDone;
+        await until('counting to start', () => tree().message !== undefined || lists().length > 0);
+        await tree().model.countingDone;
         const counted = lists();
         // A few hundred documents: All Documents read by id, 100 a page, counts every group (not one request per group).
         const pages = Math.ceil(allDocs().length / 100);
@@ -518,9 +559,9 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
         for (const g of shown) assert.strictEqual(describe_(g), String(allDocs().filter((d) => d.templateId === g.templateId).length), g.name);
         // Other templates: counted without a request, as All Documents minus the table's templates.
         const others = allDocs().filter((d) => d.templateId === null || d.templateId > 52).length;
-        assert.strictEqual(describe_(tree.model.otherGroup), String(others));
-        assert.strictEqual(describe_(tree.model.allGroup), String(allDocs().length));
-        assert.strictEqual(tree.message, undefined);
+        assert.strictEqual(describe_(tree().model.otherGroup), String(others));
+        assert.strictEqual(describe_(tree().model.allGroup), String(allDocs().length));
+        assert.strictEqual(tree().message, undefined);
 
         // Refresh starts over and stops a count under way.
         sandbox.setLatency(60);
@@ -528,7 +569,7 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
         await vscode.commands.executeCommand(CMD.documentsRefresh);
         await children();
         await until('a count request', () => lists().length > 0);
-        assert.match(tree.message ?? '', /Counting/);
+        assert.match(tree().message ?? '', /Counting/);
         await vscode.commands.executeCommand(CMD.documentsShowEmpty);
         await sleep(150);
         const n = lists().length;
@@ -554,7 +595,7 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       const oldName = d.name;
       const article = group(4);
       await loadAll(article);
-      const fav = tree.model.favoritesGroup;
+      const fav = tree().model.favoritesGroup;
       await children(fav);
       sandbox.resetRequests();
       const row = (await docNodes(article)).find((n) => n.doc.id === d.id)!;
@@ -569,7 +610,7 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
 
       await sleep(20); // let the change events of the loads above go out first
       const changes: unknown[] = [];
-      const sub = tree.onDidChangeTreeData((e) => changes.push(e));
+      const sub = tree().onDidChangeTreeData((e) => changes.push(e));
       prompter.inputs = ['Renamed from the sidebar'];
       await vscode.commands.executeCommand(CMD.documentRename, row);
       await sleep(30);
@@ -589,20 +630,20 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       const d = plainDocument((x) => x.templateId === 9 && !x.favorite);
       const blog = group(9);
       await loadAll(blog);
-      const fav = tree.model.favoritesGroup;
+      const fav = tree().model.favoritesGroup;
       await loadAll(fav);
       const favCount = allDocs().filter((x) => x.favorite).length;
       assert.strictEqual(describe_(fav), String(favCount));
       sandbox.resetRequests();
       const row = (await docNodes(blog)).find((n) => n.doc.id === d.id)!;
-      assert.strictEqual(tree.getTreeItem(row).contextValue, 'document');
+      assert.strictEqual(tree().getTreeItem(row).contextValue, 'document');
 
       await vscode.commands.executeCommand(CMD.documentFavorite, row);
       assert.deepStrictEqual(sandbox.requests.map((r) => [r.method, r.body]), [['PATCH', { favorite: '1' }]]);
       measured.favorite = sandbox.requests.length;
       assert.strictEqual(sandbox.documents.get(d.id)!.favorite, true);
       assert.strictEqual(icon(row), 'star-full');
-      assert.strictEqual(tree.getTreeItem(row).contextValue, 'document:favorite');
+      assert.strictEqual(tree().getTreeItem(row).contextValue, 'document:favorite');
       const favIds = (await docNodes(fav)).map((n) => n.doc.id);
       assert.deepStrictEqual(favIds, expected((x) => x.favorite, 'newest'), 'the Favorites group follows, in order');
       assert.strictEqual(describe_(fav), String(favCount + 1));
@@ -647,7 +688,7 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       const d = plainDocument((x) => x.templateId === 4 && x.favorite);
       const article = group(4);
       await children(article);
-      const fav = tree.model.favoritesGroup;
+      const fav = tree().model.favoritesGroup;
       await children(fav);
       const articleCount = allDocs().filter((x) => x.templateId === 4).length;
       const favCount = allDocs().filter((x) => x.favorite).length;
@@ -704,13 +745,17 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
     });
 
     it('the title says the search, the filter and the sort beside the view name; nothing while signed out', async () => {
-      const view = tree.treeView!;
+      const view = tree().treeView!;
+      // The view on screen, as where its title is read: signed in again, VS Code asks it for its rows, and the new
+      // account's tree (the account is made anew on sign-in) says its state there.
+      await vscode.commands.executeCommand('workbench.view.extension.contentDocs');
+      await until('the Documents view visible', () => view.visible);
       await until('the description of the defaults', () => view.description === 'Newest first');
-      tree.model.setSearch({ text: 'solar', by: 'name' });
-      await tree.model.setFavoritesOnly(true);
-      await tree.model.setSort('nameAsc');
+      tree().model.setSearch({ text: 'solar', by: 'name' });
+      await tree().model.setFavoritesOnly(true);
+      await tree().model.setSort('nameAsc');
       await until('the description of a search, the filter and a sort', () => view.description === '“solar” in names · Favorites only · Name A–Z', 5000);
-      tree.model.setSearch({ text: 'coffee', by: 'result' });
+      tree().model.setSearch({ text: 'coffee', by: 'result' });
       await until('a search in the texts', () => view.description === '“coffee” in texts · Favorites only · Name A–Z', 5000);
       await s.credentials.clearKey();
       try {
@@ -741,11 +786,11 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
 
     /** Selects a row as a click would (a reveal made while the view's first rows still load selects nothing: again then). */
     async function select(node: DocNode): Promise<void> {
-      for (let i = 0; i < 10 && tree.treeView!.selection[0] !== node; i++) {
-        await tree.treeView!.reveal(node, { select: true, focus: true });
+      for (let i = 0; i < 10 && tree().treeView!.selection[0] !== node; i++) {
+        await tree().treeView!.reveal(node, { select: true, focus: true });
         await sleep(200);
       }
-      assert.strictEqual(tree.treeView!.selection[0], node, 'the row is selected in the view');
+      assert.strictEqual(tree().treeView!.selection[0], node, 'the row is selected in the view');
     }
 
     it('a key pressed in the view acts on the row in focus there (moved with the arrows from the selected one), never on the active editor\'s document; on a group row it does nothing', async () => {
@@ -765,13 +810,13 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       await select(anchor);
       await press(key);
       await until('the focus on the row', async () => (await read('.monaco-list-row.focused .label-name')).text === label(row));
-      assert.strictEqual(tree.treeView!.selection[0], anchor, 'the arrow moved the focus only');
+      assert.strictEqual(tree().treeView!.selection[0], anchor, 'the arrow moved the focus only');
       sandbox.resetRequests();
 
       await vscode.commands.executeCommand(CMD.documentFavoriteToggle, { selection: true });
       assert.strictEqual(sandbox.documents.get(selected.id)!.favorite, true, 'the focused row\'s document is a favorite');
       assert.strictEqual(sandbox.documents.get(anchor.doc.id)!.favorite, anchor.doc.favorite, 'the selected row\'s document is untouched');
-      assert.strictEqual(tree.treeView!.selection[0], row, 'the row in focus is now the selected one, as in the Explorer');
+      assert.strictEqual(tree().treeView!.selection[0], row, 'the row in focus is now the selected one, as in the Explorer');
       assert.strictEqual(sandbox.documents.get(inEditor.id)!.favorite, false, 'the active editor\'s document is untouched');
       await vscode.commands.executeCommand(CMD.documentFavoriteToggle, { selection: true });
       assert.strictEqual(sandbox.documents.get(selected.id)!.favorite, false, 'toggled back');
@@ -806,7 +851,7 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       assert.strictEqual(kids.length, 1);
       const err = kids[0];
       assert.strictEqual(err.kind, 'error');
-      const item = tree.getTreeItem(err);
+      const item = tree().getTreeItem(err);
       assert.strictEqual(item.contextValue, 'error');
       assert.strictEqual(icon(err), 'error');
       assert.match(labelText(item.label), /Couldn't load the documents/);
@@ -848,7 +893,7 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       sandbox.setFault('documents.list', { kind: 'rateLimit', retryAfter: 30, count: 3 });
       const [err] = await children(group(1));
       assert.strictEqual(err.kind, 'error');
-      const item = tree.getTreeItem(err);
+      const item = tree().getTreeItem(err);
       assert.match(labelText(item.label), /too many requests/i);
       assert.match(String(item.description), /retry after .+ \(30 s\)/);
       assert.strictEqual(item.command?.command, CMD.retry);
@@ -861,7 +906,7 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       try {
         const [auth] = await children(group(1));
         assert.strictEqual(auth.kind, 'error');
-        const a = tree.getTreeItem(auth);
+        const a = tree().getTreeItem(auth);
         assert.match(labelText(a.label), /API key was not accepted/);
         assert.strictEqual(a.command?.command, 'contentDocs.signIn');
       } finally {
@@ -875,7 +920,7 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
 
     it('both views with seeded data, a template expanded (sidebar-documents.png)', async () => {
       await vscode.commands.executeCommand('workbench.view.extension.contentDocs');
-      const view = tree.treeView!;
+      const view = tree().treeView!;
       await until('the Documents view visible', () => view.visible);
       await vscode.commands.executeCommand('contentDocs.documents.focus');
       // Room for the rows' descriptions: widen the side bar (the focused part) a little.
@@ -897,7 +942,7 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       const second = (await docNodes(g))[1];
       await reveal(second, { select: true, focus: true });
       await sleep(500);
-      await reveal(tree.model.favoritesGroup, { select: false, focus: false });
+      await reveal(tree().model.favoritesGroup, { select: false, focus: false });
       await until('the Projects view loaded', async () => ((await s.projectsTree.getChildren()) ?? []).length > 0);
       await sleep(1500);
       const file = await screenshot('sidebar-documents');

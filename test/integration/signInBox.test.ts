@@ -6,7 +6,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { CMD } from '../../src/constants';
-import type { Core } from '../../src/core';
+import type { TestServices } from '../kit/services';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { press, read, screenshot, typeText } from './harness';
 import { closeAll, configure, ExchangeCounter, MessageCapture, RecordingPrompter, services, sleep, until, useSandbox } from './reliabilityKit';
@@ -24,8 +24,8 @@ const SETTLE_MS = 1000;
 describe('sign-in box: the key box stays open while the server checks the key', function () {
   this.timeout(90_000);
   let sandbox: Sandbox;
-  let s: Core;
-  let previous: Core['prompter']['current'];
+  let s: TestServices;
+  let previous: TestServices['prompter']['current'];
   let exchanges: ExchangeCounter;
   const messages = new MessageCapture();
   const accountAnswers = () => sandbox.requests.filter((r) => r.route === 'account').map((r) => r.status);
@@ -178,5 +178,34 @@ describe('sign-in box: the key box stays open while the server checks the key', 
     assert.strictEqual(await s.credentials.getKey(), undefined, 'the late answer stores nothing');
     await until('the box to close', async () => !(await read(BOX)).visible);
     assert.deepStrictEqual(messages.shown.map((m) => m.message), [], 'and says nothing');
+  });
+
+  it('the server setting changed (Settings Sync) while the key was checked on the first server: that key is not stored for the other server, and never sent there', async () => {
+    const other = await startSandbox({ rateLimit: 0, storeDelayMs: 0, key: 'other-installation-key-0123456789' });
+    try {
+      const prompter = new RecordingPrompter();
+      prompter.inputs = [sandbox.key];
+      s.prompter.current = prompter;
+      // The key check waits on the wire while Settings Sync brings another server address.
+      const release = sandbox.hold('account');
+      const signingIn = Promise.resolve(vscode.commands.executeCommand<boolean>(CMD.signIn)).then(undefined, () => false);
+      await until('the key check on the wire', () => sandbox.requests.some((r) => r.route === 'account'));
+      await configure('documents.baseUrl', other.docsUrl);
+      release();
+      await signingIn;
+      await s.registry.settled();
+      // Whatever is signed in now is used: its documents listed, as the Documents view does.
+      await s.firstOrNone?.documents.list({ perPage: 10 }).catch(() => undefined);
+      await sleep(SETTLE_MS);
+      assert.deepStrictEqual(
+        other.requests.filter((r) => r.authorizationHeader?.includes(sandbox.key)).map((r) => `${r.method} ${r.path}`),
+        [],
+        'the key checked on the first server is never sent to the other one',
+      );
+      assert.notStrictEqual(await s.credentials.getKey(), sandbox.key, 'the key is not stored as the key of the settings, which name the other server now');
+    } finally {
+      await configure('documents.baseUrl', sandbox.docsUrl);
+      await other.close();
+    }
   });
 });

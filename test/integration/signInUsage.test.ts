@@ -5,7 +5,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { CMD } from '../../src/constants';
-import type { Core } from '../../src/core';
+import type { TestServices } from '../kit/services';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { closeAll, configure, RecordingPrompter, services, sleep, until, useSandbox } from './reliabilityKit';
 
@@ -16,9 +16,9 @@ describe('sign-in usage: the key check\'s account read is the session\'s', funct
   this.timeout(60_000);
   let sandbox: Sandbox;
   let other: Sandbox | undefined;
-  let s: Core;
+  let s: TestServices;
   const prompter = new RecordingPrompter();
-  let previous: Core['prompter']['current'];
+  let previous: TestServices['prompter']['current'];
   const accountReads = (sb: Sandbox) => sb.requests.filter((r) => r.route === 'account').length;
 
   before(async () => {

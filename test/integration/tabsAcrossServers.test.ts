@@ -5,7 +5,7 @@
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import type { Core } from '../../src/core';
+import type { TestServices } from '../kit/services';
 import { startSandbox, type Sandbox, type SandboxDocument } from '../sandbox/server';
 import { closeAll, configure, FsErrors, SaveErrors, services, sleep, until, useSandbox } from './reliabilityKit';
 
@@ -13,7 +13,7 @@ describe('account tabs: a document tab across a change of server', function () {
   this.timeout(60_000);
   let a: Sandbox;
   let b: Sandbox;
-  let s: Core;
+  let s: TestServices;
   const ID = 4343;
   const TWIN = 4344;
 
@@ -37,14 +37,22 @@ describe('account tabs: a document tab across a change of server', function () {
     await b?.close();
   });
 
-  it('a clean tab: on the other server its URI is not found (never the other document\'s text); back on its own server it reads again', async () => {
+  it('a clean tab: on the other server its URI is refused, nothing sent (never the other document\'s text); back on its own server it reads again', async () => {
     await useSandbox(s, a);
     const editor = await vscode.commands.executeCommand<vscode.TextEditor>('contentDocs.documentOpenBeside', ID);
     const uri = editor.document.uri;
     assert.strictEqual(editor.document.getText(), 'A text');
     await configure('documents.baseUrl', b.docsUrl);
-    await assert.rejects(text(uri), (e: Error) => /belongs to an account Content Docs no longer uses/.test(e.message), 'the old tab\'s URI is not the other server\'s document');
+    b.resetRequests();
+    // Its account is not signed in any more: the URI is refused as Unavailable and nothing is asked of the server
+    // signed in now (with one current account, the URI used to be looked up there and answered FileNotFound).
+    await assert.rejects(
+      text(uri),
+      (e: Error) => e instanceof vscode.FileSystemError && e.code === 'Unavailable' && /belongs to an account that is not signed in here/.test(e.message),
+      'the old tab\'s URI is not the other server\'s document',
+    );
     await sleep(800);
+    assert.deepStrictEqual(b.requests.filter((r) => r.path.endsWith(`/${ID}`)).map((r) => `${r.method} ${r.path}`), [], 'nothing of the old tab reached the other server');
     assert.notStrictEqual(editor.document.getText(), 'B text', 'the editor never shows the other document under this name');
     // The new server's document of that id opens under its own name.
     const other = await vscode.commands.executeCommand<vscode.TextEditor>('contentDocs.documentOpenBeside', ID);
@@ -76,7 +84,7 @@ describe('account tabs: a document tab across a change of server', function () {
       assert.strictEqual(editor.document.isDirty, true);
       const said = [...saveErrors.errors, ...fsErrors.errors.filter((e) => e.op === 'createDirectory')];
       assert.ok(said.length > 0, 'the save failed with an error VS Code shows');
-      for (const e of said) assert.match(e.message, /belongs to an account Content Docs no longer uses/, JSON.stringify(said));
+      for (const e of said) assert.match(e.message, /belongs to an account that is not signed in here/, JSON.stringify(said));
       // Back on its own server, the save goes where it belongs.
       await configure('documents.baseUrl', a.docsUrl);
       await until('the save on its own server', async () => (await editor.document.save()) || undefined);
@@ -104,7 +112,7 @@ describe('account tabs: a document tab across a change of server', function () {
       b.resetRequests();
       assert.strictEqual(await editor.document.save(), false, 'Save does not go through');
       // What VS Code's "newer on disk" → Overwrite does: write the file again, without its own check.
-      await assert.rejects(Promise.resolve(vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(typed))), (e: Error) => /belongs to an account Content Docs no longer uses/.test(e.message));
+      await assert.rejects(Promise.resolve(vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(typed))), (e: Error) => /belongs to an account that is not signed in here/.test(e.message));
       assert.strictEqual(b.documents.get(TWIN)!.result, 'Text on B', 'nothing written into the other server\'s document');
       assert.strictEqual(b.requests.filter((r) => r.method === 'PATCH').length, 0);
       assert.strictEqual(editor.document.getText(), typed, 'the text is intact');

@@ -5,14 +5,14 @@
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
-import type { Core } from '../../src/core';
+import type { TestServices } from '../kit/services';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox/server';
 import { closeAll, readView, RecordingPrompter, sandboxDocument, services, until, useSandbox, type AnyNode } from './reliabilityKit';
 
 export interface TwoAccounts {
   a: Sandbox;
   b: Sandbox;
-  s: Core;
+  s: TestServices;
   prompter: RecordingPrompter;
   /** Adds the account of sandbox B with Add Account… (its key checked in its box); returns its label. */
   addB(): Promise<string>;
@@ -66,7 +66,7 @@ export async function startTwoAccounts(doc: { id: number; name: string }, b: Par
     },
     async dispose() {
       await closeAll();
-      for (const added of s.registry.added()) await s.registry.remove(added.label!);
+      for (const added of s.registry.added()) await s.registry.remove(added);
       s.prompter.current = previous;
       await useSandbox(s, a);
       await a.close();

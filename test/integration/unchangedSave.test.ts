@@ -8,7 +8,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { detectFormat } from '../../src/content/format';
-import type { Core } from '../../src/core';
+import type { TestServices } from '../kit/services';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { startTwoAccounts, type TwoAccounts } from './twoAccountsKit';
 import {
@@ -61,7 +61,7 @@ async function ctrlS(editor: vscode.TextEditor): Promise<void> {
 describe('a save that changes nothing sends nothing', function () {
   this.timeout(90_000);
   let sandbox: Sandbox;
-  let s: Core;
+  let s: TestServices;
   let pool: DocumentPool;
   let saveErrors: SaveErrors;
   let saved: { autoSave: string | undefined; delay: number | undefined };
@@ -294,7 +294,7 @@ describe('a save that changes nothing sends nothing: two accounts, the same id',
       await vscode.commands.executeCommand('contentDocs.documentOpenBeside', row);
       return until(`the editor of ${ID}.${label}`, () => vscode.window.visibleTextEditors.find((e) => e.document.uri.authority === `${ID}.${label}`));
     };
-    const edA = await open(roots[0], kit.s.documents.accountLabel!);
+    const edA = await open(roots[0], kit.s.first.label);
     const edB = await open(roots[1], labelB);
     assert.strictEqual(edA.document.getText(), 'Text of A');
     assert.strictEqual(edB.document.getText(), 'Text of B');

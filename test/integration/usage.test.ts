@@ -10,8 +10,8 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { CMD } from '../../src/constants';
-import type { Core } from '../../src/core';
-import { compact } from '../../src/usage/usageFormat';
+import type { TestServices } from '../kit/services';
+import { compact } from '../../src/model/usageFormat';
 import type { DocumentsTreeProvider } from '../../src/documents/documentsTree';
 import type { DocumentNode, GroupNode } from '../../src/model/nodes';
 import { documentOrder, startSandbox, type Sandbox, type SandboxDocument } from '../sandbox/server';
@@ -22,8 +22,15 @@ import { closeEditors, configure, MessageCapture, RecordingPrompter, services, s
 const SETTLE_MS = 1200;
 
 let sandbox: Sandbox;
-let s: Core;
-let tree: DocumentsTreeProvider;
+let s: TestServices;
+/**
+ * The Documents tree of the settings' account as it is now. Signing in again, another key or another server makes
+ * another account with its own tree: a tree held across such a change is the old account's, which lists nothing
+ * (so it is read again at every use, and only while signed in).
+ */
+function tree(): DocumentsTreeProvider {
+  return s.documentsTree;
+}
 const prompter = new RecordingPrompter();
 const messages = new MessageCapture();
 
@@ -47,14 +54,13 @@ function answers(name: string, template = 'Freestyle', seen?: { active?: vscode.
 
 async function startSession(): Promise<void> {
   s = await services();
-  tree = s.documentsTree;
   s.prompter.current = prompter;
   messages.install();
 }
 
 async function endSession(): Promise<void> {
   messages.dispose();
-  s.prompter.current = new (await import('../../src/ui/prompter')).VsCodePrompter();
+  s.prompter.current = s.prompter.vscode;
   await closeEditors();
 }
 
@@ -90,7 +96,7 @@ describe('usage: plan usage in the status bar', function () {
     assert.deepStrictEqual(sandbox.requests.map((r) => r.route), [], 'signing in with a stored key sends nothing');
     assert.strictEqual(s.usage.state.visible, false, 'signed in, nothing asked of the server yet: hidden');
 
-    await tree.load(tree.model.allGroup);
+    await tree().load(tree().model.allGroup);
     await until('the item to show', () => s.usage.state.visible);
     assert.strictEqual(s.usage.state.text, '$(sparkle) 12.3k / 50k words');
     assert.match(s.usage.state.tooltip, /^Words: 12,345 of 50,000 \(24 %\)$/m);
@@ -98,7 +104,7 @@ describe('usage: plan usage in the status bar', function () {
     assert.match(s.usage.state.tooltip, /^Plan: Writer$/m);
     assert.strictEqual(s.usage.state.level, 'normal');
     assert.strictEqual(s.usage.state.background, undefined);
-    await tree.load(tree.model.favoritesGroup);
+    await tree().load(tree().model.favoritesGroup);
     await sleep(SETTLE_MS);
     assert.strictEqual(accountReads(), 1, 'one account read for the session, not one per request');
     await screenshot('usage-status-bar');
@@ -253,9 +259,14 @@ describe('usage: plan usage in the status bar', function () {
     sandbox.setAccount({ plan: { name: 'Writer', features: { words: 50_000, documents: 200 } }, counters: { words_month_count: 12_345, documents_month_count: 17 } });
     // An open document's editor would read it again on sign-in (a request, which brings the figures): none open.
     await closeEditors();
+    if (!s.firstOrNone || vscode.workspace.getConfiguration('contentDocs').get('documents.baseUrl') !== sandbox.docsUrl) await useSandbox(s, sandbox);
+    const signedOut = s.first;
+    await signedOut.usage.get();
     await vscode.commands.executeCommand('contentDocs.signOut');
     await until('the item to hide', () => !s.usage.state.visible);
-    assert.strictEqual(s.account.cached, undefined);
+    // The figures were the account's: signing out disposes it, and what it read goes with it.
+    assert.strictEqual(s.firstOrNone, undefined, 'signed out');
+    assert.strictEqual(signedOut.usage.cached, undefined);
 
     // Back with a key: hidden until a request; then this account's figures.
     sandbox.resetRequests();
@@ -263,7 +274,10 @@ describe('usage: plan usage in the status bar', function () {
     await sleep(SETTLE_MS);
     assert.deepStrictEqual(sandbox.requests.map((r) => r.route), []);
     assert.strictEqual(s.usage.state.visible, false);
-    await tree.load(tree.model.allGroup);
+    assert.notStrictEqual(s.first, signedOut, 'the same server and key again: a new account (the same label)');
+    assert.strictEqual(s.first.label, signedOut.label);
+    assert.strictEqual(s.account.cached, undefined, 'the account signed in again has read nothing yet');
+    await tree().load(tree().model.allGroup);
     await until('the figures again', () => s.usage.state.visible);
     assert.strictEqual(s.usage.state.text, '$(sparkle) 12.3k / 50k words');
 
@@ -272,7 +286,7 @@ describe('usage: plan usage in the status bar', function () {
     await configure('documents.baseUrl', other.docsUrl);
     await until('the old figures to go', () => !s.usage.state.visible);
     assert.strictEqual(other.requests.filter((r) => r.route === 'account').length, 0, 'a settings change sends nothing');
-    await tree.load(tree.model.allGroup);
+    await tree().load(tree().model.allGroup);
     await until("the other account's figures", () => s.usage.state.text === '$(sparkle) 9.5k / 10k words');
     assert.strictEqual(s.usage.state.level, 'warning');
     assert.strictEqual(other.requests.filter((r) => r.route === 'account').length, 1);
@@ -315,9 +329,12 @@ describe("usage: New Document… preselects the account's default creativity", f
 
   it('the account not read yet: one read while the questions are answered, its default preselected (0.1: Repetitive)', async () => {
     await closeEditors();
+    const read = s.first;
     await s.credentials.clearKey();
-    await until('the account to be forgotten', () => s.account.cached === undefined);
+    // Signing out disposes the account, and what it read with it; signed in again, the account is new and unread.
+    await until('the account to be forgotten', () => read.usage.cached === undefined);
     await useSandbox(s, sandbox);
+    assert.strictEqual(s.account.cached, undefined, 'signed in again: not read yet');
     sandbox.setAccount({ defaultCreativity: 0.1 });
     sandbox.resetRequests();
     const seen: { active?: vscode.QuickPickItem } = {};
@@ -373,7 +390,7 @@ describe('usage: Insert at Cursor, Replace Selection and Open Beside on a docume
 
   async function rowOf(id: number): Promise<DocumentNode> {
     await s.documents.fetch(id).catch(() => undefined);
-    const rows = (await tree.load(tree.model.allGroup)).filter((n): n is DocumentNode => n.kind === 'document');
+    const rows = (await tree().load(tree().model.allGroup)).filter((n): n is DocumentNode => n.kind === 'document');
     return rows.find((n) => n.doc.id === id) ?? ({ id } as unknown as DocumentNode);
   }
 
@@ -456,8 +473,10 @@ describe('usage: the Documents view follows a creation without a list request', 
   });
 
   after(async () => {
-    tree.model.setSearch(undefined);
-    await tree.model.setSort('newest');
+    if (s.firstOrNone) {
+      tree().model.setSearch(undefined);
+      await tree().model.setSort('newest');
+    }
     await endSession();
     await sandbox?.close();
   });
@@ -475,22 +494,22 @@ describe('usage: the Documents view follows a creation without a list request', 
   }
 
   async function shown(g: GroupNode): Promise<number[]> {
-    return ids((await tree.getChildren(g)) ?? []);
+    return ids((await tree().getChildren(g)) ?? []);
   }
 
   for (const sort of ['newest', 'nameAsc'] as const) {
     it(`sorted ${sort}: into its template group, All Documents and the matching search, where the server puts it; counts + 1; no list request`, async () => {
-      await tree.model.setSort(sort);
-      const blog = tree.templateGroup(9)!;
+      await tree().model.setSort(sort);
+      const blog = tree().templateGroup(9)!;
       assert.ok(blog, 'the Blog post group');
       // By name, a name early in the alphabet: inside the first page the group has loaded.
       const name = sort === 'newest' ? 'Follow the tree newest' : 'Ab follow the tree by name';
-      tree.model.setSearch({ text: 'follow the tree', by: 'name' });
-      const search = tree.searchGroup!;
-      for (const g of [blog, tree.model.allGroup, search]) await tree.load(g);
-      const before = { blog: tree.model.countOf(blog.key), all: tree.model.countOf('all'), search: tree.model.countOf('search') };
+      tree().model.setSearch({ text: 'follow the tree', by: 'name' });
+      const search = tree().searchGroup!;
+      for (const g of [blog, tree().model.allGroup, search]) await tree().load(g);
+      const before = { blog: tree().model.countOf(blog.key), all: tree().model.countOf('all'), search: tree().model.countOf('search') };
       assert.ok(before.blog !== undefined && before.all !== undefined && before.search !== undefined, 'the counts are known');
-      const shownBefore = { blog: await shown(blog), all: await shown(tree.model.allGroup), search: await shown(search) };
+      const shownBefore = { blog: await shown(blog), all: await shown(tree().model.allGroup), search: await shown(search) };
 
       sandbox.resetRequests();
       prompter.answer = answers(name, 'Blog post');
@@ -499,8 +518,8 @@ describe('usage: the Documents view follows a creation without a list request', 
       assert.ok(created, 'created');
       assert.strictEqual(created.templateId, 9);
 
-      const after = { blog: await shown(blog), all: await shown(tree.model.allGroup), search: await shown(search) };
-      const groups = { blog, all: tree.model.allGroup, search } as const;
+      const after = { blog: await shown(blog), all: await shown(tree().model.allGroup), search: await shown(search) };
+      const groups = { blog, all: tree().model.allGroup, search } as const;
       const filters = [
         ['blog', (d: SandboxDocument) => d.templateId === 9],
         ['all', () => true],
@@ -522,15 +541,15 @@ describe('usage: the Documents view follows a creation without a list request', 
         assert.deepStrictEqual(got, serverOrder(filter, sort).slice(0, got.length), `${key}: in the server's order`);
       }
       if (sort === 'newest') assert.deepStrictEqual(later, [], 'by date every group shows it at once');
-      assert.strictEqual(tree.model.countOf(blog.key), before.blog + 1);
-      assert.strictEqual(tree.model.countOf('all'), before.all + 1);
-      assert.strictEqual(tree.model.countOf('search'), before.search + 1);
+      assert.strictEqual(tree().model.countOf(blog.key), before.blog + 1);
+      assert.strictEqual(tree().model.countOf('all'), before.all + 1);
+      assert.strictEqual(tree().model.countOf('search'), before.search + 1);
       await sleep(SETTLE_MS);
       assert.strictEqual(lists().length, 0, 'no list request after the create');
       // A group that left the row to the server shows it where the server lists it once read on.
       for (const [key, filter] of later) {
         const g = groups[key];
-        for (let i = 0; i < 40 && !(await shown(g)).includes(created.id); i++) await tree.model.loadMore(g);
+        for (let i = 0; i < 40 && !(await shown(g)).includes(created.id); i++) await tree().model.loadMore(g);
         const got = await shown(g);
         assert.ok(got.includes(created.id), `${key}: Load more brings the new document`);
         assert.deepStrictEqual(got, serverOrder(filter, sort).slice(0, got.length), `${key}: in the server's order`);
@@ -539,16 +558,16 @@ describe('usage: the Documents view follows a creation without a list request', 
   }
 
   it('a search the new document does not match leaves that group and its count alone', async () => {
-    await tree.model.setSort('newest');
-    tree.model.setSearch({ text: 'nothing like the new one', by: 'name' });
-    const search = tree.searchGroup!;
-    await tree.load(search);
-    const before = { rows: await shown(search), count: tree.model.countOf('search') };
+    await tree().model.setSort('newest');
+    tree().model.setSearch({ text: 'nothing like the new one', by: 'name' });
+    const search = tree().searchGroup!;
+    await tree().load(search);
+    const before = { rows: await shown(search), count: tree().model.countOf('search') };
     sandbox.resetRequests();
     prompter.answer = answers('Unrelated new document', 'Blog post');
     await vscode.commands.executeCommand(CMD.documentNew);
     assert.deepStrictEqual(await shown(search), before.rows);
-    assert.strictEqual(tree.model.countOf('search'), before.count);
+    assert.strictEqual(tree().model.countOf('search'), before.count);
     assert.strictEqual(lists().length, 0);
   });
 });

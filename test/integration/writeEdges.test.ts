@@ -9,14 +9,14 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { STATE } from '../../src/constants';
-import type { Core } from '../../src/core';
+import type { TestServices } from '../kit/services';
 import type { WriteResult } from '../../src/write/commands';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { type MessageCapture, ProgressControl, type RecordingPrompter, sandboxDocument, sleep, until, useSandbox } from './reliabilityKit';
 import { cleanUp, eachWriteTest, endWriteSuite, POST, PROPOSAL, proposalTabs, runWriting, selectLines, settleRequests, startWriteSuite, untitled, workspaceFile, type WriteSuite } from './writeKit';
 
 let sandbox: Sandbox;
-let s: Core;
+let s: TestServices;
 let prompter: RecordingPrompter;
 let messages: MessageCapture;
 let suite: WriteSuite;
@@ -235,7 +235,7 @@ describe('write edges: several cursors, 422 field messages, empty or HTML result
     const generated = [...sandbox.documents.values()].find((d) => (d.result ?? '').length > 20);
     assert.ok(generated);
     // The URI an earlier window gave its first proposal of this file (it names the account it was made in).
-    const account = await s.documents.currentAccount();
+    const account = s.firstOrNone?.label;
     assert.ok(account);
     const stale = vscode.Uri.from({ scheme: PROPOSAL, path: '/1/restored.md', query: `document=${generated.id}&name=Rewrite+%C2%B7+restored.md%3A3&account=${account}` });
     await vscode.commands.executeCommand('vscode.diff', editor.document.uri, stale, 'restored.md ↔ Rewrite · restored.md:3 (proposal)');
@@ -363,7 +363,7 @@ describe('write edges: a read-only editor, a notebook cell, reversed selections,
 
   let a: Sandbox;
   let b: Sandbox;
-  let s: Core;
+  let s: TestServices;
   let prompter: RecordingPrompter;
   let messages: MessageCapture;
   const stores = (box: Sandbox) => box.requests.filter((r) => r.method === 'POST' && r.path === '/api/v1/documents');
@@ -520,7 +520,7 @@ describe('write edges: a read-only editor, a notebook cell, reversed selections,
     // What VS Code restores: a proposal URI of an earlier window (it names the account it was made in), this window
     // holding no proposal for it.
     await useSandbox(s, a);
-    const madeIn = await s.documents.currentAccount();
+    const madeIn = s.firstOrNone?.label;
     assert.ok(madeIn);
     const stale = (account: string) =>
       vscode.Uri.from({ scheme: 'content-docs-proposal', path: '/earlier-window-1/notes.md', query: new URLSearchParams({ document: String(id), name: 'Rewrite · notes.md:1', account }).toString() });

@@ -7,7 +7,7 @@ import * as assert from 'assert';
 import * as fs from 'fs';
 import * as vscode from 'vscode';
 import { STATE } from '../../src/constants';
-import type { Core } from '../../src/core';
+import type { TestServices } from '../kit/services';
 import type { WriteResult } from '../../src/write/commands';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { MessageCapture, RecordingPrompter, services, sleep, useSandbox } from './reliabilityKit';
@@ -33,7 +33,7 @@ export const POST = [
 
 export interface WriteSuite {
   sandbox: Sandbox;
-  s: Core;
+  s: TestServices;
   prompter: RecordingPrompter;
   messages: MessageCapture;
 }

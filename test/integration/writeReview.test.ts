@@ -8,7 +8,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { STATE } from '../../src/constants';
-import type { Core } from '../../src/core';
+import type { TestServices } from '../kit/services';
 import type { WriteResult } from '../../src/write/commands';
 import type { Sandbox } from '../sandbox/server';
 import { press, read, screenshot } from './harness';
@@ -16,7 +16,7 @@ import { configure, type MessageCapture, ProgressControl, type RecordingPrompter
 import { eachWriteTest, endWriteSuite, POST, proposalTabs, runWriting, selectLines, startWriteSuite, workspaceFile, type WriteSuite } from './writeKit';
 
 let sandbox: Sandbox;
-let s: Core;
+let s: TestServices;
 let prompter: RecordingPrompter;
 let messages: MessageCapture;
 let suite: WriteSuite;

@@ -5,6 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { AccountIndex, listAccount, type AccountListing, type IndexedDocument } from '../../src/files/accountIndex';
+import { PathMemory, type PathStore } from '../../src/files/pathMemory';
 
 const ARTICLE = { id: 4, name: 'Article' };
 const CUSTOM = { id: 60, name: 'My template' };
@@ -363,5 +364,184 @@ describe('AccountIndex: changes made here while a reload is listing', () => {
     await reloading;
     assert.equal(index.isGone(2), true);
     assert.deepEqual(index.files('Article')?.map(([f]) => f), ['One.md']);
+  });
+});
+
+/** A store as the window's workspaceState is: what was written last, as JSON would keep it. */
+function memoryStore(initial?: unknown): PathStore & { value: unknown; writes: number } {
+  const store = {
+    value: initial === undefined ? undefined : (JSON.parse(JSON.stringify(initial)) as unknown),
+    writes: 0,
+    read: () => store.value,
+    write: (entries: Array<[string, number]>) => {
+      store.value = JSON.parse(JSON.stringify(entries)) as unknown;
+      store.writes++;
+    },
+  };
+  return store;
+}
+
+describe('PathMemory (the paths handed to editors, kept across sessions)', () => {
+  it('keeps the most recent paths up to its limit, ids and paths only; a path handed to another document means that one', () => {
+    const store = memoryStore();
+    const memory = new PathMemory(store, 3);
+    memory.note('Article/A.md', 1);
+    memory.note('Article/B.md', 2);
+    memory.note('Article/C.md', 3);
+    memory.note('Article/D.md', 4);
+    assert.equal(memory.get('Article/A.md'), undefined, 'the oldest went');
+    memory.note('Article/B.md', 22);
+    assert.deepEqual(store.value, [['Article/C.md', 3], ['Article/D.md', 4], ['Article/B.md', 22]]);
+    // The next session reads what was kept.
+    const next = new PathMemory(memoryStore(store.value), 3);
+    assert.equal(next.get('Article/B.md'), 22);
+    assert.equal(next.hasFolder('Article'), true);
+    assert.equal(next.hasFolder('Blog post'), false);
+  });
+
+  it('a path handed out again moves to the end once a session (a tab restored session after session stays), written only when something changed', () => {
+    const store = memoryStore([['Article/Kept.md', 1], ['Article/B.md', 2], ['Article/C.md', 3]]);
+    const memory = new PathMemory(store, 3);
+    memory.note('Article/Kept.md', 1);
+    assert.equal(store.writes, 1);
+    memory.note('Article/Kept.md', 1);
+    memory.note('Article/Kept.md', 1);
+    assert.equal(store.writes, 1, 'the same path and document again this session: nothing to write');
+    memory.note('Article/D.md', 4);
+    assert.equal(memory.get('Article/Kept.md'), 1, 'the path restored this session outlived older ones');
+    assert.equal(memory.get('Article/B.md'), undefined);
+  });
+
+  it('a stored value of another shape (an earlier version, damaged) is read as far as it makes sense', () => {
+    assert.equal(new PathMemory(memoryStore('nonsense')).get('Article/A.md'), undefined);
+    const memory = new PathMemory(memoryStore([['Article/A.md', 1], ['no folder.md', 2], ['Article/B.md', -3], ['Article/C.md', '4'], 5, ['Article/D.md', 6, 7], ['Article/E.md', 8]]));
+    assert.equal(memory.get('Article/A.md'), 1);
+    assert.equal(memory.get('Article/E.md'), 8);
+    for (const path of ['no folder.md', 'Article/B.md', 'Article/C.md', 'Article/D.md']) assert.equal(memory.get(path), undefined, path);
+  });
+});
+
+describe('AccountIndex across sessions: a path handed to an editor keeps finding its document', () => {
+  /** A session: a new index (nothing listed, nothing given out) over the server, with the memory kept in `store`. */
+  async function session(server: IndexedDocument[], store: PathStore, reads: number[] = [], ext = '.md'): Promise<AccountIndex> {
+    const index = new AccountIndex(
+      async () => ({ docs: [...server], unsure: [] }),
+      ext,
+      async (id) => {
+        reads.push(id);
+        return server.find((d) => d.id === id) ?? null;
+      },
+      new PathMemory(store),
+    );
+    await index.ensure();
+    return index;
+  }
+
+  it('renamed, turned HTML or the extension switched meanwhile: the path the listing no longer gives is recalled (no request: the listing has the document)', async () => {
+    const server = [doc(1, 'Plan'), doc(2, 'Page'), doc(3, 'Notes')];
+    const store = memoryStore();
+    const first = await session(server, store);
+    for (const file of ['Plan.md', 'Page.md', 'Notes.md']) first.handOut('Article', file, first.resolve('Article', file)!);
+
+    server.splice(0, 3, doc(1, 'Plan, final'), { id: 2, name: 'Page', template: ARTICLE, html: true }, doc(3, 'Notes'));
+    const reads: number[] = [];
+    const next = await session(server, store, reads, '.txt');
+    assert.equal(next.resolve('Article', 'Plan.md'), undefined, 'neither this session nor the listing knows the old path');
+    assert.deepEqual(next.files('Article')?.map(([f]) => f).sort(), ['Notes.txt', 'Page.html', 'Plan, final.txt']);
+    for (const [file, id] of [['Plan.md', 1], ['Page.md', 2], ['Notes.md', 3]] as const) {
+      assert.deepEqual(await next.recall('Article', file), { id, diff: { addedFolders: [], removedFolders: [], addedFiles: [], removedFiles: [], goneIds: [] } }, file);
+      assert.equal(next.remembered('Article', file), id);
+    }
+    assert.deepEqual(reads, [], 'the listing had every document: nothing read by id');
+    assert.equal(next.knowsFolder('Article'), true);
+  });
+
+  it('a remembered document the listing lacks is read by id: a 404 makes it gone, a record lists it (a walk skipped it)', async () => {
+    const server = [doc(1, 'Gone'), doc(2, 'Skipped')];
+    const store = memoryStore();
+    const first = await session(server, store);
+    first.handOut('Article', 'Gone.md', 1);
+    first.handOut('Article', 'Skipped.md', 2);
+
+    server.splice(0, 2);
+    const reads: number[] = [];
+    const next = await session(server, store, reads);
+    // Document 2 is still on the server; the listing of this session missed it.
+    server.push(doc(2, 'Skipped'));
+    assert.equal((await next.recall('Article', 'Gone.md'))?.id, 1);
+    assert.equal(next.isGone(1), true, 'the server answered 404');
+    assert.equal((await next.recall('Article', 'Gone.md'))?.id, 1);
+    const skipped = await next.recall('Article', 'Skipped.md');
+    assert.equal(skipped?.id, 2);
+    assert.deepEqual(skipped?.diff.addedFiles, ['Article/Skipped.md']);
+    assert.equal(next.isGone(2), false);
+    assert.deepEqual(reads, [1, 2], 'each read once (a 404 is not asked again)');
+    // With nothing listed in it any more, the folder of a remembered path is still there for the file's save.
+    assert.equal(next.knowsFolder('Article'), true);
+  });
+
+  it('a read that fails (network) throws and decides nothing', async () => {
+    const store = memoryStore([['Article/Away.md', 9]]);
+    const index = new AccountIndex(async () => ({ docs: [], unsure: [] }), '.md', () => Promise.reject(new Error('offline')), new PathMemory(store));
+    await index.ensure();
+    await assert.rejects(index.recall('Article', 'Away.md'), /offline/);
+    assert.equal(index.remembered('Article', 'Away.md'), 9);
+  });
+
+  it('another document renamed onto the path: the listing gives it to that one, the memory still says which document the editor was opened on', async () => {
+    const server = [doc(1, 'Digest'), doc(2, 'Draft')];
+    const store = memoryStore();
+    const first = await session(server, store);
+    first.handOut('Article', 'Digest.md', 1);
+
+    server.splice(0, 2, doc(1, 'Digest, archived'), doc(2, 'Digest'));
+    const next = await session(server, store);
+    assert.equal(next.resolve('Article', 'Digest.md'), 2, 'the listing gives the path to the other document');
+    assert.equal(next.remembered('Article', 'Digest.md'), 1, 'the path was handed to an editor of document 1');
+    assert.equal(next.pathOf(1), 'Article/Digest, archived.md');
+    // Once an editor is handed the path for document 2 (it read it), the path means 2 in later sessions.
+    next.handOut('Article', 'Digest.md', 2);
+    assert.equal((await session(server, store)).remembered('Article', 'Digest.md'), 2);
+  });
+
+  it('a path recalled and handed out again means its document for the rest of the session: a newcomer of that name is told apart', async () => {
+    const server = [doc(1, 'Plan')];
+    const store = memoryStore();
+    (await session(server, store)).handOut('Article', 'Plan.md', 1);
+    server.splice(0, 1, doc(1, 'Plan, final'));
+    const next = await session(server, store);
+    const id = (await next.recall('Article', 'Plan.md'))!.id;
+    next.handOut('Article', 'Plan.md', id);
+    assert.equal(next.resolve('Article', 'Plan.md'), 1);
+    next.upsert(doc(5, 'Plan'));
+    assert.equal(next.pathOf(5), 'Article/Plan (5).md');
+    assert.equal(next.resolve('Article', 'Plan.md'), 1);
+  });
+
+  it('claim: a path an editor was opened on in an earlier session is taken only when nothing shows it, and is then remembered as the new document\'s', async () => {
+    const server = [doc(1, 'Old name'), doc(2, 'Taker')];
+    const store = memoryStore();
+    (await session(server, store)).handOut('Article', 'Old name.md', 1);
+    server.splice(0, 2, doc(1, 'New name'), doc(2, 'Taker'));
+    const next = await session(server, store);
+    assert.equal(next.claim('Article', 'Old name.md', 2, () => true), undefined, 'a restored tab still shows it');
+    const undo = next.claim('Article', 'Old name.md', 2, () => false);
+    assert.ok(undo);
+    assert.equal(next.remembered('Article', 'Old name.md'), 2);
+    undo();
+    assert.equal(next.remembered('Article', 'Old name.md'), 1, 'the rename failed: the path means document 1 again');
+    assert.ok(next.claim('Article', 'Old name.md', 2, () => false));
+    next.upsert(doc(2, 'Old name'));
+    assert.equal(next.resolve('Article', 'Old name.md'), 2);
+    assert.equal((await session(server, store)).remembered('Article', 'Old name.md'), 2);
+  });
+
+  it('one memory per account label: another label\'s index knows none of these paths (same paths, same ids)', async () => {
+    const server = [doc(1, 'Plan')];
+    const a = memoryStore();
+    (await session(server, a)).handOut('Article', 'Plan.md', 1);
+    const b = await session([doc(1, 'Theirs')], memoryStore());
+    assert.equal(b.remembered('Article', 'Plan.md'), undefined);
+    assert.equal(await b.recall('Article', 'Plan.md'), undefined);
   });
 });

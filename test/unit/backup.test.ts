@@ -1,6 +1,7 @@
 /**
  * Back Up Account to Folder, its core: paths, front matter, the state that makes reruns incremental, deletions only
- * on proof, resuming, another account's folder, and the file system failing (full disk, unwritable, mid-way).
+ * on proof, resuming, another account's folder, the file system failing (full disk, unwritable, mid-way), and files
+ * edited in the folder kept whenever a run would replace, move or remove them.
  */
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
@@ -27,9 +28,12 @@ function body(text: string): string {
   return text.replace(/^---\n[\s\S]*?\n---\n/, '');
 }
 
-/** Every file of the folder: one per document of `server`, its front matter naming it, none twice. */
+/** A kept copy of a file edited in the folder: `Name (edited locally 2026-11-28).md`, `… 2026-11-28, 2).md`. */
+const KEPT_NAME = / \(edited locally \d{4}-\d{2}-\d{2}(, \d+)?\)\.\w+$/;
+
+/** Every file of the folder: one per document of `server`, its front matter naming it, none twice (kept copies aside). */
 function assertMirrors(fs: MemoryFs, server: MemoryServer): void {
-  const live = fs.paths().filter((p) => !p.startsWith('_deleted/'));
+  const live = fs.paths().filter((p) => !p.startsWith('_deleted/') && !KEPT_NAME.test(p));
   const ids = live.map((p) => frontMatter(fs.text(p)!).id as number).sort((a, b) => a - b);
   assert.deepEqual(ids, [...server.documents.keys()].sort((a, b) => a - b), 'one file per document, none twice');
   for (const p of live) {
@@ -598,6 +602,279 @@ describe('Back Up Account to Folder (core): the list changing while it is paged'
     const next = await run(fs, server);
     assert.deepEqual([next.changed, next.unchanged], [1, 249]);
     assertMirrors(fs, server);
+    assertStateTrue(fs);
+  });
+});
+
+/** The day the runs below take place, in local time: the kept copies' names carry it. */
+const NOW = new Date(2026, 10, 28, 15, 30).getTime();
+const KEPT = '(edited locally 2026-11-28)';
+const LATER = '2026-06-02T10:00:00.000000Z';
+
+function runOn(fs: MemoryFs, server: MemoryServer): Promise<BackupReport> {
+  return runBackup({ fs, source: server, identity: ME, saveEveryMs: 0, now: () => NOW });
+}
+
+/** The user edits a file of the backup folder (as an editor saves it: the whole file). */
+async function edit(fs: MemoryFs, path: string, change: (text: string) => string): Promise<string> {
+  const text = change(fs.text(path)!);
+  await fs.write(path, new TextEncoder().encode(text));
+  return text;
+}
+
+const addNotes = (t: string) => `${t}My own notes, added in the folder.\n`;
+
+/** The state names only files that are there, each holding its document (an edited one may differ from its hash). */
+function assertStateNamesFiles(fs: MemoryFs): void {
+  const raw = fs.text(STATE_FILE);
+  if (raw === undefined) return;
+  const state = JSON.parse(raw) as { documents: Record<string, { path: string }> };
+  for (const [id, e] of Object.entries(state.documents)) {
+    const text = fs.text(e.path);
+    assert.ok(text !== undefined, `the state names ${e.path} (document ${id}), which is there`);
+    assert.equal(documentIdOf(text), Number(id), `${e.path} holds document ${id}`);
+  }
+}
+
+/** The paths of the files holding exactly `text`. */
+function holding(fs: MemoryFs, text: string): string[] {
+  return fs.paths().filter((p) => fs.text(p) === text);
+}
+
+describe('Back Up Account to Folder (core): files edited in the folder are kept', () => {
+  it('a document changed on the server whose file was edited in the folder: the edited file is kept beside it, the new text written, nothing deleted', async () => {
+    const fs = new MemoryFs();
+    const server = new MemoryServer().put(doc(1, 'Plan', 1), doc(2, 'Other', 1));
+    await runOn(fs, server);
+    const mine = await edit(fs, 'Freestyle/Plan.md', addNotes);
+    server.put({ ...server.documents.get(1)!, result: 'Changed on the web', updated_at: LATER });
+    fs.calls.length = 0;
+    const r = await runOn(fs, server);
+    assert.equal(fs.text(`Freestyle/Plan ${KEPT}.md`), mine, 'the edited file, whole, under a name that says so');
+    assert.equal(body(fs.text('Freestyle/Plan.md')!), 'Changed on the web\n');
+    assert.deepEqual([r.changed, r.unchanged, r.kept, r.keptAs], [1, 1, 1, [`Freestyle/Plan ${KEPT}.md`]]);
+    assert.deepEqual(fs.deletions(), []);
+    assertMirrors(fs, server);
+    assertStateTrue(fs);
+  });
+
+  it('documents renamed on the server: an edited file is kept under its old name, a clean one renamed, a removed one written anew; nothing deleted', async () => {
+    // Case-insensitive, as Windows and macOS are: "title" → "Title" is one file there.
+    const fs = new MemoryFs(true);
+    const server = new MemoryServer().put(doc(1, 'Old name', 1), doc(2, 'Clean old', 1), doc(3, 'title', 1), doc(4, 'Removed by hand', 1));
+    await runOn(fs, server);
+    const mine = await edit(fs, 'Freestyle/Old name.md', addNotes);
+    const mineToo = await edit(fs, 'Freestyle/title.md', (t) => t.replace('Text of', 'My text of'));
+    await fs.delete('Freestyle/Removed by hand.md');
+    server.put({ ...server.documents.get(1)!, name: 'New name' }, { ...server.documents.get(2)!, name: 'Clean new' });
+    server.put({ ...server.documents.get(3)!, name: 'Title' }, { ...server.documents.get(4)!, name: 'Renamed after' });
+    fs.calls.length = 0;
+    const r = await runOn(fs, server);
+    assert.deepEqual(fs.paths(), ['Freestyle/Clean new.md', 'Freestyle/New name.md', `Freestyle/Old name ${KEPT}.md`, 'Freestyle/Renamed after.md', 'Freestyle/Title.md', `Freestyle/title ${KEPT}.md`]);
+    assert.equal(fs.text(`Freestyle/Old name ${KEPT}.md`), mine);
+    assert.equal(fs.text(`Freestyle/title ${KEPT}.md`), mineToo);
+    assert.deepEqual([r.changed, r.kept], [4, 2]);
+    assert.deepEqual([...r.keptAs].sort(), [`Freestyle/Old name ${KEPT}.md`, `Freestyle/title ${KEPT}.md`]);
+    assert.deepEqual(fs.deletions(), [], 'a renamed document\'s file is moved, never written anew and the old one deleted');
+    assertMirrors(fs, server);
+    assertStateTrue(fs);
+  });
+
+  it('a document deleted on the server whose file was edited: moved to _deleted/ under a name that says it was edited', async () => {
+    const fs = new MemoryFs();
+    const server = new MemoryServer().put(doc(1, 'Plan', 1), doc(2, 'Clean', 1), doc(3, 'Stays', 1));
+    await runOn(fs, server);
+    const mine = await edit(fs, 'Freestyle/Plan.md', addNotes);
+    const clean = fs.text('Freestyle/Clean.md');
+    server.documents.delete(1);
+    server.documents.delete(2);
+    fs.calls.length = 0;
+    const r = await runOn(fs, server);
+    assert.deepEqual(fs.paths(), ['Freestyle/Stays.md', '_deleted/Freestyle/Clean.md', `_deleted/Freestyle/Plan ${KEPT}.md`]);
+    assert.equal(fs.text(`_deleted/Freestyle/Plan ${KEPT}.md`), mine);
+    assert.equal(fs.text('_deleted/Freestyle/Clean.md'), clean);
+    assert.deepEqual([r.deleted, r.kept, r.keptAs], [2, 1, [`_deleted/Freestyle/Plan ${KEPT}.md`]]);
+    assert.deepEqual(fs.deletions(), []);
+    assertStateTrue(fs);
+  });
+
+  it('a template renamed: its documents move to the new folder; an edited file is kept in the old one, nothing deleted', async () => {
+    const fs = new MemoryFs();
+    const custom = (name: string) => ({ id: 70, name });
+    const server = new MemoryServer().put(doc(1, 'Soup', 70, { template: custom('Recipes') }), doc(2, 'Bread', 70, { template: custom('Recipes') }));
+    await runOn(fs, server);
+    const mine = await edit(fs, 'Recipes/Soup.md', (t) => t.replace('Text of Soup', 'Text of Soup, with more salt'));
+    for (const id of [1, 2]) server.put({ ...server.documents.get(id)!, template: custom('Cooking') });
+    fs.calls.length = 0;
+    const r = await runOn(fs, server);
+    assert.deepEqual(fs.paths(), ['Cooking/Bread.md', 'Cooking/Soup.md', `Recipes/Soup ${KEPT}.md`]);
+    assert.equal(fs.text(`Recipes/Soup ${KEPT}.md`), mine);
+    assert.deepEqual(frontMatter(fs.text('Cooking/Soup.md')!).template, { id: 70, name: 'Cooking' });
+    assert.deepEqual([r.changed, r.kept], [2, 1]);
+    assert.deepEqual(fs.deletions(), []);
+    assertMirrors(fs, server);
+    assertStateTrue(fs);
+  });
+
+  it('runs after a kept copy: no second copy and no change while nothing changes; a second edit on the same day takes a name of its own', async () => {
+    const fs = new MemoryFs();
+    const server = new MemoryServer().put(doc(1, 'Plan', 1));
+    await runOn(fs, server);
+    const first = await edit(fs, 'Freestyle/Plan.md', addNotes);
+    server.put({ ...server.documents.get(1)!, result: 'Second version', updated_at: LATER });
+    await runOn(fs, server);
+    fs.calls.length = 0;
+    const again = await runOn(fs, server);
+    assert.deepEqual([again.kept, again.unchanged], [0, 1]);
+    assert.deepEqual(fs.written(), []);
+    assert.deepEqual(fs.paths(), [`Freestyle/Plan ${KEPT}.md`, 'Freestyle/Plan.md']);
+    // Edited again, changed again: the first kept copy stays as it is, the second takes the next name.
+    const second = await edit(fs, 'Freestyle/Plan.md', (t) => `${t}More notes.\n`);
+    server.put({ ...server.documents.get(1)!, result: 'Third version', updated_at: '2026-06-03T10:00:00.000000Z' });
+    const third = await runOn(fs, server);
+    assert.deepEqual(third.keptAs, ['Freestyle/Plan (edited locally 2026-11-28, 2).md']);
+    assert.equal(fs.text(`Freestyle/Plan ${KEPT}.md`), first);
+    assert.equal(fs.text('Freestyle/Plan (edited locally 2026-11-28, 2).md'), second);
+    // The document renamed on the server to a kept copy's name: the copy is not taken for the document's file.
+    server.put({ ...server.documents.get(1)!, name: `Plan ${KEPT}` });
+    const renamed = await runOn(fs, server);
+    assert.equal(renamed.kept, 0);
+    assert.equal(fs.text(`Freestyle/Plan ${KEPT}.md`), first);
+    assert.equal(fs.text('Freestyle/Plan (edited locally 2026-11-28, 2).md'), second);
+    assertMirrors(fs, server);
+    assertStateTrue(fs);
+    assert.deepEqual(holding(fs, first), [`Freestyle/Plan ${KEPT}.md`]);
+  });
+
+  it('the disk failing at any step of a run that keeps edited files: the state names only files that are there, no edit is lost, and the rerun completes with one copy of each', async () => {
+    let steps = 0;
+    for (let n = 1; ; n++) {
+      const fs = new MemoryFs();
+      const server = new MemoryServer().put(doc(1, 'Plan', 1), doc(2, 'Notes', 9), doc(3, 'Gone', 1), doc(4, 'Clean', 1));
+      await runOn(fs, server);
+      const mine = [
+        await edit(fs, 'Freestyle/Plan.md', addNotes),
+        await edit(fs, 'Blog post/Notes.md', addNotes),
+        await edit(fs, 'Freestyle/Gone.md', addNotes),
+      ];
+      server.put({ ...server.documents.get(1)!, name: 'Plan v2', result: 'Plan, second version', updated_at: LATER });
+      server.put({ ...server.documents.get(2)!, result: 'Notes, second version', updated_at: LATER });
+      server.put({ ...server.documents.get(4)!, name: 'Clean v2' });
+      server.documents.delete(3);
+      // The n-th change to a file (a write or a move) fails, once; the state's own saves are not counted.
+      let count = 0;
+      fs.fault = (op, path) => (op === 'write' || op === 'rename') && !path.startsWith(STATE_FILE) && ++count === n ? new Error('I/O error') : undefined;
+      let failed = false;
+      await runOn(fs, server).catch((e: unknown) => {
+        assert.ok(e instanceof BackupError && e.kind === 'write', String(e));
+        failed = true;
+      });
+      fs.fault = undefined;
+      assertStateNamesFiles(fs);
+      for (const text of mine) assert.equal(holding(fs, text).length, 1, `step ${n}: the edit is in one file: ${JSON.stringify(text.slice(-60))}`);
+      const rerun = await runOn(fs, server);
+      assert.equal(rerun.cancelled, false);
+      for (const text of mine) assert.equal(holding(fs, text).length, 1, `step ${n}, rerun: the edit is in one file`);
+      assert.equal(fs.paths().filter((p) => KEPT_NAME.test(p)).length, 3, `step ${n}: three kept copies: ${fs.paths().join(', ')}`);
+      assertMirrors(fs, server);
+      assertStateTrue(fs);
+      assert.deepEqual(fs.deletions(), []);
+      if (!failed) break;
+      steps = n;
+    }
+    assert.ok(steps >= 8, `the run failed at each of its ${steps} steps`);
+  });
+
+  it('line endings changed to CRLF by an editor on Windows, and nothing else: not an edit; CRLF and a real edit: kept', async () => {
+    const fs = new MemoryFs();
+    const server = new MemoryServer().put(doc(1, 'Only line endings', 1), doc(2, 'Edited on Windows', 1));
+    await runOn(fs, server);
+    await edit(fs, 'Freestyle/Only line endings.md', (t) => t.replace(/\n/g, '\r\n'));
+    const mine = await edit(fs, 'Freestyle/Edited on Windows.md', (t) => addNotes(t).replace(/\n/g, '\r\n'));
+    for (const id of [1, 2]) server.put({ ...server.documents.get(id)!, result: 'New text', updated_at: LATER });
+    const r = await runOn(fs, server);
+    assert.deepEqual([r.changed, r.kept, r.keptAs], [2, 1, [`Freestyle/Edited on Windows ${KEPT}.md`]]);
+    assert.equal(fs.text(`Freestyle/Edited on Windows ${KEPT}.md`), mine);
+    assert.equal(body(fs.text('Freestyle/Only line endings.md')!), 'New text\n');
+    assertMirrors(fs, server);
+  });
+
+  it('front matter edited: a changed field is an edit (kept); front matter removed: the file is no longer the backup\'s and stays as it is', async () => {
+    const fs = new MemoryFs();
+    const server = new MemoryServer().put(doc(1, 'Starred here', 1), doc(2, 'Bare', 1));
+    await runOn(fs, server);
+    const starred = await edit(fs, 'Freestyle/Starred here.md', (t) => t.replace('favorite: false', 'favorite: true'));
+    const bare = await edit(fs, 'Freestyle/Bare.md', body);
+    for (const id of [1, 2]) server.put({ ...server.documents.get(id)!, result: 'New text', updated_at: LATER });
+    fs.calls.length = 0;
+    const r = await runOn(fs, server);
+    assert.equal(fs.text(`Freestyle/Starred here ${KEPT}.md`), starred);
+    assert.equal(fs.text('Freestyle/Bare.md'), bare, 'untouched: without its front matter it is not told from a file of the user\'s');
+    assert.equal(frontMatter(fs.text('Freestyle/Bare (2).md')!).id, 2);
+    assert.deepEqual([r.changed, r.kept], [2, 1]);
+    assert.deepEqual(fs.deletions(), []);
+    assert.ok(!fs.calls.some((c) => c.op === 'rename' && (c.path === 'Freestyle/Bare.md' || c.to === 'Freestyle/Bare.md')));
+    assert.equal(body(fs.text('Freestyle/Starred here.md')!), 'New text\n');
+    assertStateTrue(fs);
+  });
+
+  it('a file replaced by a folder: the folder and what it holds stay, whether its document changed, was deleted on the server or neither', async () => {
+    const fs = new MemoryFs();
+    const server = new MemoryServer().put(doc(1, 'Plan', 1), doc(2, 'Gone', 1), doc(3, 'Same', 1));
+    await runOn(fs, server);
+    for (const name of ['Plan', 'Gone', 'Same']) {
+      await fs.delete(`Freestyle/${name}.md`);
+      await fs.write(`Freestyle/${name}.md/inside.txt`, new TextEncoder().encode(`kept ${name}`));
+    }
+    server.put({ ...server.documents.get(1)!, result: 'New text', updated_at: LATER });
+    server.documents.delete(2);
+    const r = await runOn(fs, server);
+    for (const name of ['Plan', 'Gone', 'Same']) assert.equal(fs.text(`Freestyle/${name}.md/inside.txt`), `kept ${name}`);
+    assert.equal(body(fs.text('Freestyle/Plan (1).md')!), 'New text\n');
+    // An unchanged document's file is not read (the listing shows a name, not what it is): its turn comes when it changes.
+    assert.deepEqual([r.changed, r.deleted, r.kept, r.unchanged], [1, 0, 0, 1]);
+    const state = JSON.parse(fs.text(STATE_FILE)!) as { documents: Record<string, { path: string }> };
+    assert.deepEqual(Object.fromEntries(Object.entries(state.documents).map(([id, e]) => [id, e.path])), { 1: 'Freestyle/Plan (1).md', 3: 'Freestyle/Same.md' });
+    server.put({ ...server.documents.get(3)!, result: 'New text', updated_at: LATER });
+    const next = await runOn(fs, server);
+    assert.deepEqual([next.changed, next.kept], [1, 0]);
+    assert.equal(fs.text('Freestyle/Same.md/inside.txt'), 'kept Same');
+    assert.equal(body(fs.text('Freestyle/Same (3).md')!), 'New text\n');
+    assertStateNamesFiles(fs);
+  });
+
+  it('temporary-file leftovers: an editor\'s beside an edited file stay where they are; of the backup\'s own, only its temporary files are cleared', async () => {
+    const fs = new MemoryFs();
+    const server = new MemoryServer().put(doc(1, 'Plan', 1));
+    await runOn(fs, server);
+    const mine = await edit(fs, 'Freestyle/Plan.md', addNotes);
+    const leftovers = ['Freestyle/Plan.md~', 'Freestyle/.Plan.md.swp', 'Freestyle/.~lock.Plan.md#'];
+    for (const p of leftovers) await fs.write(p, new TextEncoder().encode(`${p} of an editor`));
+    // A run stopped after writing its temporary file, and a file someone put in the backup's temporary folder.
+    await fs.write('.content-docs-backup/tmp/1.part', new TextEncoder().encode('---\nid: 1\nname: "Plan"\n'));
+    await fs.write('.content-docs-backup/tmp/draft.txt', new TextEncoder().encode('not the backup\'s'));
+    server.put({ ...server.documents.get(1)!, name: 'Plan renamed', result: 'New text', updated_at: LATER });
+    const r = await runOn(fs, server);
+    assert.equal(fs.text(`Freestyle/Plan ${KEPT}.md`), mine);
+    for (const p of leftovers) assert.equal(fs.text(p), `${p} of an editor`);
+    assert.equal(fs.text('.content-docs-backup/tmp/1.part'), undefined);
+    assert.equal(fs.text('.content-docs-backup/tmp/draft.txt'), 'not the backup\'s');
+    assert.equal(r.kept, 1);
+    assert.equal(body(fs.text('Freestyle/Plan renamed.md')!), 'New text\n');
+    assertStateTrue(fs);
+  });
+
+  it('the state moved away to start over: files that still hold their document\'s text are taken back, one that differs is kept', async () => {
+    const fs = new MemoryFs();
+    const server = new MemoryServer().put(doc(1, 'Plan', 1), doc(2, 'Other', 1));
+    await runOn(fs, server);
+    const mine = await edit(fs, 'Freestyle/Plan.md', addNotes);
+    await fs.rename(STATE_FILE, 'state moved away.json');
+    fs.calls.length = 0;
+    const r = await runOn(fs, server);
+    assert.equal(fs.text(`Freestyle/Plan ${KEPT}.md`), mine);
+    assert.deepEqual([r.new, r.kept], [2, 1]);
+    assert.deepEqual(fs.paths(), ['Freestyle/Other.md', `Freestyle/Plan ${KEPT}.md`, 'Freestyle/Plan.md', 'state moved away.json']);
     assertStateTrue(fs);
   });
 });

@@ -2,6 +2,10 @@
  * For the backup's unit tests: a file system in memory with faults on demand (a full disk, an unwritable folder, a
  * failure on the n-th write), optionally case-insensitive as Windows and macOS are, and a server in memory that lists
  * its documents 100 a page in ascending id order, with hooks to change them while a run reads its pages.
+ *
+ * A folder is there while a file is under it. The file system acts on one as VS Code's disk provider does (its
+ * `readFile` and `rename` with `overwrite: true`, as code-server 4.139.1 ships them): reading it fails with EISDIR, and a
+ * file renamed over it replaces it, everything in it deleted for good.
  */
 import type { Page } from '../../src/api/paging';
 import type { BackupDocument, BackupFs, BackupSource } from '../../src/backup/backup';
@@ -36,9 +40,16 @@ export class MemoryFs implements BackupFs {
     if (e) throw e;
   }
 
+  /** Whether `path` is a folder: a file is under it. */
+  isFolder(path: string): boolean {
+    const prefix = `${this.key(path)}/`;
+    return [...this.files.keys()].some((k) => k.startsWith(prefix));
+  }
+
   async read(path: string): Promise<Uint8Array | undefined> {
     this.calls.push({ op: 'read', path });
     this.#check('read', path);
+    if (this.isFolder(path)) throw Object.assign(new Error(`EISDIR: illegal operation on a directory, read '${path}'`), { code: 'EISDIR' });
     return this.files.get(this.key(path))?.data;
   }
 
@@ -56,6 +67,9 @@ export class MemoryFs implements BackupFs {
     const f = this.files.get(this.key(from));
     if (!f) throw Object.assign(new Error(`no such file: ${from}`), { code: 'ENOENT' });
     this.files.delete(this.key(from));
+    // A folder in the way goes, with all it holds (VS Code deletes it recursively, without the trash).
+    const inside = `${this.key(to)}/`;
+    for (const k of [...this.files.keys()]) if (k.startsWith(inside)) this.files.delete(k);
     this.files.set(this.key(to), { path: to, data: f.data });
   }
 
@@ -86,6 +100,11 @@ export class MemoryFs implements BackupFs {
   /** Every file's path (as written), the backup's own state folder left out. */
   paths(): string[] {
     return [...this.files.values()].map((f) => f.path).filter((p) => !p.startsWith('.content-docs-backup/')).sort();
+  }
+
+  /** The paths deleted since the calls were last cleared, the backup's own state folder left out. */
+  deletions(): string[] {
+    return this.calls.filter((c) => c.op === 'delete' && !c.path.startsWith('.content-docs-backup/')).map((c) => c.path);
   }
 
   /** The files written (by their final rename) since the calls were last cleared, the state left out. */

@@ -7,7 +7,6 @@
 import assert from 'node:assert/strict';
 import { createApi, type ContentApi, type ContentDocument, type DocumentListQuery } from '../../src/api';
 import { templateName } from '../../src/api/templates';
-import type { Credentials } from '../../src/accounts/credentials';
 import { DocumentsModel, type DocumentPage, type DocumentSource, type DocumentsModelHost } from '../../src/documents/documentsModel';
 import { Emitter } from '../../src/model/emitter';
 import type { DocNode, DocumentsViewState, GroupNode } from '../../src/model/nodes';
@@ -37,8 +36,7 @@ function setup(sb: Sandbox, opts: Options = {}) {
   const serverChange = new Emitter<void>();
   const signIn = new Emitter<boolean>();
   const api = { get: () => client, onDidChangeServer: serverChange.event } as unknown as ApiProvider;
-  const credentials = { onDidChange: signIn.event } as unknown as Credentials;
-  const service = new DocumentService(api, credentials);
+  const service = new DocumentService(api);
   const source: DocumentSource = {
     list: async (query, signal) => {
       const page = await service.list(query, signal);

@@ -9,7 +9,6 @@ import { DocumentsModel, readState, type DocumentsModelHost } from '../../src/do
 import { Emitter } from '../../src/model/emitter';
 import type { DocNode, DocumentNode, DocumentsViewState, GroupNode } from '../../src/model/nodes';
 import type { ApiProvider } from '../../src/accounts/apiProvider';
-import type { Credentials } from '../../src/accounts/credentials';
 import { DocumentService } from '../../src/documents/documentService';
 import type { DocumentSortSetting, PageSize } from '../../src/util/config';
 import { startSandbox, type Sandbox, type SandboxDocument } from '../sandbox/server';
@@ -26,8 +25,7 @@ function setup(sb: Sandbox, opts: { pageSize?: PageSize; sort?: DocumentSortSett
   const server = new Emitter<void>();
   const signIn = new Emitter<boolean>();
   const api = { get: () => client, onDidChangeServer: server.event } as unknown as ApiProvider;
-  const credentials = { onDidChange: signIn.event } as unknown as Credentials;
-  const service = new DocumentService(api, credentials);
+  const service = new DocumentService(api);
   const settings = { pageSize: opts.pageSize ?? 10, sort: opts.sort ?? 'newest', hideEmpty: opts.hideEmpty ?? false, key: true };
   const persisted: DocumentsViewState[] = [];
   const warnings: string[] = [];

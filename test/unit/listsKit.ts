@@ -5,7 +5,6 @@
  */
 import { createApi, type ContentApi } from '../../src/api';
 import type { ContentDocument } from '../../src/api/index';
-import type { Credentials } from '../../src/accounts/credentials';
 import { AccountIndex, listAccount } from '../../src/files/accountIndex';
 import { DocumentsModel, type DocumentsModelHost } from '../../src/documents/documentsModel';
 import { Emitter } from '../../src/model/emitter';
@@ -168,8 +167,7 @@ export function clientStack(sb: Sandbox, pageSize: PageSize, sort: DocumentSortS
   const serverChange = new Emitter<void>();
   const signIn = new Emitter<boolean>();
   const api = { get: () => client, onDidChangeServer: serverChange.event } as unknown as ApiProvider;
-  const credentials = { onDidChange: signIn.event } as unknown as Credentials;
-  const service = new DocumentService(api, credentials);
+  const service = new DocumentService(api);
   const warnings: string[] = [];
   const host: DocumentsModelHost = {
     hasKey: () => Promise.resolve(true),
@@ -228,8 +226,8 @@ export function clientStack(sb: Sandbox, pageSize: PageSize, sort: DocumentSortS
     }),
     service.onDidDelete((d) => index.remove(d.id)),
     service.onDidCreate((doc) => index.upsert(doc)),
-    service.onDidForget(({ account }) => {
-      if (account || !index.loaded) return;
+    service.onDidForget(() => {
+      if (!index.loaded) return;
       // A document the new listing no longer has is reported deleted to the views and editors (documentFs.ts).
       stack.reloading = index.reload().then((d) => {
         for (const id of d.goneIds) service.markDeleted(id);

@@ -1,7 +1,7 @@
 /**
  * The manifest and the code agree (in the spirit of the PR extension's scripts/check-commands.js): every
  * contributed command is one the code registers (src/constants.ts CMD, each with a handler — a missing one
- * does not compile, see src/commands/types.ts) and the other way round; every menu entry names a contributed
+ * does not compile, see src/util/commandTypes.ts) and the other way round; every menu entry names a contributed
  * command; every view a `when` clause or a welcome names exists; every `contentDocs.*` context key a `when`
  * clause reads is one the code sets; every %key% has its text in package.nls.json.
  */

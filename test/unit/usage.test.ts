@@ -1,7 +1,7 @@
 /**
  * Plan usage: GET /account typed (src/api/account.ts getAccountUsage, src/api/schemas.ts accountInfoSchema)
  * against the sandbox over real HTTP and against older servers' shapes from a plain node:http stub; the
- * status bar's text, tooltip, warning level and Quick Pick rows (src/usage/usageFormat.ts); the creativity
+ * status bar's text, tooltip, warning level and Quick Pick rows (src/model/usageFormat.ts); the creativity
  * level nearest an account's default (src/api/validate.ts); the search match the Documents view uses to
  * place a created document (src/api/collation.ts searchFinds).
  */
@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { createApi, type AccountInfo, type ContentApi } from '../../src/api';
 import { searchFinds } from '../../src/api/collation';
 import { nearestCreativity } from '../../src/api/validate';
-import { compact, percent, share, statusText, tooltipText, usageLevel, usageRows, WARN_AT } from '../../src/usage/usageFormat';
+import { compact, percent, share, statusText, tooltipText, usageLevel, usageRows, WARN_AT } from '../../src/model/usageFormat';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 
 function info(month: AccountInfo['month'], limits: AccountInfo['limits'], extra: Partial<AccountInfo> = {}): AccountInfo {

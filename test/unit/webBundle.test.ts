@@ -60,9 +60,11 @@ describe('browser build (dist/web/extension.js)', () => {
     assert.deepEqual(webBundleProblems('typeof process === "undefined"'), []);
   });
 
-  it('extensionKind is chosen on purpose: ["workspace"] (Node host wherever there is one; the web worker only where there is none)', () => {
-    // With `browser` + `main`, ["ui","workspace"] would make code-server run the Node build, and a `browser`
-    // without `main` under ["ui","workspace"] never runs at all (see README, "Use it on vscode.dev").
-    assert.deepEqual(pkg.extensionKind, ['workspace']);
+  it('extensionKind is chosen on purpose: ["workspace", "ui"] (next to the workspace where it is installed there, else on this computer; the web worker only where there is no Node host)', () => {
+    // "workspace" first: in a remote window it runs on the remote machine when installed there (requests leave from
+    // there, as the workspace's tools do). "ui" second: installed on this computer only, it runs here in a remote
+    // window instead of not at all, and reaches a server only this computer reaches (README, "Remote windows").
+    // ["ui","workspace"] would run it on this computer even when installed on the remote.
+    assert.deepEqual(pkg.extensionKind, ['workspace', 'ui']);
   });
 });

@@ -5,7 +5,7 @@
  * Defined by defineSuites() once mocha's browser build is set up (test/web/index.ts).
  */
 import * as vscode from 'vscode';
-import type { Core } from '../../src/core';
+import { testServices, type TestServices } from '../kit/services';
 import type { DocNode } from '../../src/model/nodes';
 import type { Prompter } from '../../src/ui/prompter';
 import type { WriteResult } from '../../src/write/commands';
@@ -34,7 +34,7 @@ export function defineSuites(): void {
   describe('web worker: Content Docs in the browser (web build, CORS sandbox)', function () {
     this.timeout(30_000);
     let c: WebTestConfig;
-    let s: Core;
+    let s: TestServices;
     let sb: SandboxControl;
     let runsInWebWorker = false;
     const prompter = new ScriptedPrompter();
@@ -46,7 +46,8 @@ export function defineSuites(): void {
       c = config();
       sb = new SandboxControl(c.docsUrl);
       const api = await activate();
-      s = api.services;
+      s = testServices(api.services);
+      await s.registry.settled();
       runsInWebWorker = api.runsInWebWorker;
       product = s.prompter.current;
       s.prompter.current = prompter;
@@ -72,7 +73,7 @@ export function defineSuites(): void {
       }
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
       // An account a failed test added leaves with it (the tests after it expect the first account alone).
-      for (const added of s.registry.added()) if (added.label) await s.registry.remove(added.label);
+      for (const added of s.registry.added()) await s.registry.remove(added);
     });
 
     /**
@@ -386,7 +387,7 @@ export function defineSuites(): void {
       assert.equal(ok, true, `added (asked: ${JSON.stringify(prompter.asked)}, problems: ${JSON.stringify(prompter.problems)}, messages: ${JSON.stringify(messages.shown)})`);
       assert.deepEqual(prompter.asked.map((a) => a.title), ['Content Docs: Add Account (1/3)', 'Content Docs: Add Account (2/3)', 'Content Docs: Add Account (3/3)']);
       const added = s.registry.added()[0];
-      const first = s.documents.accountLabel;
+      const first = s.firstOrNone?.label;
       assert.ok(added?.label && first && added.label !== first, `two accounts: ${first} and ${added?.label}`);
       assert.equal(await s.context.secrets.get(`contentDocs.apiKey.${added.label}`), two.key, 'its key in SecretStorage');
       assert.ok((await sb2.requests()).some((r) => r.route === 'account'), 'the key was checked with the second server');

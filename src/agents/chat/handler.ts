@@ -4,8 +4,7 @@ import { templateName } from '../../api/templates';
 import type { Account } from '../../accounts/account';
 import { accountInUse, useAccount } from '../../accounts/pick';
 import { CHAT, CMD, PROPOSAL_SCHEME } from '../../constants';
-import type { Core } from '../../core';
-import { usageRows } from '../../usage/usageFormat';
+import { usageRows } from '../../model/usageFormat';
 import { fromNow, md, parseDate, words } from '../../tree/format';
 import * as config from '../../util/config';
 import { describeError, isCancellation, reason } from '../../util/errors';
@@ -14,7 +13,7 @@ import type { AccountPickNeeds } from '../../accounts/pick';
 import type { WriteNeeds } from '../../write/commands';
 
 /** What @content takes. */
-export type ChatNeeds = Pick<Core, 'credentials'> & AccountPickNeeds & WriteNeeds;
+export type ChatNeeds = AccountPickNeeds & WriteNeeds;
 
 /**
  * The @content chat participant's answers (dist/commands.js: loaded on the first request, see src/agents/chat/participant.ts):
@@ -85,7 +84,15 @@ export async function answerChat(
 }
 
 async function signedIn(s: ChatNeeds): Promise<boolean> {
-  return s.registry.added().length > 0 || (await s.credentials.hasKey());
+  await s.registry.settled();
+  return s.registry.all().length > 0;
+}
+
+/** The account an answer works in (see accountInUse): there is one, as the caller checked it is signed in. */
+function accountOf(s: ChatNeeds): Account {
+  const account = accountInUse(s);
+  if (!account) throw new Error(vscode.l10n.t('You are not signed in to Content Docs: run "Content Docs: Set API Key…" first.'));
+  return account;
 }
 
 /** "Name @ host: " before an answer when there are several accounts (whose documents or figures these are). */
@@ -107,7 +114,7 @@ async function search(s: ChatNeeds, prompt: string, stream: vscode.ChatResponseS
     stream.markdown(vscode.l10n.t('Say what to look for, for example `/search coffee`: the documents whose name holds those words are listed.'));
     return { metadata: { command: 'search' } satisfies ChatAnswerMetadata };
   }
-  const account = accountInUse(s);
+  const account = accountOf(s);
   stream.progress(vscode.l10n.t('Searching the documents…'));
   const controller = new AbortController();
   const sub = token.onCancellationRequested(() => controller.abort());
@@ -121,7 +128,7 @@ async function search(s: ChatNeeds, prompt: string, stream: vscode.ChatResponseS
     sub.dispose();
   }
   await useAccount(s, account);
-  const label = account.documents.accountLabel;
+  const label = account.label;
   if (!items.length) {
     stream.markdown(`${whose(s, account)}${vscode.l10n.t('No document name contains "{0}".', md(text))}`);
     return { metadata: { command: 'search', account: label, documents: 0 } satisfies ChatAnswerMetadata };
@@ -129,7 +136,7 @@ async function search(s: ChatNeeds, prompt: string, stream: vscode.ChatResponseS
   const head =
     items.length === 1 ? vscode.l10n.t('1 document whose name contains "{0}":', md(text)) : vscode.l10n.t('{0} documents whose names contain "{1}":', items.length, md(text));
   const lines = items.map((d) => {
-    const args = encodeURIComponent(JSON.stringify(label !== undefined ? { id: d.id, account: label } : { id: d.id }));
+    const args = encodeURIComponent(JSON.stringify({ id: d.id, account: label }));
     const updated = parseDate(d.updated_at);
     const details = [templateName(d.template?.id, d.template?.name), words(d.words), updated ? fromNow(updated) : undefined].filter(Boolean).join(' · ');
     return `- [${md(d.name || vscode.l10n.t('(no name)'))}](command:${CMD.documentOpen}?${args} "${vscode.l10n.t('Open')}")${d.favorite ? ' ★' : ''} — ${md(details)}`;
@@ -142,14 +149,14 @@ async function search(s: ChatNeeds, prompt: string, stream: vscode.ChatResponseS
 // --- /usage --------------------------------------------------------------------------------------------------
 
 async function usage(s: ChatNeeds, stream: vscode.ChatResponseStream): Promise<vscode.ChatResult> {
-  const account = accountInUse(s);
+  const account = accountOf(s);
   stream.progress(vscode.l10n.t('Reading the plan usage…'));
   const info = account.usage.cached ?? (await account.usage.get());
   const rows = usageRows(info);
   const body = rows.length ? rows.map((r) => `- ${md(r.label)}: ${md(r.description ?? '')}`).join('\n') : md('The server did not say how much of the plan is used.');
   stream.markdown(`${whose(s, account)}${vscode.l10n.t('Plan usage, this month against your plan:')}\n\n${body}`);
   stream.button({ command: CMD.usageShow, title: vscode.l10n.t('Show Plan Usage') });
-  return { metadata: { command: 'usage', account: account.documents.accountLabel } satisfies ChatAnswerMetadata };
+  return { metadata: { command: 'usage', account: account.label } satisfies ChatAnswerMetadata };
 }
 
 // --- /write --------------------------------------------------------------------------------------------------
@@ -165,10 +172,10 @@ async function write(s: ChatNeeds, prompt: string, stream: vscode.ChatResponseSt
     stream.markdown(vscode.l10n.t('There is no editor to write in. Open a file, put the cursor where the text should go (or select text to work on), then ask again.'));
     return { metadata: { command: 'write' } satisfies ChatAnswerMetadata };
   }
-  const account = accountInUse(s);
+  const account = accountOf(s);
   stream.progress(vscode.l10n.t('The service is writing…'));
   const result = await writerFor(s).writeFromRequest(request, account);
-  const label = account.documents.accountLabel;
+  const label = account.label;
   if (!result) {
     stream.markdown(vscode.l10n.t('Nothing was written into the editor.'));
     return { metadata: { command: 'write', account: label } satisfies ChatAnswerMetadata };

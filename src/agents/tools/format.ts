@@ -4,7 +4,7 @@
  */
 import type { AccountInfo, ContentDocument, Project } from '../../api/index';
 import { detectFormat } from '../../content/format';
-import { usageRows } from '../../usage/usageFormat';
+import { usageRows } from '../../model/usageFormat';
 
 /** How long a search row's excerpt may be (characters). */
 export const EXCERPT_CHARS = 160;

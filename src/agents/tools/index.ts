@@ -13,8 +13,7 @@ import { hostOf } from '../../accounts/accountNames';
 import { STATE } from '../../constants';
 import { sameDocument } from '../../documents/document';
 import type { DocumentService } from '../../documents/documentService';
-import type { Core } from '../../core';
-import { figureLine } from '../../usage/usageFormat';
+import { figureLine } from '../../model/usageFormat';
 import type { DocumentsTreeProvider } from '../../documents/documentsTree';
 import { averageScore } from '../../projects/projectScore';
 import type { ProjectsTreeProvider } from '../../projects/projectsTree';
@@ -23,9 +22,15 @@ import { describeError, errorKind, isCancellation } from '../../util/errors';
 import * as format from './format';
 import { parseToolInput, type ToolInputs } from './inputs';
 import { toolKey } from './names';
+import type { AccountRegistry } from '../../accounts/registry';
+import type { AccountRootsTree } from '../../tree/accountRoots';
+import type { DocNode } from '../../model/nodes';
+import type { LoadBundle } from '../../util/loadBundle';
+import type { Logger } from '../../util/log';
+import type { ProjectNode } from '../../model/nodes';
 
 /** What the language-model tools take. */
-export type ToolNeeds = Pick<Core, 'state' | 'credentials' | 'documentsView' | 'projectsView' | 'registry' | 'log' | 'loadBundle'>;
+export type ToolNeeds = { readonly state: vscode.Memento; readonly documentsView: AccountRootsTree<DocNode>; readonly projectsView: AccountRootsTree<ProjectNode>; readonly registry: AccountRegistry; readonly log: Logger; readonly loadBundle: LoadBundle };
 
 type BackupModule = typeof import('../../backup/command');
 
@@ -62,9 +67,9 @@ const DISABLED = 'The Content Docs tools are turned off (the setting "contentDoc
  * else the one the user last worked in, else the first. A string: why there is none (nothing is sent). Local.
  */
 export async function accountFor(s: ToolNeeds, wanted: string | undefined): Promise<Account | string> {
-  const shown = s.registry.shown();
-  const primaryOnly = shown.length === 1 && shown[0].primary;
-  if (primaryOnly && !(await s.credentials.hasKey())) return SIGNED_OUT;
+  await s.registry.settled();
+  const shown = s.registry.all();
+  if (shown.length === 0) return SIGNED_OUT;
   let account: Account;
   if (wanted !== undefined) {
     const w = wanted.toLowerCase();
@@ -84,24 +89,23 @@ export async function accountFor(s: ToolNeeds, wanted: string | undefined): Prom
     const last = s.state.get<string>(STATE.lastAccount);
     account = shown.find((a) => a.label !== undefined && a.label === last) ?? shown[0];
   }
-  return withKey(s, account);
+  return withKey(account);
 }
 
 /** The account, when its key is on this machine; else what to do first. */
-async function withKey(s: ToolNeeds, account: Account): Promise<Account | string> {
-  if (account.primary ? !(await s.credentials.hasKey()) : !(await s.registry.hasKey(account))) {
-    return account.primary
-      ? SIGNED_OUT
-      : `The API key of ${account.displayName} is not on this machine: run "Content Docs: Enter API Key of an Added Account…" first. Nothing was sent.`;
+async function withKey(account: Account): Promise<Account | string> {
+  if (!(await account.hasKey())) {
+    return `The API key of ${account.displayName} is not on this machine: run "Content Docs: Enter API Key of an Added Account…" first. Nothing was sent.`;
   }
   return account;
 }
 
 /**
- * The account each confirmation named, per tool and input, when the input names none: invoke acts there, not in the
- * account the user last worked in by the time the question is answered (the same id there is another document).
+ * The account each confirmation named, per tool and input: invoke acts there, not in the account the user last worked
+ * in by the time the question is answered, nor in another account the input's name or host names by then (the same id
+ * there is another document).
  */
-const confirmed = new Map<string, { label: string; at: number }>();
+const confirmed = new Map<string, { account: Account; at: number }>();
 
 /** How long a confirmation's account is kept for its invocation (a question may wait; one never answered goes). */
 const CONFIRMED_MS = 60 * 60_000;
@@ -110,23 +114,19 @@ function confirmedKey(name: string, input: unknown): string {
   return `${name}\n${JSON.stringify(input)}`;
 }
 
-/** The account of the input (see {@link accountFor}); without one, the account its confirmation named. */
+/** The account its confirmation named; without one (no confirmation), the account of the input (see {@link accountFor}). */
 async function accountOfInvocation(s: ToolNeeds, name: string, input: unknown, wanted: string | undefined): Promise<Account | string> {
   const key = confirmedKey(name, input);
   const pin = confirmed.get(key);
   confirmed.delete(key);
-  if (wanted === undefined && pin && Date.now() - pin.at <= CONFIRMED_MS) {
-    const account = s.registry.shown().find((a) => a.label === pin.label);
-    if (!account) return 'The account this was confirmed in is no longer signed in. Nothing was sent.';
-    return withKey(s, account);
+  if (pin && Date.now() - pin.at <= CONFIRMED_MS) {
+    // The account the question named, as it was then: gone since (removed, signed out, another key or server), nothing is done anywhere.
+    if (!s.registry.isLive(pin.account)) return 'The account this was confirmed in is no longer signed in. Nothing was sent.';
+    return withKey(pin.account);
   }
   return accountFor(s, wanted);
 }
 
-/** The local label requests of this account are checked against (a document id means another document elsewhere). */
-function labelOf(account: Account): Promise<string | undefined> {
-  return account.documents.currentAccount();
-}
 
 function treeOf(s: ToolNeeds, account: Account): DocumentsTreeProvider {
   return s.documentsView.treeOf(account) as DocumentsTreeProvider;
@@ -190,11 +190,9 @@ export async function prepare(s: ToolNeeds, name: string, options: PrepareOption
   if (!config.agentsEnabled() || !parsed.ok) return { invocationMessage: 'Content Docs' };
   const account = await accountFor(s, parsed.value.account);
   if (typeof account === 'string') return { invocationMessage: 'Content Docs' };
-  if (parsed.value.account === undefined && account.label !== undefined) {
-    const now = Date.now();
-    for (const [k, v] of confirmed) if (now - v.at > CONFIRMED_MS) confirmed.delete(k);
-    confirmed.set(confirmedKey(name, options.input), { label: account.label, at: now });
-  }
+  const now = Date.now();
+  for (const [k, v] of confirmed) if (now - v.at > CONFIRMED_MS) confirmed.delete(k);
+  confirmed.set(confirmedKey(name, options.input), { account, at: now });
   const where = account.displayName;
   switch (key) {
     case 'search':
@@ -237,7 +235,7 @@ export async function prepare(s: ToolNeeds, name: string, options: PrepareOption
       let unread = '';
       if (!doc) {
         try {
-          doc = await account.documents.fetch(v.id, undefined, await labelOf(account));
+          doc = await account.documents.fetch(v.id);
           remember(account.documents, doc);
         } catch (e) {
           unread = ` (its name could not be read: ${describeError('reading it failed', e).replace(/^reading it failed: /, '')})`;
@@ -255,8 +253,9 @@ export async function prepare(s: ToolNeeds, name: string, options: PrepareOption
           '',
           'It writes one file per document there (`<Template>/<Name>.md` or `.html`, with front matter) and its state in ' +
             '`.content-docs-backup/`; run again on that folder, it rewrites only what changed. It deletes nothing: the files of ' +
-            'documents deleted on the server move to `_deleted/`, and a file it did not write is never overwritten. It reads ' +
-            'the list 100 documents a request.',
+            'documents deleted on the server move to `_deleted/`, a file edited in the folder is kept under a name that says so ' +
+            '(`<Name> (edited locally <date>).md`) rather than replaced, and a file it did not write is never overwritten. It ' +
+            'reads the list 100 documents a request.',
         ].join('\n'),
       );
       return {
@@ -374,7 +373,7 @@ async function search(s: ToolNeeds, account: Account, v: ToolInputs['search'], s
 async function read(s: ToolNeeds, account: Account, id: number, signal: AbortSignal): Promise<vscode.LanguageModelToolResult> {
   const action = `Couldn't read document ${id} of ${account.displayName}`;
   try {
-    const doc = await account.documents.fetch(id, signal, await labelOf(account));
+    const doc = await account.documents.fetch(id, signal);
     remember(account.documents, doc);
     const data = format.documentData(doc, templateOf(s, account, doc), 'text');
     return answer(format.readText(account.displayName, data));
@@ -416,13 +415,12 @@ async function update(s: ToolNeeds, account: Account, v: ToolInputs['update']): 
   try {
     if (known && !isRead(known)) return refused(known);
     const fresh = known && mine && mine.doc.updated_at === v.updated_at && Date.now() - mine.at <= UPDATE_CHECK_MS;
-    const label = await labelOf(account);
     if (!fresh) {
-      const now = await documents.fetch(v.id, undefined, label);
+      const now = await documents.fetch(v.id);
       if (!isRead(now)) return refused(now);
     }
     const before = documents.get(v.id);
-    const doc = await documents.update(v.id, v.changes, label);
+    const doc = await documents.update(v.id, v.changes);
     remember(documents, doc);
     const data = format.documentData(doc, templateOf(s, account, doc), 'excerpt');
     const changed = format.changeLines(before, v.changes).join('; ');
@@ -438,7 +436,7 @@ async function remove(account: Account, id: number): Promise<vscode.LanguageMode
   const known = account.documents.get(id);
   const what = known ? `"${known.name}" (#${id})` : `document ${id}`;
   try {
-    await account.documents.delete(id, await labelOf(account));
+    await account.documents.delete(id);
     seen.get(account.documents)?.delete(id);
     return answer(`Deleted ${what} from ${account.displayName}.`);
   } catch (e) {
@@ -498,8 +496,13 @@ async function backup(s: ToolNeeds, account: Account, v: ToolInputs['backup'], t
     const r = out.report;
     if (out.error) {
       const resume = backups.goesOn(out.error.kind);
-      const nothing = resume ? '' : ' Nothing was written.';
-      const again = resume ? ' Call this tool again with the same folder to go on from there.' : '';
+      const nothing = resume || out.error.kind === 'accountGone' ? '' : ' Nothing was written.';
+      const again =
+        out.error.kind === 'accountGone'
+          ? ' Once the user signs in to that account again, call this tool again with the same folder to go on from there.'
+          : resume
+            ? ' Call this tool again with the same folder to go on from there.'
+            : '';
       return answer(`${head}${out.error.message}${nothing}${again}`);
     }
     if (!r) return answer(`${head}The backup was cancelled before it began. Nothing was written.`);

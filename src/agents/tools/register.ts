@@ -1,15 +1,8 @@
 import vscode = require('vscode');
-import type { Core } from '../../core';
-import { loadBundle } from '../../activation/codeCache';
+import type { ToolNeeds } from './index';
+import type { LoadBundle } from '../../util/loadBundle';
 
 type ToolsModule = typeof import('./index');
-
-/** dist/tools.js: what the tools do (loaded on the first invocation, not at activation). */
-function loadTools(): ToolsModule {
-  // A bundle of its own, loaded on first use: a runtime require on purpose.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return loadBundle('tools', () => require('./tools.js') as ToolsModule);
-}
 
 /** The tools the manifest contributes (package.json `contributes.languageModelTools`), by name. */
 interface Manifest {
@@ -23,7 +16,17 @@ interface Manifest {
  * prepareInvocation). Registered at activation: VS Code activates an extension on a tool's `onLanguageModelTool:`
  * event only while it is inactive, and this one is active from startup on, so its tools must be there from then.
  */
-export function registerTools(manifest: Manifest, services: () => Core, tools: Map<string, vscode.LanguageModelTool<unknown>>): vscode.Disposable[] {
+export function registerTools(
+  manifest: Manifest,
+  services: () => ToolNeeds,
+  tools: Map<string, vscode.LanguageModelTool<unknown>>,
+  /** Loads a lazy bundle with the window's code cache (the activation bundle's loader). */
+  loadBundle: LoadBundle,
+): vscode.Disposable[] {
+  /** dist/tools.js: what the tools do (loaded on the first invocation, not at activation). */
+  // A bundle of its own, loaded on first use: a runtime require on purpose.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const loadTools = (): ToolsModule => loadBundle('tools', () => require('./tools.js') as ToolsModule);
   return (manifest.contributes?.languageModelTools ?? []).map(({ name }) => {
     const tool: vscode.LanguageModelTool<unknown> = {
       prepareInvocation: (options, token) => loadTools().prepare(services(), name, options, token),

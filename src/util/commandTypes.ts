@@ -1,3 +1,4 @@
+import type * as vscode from 'vscode';
 import type { CMD } from '../constants';
 
 export type CommandId = (typeof CMD)[keyof typeof CMD];
@@ -8,3 +9,6 @@ export type Handler = (...args: any[]) => unknown;
 export type CommandParts = Partial<Record<CommandId, Handler>>;
 /** Every command's handler: a command without one does not compile. */
 export type CommandTable = Record<CommandId, Handler>;
+
+/** Registers commands by id; what it returns serves activation and the views alike. */
+export type RegisterCommands = (ids: readonly CommandId[]) => vscode.Disposable[];
