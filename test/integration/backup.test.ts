@@ -330,7 +330,7 @@ describe('Back Up Account to Folder', function () {
     } finally {
       added.onRequest(undefined);
       open();
-      for (const a of s.registry.added()) await s.registry.remove(a.label!);
+      for (const a of s.registry.added()) await s.registry.remove(a);
       await added.close();
       fs.rmSync(folder, { recursive: true, force: true });
     }

@@ -202,19 +202,6 @@ export class RecordingPrompter implements Prompter {
    * with no toggle pressed.
    */
   toggled: Array<ToggledAnswer | undefined> = [];
-  /**
-   * Runs while the next question is open, before it is answered (then cleared): what happens meanwhile elsewhere (a
-   * key stored by another window, a setting arriving by Settings Sync). The question waits for it.
-   */
-  meanwhile: ((q: Question) => Promise<void>) | undefined;
-
-  /** Records a question, then runs (and clears) {@link meanwhile} while it is open. */
-  private async asking(q: Question): Promise<void> {
-    this.asked.push(q);
-    const meanwhile = this.meanwhile;
-    this.meanwhile = undefined;
-    if (meanwhile) await meanwhile(q);
-  }
 
   /**
    * Runs while the next question is open, before it is answered (then cleared): what happens meanwhile elsewhere (a
