@@ -1,6 +1,7 @@
 import vscode = require('vscode');
 import type { Account, AccountModelsOf } from './accounts/account';
 import { AccountRegistry } from './accounts/registry';
+import { syncedKeys } from './accounts/records';
 import type { AccountsMenu } from './accounts/accountsMenu';
 import type { LoadBundle } from './util/loadBundle';
 import type { RegisterCommands } from './util/commandTypes';
@@ -57,6 +58,8 @@ export interface Core {
   readonly proposalContent: ProposalContent;
   /** Loads a lazy bundle with the window's code cache (src/activation/codeCache.ts, in the activation bundle). */
   readonly loadBundle: LoadBundle;
+  /** The globalState keys registered for Settings Sync now (see syncedKeys): they follow the added accounts. */
+  readonly syncedKeys: readonly string[];
 }
 
 /** What activation made (dist/extension.js) and hands to the services when they are first needed. */
@@ -119,6 +122,16 @@ export function createServices(base: CoreBase): Core {
   credentials.alsoSignedIn = () => registry.all().length > 0;
   credentials.settled = () => registry.settled();
   context.subscriptions.push(registry.onDidChange(() => void credentials.refreshContext()));
+  // Settings Sync carries each added account's view choices: their keys are registered as accounts come and go.
+  let synced: readonly string[] = [];
+  const registerSynced = () => {
+    const keys = syncedKeys(registry.added().map((a) => a.label));
+    if (keys.join('\n') === synced.join('\n')) return;
+    synced = keys;
+    context.globalState.setKeysForSync(keys);
+  };
+  registerSynced();
+  context.subscriptions.push(registry.onDidChange(registerSynced));
   accounts.connect(registry);
 
   // The views: each account's tree shows that account's models (built when the view first shows the account).
@@ -149,5 +162,8 @@ export function createServices(base: CoreBase): Core {
   return {
     context, subscriptions: context.subscriptions, state: context.globalState, workspaceState: context.workspaceState, log, credentials, accounts, library, registry, usage, prompter,
     documentsView, projectsView, fs, proposalContent, saveStatus, loadBundle: base.loadBundle,
+    get syncedKeys() {
+      return synced;
+    },
   };
 }

@@ -4,7 +4,7 @@ import { registerPromptFiles, registerViews } from './activation/forwarders';
 import { loadBundle, startCodeCache, type CodeCache } from './activation/codeCache';
 import { registerTools } from './agents/tools/register';
 import { registerChatParticipant } from './agents/chat/participant';
-import { parseRecords } from './accounts/records';
+import { parseRecords, syncedKeys } from './accounts/records';
 import { registerAccountsMenu } from './accounts/accountsMenu';
 import { Credentials } from './accounts/credentials';
 import { activationCommands, commandRegistrar, loadCommandsBundle } from './commands/index';
@@ -57,7 +57,10 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   context.subscriptions.push(credentials, proposalContent);
   // An account added with "Add Account…" signs the views in too. Until the services are built (their registry then
   // answers this), the added accounts are the ones globalState keeps.
-  credentials.alsoSignedIn = () => parseRecords(context.globalState.get(STATE.accounts)).length > 0;
+  const records = () => parseRecords(context.globalState.get(STATE.accounts));
+  credentials.alsoSignedIn = () => records().length > 0;
+  // Settings Sync carries the added accounts and their view choices, never a key (the services keep this up to date).
+  context.globalState.setKeysForSync(syncedKeys(records().map((r) => r.label)));
 
   let services: Core | undefined;
   const core = (): Core => {

@@ -2,7 +2,7 @@
  * The accounts added with "Add Account…" as kept in globalState: a local label and the server addresses, never a key
  * (each key is in SecretStorage under the label). No vscode here: plain data, unit-tested in Node.
  */
-import { ACCOUNT_LABEL } from '../constants';
+import { ACCOUNT_LABEL, STATE } from '../constants';
 
 export interface AccountRecord {
   /** The account's local label (see Credentials.accountLabel): what its URIs carry. */
@@ -28,4 +28,16 @@ export function parseRecords(raw: unknown): AccountRecord[] {
     out.push({ label: r.label, documentsUrl: r.documentsUrl, projectsUrl: r.projectsUrl || r.documentsUrl, ...(typeof r.name === 'string' && r.name ? { name: r.name } : {}) });
   }
   return out.slice(0, MAX_ACCOUNTS);
+}
+
+/**
+ * The globalState keys Settings Sync carries (ExtensionContext.globalState.setKeysForSync takes exact keys): the
+ * accounts added with "Add Account…" (labels and addresses), the names remembered for the accounts, the writing style,
+ * and each added account's view choices (under its label, which its record carries to the other machine). Never a key
+ * (SecretStorage stays on each machine), nor the account last used, nor the view choices of the account of "Set API
+ * Key…": its label is made on each machine (Credentials.accountLabel), so another machine could not match them.
+ */
+export function syncedKeys(addedLabels: readonly string[]): string[] {
+  const views = addedLabels.filter((l) => ACCOUNT_LABEL.test(l)).flatMap((l) => [`${STATE.documentsView}.${l}`, `${STATE.projectsView}.${l}`]);
+  return [STATE.accounts, STATE.accountNames, STATE.writeStyle, ...views];
 }

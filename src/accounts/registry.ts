@@ -31,6 +31,8 @@ export class AccountRegistry extends Disposable {
   /** The account of "Set API Key…" and the user settings, while one is signed in. */
   #settings: Account | undefined;
   readonly #added = new Map<string, Account>();
+  /** The labels of the records as this window last read or wrote them (see readRecords). */
+  #recorded = new Set<string>();
   /** The key each added account was built with or has read (undefined: none yet). */
   readonly #keyOf = new WeakMap<Account, () => string | undefined>();
   /** Changes of the settings' account are worked out one at a time, in the order they came. */
@@ -54,6 +56,7 @@ export class AccountRegistry extends Disposable {
   ) {
     super();
     for (const record of parseRecords(state.get(STATE.accounts))) this.#added.set(record.label, this.#buildAdded(record));
+    this.#recorded = new Set(this.#added.keys());
     this._register({
       dispose: () => {
         this.#settings?.dispose();
@@ -73,6 +76,14 @@ export class AccountRegistry extends Disposable {
         if (!e.key.startsWith(SECRET_ACCOUNT_KEY_PREFIX)) return;
         const account = this.#added.get(e.key.slice(SECRET_ACCOUNT_KEY_PREFIX.length));
         if (account) void this.#addedKeyChanged(account);
+        else this.readRecords();
+      }),
+    );
+    // Another window of this machine, or Settings Sync from another machine, may have added or removed accounts: the
+    // records are read again when the window gains the focus (globalState has no change event).
+    this._register(
+      vscode.window.onDidChangeWindowState((e) => {
+        if (e.focused) this.readRecords();
       }),
     );
     void this.#refreshSettings();
@@ -194,6 +205,43 @@ export class AccountRegistry extends Disposable {
     return this.#replaceAdded(account, key);
   }
 
+  /**
+   * Follows the records as globalState holds them now. Another window of this machine or Settings Sync (from another
+   * machine) changes them: an account added there is built here (an account added on another machine has no key here:
+   * its root says so and asks for it, see setKey); an account removed there is removed here too, with its key on this
+   * machine and its view state. Only a record this window had read goes: an account this window is adding is not yet
+   * recorded. Local, no network.
+   */
+  readRecords(): void {
+    if (this.isDisposed) return;
+    const records = parseRecords(this.state.get(STATE.accounts));
+    const now = new Set(records.map((r) => r.label));
+    let changed = false;
+    for (const record of records) {
+      if (this.#added.has(record.label)) continue;
+      this.#added.set(record.label, this.#buildAdded(record));
+      this.log.info(`[accounts] ${record.label} was added in another window or on another machine`);
+      changed = true;
+    }
+    for (const [label, account] of [...this.#added]) {
+      if (now.has(label) || !this.#recorded.has(label)) continue;
+      this.#added.delete(label);
+      account.dispose();
+      this.log.setSecret(undefined, label);
+      this.log.info(`[accounts] ${label} was removed in another window or on another machine`);
+      void this.#forgetViewState(label);
+      void Promise.resolve(this.secrets.delete(SECRET_ACCOUNT_KEY_PREFIX + label)).then(undefined, (e: unknown) =>
+        this.log.warn(`[accounts] couldn't delete the key of ${label}: ${(e as Error)?.message ?? e}`),
+      );
+      changed = true;
+    }
+    this.#recorded = now;
+    if (!changed) return;
+    this.#_onDidChange.fire();
+    // An account removed elsewhere may be the settings' server and key too: that account shows again, as the settings' own.
+    void this.#refreshSettings();
+  }
+
   /** An added account's key as stored now differs from the one it was built with: it is made anew with that key. */
   async #addedKeyChanged(account: Account): Promise<void> {
     const now = (await Promise.resolve(this.secrets.get(SECRET_ACCOUNT_KEY_PREFIX + account.label)).catch(() => undefined)) || undefined;
@@ -300,6 +348,8 @@ export class AccountRegistry extends Disposable {
     if (remove !== undefined) records = records.filter((r) => r.label !== remove);
     if (add) records = [...records.filter((r) => r.label !== add.label), add];
     if (rename) records = records.map((r) => (r.label === rename.label ? { ...r, name: rename.name } : r));
+    if (add) this.#recorded.add(add.label);
+    if (remove !== undefined) this.#recorded.delete(remove);
     return this.state.update(STATE.accounts, records);
   }
 
