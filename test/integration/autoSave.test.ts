@@ -111,6 +111,7 @@ describe('auto-save: saves coalesced within the rate limit', function () {
       await until('the status bar to say "Saved"', () => seen.has(status().text) && /Saved/.test(status().text), 5_000);
       assert.ok([...seen].some((t) => /Saving/.test(t)), `the status bar said "Saving…": ${state}`);
       assert.match(status().tooltip, /Saved to /, 'the tooltip names the account the text went to');
+      assert.match(status().accessibility?.label ?? '', /^Saved to .+ at .+\.$/, 'a screen reader reads what the tooltip says, not the icon\'s name');
       assert.deepStrictEqual(messages.since(t0).map((m) => m.message), [], 'no notification: the status bar says it');
     } finally {
       clearInterval(watchStatus);
@@ -150,6 +151,7 @@ describe('auto-save: saves coalesced within the rate limit', function () {
     assert.ok(editor.document.isDirty, 'the editor stays dirty');
     assert.match(saveErrors.last()!.message, /HTTP 500/, 'the failure says why');
     await until('the status bar to say the text was not saved', () => /Not saved/.test(status().text), 5_000);
+    assert.match(status().accessibility?.label ?? '', /^Not saved to .+: .*HTTP 500/, 'a screen reader hears that the text was not saved, and why');
     await typeAtEnd(editor, '\nThird.');
     await vscode.commands.executeCommand('workbench.action.files.save');
     await until('the last text at the server', () => sandbox.documents.get(d.id)!.result === editor.document.getText().trim(), 15_000);

@@ -99,6 +99,7 @@ describe('usage: plan usage in the status bar', function () {
     await tree().load(tree().model.allGroup);
     await until('the item to show', () => s.usage.state.visible);
     assert.strictEqual(s.usage.state.text, '$(sparkle) 12.3k / 50k words');
+    assert.deepStrictEqual(s.usage.state.accessibility, { label: '12,345 of 50,000 words used this month', role: 'button' }, 'a screen reader reads the figures whole, not "12.3k / 50k"');
     assert.match(s.usage.state.tooltip, /^Words: 12,345 of 50,000 \(24 %\)$/m);
     assert.match(s.usage.state.tooltip, /^Documents: 17 of 200 \(8 %\)$/m);
     assert.match(s.usage.state.tooltip, /^Plan: Writer$/m);
@@ -115,6 +116,7 @@ describe('usage: plan usage in the status bar', function () {
     await s.account.refresh();
     assert.strictEqual(s.usage.state.text, '$(sparkle) 987k words');
     assert.match(s.usage.state.tooltip, /^Words: 987,654 \(unlimited\)$/m);
+    assert.strictEqual(s.usage.state.accessibility.label, '987,654 words used this month, with no monthly limit');
     assert.strictEqual(s.usage.state.level, 'normal');
   });
 
@@ -129,6 +131,7 @@ describe('usage: plan usage in the status bar', function () {
     assert.strictEqual(s.usage.state.text, '$(sparkle) 45k / 50k words');
     assert.strictEqual(s.usage.state.level, 'warning');
     assert.strictEqual(s.usage.state.background, 'statusBarItem.warningBackground');
+    assert.strictEqual(s.usage.state.accessibility.label, '45,000 of 50,000 words used this month: the plan\'s monthly limit is nearly reached', 'the warning colour is said too');
     await screenshot('usage-status-bar-warning');
     sandbox.setAccount({ counters: { words_month_count: 1_000 } });
     await s.account.refresh();

@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { checkBaseUrl } from '../../src/api/client';
 import { CMD, CTX, VIEW, VIEW_COMMANDS } from '../../src/constants';
 
 const ROOT = path.join(__dirname, '..', '..', '..');
@@ -142,4 +143,36 @@ describe('manifest (package.json) and code agree', () => {
     );
     assert.deepEqual(linked, []);
   });
+});
+
+describe('settings as the Settings editor shows them', () => {
+  const props = contributes.configuration.properties as Record<string, { order?: number; pattern?: string; patternErrorMessage?: string }>;
+
+  it('every setting has its place (order): the servers first, then the timeout, then the rest', () => {
+    const missing = Object.keys(props).filter((k) => typeof props[k].order !== 'number');
+    assert.deepEqual(missing, [], 'settings without an order');
+    const byOrder = Object.keys(props).sort((a, b) => props[a].order! - props[b].order!);
+    assert.deepEqual(byOrder.slice(0, 3), ['contentDocs.documents.baseUrl', 'contentDocs.projects.baseUrl', 'contentDocs.network.timeoutSeconds']);
+    assert.equal(new Set(Object.values(props).map((p) => p.order)).size, byOrder.length, 'no two settings share a place');
+  });
+
+  for (const key of ['contentDocs.documents.baseUrl', 'contentDocs.projects.baseUrl']) {
+    it(`${key}: its pattern takes what the client takes (https://, or http:// to this machine) and flags the rest, with a translatable message`, () => {
+      const { pattern, patternErrorMessage } = props[key];
+      assert.ok(pattern, 'a pattern');
+      const re = new RegExp(pattern, 'u');
+      const taken = ['', 'https://writer.example.com', 'https://writer.example.com/', 'https://example.com:8443/content', 'http://localhost:8080', 'http://127.0.0.1:3000/api', 'http://[::1]:3000'];
+      const flagged = ['http://writer.example.com', 'http://192.168.1.20', 'ftp://writer.example.com', 'writer.example.com', 'https://', 'https://user:pw@writer.example.com', 'https://writer.example.com/?x=1', 'https://writer example.com'];
+      for (const url of taken) {
+        assert.ok(re.test(url), `"${url}" is taken`);
+        if (url) assert.doesNotThrow(() => checkBaseUrl(url), `the client takes "${url}" too`);
+      }
+      for (const url of flagged) {
+        assert.ok(!re.test(url), `"${url}" is flagged`);
+        assert.throws(() => checkBaseUrl(url), `the client refuses "${url}" too`);
+      }
+      assert.match(patternErrorMessage ?? '', /^%[\w.]+%$/, 'the message is a %key% of package.nls.json');
+      assert.ok(nls[patternErrorMessage!.slice(1, -1)], `${patternErrorMessage} has its text`);
+    });
+  }
 });
