@@ -16,7 +16,7 @@ export { ApiError, isApiError } from './errors';
 export { checkBaseUrl } from './client';
 export { walkPages } from './paging';
 // How plan usage reads (vscode-free): shipped with the client, so activation does not load it (figures exist only after a request).
-export { statusText, tooltipText, usageLevel } from '../model/usageFormat';
+export { statusFigure, statusText, tooltipText, usageLevel } from '../model/usageFormat';
 export { serverTrim, isBlank } from './validate';
 // The trees sort with these: import them from './collation' directly (no dependencies) so activation does not load this bundle.
 export { compareNames, sameName } from './collation';

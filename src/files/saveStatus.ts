@@ -14,6 +14,8 @@ export interface SaveItemState {
   readonly visible: boolean;
   readonly text: string;
   readonly tooltip: string;
+  /** What a screen reader says of the item (the tooltip's first sentence, not the icon's name). */
+  readonly accessibility?: vscode.AccessibilityInformation;
 }
 
 interface Shown {
@@ -42,7 +44,7 @@ export class SaveStatus extends Disposable {
   ) {
     super();
     this.item = this._register(vscode.window.createStatusBarItem('contentDocs.save', vscode.StatusBarAlignment.Right, 101));
-    this.item.name = 'Content Docs Save';
+    this.item.name = vscode.l10n.t('Content Docs Save');
     this._register(saves((e) => this.onSave(e)));
     this._register(vscode.window.onDidChangeActiveTextEditor(() => this.render()));
     this._register(vscode.workspace.onDidCloseTextDocument((d) => this.shown.delete(d.uri.toString())));
@@ -66,27 +68,35 @@ export class SaveStatus extends Disposable {
     const lasts = shown && (shown.state === 'saved' ? SAVED_SHOWN_MS : shown.state === 'saving' ? SAVING_FORGOTTEN_MS : undefined);
     if (!uri || !shown || (lasts !== undefined && now - shown.at >= lasts)) return this.show(undefined);
     if (lasts !== undefined) this.timer = setTimeout(() => this.render(), shown.at + lasts - now + 5);
-    const account = this.accountOf(uri) ?? 'the server';
+    const account = this.accountOf(uri) ?? vscode.l10n.t('the server');
     switch (shown.state) {
       case 'saving':
         return this.show({
           visible: true,
-          text: '$(sync~spin) Saving…',
-          tooltip: `Saving to ${account}. Auto-saves of a document go out at most once in ${AUTO_SAVE_WINDOW_MS / 1000} seconds (the server takes 60 requests a minute); the last text you typed is sent.`,
+          text: vscode.l10n.t('$(sync~spin) Saving…'),
+          tooltip: vscode.l10n.t(
+            'Saving to {0}. Auto-saves of a document go out at most once in {1} seconds (the server takes 60 requests a minute); the last text you typed is sent.',
+            account,
+            AUTO_SAVE_WINDOW_MS / 1000,
+          ),
+          accessibility: { label: vscode.l10n.t('Saving to {0}…', account) },
         });
       case 'saved': {
         const at = new Date(shown.at).toLocaleTimeString();
         const tooltip = shown.unchanged
-          ? `Saved at ${at}: ${account} already had this text, so nothing was sent.`
-          : `Saved to ${account} at ${at}.`;
-        return this.show({ visible: true, text: '$(cloud) Saved', tooltip });
+          ? vscode.l10n.t('Saved at {0}: {1} already had this text, so nothing was sent.', at, account)
+          : vscode.l10n.t('Saved to {0} at {1}.', account, at);
+        return this.show({ visible: true, text: vscode.l10n.t('$(cloud) Saved'), tooltip, accessibility: { label: tooltip } });
       }
-      case 'failed':
+      case 'failed': {
+        const why = shown.message ?? vscode.l10n.t('the save failed');
         return this.show({
           visible: true,
-          text: '$(warning) Not saved',
-          tooltip: `Not saved to ${account}: ${shown.message ?? 'the save failed'}\nYour text stays in the editor: save again to retry.`,
+          text: vscode.l10n.t('$(warning) Not saved'),
+          tooltip: vscode.l10n.t('Not saved to {0}: {1}\nYour text stays in the editor: save again to retry.', account, why),
+          accessibility: { label: vscode.l10n.t('Not saved to {0}: {1}', account, why) },
         });
+      }
     }
   }
 
@@ -95,6 +105,7 @@ export class SaveStatus extends Disposable {
     if (!state) return this.item.hide();
     this.item.text = state.text;
     this.item.tooltip = state.tooltip;
+    this.item.accessibilityInformation = state.accessibility;
     this.item.show();
   }
 }

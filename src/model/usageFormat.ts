@@ -56,20 +56,36 @@ function plural(n: number, one: string, many: string): string {
   return n === 1 ? one : many;
 }
 
+/** The figure the status bar shows: this month's words (else documents), and the plan's limit when it has one. */
+export interface StatusFigure {
+  readonly counter: 'words' | 'documents';
+  readonly used: number;
+  /** Undefined: unlimited, or not said. */
+  readonly limit?: number;
+}
+
+/** What the status bar shows, as data (the caller words it: the status bar's compact text, a screen reader's sentence). */
+export function statusFigure(info: AccountInfo): StatusFigure | undefined {
+  for (const counter of ['words', 'documents'] as const) {
+    const used = info.month[counter];
+    if (used === undefined) continue;
+    const limit = cap(info.limits[counter]);
+    return limit === undefined ? { counter, used } : { counter, used, limit };
+  }
+  return undefined;
+}
+
 /**
  * The status bar text: `$(sparkle) 12.3k / 50k words`; the count alone on an unlimited plan (or one whose
  * limit is not said); the documents instead when the server says nothing of words; undefined when it says
  * nothing of either (the item stays hidden).
  */
 export function statusText(info: AccountInfo): string | undefined {
-  for (const [counter, one, many] of [['words', 'word', 'words'], ['documents', 'document', 'documents']] as const) {
-    const used = info.month[counter];
-    if (used === undefined) continue;
-    const limit = cap(info.limits[counter]);
-    const unit = plural(limit ?? used, one, many);
-    return limit === undefined ? `$(sparkle) ${compact(used)} ${unit}` : `$(sparkle) ${compact(used)} / ${compact(limit)} ${unit}`;
-  }
-  return undefined;
+  const f = statusFigure(info);
+  if (!f) return undefined;
+  const { used, limit } = f;
+  const unit = f.counter === 'words' ? plural(limit ?? used, 'word', 'words') : plural(limit ?? used, 'document', 'documents');
+  return limit === undefined ? `$(sparkle) ${compact(used)} ${unit}` : `$(sparkle) ${compact(used)} / ${compact(limit)} ${unit}`;
 }
 
 /** This month's count against the limit: `12,345 of 50,000 (24 %)`, `12,345 (unlimited)`, `12,345`; undefined without a count. */

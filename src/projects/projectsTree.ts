@@ -80,7 +80,8 @@ export class ProjectsTreeProvider extends PagedTreeBase<ProjectNode> {
 
   #projectItem(node: ProjectItemNode): vscode.TreeItem {
     const p = node.project;
-    const item = new vscode.TreeItem(p.project.trim() ? p.project : vscode.l10n.t('(no name)'), vscode.TreeItemCollapsibleState.None);
+    const name = p.project.trim() ? p.project : vscode.l10n.t('(no name)');
+    const item = new vscode.TreeItem(name, vscode.TreeItemCollapsibleState.None);
     item.id = `project:${projectKey(p.project)}`;
     const score = averageScore(p);
     const parts = [];
@@ -89,6 +90,11 @@ export class ProjectsTreeProvider extends PagedTreeBase<ProjectNode> {
     const created = parseDate(p.created_at);
     if (created) parts.push(shortDate(created));
     item.description = parts.join(' · ');
+    // A screen reader reads the badge in words and says the row is a link (its click opens the reports page).
+    item.accessibilityInformation = {
+      label: spokenProject(name, score && { average: formatResult(score.average), badge: score.badge }, reports(p.reports), created && shortDate(created)),
+      ...(node.addressable ? { role: 'link' } : {}),
+    };
     // The product's badge colours: green for Good, yellow for Decent, red for Bad.
     const colour = score && new vscode.ThemeColor(score.badge === BADGE.good ? 'charts.green' : score.badge === BADGE.decent ? 'charts.yellow' : 'charts.red');
     item.iconPath = node.addressable ? new vscode.ThemeIcon('project', colour) : new vscode.ThemeIcon('warning');
@@ -133,6 +139,16 @@ export class ProjectsTreeProvider extends PagedTreeBase<ProjectNode> {
   async #updateContext(): Promise<void> {
     await vscode.commands.executeCommand('setContext', CTX.projectsSearching, this.model.search !== undefined);
   }
+}
+
+/** A project row as a screen reader says it: its name, its score in words, its reports and when it was created. */
+function spokenProject(name: string, score: { average: string; badge: string } | undefined, reportCount: string, created: string | undefined): string {
+  if (score) {
+    return created
+      ? vscode.l10n.t('{0}, average score {1} of 100 ({2}), {3}, created {4}', name, score.average, score.badge, reportCount, created)
+      : vscode.l10n.t('{0}, average score {1} of 100 ({2}), {3}', name, score.average, score.badge, reportCount);
+  }
+  return created ? vscode.l10n.t('{0}, no score yet, {1}, created {2}', name, reportCount, created) : vscode.l10n.t('{0}, no score yet, {1}', name, reportCount);
 }
 
 function formatResult(n: number): string {

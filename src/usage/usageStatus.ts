@@ -4,7 +4,7 @@ import type { Account } from '../accounts/account';
 import { CMD } from '../constants';
 import type { Event } from '../model/emitter';
 import { Disposable } from '../util/disposable';
-import type { UsageLevel } from '../model/usageFormat';
+import type { StatusFigure, UsageLevel } from '../model/usageFormat';
 
 /** After a failed read, the next request of the account tries again only after this long. */
 const RETRY_AFTER_FAILURE_MS = 60_000;
@@ -18,6 +18,8 @@ export interface UsageItemState {
   readonly level: UsageLevel;
   /** The theme colour of the background, when there is one. */
   readonly background: string | undefined;
+  /** What a screen reader says of the item: the figures whole ("12,345 of 50,000 words used this month"). */
+  readonly accessibility: vscode.AccessibilityInformation;
 }
 
 /** What the status bar hears of the accounts. */
@@ -88,6 +90,7 @@ export class UsageStatus extends Disposable {
       tooltip: typeof this.item.tooltip === 'string' ? this.item.tooltip : '',
       level: this.level,
       background: this.level === 'warning' ? WARNING_BACKGROUND : undefined,
+      accessibility: this.item.accessibilityInformation ?? { label: '' },
     };
   }
 
@@ -169,7 +172,32 @@ export class UsageStatus extends Disposable {
     const tooltip = lib.tooltipText(info);
     this.item.tooltip = this.accounts.several ? `${account.displayName}\n\n${tooltip}` : tooltip;
     this.item.backgroundColor = this.level === 'warning' ? new vscode.ThemeColor(WARNING_BACKGROUND) : undefined;
+    const figure = lib.statusFigure(info);
+    if (figure) {
+      const spoken = spokenUsage(figure, this.level);
+      this.item.accessibilityInformation = { label: this.accounts.several ? vscode.l10n.t('{0}, in the account {1}', spoken, account.displayName) : spoken, role: 'button' };
+    }
     this.visible = true;
     this.item.show();
   }
+}
+
+/**
+ * The item as a screen reader says it: the figures whole, in the user's language ("12,345 of 50,000 words used this
+ * month"), rather than the compact text ("12.3k / 50k words"), and the warning its colour shows.
+ */
+export function spokenUsage(f: StatusFigure, level: UsageLevel): string {
+  const n = (v: number) => v.toLocaleString(vscode.env.language);
+  const used = n(f.used);
+  if (f.limit === undefined) {
+    if (f.counter === 'words') return f.used === 1 ? vscode.l10n.t('1 word used this month, with no monthly limit') : vscode.l10n.t('{0} words used this month, with no monthly limit', used);
+    return f.used === 1 ? vscode.l10n.t('1 document used this month, with no monthly limit') : vscode.l10n.t('{0} documents used this month, with no monthly limit', used);
+  }
+  const limit = n(f.limit);
+  if (level === 'warning') {
+    return f.counter === 'words'
+      ? vscode.l10n.t("{0} of {1} words used this month: the plan's monthly limit is nearly reached", used, limit)
+      : vscode.l10n.t("{0} of {1} documents used this month: the plan's monthly limit is nearly reached", used, limit);
+  }
+  return f.counter === 'words' ? vscode.l10n.t('{0} of {1} words used this month', used, limit) : vscode.l10n.t('{0} of {1} documents used this month', used, limit);
 }
