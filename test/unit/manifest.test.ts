@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { checkBaseUrl } from '../../src/api/client';
-import { CMD, CTX, VIEW, VIEW_COMMANDS } from '../../src/constants';
+import { CMD, CTX, PROMPT_SCHEME, PROPOSAL_SCHEME, SCHEME, VIEW, VIEW_COMMANDS } from '../../src/constants';
 
 const ROOT = path.join(__dirname, '..', '..', '..');
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
@@ -175,4 +175,51 @@ describe('settings as the Settings editor shows them', () => {
       assert.ok(nls[patternErrorMessage!.slice(1, -1)], `${patternErrorMessage} has its text`);
     });
   }
+});
+
+describe('how VS Code names our files (resourceLabelFormatters)', () => {
+  interface Formatter {
+    scheme: string;
+    authority?: string;
+    formatting: { label: string; separator: string; stripPathStartingSeparator?: boolean; stripPathSegments?: number; workspaceSuffix?: string };
+  }
+  const formatters = (contributes.resourceLabelFormatters ?? []) as Formatter[];
+  /** The label VS Code's label service makes of a URI with a formatter (its ${path} branch, as in labelService.ts). */
+  function label(f: Formatter, path: string): string {
+    let p = path;
+    if (f.formatting.stripPathSegments) {
+      let at = 0;
+      for (let i = 0; i < f.formatting.stripPathSegments; i++) {
+        const next = p.indexOf('/', at + 1);
+        if (next === -1) break;
+        at = next;
+      }
+      p = p.substring(at);
+    }
+    if (f.formatting.stripPathStartingSeparator && p.startsWith(f.formatting.separator)) p = p.slice(1);
+    return f.formatting.label.replace('${path}', p).replace(/[\\/]/g, f.formatting.separator);
+  }
+  const of = (scheme: string) => {
+    const f = formatters.filter((x) => x.scheme === scheme);
+    assert.equal(f.length, 1, `one formatter for ${scheme}`);
+    assert.equal(f[0].authority ?? '*', '*', 'for every authority (every account, both URI forms)');
+    return f[0];
+  };
+
+  it('a document reads "Template/Name.md" with "/" on every OS, in both URI forms; a window opened on an account folder says "[Content Docs]" after its name', () => {
+    const f = of('content-docs');
+    assert.equal(label(f, '/Blog post/Q3 plan.md'), 'Blog post/Q3 plan.md');
+    assert.equal(f.formatting.separator, '/');
+    assert.equal(f.formatting.workspaceSuffix, 'Content Docs');
+  });
+
+  it('a proposal reads as the file it proposes for (not its window-and-number folder); the prompt editor by its name', () => {
+    assert.equal(label(of('content-docs-proposal'), '/w3k2-7/notes.md'), 'notes.md');
+    assert.equal(label(of('content-docs-prompt'), '/New Document Prompt.md'), 'New Document Prompt.md');
+  });
+
+  it('the three schemes the extension serves, and no other, each with "/" on every OS', () => {
+    assert.deepEqual(formatters.map((f) => f.scheme).sort(), [PROMPT_SCHEME, SCHEME, PROPOSAL_SCHEME].sort());
+    for (const f of formatters) assert.equal(f.formatting.separator, '/', f.scheme);
+  });
 });
