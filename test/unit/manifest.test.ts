@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { checkBaseUrl } from '../../src/api/client';
-import { CMD, CTX, PROMPT_SCHEME, PROPOSAL_SCHEME, SCHEME, VIEW, VIEW_COMMANDS } from '../../src/constants';
+import { CMD, COLOR, CTX, PROMPT_SCHEME, PROPOSAL_SCHEME, SCHEME, VIEW, VIEW_COMMANDS } from '../../src/constants';
 
 const ROOT = path.join(__dirname, '..', '..', '..');
 const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'));
@@ -221,5 +221,15 @@ describe('how VS Code names our files (resourceLabelFormatters)', () => {
   it('the three schemes the extension serves, and no other, each with "/" on every OS', () => {
     assert.deepEqual(formatters.map((f) => f.scheme).sort(), [PROMPT_SCHEME, SCHEME, PROPOSAL_SCHEME].sort());
     for (const f of formatters) assert.equal(f.formatting.separator, '/', f.scheme);
+  });
+});
+
+describe('file decorations and the manifest', () => {
+  it('the colour of a document deleted on the server is contributed, for every kind of theme, with its description', () => {
+    const colors = (contributes.colors ?? []) as Array<{ id: string; description: string; defaults: Record<string, string> }>;
+    const deleted = colors.find((c) => c.id === COLOR.deleted);
+    assert.ok(deleted, `${COLOR.deleted} is contributed`);
+    assert.deepEqual(Object.keys(deleted.defaults).sort(), ['dark', 'highContrast', 'highContrastLight', 'light']);
+    assert.ok(nls[deleted.description.slice(1, -1)], 'its description has its text');
   });
 });
