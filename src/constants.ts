@@ -41,6 +41,12 @@ export const CTX = {
   proposalActive: 'contentDocs.proposalActive',
 } as const;
 
+/** The theme colours the extension contributes (contributes.colors). */
+export const COLOR = {
+  /** A document deleted on the server, in its tabs and the Explorer (the Git extension's red for a deleted file). */
+  deleted: 'contentDocs.deletedForeground',
+} as const;
+
 export const CMD = {
   signIn: 'contentDocs.signIn',
   signOut: 'contentDocs.signOut',

@@ -11,6 +11,7 @@ import { LazyDocumentFileSystem } from './files/lazyFs';
 import type { DocNode, ProjectNode } from './model/nodes';
 import { ApiLibrary } from './accounts/apiProvider';
 import { SaveStatus } from './files/saveStatus';
+import { DocumentDecorations } from './files/decorations';
 import { UsageStatus } from './usage/usageStatus';
 import { AccountRootsTree, type AccountRootNode } from './tree/accountRoots';
 import { DocumentsTreeProvider } from './documents/documentsTree';
@@ -49,6 +50,8 @@ export interface Core {
   readonly usage: UsageStatus;
   /** Whether the active document's text reached the server (the status bar's "Saving…" / "Saved"). */
   readonly saveStatus: SaveStatus;
+  /** The badges and tooltips of `content-docs:` files: favorite, deleted on the server, not saved, their account. */
+  readonly decorations: DocumentDecorations;
   readonly prompter: SwitchablePrompter;
   /** The Documents view: every account's tree (a root per account when there are several). */
   readonly documentsView: AccountRootsTree<DocNode>;
@@ -155,13 +158,20 @@ export function createServices(base: CoreBase): Core {
   const usage = new UsageStatus(registry, (uri) => fs.documentOf(uri)?.account);
   // Whether the active document's text reached the server ("Saving…" / "Saved"), named by its account.
   const saveStatus = new SaveStatus(fs.onDidSaveState, (uri) => fs.documentOf(uri)?.account.displayName);
-  context.subscriptions.push(usage, saveStatus);
+  // Favorite, deleted on the server, not saved and (with several accounts) the account, on tabs and in the Explorer.
+  const decorations = new DocumentDecorations({
+    registry,
+    documentOf: (uri) => fs.documentOf(uri),
+    urisOf: (label, id) => fs.urisOf(label, id),
+    saves: fs.onDidSaveState,
+  });
+  context.subscriptions.push(usage, saveStatus, decorations);
   // The Documents view selects the active document's row, as the Explorer does.
   context.subscriptions.push(followActiveDocument(base.documentsTreeView, documentsView, (uri) => fs.documentOf(uri), log));
 
   return {
     context, subscriptions: context.subscriptions, state: context.globalState, workspaceState: context.workspaceState, log, credentials, accounts, library, registry, usage, prompter,
-    documentsView, projectsView, fs, proposalContent, saveStatus, loadBundle: base.loadBundle,
+    documentsView, projectsView, fs, proposalContent, saveStatus, decorations, loadBundle: base.loadBundle,
     get syncedKeys() {
       return synced;
     },

@@ -228,6 +228,11 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     return documentIdOf(uri, this.index, this.accountLabel);
   }
 
+  /** Every URI of a document this file system knows: those VS Code asked about, and its path in the account folder. */
+  urisOf(id: number): vscode.Uri[] {
+    return documentUris(id, this.records.uris(id), this.index, this.accountLabel);
+  }
+
   /** Records a document fetched elsewhere (a command that just read or created it), so the next stat reuses it. */
   remember(doc: ContentDocument): void {
     this.accept(doc, false);

@@ -131,6 +131,11 @@ export class LazyDocumentFileSystem extends Disposable implements vscode.FileSys
     return this.documentOf(uri)?.id;
   }
 
+  /** The URIs of a document of an account that its file system knows (none before that file system is built). */
+  urisOf(label: string, id: number): vscode.Uri[] {
+    return this.byLabel.get(label)?.urisOf(id) ?? [];
+  }
+
   /** Records a document read elsewhere in the file system of the account that read it. */
   remember(doc: ContentDocument): void {
     const account = this.accounts.forDocument(doc);
