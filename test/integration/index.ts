@@ -10,8 +10,12 @@ import * as path from 'path';
 import Mocha from 'mocha';
 import { ProgressWriter } from '../harness/progress';
 
-/** The suites that run before all others, by declaration: activation checks that nothing of Content Docs ran before it, in a fresh window. */
-export const FIRST = ['activation.test.js'];
+/**
+ * The suites that run before all others, by declaration: activation checks that nothing of Content Docs ran before it, in a
+ * fresh window; Getting Started reads the extension's walkthrough on the Welcome page, which VS Code drops once the chat's
+ * AI features are turned on and off again (as the chat suites do).
+ */
+export const FIRST = ['activation.test.js', 'walkthrough.test.js'];
 
 /** The test files in the order they run: {@link FIRST}, then the rest sorted by path. */
 export function findTests(dir: string): string[] {

@@ -37,7 +37,7 @@ const ALLOWED: readonly RegExp[] = [
   /^extension\/LICENSE\.txt$/,
   /^extension\/dist\/(web\/)?[\w-]+\.js$/,
   /^extension\/dist\/package\.json$/,
-  /^extension\/media\/[\w.-]+\.(png|svg)$/,
+  /^extension\/media\/(walkthrough\/)?[\w.-]+\.(png|svg)$/,
 ];
 const REQUIRED = [
   'extension.vsixmanifest', 'extension/package.json', 'extension/package.nls.json', 'extension/readme.md',
@@ -159,7 +159,11 @@ async function main(): Promise<number> {
       const names = entries.map((e) => e.name).filter((n) => !n.endsWith('/'));
       const stray = names.filter((n) => !ALLOWED.some((r) => r.test(n)));
       assert(stray.length === 0, `files that must not be packaged: ${stray.join(', ')}`);
-      const missing = REQUIRED.filter((n) => !names.includes(n));
+      // Every picture of the Getting Started walkthrough (contributes.walkthroughs) ships with it.
+      const { contributes } = manifest as { contributes?: { walkthroughs?: Array<{ steps: Array<{ media: Record<string, unknown> }> }> } };
+      const walkthroughs = contributes?.walkthroughs ?? [];
+      const pictures = walkthroughs.flatMap((w) => w.steps.flatMap((s) => ['svg', 'image', 'markdown'].map((k) => s.media[k]).filter((m): m is string => typeof m === 'string')));
+      const missing = [...REQUIRED, ...pictures.map((m) => `extension/${path.posix.normalize(m)}`)].filter((n) => !names.includes(n));
       assert(missing.length === 0, `missing from the package: ${missing.join(', ')}`);
       assert(names.includes(`extension/${path.posix.normalize(manifest.main.replace(/^\.\//, ''))}`), `package.json "main" (${manifest.main}) is not in the package`);
       assert(names.includes(`extension/${path.posix.normalize(String(manifest.browser).replace(/^\.\//, ''))}`), `package.json "browser" (${manifest.browser}) is not in the package`);

@@ -233,3 +233,54 @@ describe('file decorations and the manifest', () => {
     assert.ok(nls[deleted.description.slice(1, -1)], 'its description has its text');
   });
 });
+
+describe('Getting Started (contributes.walkthroughs)', () => {
+  interface Step {
+    id: string;
+    title: string;
+    description: string;
+    media: { svg?: string; image?: string; markdown?: string; altText?: string };
+    completionEvents?: string[];
+  }
+  const walkthroughs = (contributes.walkthroughs ?? []) as Array<{ id: string; title: string; description: string; steps: Step[] }>;
+  const text = (s: string) => (s.startsWith('%') ? nls[s.slice(1, -1)] : undefined);
+
+  it('one walkthrough of five steps: connect, open a document, rewrite a selection, ask @content, back up; every text in package.nls.json', () => {
+    assert.equal(walkthroughs.length, 1);
+    const [w] = walkthroughs;
+    assert.deepEqual(w.steps.map((st) => st.id), ['connect', 'open', 'rewrite', 'chat', 'backup']);
+    for (const t of [w.title, w.description, ...w.steps.flatMap((st) => [st.title, st.description, st.media.altText ?? ''])]) {
+      assert.ok(text(t), `"${t}" is a %key% with its text`);
+    }
+  });
+
+  it("each step's picture is there: an SVG drawn in the theme's colours (var(--vscode-…), with a fallback) or a picture that needs none", () => {
+    for (const st of walkthroughs.flatMap((w) => w.steps)) {
+      const file = st.media.svg ?? st.media.image ?? st.media.markdown;
+      assert.ok(file && file.startsWith('media/walkthrough/'), `${st.id}: its media is under media/walkthrough/`);
+      assert.ok(fs.existsSync(path.join(ROOT, file)), `${st.id}: ${file} exists`);
+      if (!st.media.svg) continue;
+      const svg = fs.readFileSync(path.join(ROOT, file), 'utf8');
+      assert.match(svg, /^<svg [^>]*viewBox="[\d. ]+"/, `${st.id}: an SVG with a viewBox`);
+      // Every colour follows the theme: a #rgb outside a var(…, fallback) would be one colour in light and dark alike.
+      const bare = svg.replace(/var\(--vscode-[\w-]+, #[0-9a-fA-F]{3,8}\)/g, '').match(/#[0-9a-fA-F]{3,8}\b|rgb\(/g);
+      assert.equal(bare, null, `${st.id}: every colour is a theme colour variable`);
+      assert.ok(!/<text\b/.test(svg), `${st.id}: no words in the picture (they could not be translated)`);
+    }
+  });
+
+  it("each step is completed by the extension's own commands or context keys, and its buttons run contributed commands", () => {
+    for (const st of walkthroughs.flatMap((w) => w.steps)) {
+      assert.ok(st.completionEvents?.length, `${st.id}: completed by something it does`);
+      for (const e of st.completionEvents ?? []) {
+        const [kind, what] = [e.slice(0, e.indexOf(':')), e.slice(e.indexOf(':') + 1)];
+        if (kind === 'onCommand') assert.ok(contributed.has(what), `${st.id}: ${e} names a contributed command`);
+        else if (kind === 'onContext') assert.ok(contexts.has(what), `${st.id}: ${e} names a context key the code sets`);
+        else assert.fail(`${st.id}: ${e} is neither onCommand: nor onContext:`);
+      }
+      for (const m of (text(st.description) ?? '').matchAll(/\(command:([\w.]+)/g)) {
+        assert.ok(contributed.has(m[1]) || m[1].startsWith('workbench.'), `${st.id}: the link to ${m[1]} runs a contributed command`);
+      }
+    }
+  });
+});

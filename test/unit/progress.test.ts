@@ -165,12 +165,13 @@ describe('progress: the integration entry tracks a real mocha run', () => {
     }
   });
 
-  it('the activation suite runs first by declaration (not by its name), then the other files in path order', () => {
+  it('the activation suite runs first by declaration (not by its name), then Getting Started (before the chat suites), then the other files in path order', () => {
     const files = findTests(path.join(REPO, 'out', 'test', 'integration')).map((f) => path.basename(f));
     assert.ok(files.length > 10, `integration test files: ${files.length}`);
-    assert.strictEqual(files[0], 'activation.test.js');
+    assert.deepStrictEqual(files.slice(0, 2), ['activation.test.js', 'walkthrough.test.js']);
     assert.ok(files.includes('accountListing.test.js'), 'a suite whose name sorts before it still runs after it');
-    assert.deepStrictEqual(files.slice(1), [...files.slice(1)].sort());
+    assert.ok(files.indexOf('chatParticipant.test.js') > 1, 'the chat suites after Getting Started');
+    assert.deepStrictEqual(files.slice(2), [...files.slice(2)].sort());
   });
 });
 
