@@ -39,6 +39,8 @@ export const CTX = {
   writeMenuMetaOff: 'contentDocs.write.menu.metaOff',
   /** A proposal of this window is the active editor (its diff): Ctrl+Enter accepts it, Escape discards it. */
   proposalActive: 'contentDocs.proposalActive',
+  /** @content was asked something in this window (completes the Getting Started step "Ask @content"). */
+  askedContent: 'contentDocs.askedContent',
 } as const;
 
 /** The theme colours the extension contributes (contributes.colors). */

@@ -1,5 +1,5 @@
 import vscode = require('vscode');
-import { CHAT } from '../../constants';
+import { CHAT, CTX } from '../../constants';
 import type { ChatNeeds, answerChat } from './handler';
 
 /**
@@ -14,9 +14,11 @@ export function registerChatParticipant(
   answers: () => typeof answerChat,
 ): vscode.Disposable[] {
   if (typeof vscode.chat?.createChatParticipant !== 'function') return [];
-  const participant = vscode.chat.createChatParticipant(CHAT.participant, (request, context, stream, token) =>
-    answers()(services(), request, context, stream, token),
-  );
+  const participant = vscode.chat.createChatParticipant(CHAT.participant, (request, context, stream, token) => {
+    // The Getting Started step "Ask @content" is done once @content is asked anything.
+    void vscode.commands.executeCommand('setContext', CTX.askedContent, true).then(undefined, () => undefined);
+    return answers()(services(), request, context, stream, token);
+  });
   participant.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'content-docs.svg');
   return [participant];
 }
