@@ -70,6 +70,7 @@ export const CMD = {
   documentDelete: 'contentDocs.documentDelete',
   openAccountFolder: 'contentDocs.openAccountFolder',
   backupAccount: 'contentDocs.backupAccount',
+  connectAgent: 'contentDocs.connectAgent',
   documentInsertAtCursor: 'contentDocs.documentInsertAtCursor',
   documentReplaceSelection: 'contentDocs.documentReplaceSelection',
   documentOpenBeside: 'contentDocs.documentOpenBeside',

@@ -7,12 +7,9 @@
 import { checkBaseUrl } from '../api/client';
 import { isApiError } from '../api/errors';
 
-/** The environment variables the server reads. */
-export const ENV = {
-  documentsUrl: 'CONTENT_DOCS_DOCUMENTS_URL',
-  projectsUrl: 'CONTENT_DOCS_PROJECTS_URL',
-  key: 'CONTENT_DOCS_API_KEY',
-} as const;
+import { ENV } from './env';
+
+export { ENV } from './env';
 
 /** What the setup command writes in place of a key the user pastes in themselves. */
 export const KEY_PLACEHOLDER = 'PASTE-YOUR-CONTENT-DOCS-API-KEY-HERE';
