@@ -744,7 +744,7 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       await vscode.commands.executeCommand('workbench.action.closeSidebar');
     });
 
-    it('the title says the search, the filter and the sort beside the view name; nothing while signed out', async () => {
+    it('the title says the search, the filter and the sort beside the view name; nothing on either view while signed out', async () => {
       const view = tree().treeView!;
       // The view on screen, as where its title is read: signed in again, VS Code asks it for its rows, and the new
       // account's tree (the account is made anew on sign-in) says its state there.
@@ -757,13 +757,48 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       await until('the description of a search, the filter and a sort', () => view.description === '“solar” in names · Favorites only · Name A–Z', 5000);
       tree().model.setSearch({ text: 'coffee', by: 'result' });
       await until('a search in the texts', () => view.description === '“coffee” in texts · Favorites only · Name A–Z', 5000);
+      const projects = s.projectsTree.treeView!;
+      await until('the Projects view says its sort', () => projects.description === 'Newest first', 5000);
       await s.credentials.clearKey();
       try {
         await until('no description while signed out', () => !view.description, 5000);
+        await until('nor on the Projects view (nothing to sort)', () => !projects.description, 5000);
       } finally {
         await s.credentials.setKey(sandbox.key);
       }
       await until('the description back once signed in', () => view.description === '“coffee” in texts · Favorites only · Name A–Z', 5000);
+    });
+
+    it('with another account added, each account root says its own search, filter and sort and the title none of them; once it is removed, the title says the sort the list has', async () => {
+      const view = tree().treeView!;
+      await vscode.commands.executeCommand('workbench.view.extension.contentDocs');
+      await until('the Documents view visible', () => view.visible);
+      await tree().model.setSort('nameAsc');
+      await until('the title says the sort by name', () => view.description === 'Name A–Z', 5000);
+      const other = await startSandbox({ rateLimit: 0, storeDelayMs: 0, seed: 'empty' });
+      try {
+        prompter.inputs = [other.docsUrl, other.seoUrl, other.key];
+        assert.strictEqual(await vscode.commands.executeCommand(CMD.accountAdd), true, `Add Account… failed: ${JSON.stringify(prompter.checked)}`);
+        const added = s.registry.added().at(-1)!;
+        // A root per account; VS Code expands both (each account's tree is made, with its own view state).
+        const roots = await until('two account roots', async () => {
+          const r = await s.documentsView.getChildren();
+          return r.length === 2 ? r : undefined;
+        });
+        for (const r of roots) await s.documentsView.getChildren(r);
+        const rootText = () => roots.map((r) => String(s.documentsView.getTreeItem(r).description ?? ''));
+        await until(`each account root to say the sort of its own list (they say ${JSON.stringify(rootText())})`, () => rootText().join('|') === 'Name A–Z|Newest first', 5000);
+        await sleep(300);
+        assert.strictEqual(view.description, undefined, 'the title does not say one account\'s sort for both lists');
+        await s.registry.remove(added);
+        await until('one account again', async () => (await s.documentsView.getChildren()).every((n) => (n as { kind: string }).kind !== 'accountRoot'));
+        // The list is the settings account's again (by name), and so is the title.
+        await sleep(300);
+        await until(`the title to say "Name A–Z" (it says ${JSON.stringify(view.description)})`, () => view.description === 'Name A–Z', 5000);
+      } finally {
+        for (const a of s.registry.added()) await s.registry.remove(a);
+        await other.close();
+      }
     });
 
     it('the view contributes F2, Delete, Ctrl+Enter and a favorite key, each for the row selected in the view only', () => {
