@@ -769,6 +769,31 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       await until('the description back once signed in', () => view.description === '“coffee” in texts · Favorites only · Name A–Z', 5000);
     });
 
+    it('Hide Empty Templates shows that it is on: the title says so, and the "…" menu shows it checked (a click turns it off)', async () => {
+      const view = tree().treeView!;
+      await vscode.commands.executeCommand('workbench.view.extension.contentDocs');
+      await until('the Documents view visible', () => view.visible);
+      await until('the description of the defaults', () => view.description === 'Newest first');
+      await vscode.commands.executeCommand(CMD.documentsHideEmpty);
+      await until(`the title to say empty templates are hidden (it says ${JSON.stringify(view.description)})`, () => view.description === 'Empty templates hidden · Newest first', 5000);
+      await tree().model.setFavoritesOnly(true);
+      await until('with the favorites filter', () => view.description === 'Favorites only · Empty templates hidden · Newest first', 5000);
+      // Extensions get no checked menu items (microsoft/vscode#109306): while it is on, the "…" menu holds a
+      // "✓ Hide Empty Templates" that turns it off, in place of the "Hide Empty Templates" that turns it on.
+      const ext = vscode.extensions.all.find((e) => e.packageJSON?.contributes?.views?.contentDocs);
+      const contributes = ext?.packageJSON.contributes as { commands: { command: string; title: string }[]; menus: Record<string, { command: string; when?: string }[]> };
+      const inMenu = (on: boolean) =>
+        contributes.menus['view/title']
+          .filter((m) => m.when?.includes('view == contentDocs.documents') && m.when.includes('contentDocs.documents.hideEmpty'))
+          .filter((m) => (on ? !m.when!.includes('!contentDocs.documents.hideEmpty') : m.when!.includes('!contentDocs.documents.hideEmpty')))
+          .map((m) => contributes.commands.find((c) => c.command === m.command)!);
+      assert.deepStrictEqual(inMenu(false).map((c) => c.title), ['Hide Empty Templates'], 'off: the menu offers to hide them');
+      assert.deepStrictEqual(inMenu(true).map((c) => c.title), ['✓ Hide Empty Templates'], 'on: the menu shows it checked');
+      await vscode.commands.executeCommand(inMenu(true)[0].command);
+      await until('off again: the title says the filter and the sort only', () => view.description === 'Favorites only · Newest first', 5000);
+      assert.strictEqual(vscode.workspace.getConfiguration('contentDocs').get('documents.hideEmptyTemplates'), false);
+    });
+
     it('with another account added, each account root says its own search, filter and sort and the title none of them; once it is removed, the title says the sort the list has', async () => {
       const view = tree().treeView!;
       await vscode.commands.executeCommand('workbench.view.extension.contentDocs');
