@@ -57,6 +57,8 @@ export const CMD = {
   documentsShowAll: 'contentDocs.documentsShowAll',
   documentsHideEmpty: 'contentDocs.documentsHideEmpty',
   documentsShowEmpty: 'contentDocs.documentsShowEmpty',
+  /** The "…" menu's Hide Empty Templates while it is on, shown checked (VS Code gives extensions no checked menu items): turns it off. */
+  documentsHideEmptyChecked: 'contentDocs.documentsHideEmptyChecked',
   documentsLoadMore: 'contentDocs.documentsLoadMore',
   documentNew: 'contentDocs.documentNew',
   documentGoTo: 'contentDocs.documentGoTo',

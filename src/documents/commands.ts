@@ -33,6 +33,7 @@ export function documentCommands(s: DocumentsNeeds) {
     [CMD.documentsShowAll]: () => Promise.all(documentTrees(s).map((t) => t.model.setFavoritesOnly(false))),
     [CMD.documentsHideEmpty]: () => setHideEmpty(true),
     [CMD.documentsShowEmpty]: () => setHideEmpty(false),
+    [CMD.documentsHideEmptyChecked]: () => setHideEmpty(false),
     [CMD.documentsLoadMore]: (node: unknown) => loadMore(s, node),
     [CMD.documentRename]: (arg: unknown) => renameDocument(s, arg),
     [CMD.documentFavorite]: (arg: unknown) => setFavorite(s, arg, true),

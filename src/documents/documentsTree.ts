@@ -24,12 +24,19 @@ import { isHtmlDocument } from '../files/names';
 
 export type { DocNode } from '../model/nodes';
 
-const SORT_SHORT: Record<config.DocumentSortSetting, string> = {
-  newest: 'Newest first',
-  oldest: 'Oldest first',
-  nameAsc: 'Name A–Z',
-  nameDesc: 'Name Z–A',
-};
+/** What the view's description says of each sort. */
+function sortShort(sort: config.DocumentSortSetting): string {
+  switch (sort) {
+    case 'newest':
+      return vscode.l10n.t('Newest first');
+    case 'oldest':
+      return vscode.l10n.t('Oldest first');
+    case 'nameAsc':
+      return vscode.l10n.t('Name A–Z');
+    case 'nameDesc':
+      return vscode.l10n.t('Name Z–A');
+  }
+}
 
 /**
  * The Documents view: renders what {@link DocumentsModel} knows (groups, their pages and counts, kept true
@@ -262,8 +269,9 @@ export class DocumentsTreeProvider extends PagedTreeBase<DocNode> {
   }
 
   /**
-   * Beside the view's title, what shapes the list: the search, the favorites filter and the sort ("“solar” in names ·
-   * Favorites only · Newest first"); nothing while signed out (the welcome shows then, with nothing to sort).
+   * Beside the view's title, what shapes the list: the search, the filters and the sort ("“solar” in names · Favorites
+   * only · Empty templates hidden · Newest first"); nothing while signed out (the welcome shows then, with nothing to
+   * sort). Each part is a phrase of its own, as VS Code's views list their filters.
    */
   protected viewDescription(): string | undefined {
     if (!this.#signedIn) return undefined;
@@ -271,7 +279,8 @@ export class DocumentsTreeProvider extends PagedTreeBase<DocNode> {
     const search = this.model.search;
     if (search) parts.push(search.by === 'result' ? vscode.l10n.t('“{0}” in texts', search.text) : vscode.l10n.t('“{0}” in names', search.text));
     if (this.model.favoritesOnly) parts.push(vscode.l10n.t('Favorites only'));
-    parts.push(SORT_SHORT[this.model.sort]);
+    if (this.model.hideEmpty) parts.push(vscode.l10n.t('Empty templates hidden'));
+    parts.push(sortShort(this.model.sort));
     return parts.join(' · ');
   }
 

@@ -13,12 +13,19 @@ export type { ProjectNode } from '../model/nodes';
 export { projectKey } from './projectsModel';
 
 /** What the view's description says for each sort. */
-const SORT_SHORT: Record<string, string> = {
-  'created_at:desc': 'Newest first',
-  'created_at:asc': 'Oldest first',
-  'project:asc': 'Name A–Z',
-  'project:desc': 'Name Z–A',
-};
+function sortShort(sortBy: string, sort: string): string | undefined {
+  switch (`${sortBy}:${sort}`) {
+    case 'created_at:desc':
+      return vscode.l10n.t('Newest first');
+    case 'created_at:asc':
+      return vscode.l10n.t('Oldest first');
+    case 'project:asc':
+      return vscode.l10n.t('Name A–Z');
+    case 'project:desc':
+      return vscode.l10n.t('Name Z–A');
+  }
+  return undefined;
+}
 
 /**
  * The Projects view: renders what {@link ProjectsModel} knows (one page of projects at a time, "Load more…",
@@ -127,7 +134,7 @@ export class ProjectsTreeProvider extends PagedTreeBase<ProjectNode> {
 
   protected viewDescription(): string | undefined {
     const { sortBy, sort } = this.model.sort;
-    return SORT_SHORT[`${sortBy}:${sort}`];
+    return sortShort(sortBy, sort);
   }
 
   async #updateContext(): Promise<void> {
