@@ -307,7 +307,7 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       const src = sandbox.documents.get(d.doc.id)!;
       const item = tree().getTreeItem(d);
       assert.strictEqual(item.label, src.name.trim() || 'Untitled');
-      assert.match(String(item.description), /^\d+ words? · updated .+/);
+      assert.match(String(item.description), /^\d+ words? · created .+/);
       assert.ok(String(item.description).startsWith(`${src.words} word`));
       assert.strictEqual(item.id, `doc:t4:${src.id}`);
       assert.strictEqual(item.contextValue, src.favorite ? 'document:favorite' : 'document');
@@ -481,6 +481,48 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
         assert.strictEqual(savedState()?.sort, sort);
       });
     }
+
+    it('a row says the date its list is sorted by: created under the date sorts (a favorite, which bumps the update, leaves it), updated under the name sorts', async () => {
+      const d = plainDocument((x) => x.templateId === 5 && !x.favorite && Math.abs(x.updatedAt.getTime() - x.createdAt.getTime()) > 40 * 24 * 3600 * 1000);
+      const rowOf = async () => (await loadAll(group(5))).find((n) => n.doc.id === d.id)!;
+      const before = describe_(await rowOf());
+      assert.match(before, /^\d+ words? · created .+ ago$/, 'newest first is by creation: the row says when it was created');
+      await vscode.commands.executeCommand(CMD.documentFavorite, await rowOf());
+      assert.ok(sandbox.documents.get(d.id)!.updatedAt.getTime() > Date.now() - 60_000, 'the server bumped the update');
+      assert.strictEqual(describe_(await rowOf()), before, 'the favorite left the date the list is sorted by');
+      await tree().model.setSort('nameAsc');
+      assert.match(describe_(await rowOf()), /^\d+ words? · updated just now$/, 'by name: the row says when it was last updated');
+      await vscode.commands.executeCommand(CMD.documentUnfavorite, await rowOf());
+    });
+
+    it('a right-to-left name is isolated in its row (its word count stays on the left), and a left-to-right one is left as it is', async () => {
+      const rtl = allDocs().find((x) => x.name === 'שלום – עמוד נחיתה');
+      assert.ok(rtl && rtl.templateId, 'the seed has the right-to-left name');
+      const row = (await loadAll(group(rtl.templateId))).find((n) => n.doc.id === rtl.id)!;
+      assert.strictEqual(label(row), '\u2068שלום – עמוד נחיתה\u2069', 'the name between FIRST STRONG ISOLATE and POP DIRECTIONAL ISOLATE');
+      assert.match(describe_(row), /^\d+ words? · /);
+      const item = tree().getTreeItem(row);
+      assert.ok(item.accessibilityInformation?.label.startsWith('שלום – עמוד נחיתה,'), 'a screen reader reads the name without the marks');
+      const ltr = (await docNodes(group(4)))[0];
+      assert.strictEqual(label(ltr), ltr.doc.name.trim() || 'Untitled', 'a left-to-right name is not wrapped (typing to find a row still matches it)');
+    });
+
+    it('New Document…\'s template step lists the templates in the view\'s order and under its names (Blog listicle beside Blog intro, not 41st)', async () => {
+      const shown = tree().templateGroups().filter((g) => !g.custom).map((g) => g.name);
+      let offered: string[] = [];
+      prompter.inputs = ['Template order'];
+      prompter.picks = [
+        (items) => {
+          offered = items.map((i) => i.label);
+          return undefined;
+        },
+      ];
+      await vscode.commands.executeCommand(CMD.documentNew);
+      assert.strictEqual(offered.length, 52, 'the table\'s templates');
+      assert.deepStrictEqual(offered, shown);
+      assert.deepStrictEqual(offered.slice(offered.indexOf('Blog intro'), offered.indexOf('Blog intro') + 3), ['Blog intro', 'Blog listicle', 'Blog outline']);
+      assert.deepStrictEqual(sandbox.requests.filter((r) => r.route === 'documents.store'), [], 'Escape at the template step creates nothing');
+    });
 
     it('Favorites only: a title-bar toggle; every group lists favorites (favorite=1); the Favorites group steps aside', async () => {
       await vscode.commands.executeCommand(CMD.documentsFavoritesOnly);
