@@ -21,6 +21,7 @@ import type { Logger } from '../util/log';
 import { dateTime, formatCount, fromNow, md, parseDate, reason, words } from '../tree/format';
 import { PagedTreeBase } from '../tree/pagedTree';
 import { isHtmlDocument } from '../files/names';
+import { isolateName } from '../tree/bidi';
 
 export type { DocNode } from '../model/nodes';
 
@@ -212,18 +213,34 @@ export class DocumentsTreeProvider extends PagedTreeBase<DocNode> {
 
   #documentItem(node: DocumentNode): vscode.TreeItem {
     const d = node.doc;
-    const item = new vscode.TreeItem(d.name.trim() ? d.name : vscode.l10n.t('Untitled'), vscode.TreeItemCollapsibleState.None);
+    const name = d.name.trim() ? d.name : vscode.l10n.t('Untitled');
+    const item = new vscode.TreeItem(isolateName(name), vscode.TreeItemCollapsibleState.None);
     item.id = `doc:${node.parent.key}:${d.id}`;
-    const updated = parseDate(d.updated_at) ?? parseDate(d.created_at);
-    item.description = updated ? `${words(d.words)} · ${vscode.l10n.t('updated {0}', fromNow(updated))}` : words(d.words);
+    item.description = `${words(d.words)}${this.#rowDate(d)}`;
     // Where the group does not say the template, the row does (many documents share a name).
     if (node.parent.kind !== 'template') item.description = `${this.#templateLabel(d)} · ${item.description}`;
     // A text from the web editor opens as HTML: its row says so, as its tab does.
     item.iconPath = new vscode.ThemeIcon(d.favorite ? 'star-full' : isHtmlDocument(d) ? 'file-code' : this.#fileIcon);
     item.contextValue = d.favorite ? 'document:favorite' : 'document';
     item.command = { command: CMD.documentOpen, title: vscode.l10n.t('Open'), arguments: [{ id: d.id }] };
-    item.accessibilityInformation = { label: `${item.label as string}, ${item.description}${d.favorite ? ', favorite' : ''}` };
+    item.accessibilityInformation = {
+      label: d.favorite ? vscode.l10n.t('{0}, {1}, favorite', name, item.description) : vscode.l10n.t('{0}, {1}', name, item.description),
+    };
     return item;
+  }
+
+  /**
+   * The date a row says is the one its list is sorted by: the creation under Newest and Oldest first (the server orders
+   * them by id), the last update under the name sorts (CONTRACT.md: a record has `created_at` and `updated_at`, and a
+   * favorite or a rename bumps the update). The tooltip says both.
+   */
+  #rowDate(d: ContentDocument): string {
+    const byCreation = this.model.sort === 'newest' || this.model.sort === 'oldest';
+    const created = parseDate(d.created_at);
+    const updated = parseDate(d.updated_at);
+    if (byCreation && created) return ` · ${vscode.l10n.t('created {0}', fromNow(created))}`;
+    if (!byCreation && updated) return ` · ${vscode.l10n.t('updated {0}', fromNow(updated))}`;
+    return '';
   }
 
   #loadMoreItem(node: LoadMoreNode<GroupNode>): vscode.TreeItem {

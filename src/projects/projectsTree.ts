@@ -8,6 +8,7 @@ import type { Logger } from '../util/log';
 import { dateTime, formatCount, md, parseDate, reports, shortDate } from '../tree/format';
 import { PagedTreeBase } from '../tree/pagedTree';
 import { averageScore, BADGE } from './projectScore';
+import { isolateName } from '../tree/bidi';
 
 export type { ProjectNode } from '../model/nodes';
 export { projectKey } from './projectsModel';
@@ -87,7 +88,7 @@ export class ProjectsTreeProvider extends PagedTreeBase<ProjectNode> {
 
   #projectItem(node: ProjectItemNode): vscode.TreeItem {
     const p = node.project;
-    const item = new vscode.TreeItem(p.project.trim() ? p.project : vscode.l10n.t('(no name)'), vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(p.project.trim() ? isolateName(p.project) : vscode.l10n.t('(no name)'), vscode.TreeItemCollapsibleState.None);
     item.id = `project:${projectKey(p.project)}`;
     const score = averageScore(p);
     const parts = [];
