@@ -145,6 +145,8 @@ describe('sidebar: the Projects view', function () {
     assert.strictEqual(first.id, `project:${want[0].key}`);
     const tip = tree().resolveTreeItem(first, list[0]).tooltip as vscode.MarkdownString;
     for (const part of ['Reports:', 'Average score:', 'Created:', 'in the browser']) assert.ok(tip.value.includes(part), tip.value);
+    const scoreLine = tip.value.split('\n').find((l) => l.startsWith('Average score:'));
+    assert.strictEqual(scoreLine, `Average score: ${String(first.description).split(' ')[1]} of 100: ${badge} (Good above 79, Decent above 49)`, 'the score, its badge, then how badges are given');
     await children();
     assert.strictEqual(sandbox.requests.length, 1, 'cached');
   });
