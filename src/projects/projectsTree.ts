@@ -153,7 +153,8 @@ function projectTooltip(node: ProjectItemNode): vscode.MarkdownString {
   const lines = [`**${md(p.project)}**`, '', `${vscode.l10n.t('Reports')}: ${formatCount(p.reports)}`];
   const score = averageScore(p);
   if (score) {
-    lines.push('', vscode.l10n.t('Average score: {0} of 100 ({1}: above 79 Good, above 49 Decent, else Bad)', formatResult(score.average), score.badge));
+    // The score, its badge, then how the product gives the badges (CONTRACT.md: above 79 Good, above 49 Decent, else Bad).
+    lines.push('', vscode.l10n.t('Average score: {0} of 100: {1} (Good above 79, Decent above 49)', formatResult(score.average), score.badge));
   }
   lines.push('', vscode.l10n.t('Click to open its reports in the browser.'));
   if (created) lines.push('', `${vscode.l10n.t('Created')}: ${dateTime(created)}`);
