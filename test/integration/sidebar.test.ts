@@ -430,7 +430,20 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
 
     it('Search in the text: the words, then the toggle, then Enter: search_by=result, accent-insensitive; a search with no match says so', async () => {
       prompter.toggled = [{ value: 'DELICIEUX', press: ['text'] }];
-      await vscode.commands.executeCommand(CMD.documentsSearch);
+      const toggles: Array<{ id: string; icon: string; tooltip: string }> = [];
+      const ask = prompter.inputToggled.bind(prompter);
+      prompter.inputToggled = (o) => (toggles.push(...o.toggles), ask(o));
+      try {
+        await vscode.commands.executeCommand(CMD.documentsSearch);
+      } finally {
+        prompter.inputToggled = ask;
+      }
+      assert.deepStrictEqual(
+        toggles.map((t) => [t.id, t.tooltip]),
+        [['text', 'Search in the Text']],
+      );
+      assert.notStrictEqual(toggles[0].icon, 'whole-word', 'the toggle does not wear Match Whole Word\'s icon (ab̲ in Find and Search)');
+      assert.strictEqual(toggles[0].icon, 'file-text');
       assert.deepStrictEqual(prompter.asked.map((a) => a.kind), ['input'], 'one question: the words, with the toggle in the same box');
       assert.strictEqual(lists().length, 1);
       assert.strictEqual(lists()[0].query.search_by, 'result');
@@ -438,7 +451,15 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       assert.strictEqual(label(g), 'Search results in text: "DELICIEUX"');
       const want = expected((d) => d.result !== null && finds(d.result, 'delicieux'), 'newest');
       assert.strictEqual(want.length, 1);
-      assert.deepStrictEqual((await docNodes(g)).map((d) => d.doc.id), want);
+      const [hit] = await docNodes(g);
+      assert.deepStrictEqual([hit.doc.id], want);
+      // Where the words are: the passage around them leads the row's description, and the tooltip has them in bold.
+      const found = sandbox.documents.get(hit.doc.id)!.result!;
+      const passage = describe_(hit).split(' · ')[0];
+      assert.match(passage, /délicieux/i, `${describe_(hit)}: the passage with the words found`);
+      assert.ok(found.replace(/\s+/g, ' ').includes(passage.replace(/^…|…$/g, '')), `${passage}: a passage of the text`);
+      const tip = tree().resolveTreeItem(tree().getTreeItem(hit), hit).tooltip as vscode.MarkdownString;
+      assert.match(tip.value, /Found in the text: .*\*\*délicieux\*\*/i, tip.value);
 
       // The next search opens as the last one was made: its words selected, the toggle still on.
       prompter.inputs = ['no document has this name zzqx'];
