@@ -241,7 +241,8 @@ export async function searchDocuments(s: DocumentsNeeds): Promise<DocNode[] | un
       on.text
         ? vscode.l10n.t('Searching the documents\' text (case and accents do not matter). The toggle searches their names instead.')
         : vscode.l10n.t('Searching the documents\' names (case and accents do not matter). The toggle searches in their text instead.'),
-    toggles: [{ id: 'text', icon: 'whole-word', tooltip: vscode.l10n.t('Search in the Text'), checked: current?.by === 'result' }],
+    // A page of text: "whole-word" (ab̲) is Match Whole Word in VS Code's Find and Search, which this is not.
+    toggles: [{ id: 'text', icon: 'file-text', tooltip: vscode.l10n.t('Search in the Text'), checked: current?.by === 'result' }],
     validateInput: (v) => (isBlank(v) ? vscode.l10n.t('Type something to search for.') : undefined),
   });
   if (answer === undefined) return undefined;

@@ -22,6 +22,7 @@ import { dateTime, formatCount, fromNow, md, parseDate, reason, words } from '..
 import { PagedTreeBase } from '../tree/pagedTree';
 import { isHtmlDocument } from '../files/names';
 import { isolateName } from '../tree/bidi';
+import { excerptOf, type Excerpt } from '../tree/excerpt';
 
 export type { DocNode } from '../model/nodes';
 
@@ -141,8 +142,14 @@ export class DocumentsTreeProvider extends PagedTreeBase<DocNode> {
   }
 
   resolveTreeItem(item: vscode.TreeItem, node: DocNode): vscode.TreeItem {
-    if (node.kind === 'document') item.tooltip = documentTooltip(node.doc);
+    if (node.kind === 'document') item.tooltip = documentTooltip(node.doc, this.#excerpt(node));
     return item;
+  }
+
+  /** In the results of a search in the text, where the words are in this document's text (as VS Code's Search shows). */
+  #excerpt(node: DocumentNode): Excerpt | undefined {
+    const g = node.parent;
+    return g.kind === 'searchResults' && g.search.by === 'result' ? excerptOf(node.doc.result, g.search.text) : undefined;
   }
 
   // --- Rendering ----------------------------------------------------------------------------------
@@ -219,6 +226,9 @@ export class DocumentsTreeProvider extends PagedTreeBase<DocNode> {
     item.description = `${words(d.words)}${this.#rowDate(d)}`;
     // Where the group does not say the template, the row does (many documents share a name).
     if (node.parent.kind !== 'template') item.description = `${this.#templateLabel(d)} · ${item.description}`;
+    // A search in the text: the passage with the words found leads the description (the rest is cut first when narrow).
+    const excerpt = this.#excerpt(node);
+    if (excerpt) item.description = `${excerpt.text} · ${item.description}`;
     // A text from the web editor opens as HTML: its row says so, as its tab does.
     item.iconPath = new vscode.ThemeIcon(d.favorite ? 'star-full' : isHtmlDocument(d) ? 'file-code' : this.#fileIcon);
     item.contextValue = d.favorite ? 'document:favorite' : 'document';
@@ -321,16 +331,23 @@ function countingMessage(c: Counting): string | undefined {
 }
 
 
-function documentTooltip(d: ContentDocument): vscode.MarkdownString {
+function documentTooltip(d: ContentDocument, excerpt?: Excerpt): vscode.MarkdownString {
   const created = parseDate(d.created_at);
   const updated = parseDate(d.updated_at);
   const lines = [
     `**${md(d.name.trim() || 'Untitled')}**${d.favorite ? ' $(star-full)' : ''}`,
     '',
+  ];
+  if (excerpt) {
+    // The words found in bold within their passage, as VS Code's Search highlights them.
+    const passage = `${md(excerpt.text.slice(0, excerpt.start))}**${md(excerpt.text.slice(excerpt.start, excerpt.end))}**${md(excerpt.text.slice(excerpt.end))}`;
+    lines.push(vscode.l10n.t('Found in the text: {0}', passage), '');
+  }
+  lines.push(
     `${vscode.l10n.t('Template')}: ${md(templateName(d.template?.id, d.template?.name))}`,
     '',
     `${vscode.l10n.t('Words')}: ${formatCount(d.words)}`,
-  ];
+  );
   if (created) lines.push('', `${vscode.l10n.t('Created')}: ${dateTime(created)} (${fromNow(created)})`);
   if (updated) lines.push('', `${vscode.l10n.t('Updated')}: ${dateTime(updated)} (${fromNow(updated)})`);
   if (d.resultIsNull) lines.push('', `_${vscode.l10n.t('No text was generated for this document.')}_`);
