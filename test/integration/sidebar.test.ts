@@ -916,6 +916,21 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       assert.strictEqual(tree().treeView!.selection[0], node, 'the row is selected in the view');
     }
 
+    it('Ctrl+Alt+F pressed in the view toggles the row in focus (the key its menu shows beside Add to and Remove from Favorites)', async () => {
+      const d = plainDocument((x) => x.templateId === 4 && !x.favorite);
+      await loadAll(group(4));
+      const row = (await docNodes(group(4))).find((n) => n.doc.id === d.id)!;
+      await vscode.commands.executeCommand('contentDocs.documents.focus');
+      await sleep(300);
+      await select(row);
+      await until('the focus on the row', async () => (await read('.monaco-list-row.focused .label-name')).text === label(row));
+      await press('Control+Alt+KeyF');
+      await until('the document to be a favorite', () => sandbox.documents.get(d.id)!.favorite);
+      await until('the focus on the row', async () => (await read('.monaco-list-row.focused .label-name')).text === label(row));
+      await press('Control+Alt+KeyF');
+      await until('the document to be a favorite no more (the key toggles, it does not only add)', () => !sandbox.documents.get(d.id)!.favorite);
+    });
+
     it('a key pressed in the view acts on the row in focus there (moved with the arrows from the selected one), never on the active editor\'s document; on a group row it does nothing', async () => {
       const inEditor = plainDocument((x) => x.templateId === 4 && !x.favorite);
       const selected = plainDocument((x) => x.templateId === 4 && !x.favorite);
