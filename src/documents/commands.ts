@@ -42,6 +42,10 @@ export function documentCommands(s: DocumentsNeeds) {
     [CMD.documentsCollapseAll]: () => collapseAll(),
     [CMD.documentCopyResult]: (arg: unknown) => copyResult(s, arg),
     [CMD.documentDelete]: (arg: unknown) => deleteDocument(s, arg),
+    [CMD.documentRenameInEditor]: (arg: unknown) => renameDocument(s, arg),
+    [CMD.documentFavoriteInEditor]: (arg: unknown) => setFavorite(s, arg, true),
+    [CMD.documentUnfavoriteInEditor]: (arg: unknown) => setFavorite(s, arg, false),
+    [CMD.documentDeleteInEditor]: (arg: unknown) => deleteDocument(s, arg),
     [CMD.retry]: (node: unknown) => retry(s, node),
   } satisfies CommandParts;
 }
