@@ -146,10 +146,18 @@ export class DocumentsTreeProvider extends PagedTreeBase<DocNode> {
     return item;
   }
 
+  /** Each result's passage, found once per record and search (a row is drawn again on every refresh of the view). */
+  readonly #excerpts = new WeakMap<ContentDocument, { term: string; excerpt: Excerpt | undefined }>();
+
   /** In the results of a search in the text, where the words are in this document's text (as VS Code's Search shows). */
   #excerpt(node: DocumentNode): Excerpt | undefined {
     const g = node.parent;
-    return g.kind === 'searchResults' && g.search.by === 'result' ? excerptOf(node.doc.result, g.search.text) : undefined;
+    if (g.kind !== 'searchResults' || g.search.by !== 'result') return undefined;
+    const known = this.#excerpts.get(node.doc);
+    if (known?.term === g.search.text) return known.excerpt;
+    const excerpt = excerptOf(node.doc.result, g.search.text);
+    this.#excerpts.set(node.doc, { term: g.search.text, excerpt });
+    return excerpt;
   }
 
   // --- Rendering ----------------------------------------------------------------------------------
