@@ -40,9 +40,11 @@ export const BUNDLES = {
     // (src/agents/chat/participant.ts: its answers are in dist/commands.js); 20.0 KB with the prompt editor's file
     // system registered through a forwarder (registerPromptFiles: a restored prompt tab activates the extension and
     // is read before any command runs); 23.2 KB with the lazy bundles' loader and its code cache
-    // (src/activation/codeCache.ts: Node's built-ins it needs are required when the first bundle loads). The unit test
-    // measures the sources minified.
-    maxKB: 24,
+    // (src/activation/codeCache.ts: Node's built-ins it needs are required when the first bundle loads); 24.1 KB with
+    // the editor's own Rename, Favorites and Delete commands (src/constants.ts: the view's without its keys, so the
+    // editor's menus and the Command Palette show no key that does something else there). The unit test measures the
+    // sources minified.
+    maxKB: 25,
     packages: [],
     contains: [
       'src/extension.ts',
