@@ -138,12 +138,12 @@ export async function enterAccountKey(s: AccountCommandsNeeds, arg?: unknown): P
     const missing: Account[] = [];
     for (const a of s.registry.added()) if (!(await a.hasKey())) missing.push(a);
     if (missing.length === 0) {
-      void vscode.window.showInformationMessage('Every account added with "Add Account…" has its API key on this machine.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('Every account added with "Add Account…" has its API key on this machine.'));
       return false;
     }
     const picked = await s.prompter.pick(
       missing.map((a) => ({ label: a.displayName, description: a.label, account: a })),
-      { title: 'Content Docs: Enter API Key', placeHolder: 'Which account\'s key?' },
+      { title: vscode.l10n.t('Content Docs: Enter API Key'), placeHolder: vscode.l10n.t("Which account's key?") },
     );
     if (!picked) return false;
     account = picked.account;
@@ -154,21 +154,22 @@ export async function enterAccountKey(s: AccountCommandsNeeds, arg?: unknown): P
   const checked = await askCheckedKey(
     s,
     {
-      title: `Content Docs: Enter API Key (${account.displayName})`,
-      prompt: `The API key of your account at ${hostOf(record.documentsUrl)} (API section of its settings). It is stored in VS Code's secret storage.`,
+      title: vscode.l10n.t('Content Docs: Enter API Key ({0})', account.displayName),
+      prompt: vscode.l10n.t("The API key of your account at {0} (API section of its settings). It is stored in VS Code's secret storage.", hostOf(record.documentsUrl)),
       logTag: 'accounts',
     },
     { documentsUrl: record.documentsUrl, projectsUrl: record.projectsUrl },
     (label) => {
-      // The server and key of another account already signed in: one account, never two of it side by side.
+      // The server and key of another account already signed in: one account, never two of it side by side. The
+      // account asked for may have been made anew meanwhile (its key entered in another window): the same label is it.
       const other = s.registry.byLabel(label);
-      return other && other !== target ? `This key is the one of another account signed in (${other.displayName}).` : undefined;
+      return other && other.label !== target.label ? vscode.l10n.t('This key is the one of another account signed in ({0}).', other.displayName) : undefined;
     },
   );
   if (!checked) return false;
   const { key, account: info } = checked;
   const withKey = await s.registry.setKey(account, key);
   withKey.usage.seed(info);
-  vscode.window.setStatusBarMessage(`$(key) The API key of ${account.displayName} is stored`, 4000);
+  vscode.window.setStatusBarMessage(vscode.l10n.t('$(key) The API key of {0} is stored', account.displayName), 4000);
   return true;
 }
