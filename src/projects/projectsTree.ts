@@ -99,10 +99,10 @@ export class ProjectsTreeProvider extends PagedTreeBase<ProjectNode> {
     const created = parseDate(p.created_at);
     if (created) parts.push(shortDate(created));
     item.description = parts.join(' · ');
-    // A screen reader reads the badge in words and says the row is a link (its click opens the reports page).
+    // A screen reader reads the badge in words. The role stays VS Code's (a tree item: its API asks a TreeItem in a tree to
+    // set none), so the row keeps its place in the tree's keyboard and screen-reader navigation.
     item.accessibilityInformation = {
       label: spokenProject(name, score && { average: formatResult(score.average), badge: score.badge }, reports(p.reports), created && shortDate(created)),
-      ...(node.addressable ? { role: 'link' } : {}),
     };
     // The product's badge colours: green for Good, yellow for Decent, red for Bad.
     const colour = score && new vscode.ThemeColor(score.badge === BADGE.good ? 'charts.green' : score.badge === BADGE.decent ? 'charts.yellow' : 'charts.red');
