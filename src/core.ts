@@ -154,5 +154,7 @@ export function createServices(base: CoreBase): Core {
     documentsView, projectsView, fs, proposalContent, saveStatus, loadBundle: base.loadBundle,
     documentsDragAndDrop: new DocumentsDragAndDrop(() => core),
   };
+  // Documents dragged from the view into a text editor with Shift held (none can be dragged before the view is built).
+  context.subscriptions.push(vscode.languages.registerDocumentDropEditProvider('*', core.documentsDragAndDrop));
   return core;
 }

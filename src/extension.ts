@@ -1,6 +1,6 @@
 import vscode = require('vscode');
 import { STATE } from './constants';
-import { registerDocumentDrop, registerPromptFiles, registerViews } from './activation/forwarders';
+import { registerPromptFiles, registerViews } from './activation/forwarders';
 import { loadBundle, startCodeCache, type CodeCache } from './activation/codeCache';
 import { registerTools } from './agents/tools/register';
 import { registerChatParticipant } from './agents/chat/participant';
@@ -80,7 +80,6 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   registerPromptFiles(context.subscriptions, () => loadCommandsBundle().promptFiles(context.workspaceState));
   const registerCommands = commandRegistrar(log, core);
   const tools = new Map<string, vscode.LanguageModelTool<unknown>>();
-  registerDocumentDrop(context.subscriptions, () => core().documentsDragAndDrop);
   // A link to a document (src/documents/links.ts): its code loads when a link is opened.
   const uriHandler: vscode.UriHandler = {
     handleUri: async (uri) => {

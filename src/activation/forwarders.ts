@@ -51,44 +51,16 @@ export class ForwardingTree<N> implements vscode.TreeDataProvider<N>, vscode.Dis
 
 /**
  * The Documents view's drag and drop as registered at activation (a view takes its controller when it is created):
- * the types are known now; a drag or a drop, which only a view showing rows can start, goes to the real controller.
+ * its types are known now; a drag or a drop, which only a view showing rows starts, goes to the real controller.
  */
-export class ForwardingDragAndDrop<N> implements vscode.TreeDragAndDropController<N> {
-  readonly dragMimeTypes = ['text/uri-list', 'text/plain', DOCUMENTS_DRAG_MIME];
-  readonly dropMimeTypes = [DOCUMENTS_TREE_MIME];
-  private target: vscode.TreeDragAndDropController<N> | undefined;
-
-  constructor(private readonly load: () => void) {}
-
-  connect(real: vscode.TreeDragAndDropController<N>): void {
-    this.target = real;
-  }
-
-  private get real(): vscode.TreeDragAndDropController<N> | undefined {
-    if (!this.target) this.load();
-    return this.target;
-  }
-
-  handleDrag(source: readonly N[], dataTransfer: vscode.DataTransfer, token: vscode.CancellationToken): void | Thenable<void> {
-    return this.real?.handleDrag?.(source, dataTransfer, token);
-  }
-  handleDrop(target: N | undefined, dataTransfer: vscode.DataTransfer, token: vscode.CancellationToken): void | Thenable<void> {
-    return this.real?.handleDrop?.(target, dataTransfer, token);
-  }
-}
-
-/**
- * Documents dragged from the Documents view into a text editor (Shift held): the drop edit of the real provider,
- * asked only when the drag carries documents (any other drop loads nothing).
- */
-export function registerDocumentDrop(subscriptions: vscode.Disposable[], real: () => vscode.DocumentDropEditProvider): void {
-  subscriptions.push(
-    vscode.languages.registerDocumentDropEditProvider('*', {
-      provideDocumentDropEdits(document, position, dataTransfer, token) {
-        return dataTransfer.get(DOCUMENTS_DRAG_MIME) ? real().provideDocumentDropEdits(document, position, dataTransfer, token) : undefined;
-      },
-    }),
-  );
+export function forwardingDragAndDrop<N>(load: () => void, real: () => vscode.TreeDragAndDropController<N> | undefined): vscode.TreeDragAndDropController<N> {
+  const controller = () => (real() ?? (load(), real()));
+  return {
+    dragMimeTypes: ['text/uri-list', 'text/plain', DOCUMENTS_DRAG_MIME],
+    dropMimeTypes: [DOCUMENTS_TREE_MIME],
+    handleDrag: (source, data, token) => controller()?.handleDrag?.(source, data, token),
+    handleDrop: (target, data, token) => controller()?.handleDrop?.(target, data, token),
+  };
 }
 
 export class ForwardingFileSystem implements vscode.FileSystemProvider, vscode.Disposable {
@@ -163,7 +135,8 @@ export function registerViews(subscriptions: vscode.Disposable[], load: () => vo
   const documents = new ForwardingTree<DocNode | AccountRootNode>(load);
   const projects = new ForwardingTree<ProjectNode | AccountRootNode>(load);
   const files = new ForwardingFileSystem(load);
-  const dragAndDrop = new ForwardingDragAndDrop<DocNode | AccountRootNode>(load);
+  let realDragAndDrop: vscode.TreeDragAndDropController<DocNode | AccountRootNode> | undefined;
+  const dragAndDrop = forwardingDragAndDrop(load, () => realDragAndDrop);
   // Several rows can be selected: the row commands that take a selection act on each (src/documents/bulk.ts).
   const documentsTreeView = vscode.window.createTreeView(VIEW.documents, { treeDataProvider: documents, canSelectMany: true, dragAndDropController: dragAndDrop });
   const projectsTreeView = vscode.window.createTreeView(VIEW.projects, { treeDataProvider: projects });
@@ -182,7 +155,7 @@ export function registerViews(subscriptions: vscode.Disposable[], load: () => vo
       documents.connect(real.documentsView);
       projects.connect(real.projectsView);
       files.connect(real.fs);
-      dragAndDrop.connect(real.documentsDragAndDrop);
+      realDragAndDrop = real.documentsDragAndDrop;
     },
   };
 }
