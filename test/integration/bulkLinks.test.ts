@@ -221,6 +221,37 @@ describe('many documents at once, drag and drop, links', function () {
     });
   });
 
+  describe('drag into an editor', () => {
+    const token = () => new vscode.CancellationTokenSource().token;
+
+    it('dropped into a text editor (Shift held), documents insert their text as the server has it now (one GET each); HTML paragraphs in an HTML editor', async () => {
+      const dragged = await rows([6201, 6301]);
+      const data = new vscode.DataTransfer();
+      s.documentsDragAndDrop.handleDrag(dragged as never, data, token());
+      // Changed on the server after the view listed it: the drop puts the current text.
+      a.documents.set(6201, sandboxDocument(6201, nameOf(6201), 'Changed on the server'));
+      a.resetRequests();
+      b.resetRequests();
+      const plain = await vscode.workspace.openTextDocument({ language: 'plaintext', content: '' });
+      const edit = await s.documentsDragAndDrop.provideDocumentDropEdits(plain, new vscode.Position(0, 0), data, token());
+      assert.strictEqual(edit?.insertText, 'Changed on the server\n\nText 6301');
+      assert.deepStrictEqual(sent(a, 'GET'), [6201]);
+      assert.deepStrictEqual(sent(b, 'GET'), [6301]);
+      const html = await vscode.workspace.openTextDocument({ language: 'html', content: '' });
+      const htmlEdit = await s.documentsDragAndDrop.provideDocumentDropEdits(html, new vscode.Position(0, 0), data, token());
+      assert.match(htmlEdit?.insertText as string, /^<p>Changed on the server<\/p>/);
+    });
+
+    it('any other drop into an editor is left to VS Code: no edit, nothing sent', async () => {
+      const data = new vscode.DataTransfer();
+      data.set('text/plain', new vscode.DataTransferItem('some text'));
+      a.resetRequests();
+      const plain = await vscode.workspace.openTextDocument({ language: 'plaintext', content: '' });
+      assert.strictEqual(await s.documentsDragAndDrop.provideDocumentDropEdits(plain, new vscode.Position(0, 0), data, token()), undefined);
+      assert.deepStrictEqual(a.requests, []);
+    });
+  });
+
   describe('links', () => {
     const uriHandler = async (): Promise<vscode.UriHandler> => {
       const api = (await vscode.extensions.getExtension(EXTENSION_ID)!.activate()) as TestApi;
@@ -266,6 +297,47 @@ describe('many documents at once, drag and drop, links', function () {
       assert.match(refused.message, /no account signed in here/i);
       assert.deepStrictEqual([...a.requests, ...b.requests], [], 'nothing sent');
       await closeAll();
+    });
+
+    it('a link may name the web app\'s page of the document; a malformed link is refused and sends nothing', async () => {
+      await closeAll();
+      const handler = await uriHandler();
+      const page = `${b.docsUrl.replace(/\/+$/, '')}/documents/6302`;
+      await handler.handleUri(vscode.Uri.parse(`${vscode.env.uriScheme}://${EXTENSION_ID}/open`).with({ query: `url=${encodeURIComponent(page)}` }));
+      const editor = await until('the linked document open', () => vscode.window.activeTextEditor);
+      assert.strictEqual(s.fs.documentOf(editor.document.uri)?.account, accountB());
+      assert.strictEqual(editor.document.getText(), 'Text 6302');
+      a.resetRequests();
+      b.resetRequests();
+      await handler.handleUri(vscode.Uri.parse(`${vscode.env.uriScheme}://${EXTENSION_ID}/open`).with({ query: 'server=ftp%3A%2F%2Fexample.org&id=x' }));
+      await until('the refusal', () => messages.shown.find((m) => /not one it can open/.test(m.message)));
+      assert.deepStrictEqual([...a.requests, ...b.requests], []);
+      await closeAll();
+    });
+
+    it('several accounts signed in on the link\'s server: it asks which, and opens the document in the one chosen', async () => {
+      await closeAll();
+      const second = 'second-key-of-a-0123456789';
+      a.addKey(second);
+      prompter.reset();
+      prompter.inputs = [a.docsUrl, a.seoUrl, second];
+      assert.strictEqual(await vscode.commands.executeCommand('contentDocs.accountAdd'), true, JSON.stringify(prompter.checked));
+      const added = s.registry.added().find((x) => x.label !== labelB);
+      assert.ok(added, 'a second account on the server of A');
+      try {
+        prompter.reset();
+        prompter.picks = [(items) => items.find((i) => (i as { account?: Account }).account === added)];
+        const handler = await uriHandler();
+        await handler.handleUri(linkOf(a.docsUrl, 6203));
+        assert.strictEqual(prompter.asked.filter((q) => q.kind === 'pick').length, 1, JSON.stringify(prompter.asked));
+        assert.strictEqual(prompter.asked[0].items?.length, 2, 'both accounts of that server offered, not the one of another server');
+        const editor = await until('the linked document open', () => vscode.window.activeTextEditor);
+        assert.strictEqual(s.fs.documentOf(editor.document.uri)?.account, added);
+        assert.strictEqual(editor.document.getText(), 'Text 6203');
+      } finally {
+        await closeAll();
+        await s.registry.remove(added);
+      }
     });
   });
 });
