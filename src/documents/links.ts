@@ -108,7 +108,11 @@ export async function openLink(s: FilesNeeds, uri: vscode.Uri): Promise<vscode.T
   let account: Account | undefined = accounts[0];
   if (accounts.length > 1) {
     const picked = await s.prompter.pick(
-      accounts.map((a) => ({ label: a.displayName, account: a })),
+      accounts.map((a) => ({
+        label: a.displayName,
+        description: a.origin === 'settings' ? vscode.l10n.t('the account of "Set API Key…"') : vscode.l10n.t('added with "Add Account…"'),
+        account: a,
+      })),
       { title: vscode.l10n.t('Open Document {0}', link.id), placeHolder: vscode.l10n.t('Several accounts signed in here are on {0}: which one is the document in?', link.server) },
     );
     account = picked?.account;
