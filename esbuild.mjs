@@ -44,9 +44,10 @@ export const BUNDLES = {
     // the editor's own Rename, Favorites and Delete commands (src/constants.ts: the view's without its keys, so the
     // editor's menus and the Command Palette show no key that does something else there); 24.8 KB with the Documents
     // view's drag and drop types (a forwarder: its work is dist/core.js), its Open in Web App and Copy Link, and the
-    // link handler's registration (a `vscode://` link activates the extension; opening it is dist/commands.js). The
-    // unit test measures the sources minified.
-    maxKB: 25,
+    // link handler's registration (a `vscode://` link activates the extension; opening it is dist/commands.js); 25.1 KB
+    // with Settings Sync's keys registered at activation (syncedKeys, src/accounts/records.ts) and the context key
+    // @content sets when it is asked (Getting Started's step "Ask @content"). The unit test measures the sources minified.
+    maxKB: 26,
     packages: [],
     contains: [
       'src/extension.ts',
