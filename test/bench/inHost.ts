@@ -48,6 +48,7 @@ import { configure, EXTENSION_ID, LogCapture, MessageCapture, RecordingPrompter,
 import { activationTiming, activationTimings } from './activationTiming';
 import {
   ENV,
+  LEAN_ID,
   REFERENCE_ID,
   type ActivationResult,
   type ActivationSample,
@@ -103,7 +104,7 @@ function loadedFiles(): string[] {
 }
 
 /**
- * The extension's heavy code in require.cache: its lazily loaded API bundle (undici + zod) or an undici /
+ * The extension's heavy code in require.cache: its lazily loaded API bundle (zod), undici (dist/http.js) or an undici /
  * zod of its own. (VS Code's extension host loads its own undici for its proxy support: not ours.)
  */
 function heavyLoaded(): string[] {
@@ -112,7 +113,7 @@ function heavyLoaded(): string[] {
     .filter((k) => k.startsWith(root))
     .map((k) => path.relative(root, k))
     .filter((k) => !k.startsWith(`out${path.sep}`))
-    .filter((k) => k === path.join('dist', 'api.js') || /(^|[\\/])(undici|zod)[\\/]/.test(k))
+    .filter((k) => k === path.join('dist', 'api.js') || k === path.join('dist', 'http.js') || /(^|[\\/])(undici|zod)[\\/]/.test(k))
     .sort();
 }
 
@@ -198,9 +199,11 @@ async function activationRun(): Promise<ActivationResult> {
   const timed = activationTiming?.timed ?? {};
   const calls = activationTiming?.calls ?? new Map<string, { count: number; ms: number; maxMs: number }>();
   const refExt = vscode.extensions.getExtension(REFERENCE_ID);
+  const leanExt = vscode.extensions.getExtension(LEAN_ID);
   const settleMs = await quietHost();
   const activeBeforeAsked = ext.isActive;
   const refActiveBeforeAsked = refExt?.isActive ?? false;
+  const leanActiveBeforeAsked = leanExt?.isActive ?? false;
   const t0 = now();
   await ext.activate();
   const apiActivateMs = round(now() - t0, 2);
@@ -222,19 +225,35 @@ async function activationRun(): Promise<ActivationResult> {
     loadedAtActivation,
     heavyAtActivation,
   };
+  const referenceOf = (id: string, activeBeforeAsked: boolean): ReferenceActivation => {
+    const timing = activationTimings.get(id);
+    return {
+      activeBeforeAsked,
+      loadedBeforeTiming: timing?.loadedBeforeTiming,
+      marks: {
+        requireMs: span(marks, `code/extHost/willLoadExtensionCode/${id}`, `code/extHost/didLoadExtensionCode/${id}`),
+        activateMs: span(marks, `code/extHost/willActivateExtension/${id}`, `code/extHost/didActivateExtension/${id}`),
+      },
+      timed: timing?.timed,
+      activateCalls: timing ? callList(timing.calls) : undefined,
+    };
+  };
+  const loadAt = (id: string) => marks.findIndex((m) => m.name === `code/extHost/willLoadExtensionCode/${id}`);
+  if (leanExt) {
+    const lean = referenceOf(LEAN_ID, leanActiveBeforeAsked);
+    try {
+      await leanExt.activate();
+    } catch (e) {
+      lean.error = (e as Error).message;
+    }
+    sample.lean = lean;
+    if (loadAt(LEAN_ID) >= 0 && loadAt(EXTENSION_ID) >= 0) sample.leanFirst = loadAt(LEAN_ID) < loadAt(EXTENSION_ID);
+    const lt = lean.timed ?? {};
+    log(`lean surface: marks require ${lean.marks.requireMs} + activate ${lean.marks.activateMs} ms; timed ${lt.requireMs} + ${lt.activateMs} ms (CPU ${lt.requireCpuMs} + ${lt.activateCpuMs} ms); ${lean.activeBeforeAsked ? 'VS Code had activated it before the benchmark asked' : 'NOT active before the benchmark asked'}`);
+  }
   let reference: ReferenceActivation | undefined;
   if (refExt) {
-    const refTiming = activationTimings.get(REFERENCE_ID);
-    reference = {
-      activeBeforeAsked: refActiveBeforeAsked,
-      loadedBeforeTiming: refTiming?.loadedBeforeTiming,
-      marks: {
-        requireMs: span(marks, `code/extHost/willLoadExtensionCode/${REFERENCE_ID}`, `code/extHost/didLoadExtensionCode/${REFERENCE_ID}`),
-        activateMs: span(marks, `code/extHost/willActivateExtension/${REFERENCE_ID}`, `code/extHost/didActivateExtension/${REFERENCE_ID}`),
-      },
-      timed: refTiming?.timed,
-      activateCalls: refTiming ? callList(refTiming.calls) : undefined,
-    };
+    reference = referenceOf(REFERENCE_ID, refActiveBeforeAsked);
     try {
       // Asking activates it if VS Code did not (then it was not activated on its event: activeBeforeAsked says so).
       const exports = (await refExt.activate()) as { logUri?: vscode.Uri } | undefined;
@@ -245,14 +264,14 @@ async function activationRun(): Promise<ActivationResult> {
     }
     sample.reference = reference;
     // The marks are in the order they were made (their times are whole ms, often the same for both).
-    const loadAt = (id: string) => marks.findIndex((m) => m.name === `code/extHost/willLoadExtensionCode/${id}`);
     const [ours, ref] = [loadAt(EXTENSION_ID), loadAt(REFERENCE_ID)];
     if (ours >= 0 && ref >= 0) sample.loadedFirst = ref < ours ? 'reference' : 'content-docs';
   }
   try {
-    const stats = await vscodeActivationStats(refExt ? [EXTENSION_ID, REFERENCE_ID] : [EXTENSION_ID]);
+    const stats = await vscodeActivationStats([EXTENSION_ID, ...(refExt ? [REFERENCE_ID] : []), ...(leanExt ? [LEAN_ID] : [])]);
     sample.vscode = stats.get(EXTENSION_ID);
     if (reference) reference.vscode = stats.get(REFERENCE_ID);
+    if (sample.lean) sample.lean.vscode = stats.get(LEAN_ID);
   } catch (e) {
     sample.vscodeError = (e as Error).message;
   }
@@ -856,24 +875,25 @@ async function firstOpensInFreshStart(first: ReferenceOpen['first']): Promise<No
   if (!seoUrl || !key) return { ...out, error: `${ENV.seoUrl} and ${ENV.key} must be set` };
   let subscription: vscode.Disposable | undefined;
   try {
-    const ctl = new SandboxControl(docsUrl);
+    const ctl = new SandboxControl(process.env[ENV.controlUrl] ?? docsUrl);
     await vscode.extensions.getExtension(EXTENSION_ID)!.activate();
     // The host was quiet before the activation figures were read: a shorter wait than the main run's.
     await quietHost(1000, 500, 5000);
     const t = now();
     const s = await services();
     out.servicesMs = round(now() - t, 2);
-    const watch = new TreeWatch();
-    watch.install(s.documentsTree, 'documents');
-    watch.install(s.projectsTree, 'projects');
     const ex: ExchangeSeen[] = [];
-    subscription = s.api.onDidExchange((e) => ex.push({ end: now(), ms: e.ms, method: e.method, path: e.path, status: e.status }));
+    subscription = s.registry.onDidExchange(({ exchange: e }) => ex.push({ end: now(), ms: e.ms, method: e.method, path: e.path, status: e.status }));
     await ctl.rateLimit(0);
     await ctl.latency(0);
     await vscode.commands.executeCommand('workbench.action.closeSidebar');
     await configure('documents.baseUrl', docsUrl);
     await configure('projects.baseUrl', seoUrl);
     await s.credentials.setKey(key);
+    // The account of the key (setKey waits for the registry to build it): its trees, which the views then ask.
+    const watch = new TreeWatch();
+    watch.install(s.documentsTree, 'documents');
+    watch.install(s.projectsTree, 'projects');
     await sleep(500);
     await ctl.settle();
     await ctl.latency(LATENCY_MS);
@@ -1596,7 +1616,8 @@ async function mainRun(): Promise<MainResult> {
   const seoUrl = process.env[ENV.seoUrl];
   const key = process.env[ENV.key];
   if (!docsUrl || !seoUrl || !key) throw new Error(`${ENV.docsUrl}, ${ENV.seoUrl} and ${ENV.key} must be set`);
-  const ctl = new SandboxControl(docsUrl);
+  const controlUrl = process.env[ENV.controlUrl] ?? docsUrl;
+  const ctl = new SandboxControl(controlUrl);
   const testApi = (await vscode.extensions.getExtension(EXTENSION_ID)!.activate()) as TestApi;
   r.loading.atActivation = loadedFiles();
   r.loading.heavyAtActivation = heavyLoaded();
@@ -1619,10 +1640,8 @@ async function mainRun(): Promise<MainResult> {
   timeLoadOf(path.join(extensionPath(), 'dist', 'api.js'), apiLoad);
 
   const watch = new TreeWatch();
-  watch.install(s.documentsTree, 'documents');
-  watch.install(s.projectsTree, 'projects');
   const ex: ExchangeSeen[] = [];
-  s.api.onDidExchange((e) => ex.push({ end: now(), ms: e.ms, method: e.method, path: e.path, status: e.status }));
+  s.registry.onDidExchange(({ exchange: e }) => ex.push({ end: now(), ms: e.ms, method: e.method, path: e.path, status: e.status }));
   const fsCalls: FsCall[] = [];
   traceFs(s, fsCalls);
   const prompter = new RecordingPrompter();
@@ -1652,6 +1671,9 @@ async function mainRun(): Promise<MainResult> {
     await configure('documents.baseUrl', docsUrl);
     await configure('projects.baseUrl', seoUrl);
     await s.credentials.setKey(key);
+    // The account of the key (setKey waits for the registry to build it): its trees, which the views then ask.
+    watch.install(s.documentsTree, 'documents');
+    watch.install(s.projectsTree, 'projects');
     await sleep(500);
     r.loading.requestsBeforeViewsOpened = (await ctl.settle()).length;
     r.loading.afterSignIn = loadedFiles();
@@ -1684,6 +1706,7 @@ async function mainRun(): Promise<MainResult> {
     s.prompter.current = previousPrompter;
   }
   r.apiLoadMs = apiLoad.ms ?? (loadOf('api') && round(loadOf('api')!.ms, 2));
+  r.loading.atEnd = loadedFiles();
   r.baselines = ctx.base;
   r.bundleLoads = testApi.codeCache.loads.map((l) => ({ ...l, ms: round(l.ms, 2) }));
   // What V8 compiled, written now for the next start of this profile (the loader would write it a few seconds later).
@@ -1759,7 +1782,8 @@ async function backupRun(save: (r: BackupResult) => void): Promise<BackupResult>
   const seoUrl = process.env[ENV.seoUrl];
   const key = process.env[ENV.key];
   if (!docsUrl || !seoUrl || !key) throw new Error(`${ENV.docsUrl}, ${ENV.seoUrl} and ${ENV.key} must be set`);
-  const ctl = new SandboxControl(docsUrl);
+  const controlUrl = process.env[ENV.controlUrl] ?? docsUrl;
+  const ctl = new SandboxControl(controlUrl);
   await vscode.extensions.getExtension(EXTENSION_ID)!.activate();
   await quietHost();
   const s = await services();
@@ -1785,7 +1809,7 @@ async function backupRun(save: (r: BackupResult) => void): Promise<BackupResult>
     // Ten documents changed elsewhere, spread over the list.
     const state = JSON.parse(fs.readFileSync(path.join(folder, '.content-docs-backup', 'state.json'), 'utf8')) as { documents: Record<string, unknown> };
     const ids = Object.keys(state.documents).map(Number).sort((a, b) => a - b);
-    for (let i = 0; i < 10; i++) await patchDocument(docsUrl, key, ids[Math.floor(((i + 0.5) * ids.length) / 10)], `Changed for the benchmark (${i + 1}).`);
+    for (let i = 0; i < 10; i++) await patchDocument(controlUrl, key, ids[Math.floor(((i + 0.5) * ids.length) / 10)], `Changed for the benchmark (${i + 1}).`);
     r.runs.push(await backupOnce('rerun, 10 changed', folder, 0, ctl, gc));
     save(r);
     if (process.env.BENCH_BACKUP_THROTTLED !== '0') {
