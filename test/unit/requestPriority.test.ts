@@ -195,6 +195,38 @@ describe("the writer's request first: background work waits behind it and leaves
     });
   });
 
+  it('reads the writer asks for again within the minute (Refresh reloading what the views show) leave a third of it to new asks: a query typed meanwhile goes at once; no 429', async () => {
+    await withVirtualWaits(() => inFlight === 0, async () => {
+      const api = client();
+      const t0 = Date.now();
+      const groups = Array.from({ length: 15 }, (_, i) => `group-${i}`);
+      const load = (search: string) => api.listDocuments({ search }, { signal: new AbortController().signal });
+      // Fifteen groups expanded, then four refreshes, each reloading every one (each load the view's own: a signal).
+      await Promise.all(groups.map(load));
+      const reloads: Array<Promise<unknown>> = [];
+      for (let round = 0; round < 4; round++) reloads.push(...groups.map(load));
+      const counts = Array.from({ length: 20 }, (_, i) => list(api, `count-${i}`, 'background'));
+      // The rounds and the counts have left; those over their share wait for the next minute. Then the writer types.
+      await new Promise((r) => setImmediate(r));
+      const typed = await list(api, 'typed', 'user');
+      assert.ok(typed, 'the typed query was answered');
+      const [query] = bySearch('typed');
+      assert.ok(query.at - t0 < AT_ONCE, `the typed query went at once (${query.at - t0} ms, virtual)`);
+      const results = await Promise.allSettled([...reloads, ...counts]);
+      assert.deepEqual(results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => String(r.reason)), []);
+      const all = lists();
+      assert.equal(all.filter((r) => r.status === 429).length, 0, 'no 429');
+      const waited = bySearch('group-').filter((r) => r.at - t0 >= AT_ONCE);
+      assert.ok(waited.length > 0, 'some reloads waited for the next minute');
+      // Reloads and counts start only while fewer than the background share started in the minute before them.
+      for (const [i, r] of all.entries()) {
+        if (r.query.search === 'typed' || all.slice(0, i).every((p) => p.query.search !== r.query.search)) continue;
+        const before = all.slice(0, i).filter((p) => r.at - p.at < 60_000).length;
+        assert.ok(before < BACKGROUND_SHARE, `the reload ${r.query.search} started with ${before} requests in the minute before it`);
+      }
+    });
+  });
+
   it('a background request cancelled while it waits is dropped without a request', async () => {
     await withVirtualWaits(() => inFlight === 0, async () => {
       const api = client();
