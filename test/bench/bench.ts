@@ -60,6 +60,8 @@ const BUDGET = {
   /** The first open's own time as a ratio to the reference's first open in the same start (see README, Performance). */
   firstOpenRatio: 15,
   memoryMB: 30,
+  /** The 60 requests/minute burst: Go to Document's answer from the last keystroke (see README, Performance). */
+  burstAnswerMs: 2000,
 } as const;
 
 const T_START = Date.now();
@@ -1084,12 +1086,14 @@ function rateRows(m: MainResult, rows: Row[]): void {
       ? R.userVisible.slice(0, 3).join(' | ')
       : `no message, error row, view message or Go to Document error about it; ${R.otherErrorsShown.length} other error(s) shown${R.otherErrorsShown.length ? `: ${R.otherErrorsShown.slice(0, 2).join(' | ')}` : ''}`,
   });
+  const answered = R.gotoAnswerMs !== undefined && R.gotoAnswerMs <= BUDGET.burstAnswerMs;
+  const underLimit = R.status429 === 0 && R.maxInAnyMinute <= R.limitPerMinute;
   rows.push({
     figure: `6 ${R.limitPerMinute}/min burst: Go to Document answer`,
-    measured: R.gotoAnswerMs === undefined ? 'none in 60 s' : `${(R.gotoAnswerMs / 1000).toFixed(1)} s`,
-    budget: '—',
-    status: 'info',
-    note: `from the last keystroke of a query typed during the burst until the Quick Pick had its items (the client holds requests back to stay under the limit; the longest wait it logged was ${(R.longestPacingWaitMs / 1000).toFixed(1)} s)`,
+    measured: `${R.gotoAnswerMs === undefined ? 'none in 60 s' : `${(R.gotoAnswerMs / 1000).toFixed(1)} s`}; ${R.status429} 429, at most ${R.maxInAnyMinute} requests in a minute`,
+    budget: `≤ ${(BUDGET.burstAnswerMs / 1000).toFixed(1)} s, no 429, ≤ ${R.limitPerMinute} a minute`,
+    status: answered && underLimit ? 'met' : 'MISSED',
+    note: `from the last keystroke of a query typed while template counts, a backup and Refreshes ran until the Quick Pick had its items (the client holds requests back to stay under the limit; the longest wait it logged was ${(R.longestPacingWaitMs / 1000).toFixed(1)} s); the backup: ${R.backup ? `${R.backup.listRequests} list requests, ${R.backup.outcome}` : 'not run'}`,
   });
   rows.push({
     figure: `6 ${R.limitPerMinute}/min burst: 429s at the sandbox`,

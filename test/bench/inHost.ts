@@ -1491,6 +1491,19 @@ async function rateLimitBurst(ctx: Ctx): Promise<RateLimitResult> {
     }
   })();
 
+  // Back Up Account to Folder… of the account into a new folder, running through the burst (background work).
+  const backupFolder = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-burst-backup-'));
+  const backupT0 = now();
+  let backupOutcome = 'still running at the end of the burst';
+  let backupSeconds: number | undefined;
+  const backupRun = Promise.resolve(vscode.commands.executeCommand<{ report?: { seen?: number }; error?: { message: string } }>('contentDocs.backupAccount', { folder: backupFolder })).then(
+    (out) => {
+      backupSeconds = round((now() - backupT0) / 1000, 1);
+      backupOutcome = out?.error ? `failed: ${out.error.message}` : `${out?.report?.seen ?? '?'} documents in ${backupSeconds} s`;
+    },
+    (e: unknown) => void (backupOutcome = `failed: ${(e as Error).message}`),
+  );
+  steps.push(`${at()} Back Up Account to Folder… started`);
   // A user expanding ten templates in a row…
   const ids = [2, 3, 5, 6, 7, 8, 10, 11, 12, 13, 14, 15, 16, 17, 18];
   await Promise.all(ids.map((id) => Promise.resolve(view.reveal(docsTree.templateGroup(id)! as never, { expand: true, select: false, focus: false })).then(undefined, () => undefined)));
@@ -1540,6 +1553,9 @@ async function rateLimitBurst(ctx: Ctx): Promise<RateLimitResult> {
   await sampler;
   const reqs = await ctl.settle(1000);
   await ctl.rateLimit(0);
+  await Promise.race([backupRun, sleep(60_000)]);
+  fs.rmSync(backupFolder, { recursive: true, force: true });
+  const backupLists = reqs.filter((r) => r.route === 'documents.list' && r.query.sort_by === 'id').length;
 
   const byRoute: Record<string, number> = {};
   for (const r of reqs) byRoute[r.route ?? r.path] = (byRoute[r.route ?? r.path] ?? 0) + 1;
@@ -1582,6 +1598,8 @@ async function rateLimitBurst(ctx: Ctx): Promise<RateLimitResult> {
     userVisible,
     otherErrorsShown: [...shown, ...watch.errorRows.map((e) => e.text)].filter((t) => !is429(t)),
     steps,
+    timeline: sorted.map((r) => `${((r.at - T0) / 1000).toFixed(1)} ${describeRequest(r)}${r.query.sort_by ? ` (sort_by=${r.query.sort_by})` : ''}`),
+    backup: { listRequests: backupLists, seconds: backupSeconds, outcome: backupOutcome },
   };
 }
 

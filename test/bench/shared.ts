@@ -249,6 +249,10 @@ export interface RateLimitResult {
   /** Every error or warning the user saw during the burst, whatever the cause. */
   otherErrorsShown: string[];
   steps: string[];
+  /** Every request of the burst at the sandbox: seconds since its start, what, status. */
+  timeline?: string[];
+  /** The backup run during the burst: its list requests and how it ended. */
+  backup?: { listRequests: number; seconds?: number; outcome: string };
 }
 
 /** A writing action (Rewrite Selection on a file:// Markdown file) against a server that takes time to write. */
