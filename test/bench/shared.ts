@@ -336,6 +336,20 @@ export interface BackupRunFigures {
   peak: { rssMB: number; heapUsedMB: number; rssGrowthMB: number; heapGrowthMB: number };
   /** After the run and forced garbage collections. */
   after: MemoryFigures;
+  /** The list requests' own time: the sum of their exchanges as the client timed them (sent one after another), seconds. */
+  listSeconds?: number;
+}
+
+/** Writing the files of a backup as fast as the disk takes them (the floor of a backup's own time). */
+export interface DiskFloor {
+  files: number;
+  bytes: number;
+  /** Writes under way at once. */
+  atOnce: number;
+  /** Each file written with fs.promises.writeFile into a new folder (its template folders made first), seconds. */
+  writeSeconds: number;
+  /** Each file written to a temporary file, then renamed into place (as the backup keeps files whole), seconds. */
+  writeRenameSeconds: number;
 }
 
 export interface BackupResult {
@@ -344,6 +358,8 @@ export interface BackupResult {
   gc?: string;
   baseline?: MemoryFigures;
   runs: BackupRunFigures[];
+  /** Measured after the first backup, with its files. */
+  disk?: DiskFloor;
   errors: string[];
 }
 
