@@ -1285,12 +1285,15 @@ function backupRows(c: Collected, rows: Row[]): void {
       status = run.seconds <= BUDGET.backupLimitRatio * allowed ? 'met' : 'MISSED';
       floorNote = `the limit allows ${run.listRequests} requests in ${allowed.toFixed(0)} s (${run.rateLimit} a minute), ×${(run.seconds / allowed).toFixed(2)}; `;
     } else if (!run.error && first && r.disk && run.listSeconds !== undefined) {
-      const floor = run.listSeconds + r.disk.writeSeconds;
-      budget = `≤ ${BUDGET.backupFloorRatio}× its list requests + the disk (${(BUDGET.backupFloorRatio * floor).toFixed(1)} s)`;
-      status = run.seconds <= BUDGET.backupFloorRatio * floor ? 'met' : 'MISSED';
+      // The disk takes a file written through VS Code's file system API once it is flushed: vscode.workspace.fs flushes
+      // every file it writes (fdatasync on close), and the backup writes through it (remote and virtual folders too).
+      const flushedFloor = run.listSeconds + (r.disk.flushedSeconds ?? NaN);
+      const plainFloor = run.listSeconds + r.disk.writeSeconds;
+      budget = `≤ ${BUDGET.backupFloorRatio}× its list requests + the disk (${(BUDGET.backupFloorRatio * flushedFloor).toFixed(1)} s)`;
+      status = run.seconds <= BUDGET.backupFloorRatio * flushedFloor ? 'met' : 'MISSED';
       floorNote =
-        `the floor: its list requests ${run.listSeconds.toFixed(1)} s + writing its ${r.disk.files} files (${fmtKB(r.disk.bytes)}) with fs.promises, ${r.disk.atOnce} at a time, ${r.disk.writeSeconds.toFixed(1)} s ` +
-        `(each to a temporary file renamed into place: ${r.disk.writeRenameSeconds.toFixed(1)} s) = ${floor.toFixed(1)} s, ×${(run.seconds / floor).toFixed(2)}; `;
+        `the floor: its list requests ${run.listSeconds.toFixed(1)} s + writing its ${r.disk.files} files (${fmtKB(r.disk.bytes)}) with fs.promises, ${r.disk.atOnce} at a time, each to a temporary file flushed to the disk and renamed into place, as VS Code's file system API writes them, ${(r.disk.flushedSeconds ?? NaN).toFixed(1)} s = ${flushedFloor.toFixed(1)} s, ×${(run.seconds / flushedFloor).toFixed(2)}; ` +
+        `without the flush ${r.disk.writeRenameSeconds.toFixed(1)} s, as plain writes ${r.disk.writeSeconds.toFixed(1)} s (list + plain writes ${plainFloor.toFixed(1)} s, ×${(run.seconds / plainFloor).toFixed(2)}); `;
     }
     rows.push({
       figure: `8 Backup: ${run.what}`,

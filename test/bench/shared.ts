@@ -338,6 +338,8 @@ export interface BackupRunFigures {
   after: MemoryFigures;
   /** The list requests' own time: the sum of their exchanges as the client timed them (sent one after another), seconds. */
   listSeconds?: number;
+  /** When each list request reached the sandbox, seconds since the run began (a 429 marked). */
+  timeline?: string[];
 }
 
 /** Writing the files of a backup as fast as the disk takes them (the floor of a backup's own time). */
@@ -350,6 +352,11 @@ export interface DiskFloor {
   writeSeconds: number;
   /** Each file written to a temporary file, then renamed into place (as the backup keeps files whole), seconds. */
   writeRenameSeconds: number;
+  /**
+   * The same, each temporary file flushed to the disk (fdatasync) before it is closed, as VS Code's file system API
+   * (vscode.workspace.fs, which the backup writes through) does with every file it writes, seconds.
+   */
+  flushedSeconds: number;
 }
 
 export interface BackupResult {
