@@ -14,8 +14,9 @@
  *      without building), and `vsce package --no-dependencies` in that folder, offline.
  *   2. Activation: N fresh starts (default 4) of code-server's VS Code (test/harness/hostRunner.js: each a new
  *      server, browser, extension host and compile cache) with the reference extension (test/bench/reference: one
- *      view, one command, a tree data provider, activated onStartupFinished as Content Docs is) loaded beside the
- *      extension, first in every other start; test/bench/inHost.js reads both extensions' require() and activate()
+ *      view, one command, a tree data provider, activated onStartupFinished as Content Docs is) and the lean-surface
+ *      reference (generated from the staged manifest: Content Docs' contributions and activation registrations with
+ *      no-op handlers) loaded beside the extension, both first in every other start; test/bench/inHost.js reads both extensions' require() and activate()
  *      (the extension host's performance marks, a timing in the host, VS Code's own Startup Performance report, the
  *      host's log line that says VS Code activated them on their event) and require.cache, then opens both
  *      extensions' views one after the other against a sandbox of the start's own (a first window: no code cache).
@@ -26,8 +27,12 @@
  *      requests and latency per user action, a 10,000-document account, and a burst against a 60 requests/minute
  *      limit. A first window before it (the user actions only) leaves the lazy bundles' code cache.
  *   8. Backup (--only=backup): one more start, Back Up Account to Folder… of a 10,000-document sandbox account into a
- *      new folder, a rerun after 10 changes, and a first backup at the server's 60 requests a minute: requests,
- *      seconds per 1,000 documents, the host's peak memory (BENCH_BACKUP_THROTTLED=0 leaves the throttled run out).
+ *      new folder at the server's 60 requests a minute, then unthrottled into another, the same files written with
+ *      fs.promises (the disk's floor), and a rerun after 10 changes: requests, seconds per 1,000 documents, the host's
+ *      peak memory (BENCH_BACKUP_THROTTLED=0 leaves the throttled run out, BENCH_BACKUP_RUNS=throttled runs it alone).
+ *
+ * The sandbox is served over TLS (https://127.0.0.1, a test authority made per run and trusted by the extension host
+ * through NODE_EXTRA_CA_CERTS), as a writer's servers are; BENCH_TLS=0 serves it as plain loopback http://.
  *
  * The machine's load average is printed at the start and the end and kept for every start.
  * --keep keeps the run folder (logs of every start, the staged extension, the .vsix); it is also kept
