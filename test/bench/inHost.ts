@@ -1556,7 +1556,7 @@ async function rateLimitBurst(ctx: Ctx): Promise<RateLimitResult> {
   await ctl.rateLimit(0);
   await Promise.race([backupRun, sleep(60_000)]);
   fs.rmSync(backupFolder, { recursive: true, force: true });
-  const backupLists = reqs.filter((r) => r.route === 'documents.list' && r.query.sort_by === 'id').length;
+  const backupLists = reqs.filter((r) => r.route === 'documents.list' && r.query.per_page === '100').length;
 
   const byRoute: Record<string, number> = {};
   for (const r of reqs) byRoute[r.route ?? r.path] = (byRoute[r.route ?? r.path] ?? 0) + 1;
@@ -1599,7 +1599,7 @@ async function rateLimitBurst(ctx: Ctx): Promise<RateLimitResult> {
     userVisible,
     otherErrorsShown: [...shown, ...watch.errorRows.map((e) => e.text)].filter((t) => !is429(t)),
     steps,
-    timeline: sorted.map((r) => `${((r.at - T0) / 1000).toFixed(1)} ${describeRequest(r)}${r.query.sort_by ? ` (sort_by=${r.query.sort_by})` : ''}`),
+    timeline: sorted.map((r) => `${((r.at - T0) / 1000).toFixed(1)} ${describeRequest(r)}${r.query.per_page === '100' ? ' (a backup page)' : ''}`),
     backup: { listRequests: backupLists, seconds: backupSeconds, outcome: backupOutcome },
   };
 }
