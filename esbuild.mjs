@@ -192,6 +192,10 @@ const webOptions = {
         build.onResolve({ filter: /^\.\/platform$/ }, (args) =>
           /[\\/]src[\\/]api[\\/]/.test(args.importer) ? { path: path.resolve('src/api/platform.browser.ts') } : undefined,
         );
+        // The backup's folder on the disk: a web worker has none (src/backup/diskFs.browser.ts; workspace.fs instead).
+        build.onResolve({ filter: /^\.\/diskFs$/ }, (args) =>
+          /[\\/]src[\\/]backup[\\/]/.test(args.importer) ? { path: path.resolve('src/backup/diskFs.browser.ts') } : undefined,
+        );
         // The lazy bundles' loader: one bundle has nothing to load, and no code cache (src/activation/codeCache.browser.ts).
         build.onResolve({ filter: /[\\/]activation[\\/]codeCache$/ }, (args) =>
           fromOwnSources(args.importer) ? { path: path.resolve('src/activation/codeCache.browser.ts') } : undefined,
