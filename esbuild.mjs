@@ -79,8 +79,8 @@ export const BUNDLES = {
   tools: { entry: 'src/agents/tools/index.ts', loads: 'when a language-model tool is first invoked: what the tools do, and their input schemas (zod)', packages: ['zod'] },
   mcp: {
     entry: 'src/mcp/main.ts',
-    loads: "never by the extension: the MCP server (content-docs-mcp), a process of its own that an agent's host starts (node dist/mcp.js); the official MCP SDK and what its server needs (ajv for JSON Schema), with the operations, the HTTP client and zod",
-    packages: ['@modelcontextprotocol/sdk', 'zod', 'zod-to-json-schema', 'ajv', 'ajv-formats', 'fast-deep-equal', 'fast-uri', 'json-schema-traverse', 'undici'],
+    loads: "never by the extension: the MCP server (content-docs-mcp), a process of its own that an agent's host starts (node dist/mcp.js); the official MCP SDK and what its server needs (ajv for JSON Schema), with the operations, the HTTP client and zod (undici, for a server on this machine, from dist/http.js beside it, as the extension's)",
+    packages: ['@modelcontextprotocol/sdk', 'zod', 'zod-to-json-schema', 'ajv', 'ajv-formats', 'fast-deep-equal', 'fast-uri', 'json-schema-traverse'],
   },
   api: {
     entry: 'src/api/index.ts',
