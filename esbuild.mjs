@@ -41,8 +41,9 @@ export const BUNDLES = {
     // system registered through a forwarder (registerPromptFiles: a restored prompt tab activates the extension and
     // is read before any command runs); 23.2 KB with the lazy bundles' loader and its code cache
     // (src/activation/codeCache.ts: Node's built-ins it needs are required when the first bundle loads). The unit test
-    // measures the sources minified.
-    maxKB: 24,
+    // measures the sources minified. 24.2 KB with the vscode-free code's translation (src/util/l10n.ts: describeError
+    // in src/util/errors.ts words its sentence through it, and activate() hands it VS Code's l10n).
+    maxKB: 25,
     packages: [],
     contains: [
       'src/extension.ts',
@@ -61,6 +62,7 @@ export const BUNDLES = {
       'src/util/config.ts',
       'src/util/disposable.ts',
       'src/util/errors.ts',
+      'src/util/l10n.ts',
       'src/util/log.ts',
       'src/util/run.ts',
       'src/write/actionIds.ts',

@@ -15,7 +15,8 @@
 //
 // The extraction is @vscode/l10n-dev's (getL10nJson, the same as `l10n-dev export`). Its query knows
 // `import * as vscode from 'vscode'` but not the `import vscode = require('vscode')` every source file here uses
-// (esbuild.mjs says why), so the sources are handed to it with that one line rewritten.
+// (esbuild.mjs says why), so the sources are handed to it with that one line rewritten; and the vscode-free code's
+// `import { l10n } from '../util/l10n'` (src/util/l10n.ts) is handed to it as an import of @vscode/l10n.
 import { getL10nJson } from '@vscode/l10n-dev';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -40,6 +41,8 @@ function sourceFiles(dir) {
 }
 
 const IMPORT_REQUIRE = /^import\s+(\w+)\s*=\s*require\(\s*(['"])(vscode|@vscode\/l10n)\2\s*\);?/gm;
+/** src/util/l10n.ts, the vscode-free code's l10n.t (it is vscode.l10n.t inside VS Code): read as @vscode/l10n's. */
+const OWN_L10N = /^(import\s*\{[^}]*\bl10n\b[^}]*\}\s*from\s*)(['"])(?:\.\.?\/)+(?:util\/)?l10n\2/gm;
 /** A call of l10n.t whose first argument is not a plain string or a template without substitutions. */
 const DYNAMIC_CALL = /\bl10n\.t\(\s*(\S[^\n]{0,60})/g;
 const LITERAL = /^(['"]|`[^`$]*`|\{\s*message\s*:|\{$)/;
@@ -47,7 +50,10 @@ const LITERAL = /^(['"]|`[^`$]*`|\{\s*message\s*:|\{$)/;
 /** The English bundle as the code says it, in the order of the files and calls. */
 export async function extract() {
   const files = sourceFiles(SRC).map((file) => {
-    const contents = fs.readFileSync(file, 'utf8').replace(IMPORT_REQUIRE, (_m, name, _q, mod) => `import * as ${name} from '${mod}';`);
+    const contents = fs
+      .readFileSync(file, 'utf8')
+      .replace(IMPORT_REQUIRE, (_m, name, _q, mod) => `import * as ${name} from '${mod}';`)
+      .replace(OWN_L10N, (_m, head) => `${head}'@vscode/l10n'`);
     return { file, contents, extension: path.extname(file) };
   });
   const dynamic = [];

@@ -4,6 +4,7 @@ import { hostOf } from './accountNames';
 import { addressProblem, askCheckedKey } from './keyBox';
 import { CMD } from '../constants';
 import type { KeyBoxNeeds } from './keyBox';
+import type { AddressOf } from '../api/index';
 import type { AccountRootsTree } from '../tree/accountRoots';
 import type { DocNode } from '../model/nodes';
 import type { ProjectNode } from '../model/nodes';
@@ -22,35 +23,35 @@ export async function addAccount(s: AccountCommandsNeeds): Promise<boolean> {
     // No account yet: the first one is the one of Set API Key… (its address in the user settings).
     return Boolean(await vscode.commands.executeCommand(CMD.signIn));
   }
-  const check = (v: string, label: string) => addressProblem(s, v, label);
+  const check = (v: string, which: AddressOf) => addressProblem(s, v, which);
   const url = await s.prompter.inputChecked(
     {
-      title: 'Content Docs: Add Account (1/3)',
-      prompt: 'The address of the content service of this account (https://…).',
+      title: vscode.l10n.t('Content Docs: Add Account (1/3)'),
+      prompt: vscode.l10n.t('The address of the content service of this account (https://…).'),
       placeHolder: 'https://writer.example.com',
-      validateInput: (v) => check(v, 'server address'),
+      validateInput: (v) => check(v, 'documents'),
     },
-    (v) => Promise.resolve(check(v, 'server address')),
+    (v) => Promise.resolve(check(v, 'documents')),
   );
   if (url === undefined) return false;
-  const documentsUrl = s.library.checkBaseUrl(url, 'server address');
+  const documentsUrl = s.library.checkBaseUrl(url, 'documents');
   const seo = await s.prompter.inputChecked(
     {
-      title: 'Content Docs: Add Account (2/3)',
-      prompt: 'The address of its projects (SEO) server. Press Enter to use the same address.',
+      title: vscode.l10n.t('Content Docs: Add Account (2/3)'),
+      prompt: vscode.l10n.t('The address of its projects (SEO) server. Press Enter to use the same address.'),
       value: documentsUrl,
-      validateInput: (v) => (v.trim() ? check(v, 'projects server address') : undefined),
+      validateInput: (v) => (v.trim() ? check(v, 'projects') : undefined),
     },
-    (v) => Promise.resolve(v.trim() ? check(v, 'projects server address') : undefined),
+    (v) => Promise.resolve(v.trim() ? check(v, 'projects') : undefined),
   );
   if (seo === undefined) return false;
-  const projectsUrl = seo.trim() ? s.library.checkBaseUrl(seo, 'projects server address') : documentsUrl;
+  const projectsUrl = seo.trim() ? s.library.checkBaseUrl(seo, 'projects') : documentsUrl;
 
   const checked = await askCheckedKey(
     s,
     {
-      title: 'Content Docs: Add Account (3/3)',
-      prompt: `The API key of your account at ${hostOf(documentsUrl)} (API section of its settings). It is stored in VS Code's secret storage.`,
+      title: vscode.l10n.t('Content Docs: Add Account (3/3)'),
+      prompt: vscode.l10n.t("The API key of your account at {0} (API section of its settings). It is stored in VS Code's secret storage.", hostOf(documentsUrl)),
       logTag: 'accounts',
     },
     // Only a key the server accepted gets a label (registry.add makes it): labels are kept for the newest pairs only,
@@ -58,14 +59,14 @@ export async function addAccount(s: AccountCommandsNeeds): Promise<boolean> {
     { documentsUrl, projectsUrl },
     (label) => {
       const existing = s.registry.byLabel(label);
-      return existing ? `This account is already signed in (${existing.displayName}).` : undefined;
+      return existing ? vscode.l10n.t('This account is already signed in ({0}).', existing.displayName) : undefined;
     },
   );
   if (!checked) return false;
   const { key, account } = checked;
   const added = await s.registry.add({ documentsUrl, projectsUrl, ...(account.name?.trim() ? { name: account.name.trim() } : {}) }, key);
   added.usage.seed(account);
-  void vscode.window.showInformationMessage(`Content Docs: added ${added.displayName}.`);
+  void vscode.window.showInformationMessage(vscode.l10n.t('Content Docs: added {0}.', added.displayName));
   return true;
 }
 
@@ -138,12 +139,12 @@ export async function enterAccountKey(s: AccountCommandsNeeds, arg?: unknown): P
     const missing: Account[] = [];
     for (const a of s.registry.added()) if (!(await a.hasKey())) missing.push(a);
     if (missing.length === 0) {
-      void vscode.window.showInformationMessage('Every account added with "Add Account…" has its API key on this machine.');
+      void vscode.window.showInformationMessage(vscode.l10n.t('Every account added with "Add Account…" has its API key on this machine.'));
       return false;
     }
     const picked = await s.prompter.pick(
       missing.map((a) => ({ label: a.displayName, description: a.label, account: a })),
-      { title: 'Content Docs: Enter API Key', placeHolder: 'Which account\'s key?' },
+      { title: vscode.l10n.t('Content Docs: Enter API Key'), placeHolder: vscode.l10n.t("Which account's key?") },
     );
     if (!picked) return false;
     account = picked.account;
@@ -154,21 +155,21 @@ export async function enterAccountKey(s: AccountCommandsNeeds, arg?: unknown): P
   const checked = await askCheckedKey(
     s,
     {
-      title: `Content Docs: Enter API Key (${account.displayName})`,
-      prompt: `The API key of your account at ${hostOf(record.documentsUrl)} (API section of its settings). It is stored in VS Code's secret storage.`,
+      title: vscode.l10n.t('Content Docs: Enter API Key ({0})', account.displayName),
+      prompt: vscode.l10n.t("The API key of your account at {0} (API section of its settings). It is stored in VS Code's secret storage.", hostOf(record.documentsUrl)),
       logTag: 'accounts',
     },
     { documentsUrl: record.documentsUrl, projectsUrl: record.projectsUrl },
     (label) => {
       // The server and key of another account already signed in: one account, never two of it side by side.
       const other = s.registry.byLabel(label);
-      return other && other !== target ? `This key is the one of another account signed in (${other.displayName}).` : undefined;
+      return other && other !== target ? vscode.l10n.t('This key is the one of another account signed in ({0}).', other.displayName) : undefined;
     },
   );
   if (!checked) return false;
   const { key, account: info } = checked;
   const withKey = await s.registry.setKey(account, key);
   withKey.usage.seed(info);
-  vscode.window.setStatusBarMessage(`$(key) The API key of ${account.displayName} is stored`, 4000);
+  vscode.window.setStatusBarMessage(vscode.l10n.t('$(key) The API key of {0} is stored', account.displayName), 4000);
   return true;
 }

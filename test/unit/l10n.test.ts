@@ -4,6 +4,12 @@ import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { checkBaseUrl } from '../../src/api/client';
+import { ApiError } from '../../src/api/errors';
+import type { AccountInfo } from '../../src/api/schemas';
+import { figureLine, statusText } from '../../src/model/usageFormat';
+import { describeError } from '../../src/util/errors';
+import { format, l10n, useVscodeL10n, type Translator } from '../../src/util/l10n';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const SCRIPT = path.join(ROOT, 'scripts', 'l10n.mjs');
@@ -83,5 +89,39 @@ describe('l10n: every string in every language', function () {
     assert.equal(p.placeholders.length, 2, p.placeholders.join('\n'));
     assert.match(p.placeholders[0], /"a \{0\}" has \{1\}, English \{0\}/);
     assert.match(p.placeholders[1], /"\$\(key\) c" has \$\(lock\), English \$\(key\)/);
+  });
+});
+
+describe("l10n: the vscode-free code's sentences follow VS Code's display language", () => {
+  // What activate() hands over, standing in for vscode.l10n: a "translation" that marks the sentence and fills it.
+  const german: Translator = { t: (message, ...args) => `[de] ${format(message, args)}`, language: 'de' };
+  afterEach(() => useVscodeL10n(undefined));
+
+  it('outside VS Code, l10n.t fills the English sentence: numbered and named placeholders', () => {
+    assert.equal(l10n.t('The server did not answer within {0} seconds.', 30), 'The server did not answer within 30 seconds.');
+    assert.equal(l10n.t('{a} of {b}', { a: 1, b: 2 }), '1 of 2');
+    assert.equal(l10n.language, 'en');
+  });
+
+  it("an API error's sentence is the display language's once VS Code's l10n is handed over", () => {
+    useVscodeL10n(german);
+    assert.throws(() => checkBaseUrl('http://example.com'), (e: Error) => e.message.startsWith('[de] The server address http://example.com uses http://'));
+    useVscodeL10n(undefined);
+    assert.throws(() => checkBaseUrl('http://example.com'), (e: Error) => e.message.startsWith('The server address http://example.com uses http://'));
+  });
+
+  it('describeError joins the action and the cause in the display language, lower-casing the cause only in English', () => {
+    const e = new ApiError('timeout', 'The server did not answer within 30 seconds.');
+    assert.equal(describeError("Couldn't save", e), "Couldn't save: the server did not answer within 30 seconds.");
+    useVscodeL10n(german);
+    assert.equal(describeError('Speichern fehlgeschlagen', new ApiError('timeout', 'Der Server hat nicht geantwortet.')), '[de] Speichern fehlgeschlagen: Der Server hat nicht geantwortet.');
+  });
+
+  it("the status bar's figures are written as the display language writes numbers", () => {
+    const info = { month: { words: 12_345 }, limits: { words: 50_000 }, total: {} } as unknown as AccountInfo;
+    assert.equal(statusText(info), '$(sparkle) 12.3k / 50k words');
+    useVscodeL10n(german);
+    assert.equal(statusText(info), '[de] $(sparkle) 12,3k / 50k words');
+    assert.equal(figureLine(info, 'words'), '[de] 12.345 of 50.000 (24 %)');
   });
 });
