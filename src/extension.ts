@@ -45,7 +45,8 @@ function loadCore(): CoreModule {
 export function activate(context: vscode.ExtensionContext): TestApi | undefined {
   const t0 = Date.now();
   // The vscode-free code (the API's error texts, the usage figures) translates with VS Code's bundle from now on.
-  useVscodeL10n({ t: (message, ...args) => vscode.l10n.t(message, ...(args as string[])), language: vscode.env.language });
+  const bundle = vscode.l10n;
+  useVscodeL10n({ t: (message, ...args) => bundle.t(message, ...(args as string[])), language: vscode.env.language });
   /** How long activate() took, told in the log when the services are built (no line, no log channel, at activation). */
   let activationMs = -1;
   const log = new Logger();
