@@ -24,11 +24,11 @@ import { isHtmlDocument } from '../files/names';
 
 export type { DocNode } from '../model/nodes';
 
-const SORT_SHORT: Record<config.DocumentSortSetting, string> = {
-  newest: 'Newest first',
-  oldest: 'Oldest first',
-  nameAsc: 'Name A–Z',
-  nameDesc: 'Name Z–A',
+const SORT_SHORT: Record<config.DocumentSortSetting, () => string> = {
+  newest: () => vscode.l10n.t('Newest first'),
+  oldest: () => vscode.l10n.t('Oldest first'),
+  nameAsc: () => vscode.l10n.t('Name A–Z'),
+  nameDesc: () => vscode.l10n.t('Name Z–A'),
 };
 
 /**
@@ -271,7 +271,7 @@ export class DocumentsTreeProvider extends PagedTreeBase<DocNode> {
     const search = this.model.search;
     if (search) parts.push(search.by === 'result' ? vscode.l10n.t('“{0}” in texts', search.text) : vscode.l10n.t('“{0}” in names', search.text));
     if (this.model.favoritesOnly) parts.push(vscode.l10n.t('Favorites only'));
-    parts.push(SORT_SHORT[this.model.sort]);
+    parts.push(SORT_SHORT[this.model.sort]());
     return parts.join(' · ');
   }
 

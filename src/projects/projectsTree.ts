@@ -13,11 +13,11 @@ export type { ProjectNode } from '../model/nodes';
 export { projectKey } from './projectsModel';
 
 /** What the view's description says for each sort. */
-const SORT_SHORT: Record<string, string> = {
-  'created_at:desc': 'Newest first',
-  'created_at:asc': 'Oldest first',
-  'project:asc': 'Name A–Z',
-  'project:desc': 'Name Z–A',
+const SORT_SHORT: Record<string, () => string> = {
+  'created_at:desc': () => vscode.l10n.t('Newest first'),
+  'created_at:asc': () => vscode.l10n.t('Oldest first'),
+  'project:asc': () => vscode.l10n.t('Name A–Z'),
+  'project:desc': () => vscode.l10n.t('Name Z–A'),
 };
 
 /**
@@ -127,7 +127,7 @@ export class ProjectsTreeProvider extends PagedTreeBase<ProjectNode> {
 
   protected viewDescription(): string | undefined {
     const { sortBy, sort } = this.model.sort;
-    return SORT_SHORT[`${sortBy}:${sort}`];
+    return SORT_SHORT[`${sortBy}:${sort}`]?.();
   }
 
   async #updateContext(): Promise<void> {
@@ -135,8 +135,9 @@ export class ProjectsTreeProvider extends PagedTreeBase<ProjectNode> {
   }
 }
 
+/** A score (0–100, one decimal at most) as the display language writes it: 27.5, 27,5. */
 function formatResult(n: number): string {
-  return Number.isInteger(n) ? String(n) : n.toFixed(1);
+  return n.toLocaleString(vscode.env.language || 'en', { minimumFractionDigits: Number.isInteger(n) ? 0 : 1, maximumFractionDigits: 1 });
 }
 
 function projectTooltip(node: ProjectItemNode): vscode.MarkdownString {
