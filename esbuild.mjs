@@ -40,9 +40,11 @@ export const BUNDLES = {
     // (src/agents/chat/participant.ts: its answers are in dist/commands.js); 20.0 KB with the prompt editor's file
     // system registered through a forwarder (registerPromptFiles: a restored prompt tab activates the extension and
     // is read before any command runs); 23.2 KB with the lazy bundles' loader and its code cache
-    // (src/activation/codeCache.ts: Node's built-ins it needs are required when the first bundle loads). The unit test
-    // measures the sources minified. 24.2 KB with the vscode-free code's translation (src/util/l10n.ts: describeError
-    // in src/util/errors.ts words its sentence through it, and activate() hands it VS Code's l10n).
+    // (src/activation/codeCache.ts: Node's built-ins it needs are required when the first bundle loads); 24.1 KB with
+    // the editor's own Rename, Favorites and Delete commands (src/constants.ts: the view's without its keys, so the
+    // editor's menus and the Command Palette show no key that does something else there); more with the vscode-free
+    // code's translation (src/util/l10n.ts: describeError in src/util/errors.ts words its sentence through it, and
+    // activate() hands it VS Code's l10n). The unit test measures the sources minified.
     maxKB: 25,
     packages: [],
     contains: [
@@ -75,6 +77,11 @@ export const BUNDLES = {
   backup: { entry: 'src/backup/command.ts', loads: 'when Back Up Account to Folder… first runs', packages: [] },
   fs: { entry: 'src/files/documentFs.ts', loads: 'when a document is first opened: the content-docs file system', packages: [] },
   tools: { entry: 'src/agents/tools/index.ts', loads: 'when a language-model tool is first invoked: what the tools do, and their input schemas (zod)', packages: ['zod'] },
+  mcp: {
+    entry: 'src/mcp/main.ts',
+    loads: "never by the extension: the MCP server (content-docs-mcp), a process of its own that an agent's host starts (node dist/mcp.js); the official MCP SDK and what its server needs (ajv for JSON Schema), with the operations, the HTTP client and zod",
+    packages: ['@modelcontextprotocol/sdk', 'zod', 'zod-to-json-schema', 'ajv', 'ajv-formats', 'fast-deep-equal', 'fast-uri', 'json-schema-traverse', 'undici'],
+  },
   api: {
     entry: 'src/api/index.ts',
     loads: "on the first request: the HTTP client (undici's connection pool and request, see src/api/http.ts) and the response schemas (zod)",
@@ -82,8 +89,10 @@ export const BUNDLES = {
   },
 };
 
+/** The bundles the extension loads (the MCP server's is never loaded: an agent's host runs it as a process of its own). */
+const LAZY = Object.keys(BUNDLES).filter((n) => n !== 'extension' && n !== 'mcp');
 /** A runtime require of another bundle, from the extension's own sources (not zod's internal `./api.js`). */
-const LAZY_REQUIRE = new RegExp(`^\\./(${Object.keys(BUNDLES).filter((n) => n !== 'extension').join('|')})\\.js$`);
+const LAZY_REQUIRE = new RegExp(`^\\./(${LAZY.join('|')})\\.js$`);
 const fromOwnSources = (importer) => path.relative(path.resolve('src'), importer).split(path.sep)[0] !== '..' && !/[\\/]node_modules[\\/]/.test(importer);
 
 // Every source file takes VS Code's API as `import vscode = require('vscode')`, which esbuild emits as a plain
@@ -93,6 +102,8 @@ const fromOwnSources = (importer) => path.relative(path.resolve('src'), importer
 // require(). test/unit/bundles.test.ts fails when a bundle copies it.
 
 const production = process.argv.includes('--production');
+/** The extension's version, which the MCP server tells its host (src/mcp/main.ts). */
+const version = JSON.parse(fs.readFileSync('package.json', 'utf8')).version;
 const watch = process.argv.includes('--watch');
 
 const options = {
@@ -103,6 +114,7 @@ const options = {
   platform: 'node',
   target: 'node18',
   external: ['vscode'],
+  define: { CONTENT_DOCS_VERSION: JSON.stringify(version) },
   // Only the extension's own lazy `require('./<bundle>.js')` stay runtime requires. A plain './api.js' entry in
   // `external` would also match zod's internal `export * from "./api.js"`.
   plugins: [

@@ -57,6 +57,8 @@ export const CMD = {
   documentsShowAll: 'contentDocs.documentsShowAll',
   documentsHideEmpty: 'contentDocs.documentsHideEmpty',
   documentsShowEmpty: 'contentDocs.documentsShowEmpty',
+  /** The "…" menu's Hide Empty Templates while it is on, shown checked (VS Code gives extensions no checked menu items): turns it off. */
+  documentsHideEmptyChecked: 'contentDocs.documentsHideEmptyChecked',
   documentsLoadMore: 'contentDocs.documentsLoadMore',
   documentNew: 'contentDocs.documentNew',
   documentGoTo: 'contentDocs.documentGoTo',
@@ -68,8 +70,19 @@ export const CMD = {
   documentFavoriteToggle: 'contentDocs.documentFavoriteToggle',
   documentCopyResult: 'contentDocs.documentCopyResult',
   documentDelete: 'contentDocs.documentDelete',
+  /**
+   * The editor's (and the Command Palette's) Rename, Add to / Remove from Favorites and Delete: the same commands without
+   * the Documents view's keys. A menu shows a command's key wherever the menu is, and F2, Delete and Ctrl+Alt+F act
+   * only in the view (in the editor they are Rename Symbol, delete a character, nothing), as the Explorer's keys are
+   * scoped to it and its editor-title entries show none.
+   */
+  documentRenameInEditor: 'contentDocs.documentRenameInEditor',
+  documentFavoriteInEditor: 'contentDocs.documentFavoriteInEditor',
+  documentUnfavoriteInEditor: 'contentDocs.documentUnfavoriteInEditor',
+  documentDeleteInEditor: 'contentDocs.documentDeleteInEditor',
   openAccountFolder: 'contentDocs.openAccountFolder',
   backupAccount: 'contentDocs.backupAccount',
+  connectAgent: 'contentDocs.connectAgent',
   documentInsertAtCursor: 'contentDocs.documentInsertAtCursor',
   documentReplaceSelection: 'contentDocs.documentReplaceSelection',
   documentOpenBeside: 'contentDocs.documentOpenBeside',

@@ -161,9 +161,10 @@ export async function enterAccountKey(s: AccountCommandsNeeds, arg?: unknown): P
     },
     { documentsUrl: record.documentsUrl, projectsUrl: record.projectsUrl },
     (label) => {
-      // The server and key of another account already signed in: one account, never two of it side by side.
+      // The server and key of another account already signed in: one account, never two of it side by side. The
+      // account asked for may have been made anew meanwhile (its key entered in another window): the same label is it.
       const other = s.registry.byLabel(label);
-      return other && other !== target ? vscode.l10n.t('This key is the one of another account signed in ({0}).', other.displayName) : undefined;
+      return other && other.label !== target.label ? vscode.l10n.t('This key is the one of another account signed in ({0}).', other.displayName) : undefined;
     },
   );
   if (!checked) return false;

@@ -113,15 +113,20 @@ export class Credentials extends Disposable implements SignIn {
   ): Promise<string | undefined> {
     key ??= await this.getKey();
     if (!key || !documentsUrl) return undefined;
-    const digest = await sha256Hex(`${documentsUrl}\n${key}`);
-    const known = (await this.readLabels()).find(([d]) => d === digest);
+    // One server written two ways (`https://Host/api/`, `https://host/api`) is one server: its digest is the address
+    // as requests use it. A pair kept under the address as typed (before it was normalized) keeps its label.
+    const server = sameServer(documentsUrl);
+    const digest = await sha256Hex(`${server}\n${key}`);
+    const typed = server === documentsUrl ? undefined : await sha256Hex(`${documentsUrl}\n${key}`);
+    const labels = await this.readLabels();
+    const known = labels.find(([d]) => d === digest) ?? labels.find(([d]) => d === typed);
     if (known && (as === undefined || known[1] === as)) return known[1];
     // Only looking (a candidate key, not yet accepted): nothing is kept for it.
     if (!mint) return undefined;
     const next = this.labelQueue.then(async () => {
       this.labels = undefined;
       const labels = await this.readLabels();
-      const found = labels.find(([d]) => d === digest);
+      const found = labels.find(([d]) => d === digest) ?? labels.find(([d]) => d === typed);
       if (found && (as === undefined || found[1] === as)) return found[1];
       // `as`: the label an added account already has (its key entered on this machine): the pair is given that one.
       const label = as ?? newLabel();
@@ -155,6 +160,16 @@ export class Credentials extends Disposable implements SignIn {
       () => [],
     );
     return this.labels;
+  }
+}
+
+/** A server address as requests use it: no trailing slash, the scheme and host in lowercase (as the URL parser writes them). */
+export function sameServer(address: string): string {
+  try {
+    const url = new URL(address.trim());
+    return url.origin + url.pathname.replace(/\/+$/, '');
+  } catch {
+    return address;
   }
 }
 

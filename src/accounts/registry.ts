@@ -184,14 +184,20 @@ export class AccountRegistry extends Disposable {
    * with its key.
    */
   async setKey(account: Account, key: string): Promise<Account> {
-    if (account.origin !== 'added' || this.#added.get(account.label) !== account) {
-      throw new Error(vscode.l10n.t('This account is not one added with "Add Account…".'));
-    }
+    if (account.origin !== 'added') throw new Error(vscode.l10n.t('This account is not one added with "Add Account…".'));
+    // The label is what the user chose: made anew meanwhile (its key entered in another window) it is still that account.
+    const removed = () => new Error(vscode.l10n.t('The account {0} was removed meanwhile: its key was not stored.', account.displayName));
+    if (!this.#added.get(account.label)) throw removed();
     await this.credentials.accountLabel(account.documentsUrl, key, { as: account.label });
+    const live = this.#added.get(account.label);
+    if (!live) throw removed();
     this.log.setSecret(key, account.label);
     await this.secrets.store(SECRET_ACCOUNT_KEY_PREFIX + account.label, key);
     this.log.info(`[accounts] key entered for ${account.label}`);
-    return this.#replaceAdded(account, key);
+    // Storing the key may have made the account anew already (the secret's change is heard): the one live now is returned.
+    const now = this.#added.get(account.label);
+    if (!now) throw removed();
+    return this.#keyOf.get(now)?.() === key ? now : this.#replaceAdded(now, key);
   }
 
   /** An added account's key as stored now differs from the one it was built with: it is made anew with that key. */

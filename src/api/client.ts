@@ -104,8 +104,34 @@ const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\]|::1)$/i;
 /** Which server address a refusal is about: the documents (content service) one or the projects (SEO) one. */
 export type AddressOf = 'documents' | 'projects';
 
+/**
+ * An address named by the caller in English ("documents server address (CONTENT_DOCS_DOCUMENTS_URL)"): for callers
+ * outside VS Code, which speak English only (the MCP server names its environment variable). VS Code's callers name
+ * an {@link AddressOf}, whose sentences are translated.
+ */
+export interface NamedAddress {
+  readonly label: string;
+}
+
+/** Why checkBaseUrl refuses an address, in English, for a {@link NamedAddress}. */
+function namedRefusal(label: string, why: 'invalid' | 'credentials' | 'query' | 'http' | 'scheme', value: string): string {
+  switch (why) {
+    case 'invalid':
+      return `The ${label} "${value}" is not a valid URL.`;
+    case 'credentials':
+      return `The ${label} must not contain a user name or password.`;
+    case 'query':
+      return `The ${label} must not contain a query or fragment.`;
+    case 'http':
+      return `The ${label} ${value} uses http:// to another machine, which would send the API key unencrypted. Use https://, or http:// only for localhost / 127.0.0.1.`;
+    case 'scheme':
+      return `The ${label} must start with https:// (got ${value}).`;
+  }
+}
+
 /** Why checkBaseUrl refuses an address, one whole sentence per address. */
-function addressRefusal(which: AddressOf, why: 'invalid' | 'credentials' | 'query' | 'http' | 'scheme', value: string): string {
+function addressRefusal(which: AddressOf | NamedAddress, why: 'invalid' | 'credentials' | 'query' | 'http' | 'scheme', value: string): string {
+  if (typeof which === 'object') return namedRefusal(which.label, why, value);
   const documents = which === 'documents';
   switch (why) {
     case 'invalid':
@@ -127,7 +153,7 @@ function addressRefusal(which: AddressOf, why: 'invalid' | 'credentials' | 'quer
  * Checks that a base URL may receive the key: https anywhere, http only to this machine.
  * Returns the normalized base (no trailing slash).
  */
-export function checkBaseUrl(raw: string, which: AddressOf = 'documents'): string {
+export function checkBaseUrl(raw: string, which: AddressOf | NamedAddress = 'documents'): string {
   let url: URL;
   try {
     url = new URL(String(raw).trim());

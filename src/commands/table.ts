@@ -2,6 +2,7 @@ import { CMD } from '../constants';
 import { signIn, signOut, type SignInNeeds } from '../accounts/signIn';
 import { addAccount, enterAccountKey, removeAccount, type AccountCommandsNeeds } from '../accounts/commands';
 import type { BackupNeeds } from '../backup/command';
+import { connectAgent } from '../mcp/connect';
 import type { ChatNeeds } from '../agents/chat/handler';
 import { htmlCommands, type HtmlNeeds } from '../files/htmlCommands';
 import { documentCommands, type DocumentsNeeds } from '../documents/commands';
@@ -57,6 +58,7 @@ export function commandTable(s: CommandServices): CommandTable {
     [CMD.accountEnterKey]: (arg: unknown) => enterAccountKey(s, arg),
     [CMD.showLog]: () => s.log.show(),
     [CMD.backupAccount]: (arg: unknown) => loadBackup(s).backupAccount(s, arg),
+    [CMD.connectAgent]: (arg: unknown) => connectAgent(s, arg),
     ...documentCommands(s),
     ...projectCommands(s),
     ...fileCommands(s),

@@ -33,6 +33,7 @@ export function documentCommands(s: DocumentsNeeds) {
     [CMD.documentsShowAll]: () => Promise.all(documentTrees(s).map((t) => t.model.setFavoritesOnly(false))),
     [CMD.documentsHideEmpty]: () => setHideEmpty(true),
     [CMD.documentsShowEmpty]: () => setHideEmpty(false),
+    [CMD.documentsHideEmptyChecked]: () => setHideEmpty(false),
     [CMD.documentsLoadMore]: (node: unknown) => loadMore(s, node),
     [CMD.documentRename]: (arg: unknown) => renameDocument(s, arg),
     [CMD.documentFavorite]: (arg: unknown) => setFavorite(s, arg, true),
@@ -41,6 +42,10 @@ export function documentCommands(s: DocumentsNeeds) {
     [CMD.documentsCollapseAll]: () => collapseAll(),
     [CMD.documentCopyResult]: (arg: unknown) => copyResult(s, arg),
     [CMD.documentDelete]: (arg: unknown) => deleteDocument(s, arg),
+    [CMD.documentRenameInEditor]: (arg: unknown) => renameDocument(s, arg),
+    [CMD.documentFavoriteInEditor]: (arg: unknown) => setFavorite(s, arg, true),
+    [CMD.documentUnfavoriteInEditor]: (arg: unknown) => setFavorite(s, arg, false),
+    [CMD.documentDeleteInEditor]: (arg: unknown) => deleteDocument(s, arg),
     [CMD.retry]: (node: unknown) => retry(s, node),
   } satisfies CommandParts;
 }
@@ -240,7 +245,8 @@ export async function searchDocuments(s: DocumentsNeeds): Promise<DocNode[] | un
       on.text
         ? vscode.l10n.t('Searching the documents\' text (case and accents do not matter). The toggle searches their names instead.')
         : vscode.l10n.t('Searching the documents\' names (case and accents do not matter). The toggle searches in their text instead.'),
-    toggles: [{ id: 'text', icon: 'whole-word', tooltip: vscode.l10n.t('Search in the Text'), checked: current?.by === 'result' }],
+    // A page of text: "whole-word" (ab̲) is Match Whole Word in VS Code's Find and Search, which this is not.
+    toggles: [{ id: 'text', icon: 'file-text', tooltip: vscode.l10n.t('Search in the Text'), checked: current?.by === 'result' }],
     validateInput: (v) => (isBlank(v) ? vscode.l10n.t('Type something to search for.') : undefined),
   });
   if (answer === undefined) return undefined;

@@ -21,15 +21,24 @@ import type { Logger } from '../util/log';
 import { dateTime, formatCount, fromNow, md, parseDate, reason, words } from '../tree/format';
 import { PagedTreeBase } from '../tree/pagedTree';
 import { isHtmlDocument } from '../files/names';
+import { isolateName } from '../tree/bidi';
+import { excerptOf, type Excerpt } from '../tree/excerpt';
 
 export type { DocNode } from '../model/nodes';
 
-const SORT_SHORT: Record<config.DocumentSortSetting, () => string> = {
-  newest: () => vscode.l10n.t('Newest first'),
-  oldest: () => vscode.l10n.t('Oldest first'),
-  nameAsc: () => vscode.l10n.t('Name A–Z'),
-  nameDesc: () => vscode.l10n.t('Name Z–A'),
-};
+/** What the view's description says of each sort. */
+function sortShort(sort: config.DocumentSortSetting): string {
+  switch (sort) {
+    case 'newest':
+      return vscode.l10n.t('Newest first');
+    case 'oldest':
+      return vscode.l10n.t('Oldest first');
+    case 'nameAsc':
+      return vscode.l10n.t('Name A–Z');
+    case 'nameDesc':
+      return vscode.l10n.t('Name Z–A');
+  }
+}
 
 /**
  * The Documents view: renders what {@link DocumentsModel} knows (groups, their pages and counts, kept true
@@ -133,8 +142,22 @@ export class DocumentsTreeProvider extends PagedTreeBase<DocNode> {
   }
 
   resolveTreeItem(item: vscode.TreeItem, node: DocNode): vscode.TreeItem {
-    if (node.kind === 'document') item.tooltip = documentTooltip(node.doc);
+    if (node.kind === 'document') item.tooltip = documentTooltip(node.doc, this.#excerpt(node));
     return item;
+  }
+
+  /** Each result's passage, found once per record and search (a row is drawn again on every refresh of the view). */
+  readonly #excerpts = new WeakMap<ContentDocument, { term: string; excerpt: Excerpt | undefined }>();
+
+  /** In the results of a search in the text, where the words are in this document's text (as VS Code's Search shows). */
+  #excerpt(node: DocumentNode): Excerpt | undefined {
+    const g = node.parent;
+    if (g.kind !== 'searchResults' || g.search.by !== 'result') return undefined;
+    const known = this.#excerpts.get(node.doc);
+    if (known?.term === g.search.text) return known.excerpt;
+    const excerpt = excerptOf(node.doc.result, g.search.text);
+    this.#excerpts.set(node.doc, { term: g.search.text, excerpt });
+    return excerpt;
   }
 
   // --- Rendering ----------------------------------------------------------------------------------
@@ -205,18 +228,37 @@ export class DocumentsTreeProvider extends PagedTreeBase<DocNode> {
 
   #documentItem(node: DocumentNode): vscode.TreeItem {
     const d = node.doc;
-    const item = new vscode.TreeItem(d.name.trim() ? d.name : vscode.l10n.t('Untitled'), vscode.TreeItemCollapsibleState.None);
+    const name = d.name.trim() ? d.name : vscode.l10n.t('Untitled');
+    const item = new vscode.TreeItem(isolateName(name), vscode.TreeItemCollapsibleState.None);
     item.id = `doc:${node.parent.key}:${d.id}`;
-    const updated = parseDate(d.updated_at) ?? parseDate(d.created_at);
-    item.description = updated ? `${words(d.words)} · ${vscode.l10n.t('updated {0}', fromNow(updated))}` : words(d.words);
+    item.description = `${words(d.words)}${this.#rowDate(d)}`;
     // Where the group does not say the template, the row does (many documents share a name).
     if (node.parent.kind !== 'template') item.description = `${this.#templateLabel(d)} · ${item.description}`;
+    // A search in the text: the passage with the words found leads the description (the rest is cut first when narrow).
+    const excerpt = this.#excerpt(node);
+    if (excerpt) item.description = `${excerpt.text} · ${item.description}`;
     // A text from the web editor opens as HTML: its row says so, as its tab does.
     item.iconPath = new vscode.ThemeIcon(d.favorite ? 'star-full' : isHtmlDocument(d) ? 'file-code' : this.#fileIcon);
     item.contextValue = d.favorite ? 'document:favorite' : 'document';
     item.command = { command: CMD.documentOpen, title: vscode.l10n.t('Open'), arguments: [{ id: d.id }] };
-    item.accessibilityInformation = { label: `${item.label as string}, ${item.description}${d.favorite ? ', favorite' : ''}` };
+    item.accessibilityInformation = {
+      label: d.favorite ? vscode.l10n.t('{0}, {1}, favorite', name, item.description) : vscode.l10n.t('{0}, {1}', name, item.description),
+    };
     return item;
+  }
+
+  /**
+   * The date a row says is the one its list is sorted by: the creation under Newest and Oldest first (the server orders
+   * them by id), the last update under the name sorts (CONTRACT.md: a record has `created_at` and `updated_at`, and a
+   * favorite or a rename bumps the update). The tooltip says both.
+   */
+  #rowDate(d: ContentDocument): string {
+    const byCreation = this.model.sort === 'newest' || this.model.sort === 'oldest';
+    const created = parseDate(d.created_at);
+    const updated = parseDate(d.updated_at);
+    if (byCreation && created) return ` · ${vscode.l10n.t('created {0}', fromNow(created))}`;
+    if (!byCreation && updated) return ` · ${vscode.l10n.t('updated {0}', fromNow(updated))}`;
+    return '';
   }
 
   #loadMoreItem(node: LoadMoreNode<GroupNode>): vscode.TreeItem {
@@ -262,8 +304,9 @@ export class DocumentsTreeProvider extends PagedTreeBase<DocNode> {
   }
 
   /**
-   * Beside the view's title, what shapes the list: the search, the favorites filter and the sort ("“solar” in names ·
-   * Favorites only · Newest first"); nothing while signed out (the welcome shows then, with nothing to sort).
+   * Beside the view's title, what shapes the list: the search, the filters and the sort ("“solar” in names · Favorites
+   * only · Empty templates hidden · Newest first"); nothing while signed out (the welcome shows then, with nothing to
+   * sort). Each part is a phrase of its own, as VS Code's views list their filters.
    */
   protected viewDescription(): string | undefined {
     if (!this.#signedIn) return undefined;
@@ -271,7 +314,8 @@ export class DocumentsTreeProvider extends PagedTreeBase<DocNode> {
     const search = this.model.search;
     if (search) parts.push(search.by === 'result' ? vscode.l10n.t('“{0}” in texts', search.text) : vscode.l10n.t('“{0}” in names', search.text));
     if (this.model.favoritesOnly) parts.push(vscode.l10n.t('Favorites only'));
-    parts.push(SORT_SHORT[this.model.sort]());
+    if (this.model.hideEmpty) parts.push(vscode.l10n.t('Empty templates hidden'));
+    parts.push(sortShort(this.model.sort));
     return parts.join(' · ');
   }
 
@@ -295,16 +339,23 @@ function countingMessage(c: Counting): string | undefined {
 }
 
 
-function documentTooltip(d: ContentDocument): vscode.MarkdownString {
+function documentTooltip(d: ContentDocument, excerpt?: Excerpt): vscode.MarkdownString {
   const created = parseDate(d.created_at);
   const updated = parseDate(d.updated_at);
   const lines = [
     `**${md(d.name.trim() || 'Untitled')}**${d.favorite ? ' $(star-full)' : ''}`,
     '',
+  ];
+  if (excerpt) {
+    // The words found in bold within their passage, as VS Code's Search highlights them.
+    const passage = `${md(excerpt.text.slice(0, excerpt.start))}**${md(excerpt.text.slice(excerpt.start, excerpt.end))}**${md(excerpt.text.slice(excerpt.end))}`;
+    lines.push(vscode.l10n.t('Found in the text: {0}', passage), '');
+  }
+  lines.push(
     `${vscode.l10n.t('Template')}: ${md(templateName(d.template?.id, d.template?.name))}`,
     '',
     `${vscode.l10n.t('Words')}: ${formatCount(d.words)}`,
-  ];
+  );
   if (created) lines.push('', `${vscode.l10n.t('Created')}: ${dateTime(created)} (${fromNow(created)})`);
   if (updated) lines.push('', `${vscode.l10n.t('Updated')}: ${dateTime(updated)} (${fromNow(updated)})`);
   if (d.resultIsNull) lines.push('', `_${vscode.l10n.t('No text was generated for this document.')}_`);

@@ -26,8 +26,11 @@ export function followActiveDocument(
   accountOf: (uri: vscode.Uri) => { account: Account; id: number } | undefined,
   log: Logger,
 ): vscode.Disposable {
-  /** The groups expanded in the view: a row there is revealed before one in a collapsed group. */
-  const expanded = new Set<object>();
+  /**
+   * The groups expanded in the view: a row there is revealed before one in a collapsed group. Weak: the groups of an
+   * account that went (or of a list read anew) are let go with it, whether or not the view told their collapse.
+   */
+  const expanded = new WeakSet<object>();
   let seq = 0;
 
   const reveal = async (editor: vscode.TextEditor | undefined): Promise<void> => {

@@ -1,6 +1,6 @@
 import vscode = require('vscode');
 import type { ContentDocument } from '../api/index';
-import { TEMPLATES, templateName } from '../api/templates';
+import { templateName } from '../api/templates';
 import { charLength, CREATIVITY_LEVELS, LIMITS, nearestCreativity, type Creativity } from '../api/validate';
 import { CMD } from '../constants';
 import { ACCOUNT_FOLDER_NAME, accountRoot, documentUri, tabUris } from './uris';
@@ -215,12 +215,12 @@ async function askStep(
     case 'template_id': {
       const current = draft.templateId ?? DEFAULT_TEMPLATE_ID;
       type TemplateItem = vscode.QuickPickItem & { id: number };
-      // In the table's order (Freestyle, the default, first); the current choice is active, so Enter keeps it.
-      const items: TemplateItem[] = TEMPLATES.map((t) => ({
-        // As the Documents view names it under this account: its server's word once a document showed it.
-        label: tree.templateGroup(t.id)?.name ?? t.name,
-        description: `${templateCategory(t.id) ?? ''}${t.id === DEFAULT_TEMPLATE_ID ? ' (default)' : ''}`,
-        id: t.id,
+      // The table's templates in the Documents view's order and under its names (by name; the server's word once a
+      // document showed it), so a name is where the view has it; the current choice is active, so Enter keeps it.
+      const items: TemplateItem[] = tree.templateGroups().filter((g) => !g.custom).map((g) => ({
+        label: g.name,
+        description: `${templateCategory(g.templateId) ?? ''}${g.templateId === DEFAULT_TEMPLATE_ID ? ' (default)' : ''}`,
+        id: g.templateId,
       }));
       const picked = await s.prompter.pickStep(items, {
         title: 'New Document: Template',

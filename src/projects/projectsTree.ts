@@ -8,17 +8,25 @@ import type { Logger } from '../util/log';
 import { dateTime, formatCount, md, parseDate, reports, shortDate } from '../tree/format';
 import { PagedTreeBase } from '../tree/pagedTree';
 import { averageScore, BADGE } from './projectScore';
+import { isolateName } from '../tree/bidi';
 
 export type { ProjectNode } from '../model/nodes';
 export { projectKey } from './projectsModel';
 
 /** What the view's description says for each sort. */
-const SORT_SHORT: Record<string, () => string> = {
-  'created_at:desc': () => vscode.l10n.t('Newest first'),
-  'created_at:asc': () => vscode.l10n.t('Oldest first'),
-  'project:asc': () => vscode.l10n.t('Name A–Z'),
-  'project:desc': () => vscode.l10n.t('Name Z–A'),
-};
+function sortShort(sortBy: string, sort: string): string | undefined {
+  switch (`${sortBy}:${sort}`) {
+    case 'created_at:desc':
+      return vscode.l10n.t('Newest first');
+    case 'created_at:asc':
+      return vscode.l10n.t('Oldest first');
+    case 'project:asc':
+      return vscode.l10n.t('Name A–Z');
+    case 'project:desc':
+      return vscode.l10n.t('Name Z–A');
+  }
+  return undefined;
+}
 
 /**
  * The Projects view: renders what {@link ProjectsModel} knows (one page of projects at a time, "Load more…",
@@ -80,7 +88,7 @@ export class ProjectsTreeProvider extends PagedTreeBase<ProjectNode> {
 
   #projectItem(node: ProjectItemNode): vscode.TreeItem {
     const p = node.project;
-    const item = new vscode.TreeItem(p.project.trim() ? p.project : vscode.l10n.t('(no name)'), vscode.TreeItemCollapsibleState.None);
+    const item = new vscode.TreeItem(p.project.trim() ? isolateName(p.project) : vscode.l10n.t('(no name)'), vscode.TreeItemCollapsibleState.None);
     item.id = `project:${projectKey(p.project)}`;
     const score = averageScore(p);
     const parts = [];
@@ -127,7 +135,7 @@ export class ProjectsTreeProvider extends PagedTreeBase<ProjectNode> {
 
   protected viewDescription(): string | undefined {
     const { sortBy, sort } = this.model.sort;
-    return SORT_SHORT[`${sortBy}:${sort}`]?.();
+    return sortShort(sortBy, sort);
   }
 
   async #updateContext(): Promise<void> {
@@ -146,7 +154,8 @@ function projectTooltip(node: ProjectItemNode): vscode.MarkdownString {
   const lines = [`**${md(p.project)}**`, '', `${vscode.l10n.t('Reports')}: ${formatCount(p.reports)}`];
   const score = averageScore(p);
   if (score) {
-    lines.push('', vscode.l10n.t('Average score: {0} of 100 ({1}: above 79 Good, above 49 Decent, else Bad)', formatResult(score.average), score.badge));
+    // The score, its badge, then how the product gives the badges (CONTRACT.md: above 79 Good, above 49 Decent, else Bad).
+    lines.push('', vscode.l10n.t('Average score: {0} of 100: {1} (Good above 79, Decent above 49)', formatResult(score.average), score.badge));
   }
   lines.push('', vscode.l10n.t('Click to open its reports in the browser.'));
   if (created) lines.push('', `${vscode.l10n.t('Created')}: ${dateTime(created)}`);

@@ -71,7 +71,34 @@ export class AccountRootsTree<N extends object> extends Disposable implements vs
   attach(view: vscode.TreeView<N | AccountRootNode>): vscode.TreeView<N | AccountRootNode> {
     this.#view = view;
     for (const tree of this.#trees.values()) tree.attach(view as unknown as vscode.TreeView<N>);
+    this.#showViewText();
     return view;
+  }
+
+  /**
+   * Beside the view's title, what shapes the list shown (its search, filters and sort), as Source Control's title
+   * names the one repository it shows: with one account, that account's; with several, none (each account's root row
+   * says its own: the lists are sorted and filtered apart); with none, nothing (the welcome shows). Under the title,
+   * the message of the account shown, or of the first account that has one, named when there are several.
+   */
+  #showViewText(): void {
+    const view = this.#view;
+    if (!view) return;
+    const accounts = this.registry.all();
+    if (accounts.length <= 1) {
+      const text = accounts[0] && this.#trees.get(accounts[0])?.viewText;
+      view.description = text?.description;
+      view.message = text?.message;
+      return;
+    }
+    view.description = undefined;
+    const withMessage = accounts.find((a) => this.#trees.get(a)?.viewText.message !== undefined);
+    view.message = withMessage && vscode.l10n.t('{0}: {1}', withMessage.displayName, this.#trees.get(withMessage)!.viewText.message!);
+  }
+
+  /** What an account's root says beside its name: the search, filters and sort of that account's list. */
+  #rootDescription(account: Account): string | undefined {
+    return this.#trees.get(account)?.viewText.description;
   }
 
   /**
@@ -144,15 +171,30 @@ export class AccountRootsTree<N extends object> extends Disposable implements vs
 
   #adopt(account: Account, tree: PagedTreeBase<N>): void {
     this.#trees.set(account, tree);
+    let described = tree.viewText.description;
+    const textChanged = tree.onDidChangeViewText(() => {
+      if (!this.#trees.has(account)) return;
+      this.#showViewText();
+      // With several accounts, the account's root says its search, filters and sort: redrawn when they changed.
+      const now = tree.viewText.description;
+      if (now === described) return;
+      described = now;
+      const root = this.#roots.get(account);
+      if (root && this.registry.several) this.#_onDidChangeTreeData.fire(root);
+    });
     this.#treeEvents.set(
       account,
-      tree.onDidChangeTreeData((e) => {
-        if (!this.#trees.has(account)) return;
-        // A root change of one account (a sign-in, a refresh) may also show or hide its root: the whole view is read
-        // again, from what the models hold (no request).
-        this.#_onDidChangeTreeData.fire(e);
-      }),
+      vscode.Disposable.from(
+        tree.onDidChangeTreeData((e) => {
+          if (!this.#trees.has(account)) return;
+          // A root change of one account (a sign-in, a refresh) may also show or hide its root: the whole view is read
+          // again, from what the models hold (no request).
+          this.#_onDidChangeTreeData.fire(e);
+        }),
+        textChanged,
+      ),
     );
+    this.#showViewText();
   }
 
   #rootOf(account: Account): AccountRootNode {
@@ -171,14 +213,7 @@ export class AccountRootsTree<N extends object> extends Disposable implements vs
       this.#removed.set(account, tree);
       tree.dispose();
     }
-    // The view's title speaks for the account it shows first; with none signed in, it says nothing (the welcome shows).
-    const first = this.registry.all()[0];
-    const view = this.#view;
-    if (first) this.#trees.get(first)?.showViewText();
-    else if (view) {
-      view.description = undefined;
-      view.message = undefined;
-    }
+    this.#showViewText();
     this.#_onDidChangeTreeData.fire(undefined);
   }
 
@@ -251,6 +286,7 @@ export class AccountRootsTree<N extends object> extends Disposable implements vs
     if (isAccountRoot(node)) {
       const item = new vscode.TreeItem(node.account.displayName, vscode.TreeItemCollapsibleState.Expanded);
       item.id = `account:${node.account.label}`;
+      item.description = this.#rootDescription(node.account);
       item.iconPath = new vscode.ThemeIcon('account');
       item.contextValue = 'account';
       item.tooltip =

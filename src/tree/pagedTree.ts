@@ -12,6 +12,9 @@ import { errorPresentation, formatCount } from './format';
 export abstract class PagedTreeBase<N extends object> extends Disposable implements vscode.TreeDataProvider<N> {
   readonly #_onDidChangeTreeData = this._register(new vscode.EventEmitter<N | N[] | undefined>());
   readonly onDidChangeTreeData = this.#_onDidChangeTreeData.event;
+  readonly #_onDidChangeViewText = this._register(new vscode.EventEmitter<void>());
+  /** What the tree says beside and under the view's title changed (see {@link viewText}). */
+  readonly onDidChangeViewText = this.#_onDidChangeViewText.event;
 
   #view: vscode.TreeView<N> | undefined;
   /** Every node this view handed out: commands trust only these (anything else is re-read). */
@@ -35,15 +38,21 @@ export abstract class PagedTreeBase<N extends object> extends Disposable impleme
     });
   }
 
-  /** Says its account's search, filter and sort in the view's title again (the view now shows this tree first). */
-  showViewText(): void {
-    this.updateViewText();
-  }
-
+  /**
+   * The view the tree is shown in. The view's title is not the tree's to write: the view shows one tree or a root per
+   * account, and says what fits (see AccountRootsTree), from each tree's {@link viewText}.
+   */
   attach(view: vscode.TreeView<N>): vscode.TreeView<N> {
     this.#view = view;
-    this.updateViewText();
     return view;
+  }
+
+  /**
+   * What this tree says beside the view's title (its search, filters and sort) and under it (undefined: nothing). With
+   * several accounts, each account's root row says its description.
+   */
+  get viewText(): { readonly description: string | undefined; readonly message: string | undefined } {
+    return { description: this.viewDescription(), message: this.viewMessage() };
   }
 
   /** The TreeView, once attached (tests reveal nodes through it). */
@@ -78,10 +87,9 @@ export abstract class PagedTreeBase<N extends object> extends Disposable impleme
   /** The description beside the view's title. */
   protected abstract viewDescription(): string | undefined;
 
+  /** Its search, filters, sort or message changed: the view says them again. */
   protected updateViewText(): void {
-    if (!this.#view) return;
-    this.#view.message = this.viewMessage();
-    this.#view.description = this.viewDescription();
+    if (!this.isDisposed) this.#_onDidChangeViewText.fire();
   }
 
   /** Runs a load with the view's progress bar, when the view is visible. */

@@ -6,6 +6,7 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { SECRET_ACCOUNT_KEY_PREFIX, STATE } from '../../src/constants';
+import { until } from './reliabilityKit';
 import { startTwoAccounts, type TwoAccounts } from './twoAccountsKit';
 
 const SECOND_KEY = 'sandbox-second-key-for-windows-0123456789';
@@ -46,6 +47,32 @@ describe('added accounts across windows', function () {
       for (const added of s.registry.added()) await s.registry.remove(added);
       await s.context.globalState.update(STATE.accounts, (s.context.globalState.get<Array<{ label: string }>>(STATE.accounts) ?? []).filter((r) => r.label !== labelB));
       await s.context.secrets.delete(SECRET_ACCOUNT_KEY_PREFIX + labelB);
+    }
+  });
+  it('Enter API Key… whose box is open while another window enters that account\'s key stores it for that account, as asked', async () => {
+    const { b, s, prompter } = kit;
+    const label = await kit.addB();
+    try {
+      // The record without its key on this machine (as one synced from another machine).
+      await s.context.secrets.delete(SECRET_ACCOUNT_KEY_PREFIX + label);
+      await until('the account without its key', async () => ((await s.registry.byLabel(label)?.hasKey()) === false ? true : undefined));
+      prompter.reset();
+      prompter.meanwhile = async () => {
+        // Another window enters the same key meanwhile: the account is made anew there and here, under its label.
+        const before = s.registry.byLabel(label);
+        await s.context.secrets.store(SECRET_ACCOUNT_KEY_PREFIX + label, b.key);
+        await until('the account made anew with the key entered elsewhere', () => {
+          const now = s.registry.byLabel(label);
+          return now && now !== before ? true : undefined;
+        });
+      };
+      prompter.inputs = [b.key];
+      assert.strictEqual(await vscode.commands.executeCommand('contentDocs.accountEnterKey', label), true, `Enter API Key… failed: ${JSON.stringify(prompter.checked)}`);
+      const account = s.registry.byLabel(label);
+      assert.ok(account && !account.gone && (await account.hasKey()), 'the account is signed in with its key');
+      assert.strictEqual(s.registry.all().filter((a) => a.label === label).length, 1, 'one account under its label');
+    } finally {
+      for (const added of s.registry.added()) await s.registry.remove(added);
     }
   });
 });

@@ -133,7 +133,7 @@ describe('sidebar groups: rows that say their template, Favorites through a sort
     const all = await templatesShown(tree().model.allGroup);
     for (const [id, t] of Object.entries(expected)) assert.strictEqual(all[Number(id)], t, `All Documents, document ${id}: ${JSON.stringify(all)}`);
     assert.deepStrictEqual(await templatesShown(tree().model.favoritesGroup), { 2: 'Blog post', 3: 'Social media quote', 6: 'Article' });
-    for (const r of await rows(tree().model.templateGroup(4)!)) assert.match(description(r), /^\d+ words? · updated/, 'the group says the template');
+    for (const r of await rows(tree().model.templateGroup(4)!)) assert.match(description(r), /^\d+ words? · created/, 'the group says the template');
   });
 
   it('Hide Empty Templates on: a sort by name keeps Favorites and its count; Show Empty too', async () => {

@@ -145,6 +145,8 @@ describe('sidebar: the Projects view', function () {
     assert.strictEqual(first.id, `project:${want[0].key}`);
     const tip = tree().resolveTreeItem(first, list[0]).tooltip as vscode.MarkdownString;
     for (const part of ['Reports:', 'Average score:', 'Created:', 'in the browser']) assert.ok(tip.value.includes(part), tip.value);
+    const scoreLine = tip.value.split('\n').find((l) => l.startsWith('Average score:'));
+    assert.strictEqual(scoreLine, `Average score: ${String(first.description).split(' ')[1]} of 100: ${badge} (Good above 79, Decent above 49)`, 'the score, its badge, then how badges are given');
     await children();
     assert.strictEqual(sandbox.requests.length, 1, 'cached');
   });
@@ -184,6 +186,17 @@ describe('sidebar: the Projects view', function () {
     assert.strictEqual(url.searchParams.get('project'), name, `${String(opened[0])} names the project`);
     assert.deepStrictEqual([...url.searchParams.keys()], ['project']);
     assert.strictEqual(sandbox.requests.length, 0, 'nothing asked of the server');
+    // The address leads to the project's reports page (the sandbox serves it, as the real projects server does).
+    sandbox.reports.push(report);
+    try {
+      const page = await fetch(String(opened[0]), { headers: { accept: 'text/html' } });
+      assert.strictEqual(page.status, 200, `${String(opened[0])}: not a 404`);
+      const html = await page.text();
+      assert.match(html, /<h1>Reports: Caf/, html);
+      assert.match(html, /1 report, average score 91\.5 of 100: <strong>Good<\/strong>/, html);
+    } finally {
+      sandbox.reports.splice(sandbox.reports.indexOf(report), 1);
+    }
   });
 
   it('Load more: one request per page until every project is listed once', async () => {

@@ -307,7 +307,7 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       const src = sandbox.documents.get(d.doc.id)!;
       const item = tree().getTreeItem(d);
       assert.strictEqual(item.label, src.name.trim() || 'Untitled');
-      assert.match(String(item.description), /^\d+ words? · updated .+/);
+      assert.match(String(item.description), /^\d+ words? · created .+/);
       assert.ok(String(item.description).startsWith(`${src.words} word`));
       assert.strictEqual(item.id, `doc:t4:${src.id}`);
       assert.strictEqual(item.contextValue, src.favorite ? 'document:favorite' : 'document');
@@ -430,7 +430,20 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
 
     it('Search in the text: the words, then the toggle, then Enter: search_by=result, accent-insensitive; a search with no match says so', async () => {
       prompter.toggled = [{ value: 'DELICIEUX', press: ['text'] }];
-      await vscode.commands.executeCommand(CMD.documentsSearch);
+      const toggles: Array<{ id: string; icon: string; tooltip: string }> = [];
+      const ask = prompter.inputToggled.bind(prompter);
+      prompter.inputToggled = (o) => (toggles.push(...o.toggles), ask(o));
+      try {
+        await vscode.commands.executeCommand(CMD.documentsSearch);
+      } finally {
+        prompter.inputToggled = ask;
+      }
+      assert.deepStrictEqual(
+        toggles.map((t) => [t.id, t.tooltip]),
+        [['text', 'Search in the Text']],
+      );
+      assert.notStrictEqual(toggles[0].icon, 'whole-word', 'the toggle does not wear Match Whole Word\'s icon (ab̲ in Find and Search)');
+      assert.strictEqual(toggles[0].icon, 'file-text');
       assert.deepStrictEqual(prompter.asked.map((a) => a.kind), ['input'], 'one question: the words, with the toggle in the same box');
       assert.strictEqual(lists().length, 1);
       assert.strictEqual(lists()[0].query.search_by, 'result');
@@ -438,7 +451,15 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       assert.strictEqual(label(g), 'Search results in text: "DELICIEUX"');
       const want = expected((d) => d.result !== null && finds(d.result, 'delicieux'), 'newest');
       assert.strictEqual(want.length, 1);
-      assert.deepStrictEqual((await docNodes(g)).map((d) => d.doc.id), want);
+      const [hit] = await docNodes(g);
+      assert.deepStrictEqual([hit.doc.id], want);
+      // Where the words are: the passage around them leads the row's description, and the tooltip has them in bold.
+      const found = sandbox.documents.get(hit.doc.id)!.result!;
+      const passage = describe_(hit).split(' · ')[0];
+      assert.match(passage, /délicieux/i, `${describe_(hit)}: the passage with the words found`);
+      assert.ok(found.replace(/\s+/g, ' ').includes(passage.replace(/^…|…$/g, '')), `${passage}: a passage of the text`);
+      const tip = tree().resolveTreeItem(tree().getTreeItem(hit), hit).tooltip as vscode.MarkdownString;
+      assert.match(tip.value, /Found in the text: .*\*\*délicieux\*\*/i, tip.value);
 
       // The next search opens as the last one was made: its words selected, the toggle still on.
       prompter.inputs = ['no document has this name zzqx'];
@@ -481,6 +502,49 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
         assert.strictEqual(savedState()?.sort, sort);
       });
     }
+
+    it('a row says the date its list is sorted by: created under the date sorts (a favorite, which bumps the update, leaves it), updated under the name sorts', async () => {
+      // A document updated days after it was created (the two dates differ).
+      const d = plainDocument((x) => !x.favorite && x.updatedAt.getTime() - x.createdAt.getTime() > 24 * 3600 * 1000);
+      const rowOf = async () => (await loadAll(group(d.templateId!))).find((n) => n.doc.id === d.id)!;
+      const before = describe_(await rowOf());
+      assert.match(before, /^\d+ words? · created .+ ago$/, 'newest first is by creation: the row says when it was created');
+      await vscode.commands.executeCommand(CMD.documentFavorite, await rowOf());
+      assert.ok(sandbox.documents.get(d.id)!.updatedAt.getTime() > Date.now() - 60_000, 'the server bumped the update');
+      assert.strictEqual(describe_(await rowOf()), before, 'the favorite left the date the list is sorted by');
+      await tree().model.setSort('nameAsc');
+      assert.match(describe_(await rowOf()), /^\d+ words? · updated just now$/, 'by name: the row says when it was last updated');
+      await vscode.commands.executeCommand(CMD.documentUnfavorite, await rowOf());
+    });
+
+    it('a right-to-left name is isolated in its row (its word count stays on the left), and a left-to-right one is left as it is', async () => {
+      const rtl = allDocs().find((x) => x.name === 'שלום – עמוד נחיתה');
+      assert.ok(rtl && rtl.templateId, 'the seed has the right-to-left name');
+      const row = (await loadAll(group(rtl.templateId))).find((n) => n.doc.id === rtl.id)!;
+      assert.strictEqual(label(row), '\u2068שלום – עמוד נחיתה\u2069', 'the name between FIRST STRONG ISOLATE and POP DIRECTIONAL ISOLATE');
+      assert.match(describe_(row), /^\d+ words? · /);
+      const item = tree().getTreeItem(row);
+      assert.ok(item.accessibilityInformation?.label.startsWith('שלום – עמוד נחיתה,'), 'a screen reader reads the name without the marks');
+      const ltr = (await docNodes(group(4)))[0];
+      assert.strictEqual(label(ltr), ltr.doc.name.trim() || 'Untitled', 'a left-to-right name is not wrapped (typing to find a row still matches it)');
+    });
+
+    it('New Document…\'s template step lists the templates in the view\'s order and under its names (Blog listicle beside Blog intro, not 41st)', async () => {
+      const shown = tree().templateGroups().filter((g) => !g.custom).map((g) => g.name);
+      let offered: string[] = [];
+      prompter.inputs = ['Template order'];
+      prompter.picks = [
+        (items) => {
+          offered = items.map((i) => i.label);
+          return undefined;
+        },
+      ];
+      await vscode.commands.executeCommand(CMD.documentNew);
+      assert.strictEqual(offered.length, 52, 'the table\'s templates');
+      assert.deepStrictEqual(offered, shown);
+      assert.deepStrictEqual(offered.slice(offered.indexOf('Blog intro'), offered.indexOf('Blog intro') + 3), ['Blog intro', 'Blog listicle', 'Blog outline']);
+      assert.deepStrictEqual(sandbox.requests.filter((r) => r.route === 'documents.store'), [], 'Escape at the template step creates nothing');
+    });
 
     it('Favorites only: a title-bar toggle; every group lists favorites (favorite=1); the Favorites group steps aside', async () => {
       await vscode.commands.executeCommand(CMD.documentsFavoritesOnly);
@@ -744,7 +808,7 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       await vscode.commands.executeCommand('workbench.action.closeSidebar');
     });
 
-    it('the title says the search, the filter and the sort beside the view name; nothing while signed out', async () => {
+    it('the title says the search, the filter and the sort beside the view name; nothing on either view while signed out', async () => {
       const view = tree().treeView!;
       // The view on screen, as where its title is read: signed in again, VS Code asks it for its rows, and the new
       // account's tree (the account is made anew on sign-in) says its state there.
@@ -757,13 +821,73 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       await until('the description of a search, the filter and a sort', () => view.description === '“solar” in names · Favorites only · Name A–Z', 5000);
       tree().model.setSearch({ text: 'coffee', by: 'result' });
       await until('a search in the texts', () => view.description === '“coffee” in texts · Favorites only · Name A–Z', 5000);
+      const projects = s.projectsTree.treeView!;
+      await until('the Projects view says its sort', () => projects.description === 'Newest first', 5000);
       await s.credentials.clearKey();
       try {
         await until('no description while signed out', () => !view.description, 5000);
+        await until('nor on the Projects view (nothing to sort)', () => !projects.description, 5000);
       } finally {
         await s.credentials.setKey(sandbox.key);
       }
       await until('the description back once signed in', () => view.description === '“coffee” in texts · Favorites only · Name A–Z', 5000);
+    });
+
+    it('Hide Empty Templates shows that it is on: the title says so, and the "…" menu shows it checked (a click turns it off)', async () => {
+      const view = tree().treeView!;
+      await vscode.commands.executeCommand('workbench.view.extension.contentDocs');
+      await until('the Documents view visible', () => view.visible);
+      await until('the description of the defaults', () => view.description === 'Newest first');
+      await vscode.commands.executeCommand(CMD.documentsHideEmpty);
+      await until(`the title to say empty templates are hidden (it says ${JSON.stringify(view.description)})`, () => view.description === 'Empty templates hidden · Newest first', 5000);
+      await tree().model.setFavoritesOnly(true);
+      await until('with the favorites filter', () => view.description === 'Favorites only · Empty templates hidden · Newest first', 5000);
+      // Extensions get no checked menu items (microsoft/vscode#109306): while it is on, the "…" menu holds a
+      // "✓ Hide Empty Templates" that turns it off, in place of the "Hide Empty Templates" that turns it on.
+      const ext = vscode.extensions.all.find((e) => e.packageJSON?.contributes?.views?.contentDocs);
+      const contributes = ext?.packageJSON.contributes as { commands: { command: string; title: string }[]; menus: Record<string, { command: string; when?: string }[]> };
+      const inMenu = (on: boolean) =>
+        contributes.menus['view/title']
+          .filter((m) => m.when?.includes('view == contentDocs.documents') && m.when.includes('contentDocs.documents.hideEmpty'))
+          .filter((m) => (on ? !m.when!.includes('!contentDocs.documents.hideEmpty') : m.when!.includes('!contentDocs.documents.hideEmpty')))
+          .map((m) => contributes.commands.find((c) => c.command === m.command)!);
+      assert.deepStrictEqual(inMenu(false).map((c) => c.title), ['Hide Empty Templates'], 'off: the menu offers to hide them');
+      assert.deepStrictEqual(inMenu(true).map((c) => c.title), ['✓ Hide Empty Templates'], 'on: the menu shows it checked');
+      await vscode.commands.executeCommand(inMenu(true)[0].command);
+      await until('off again: the title says the filter and the sort only', () => view.description === 'Favorites only · Newest first', 5000);
+      assert.strictEqual(vscode.workspace.getConfiguration('contentDocs').get('documents.hideEmptyTemplates'), false);
+    });
+
+    it('with another account added, each account root says its own search, filter and sort and the title none of them; once it is removed, the title says the sort the list has', async () => {
+      const view = tree().treeView!;
+      await vscode.commands.executeCommand('workbench.view.extension.contentDocs');
+      await until('the Documents view visible', () => view.visible);
+      await tree().model.setSort('nameAsc');
+      await until('the title says the sort by name', () => view.description === 'Name A–Z', 5000);
+      const other = await startSandbox({ rateLimit: 0, storeDelayMs: 0, seed: 'empty' });
+      try {
+        prompter.inputs = [other.docsUrl, other.seoUrl, other.key];
+        assert.strictEqual(await vscode.commands.executeCommand(CMD.accountAdd), true, `Add Account… failed: ${JSON.stringify(prompter.checked)}`);
+        const added = s.registry.added().at(-1)!;
+        // A root per account; VS Code expands both (each account's tree is made, with its own view state).
+        const roots = await until('two account roots', async () => {
+          const r = await s.documentsView.getChildren();
+          return r.length === 2 ? r : undefined;
+        });
+        for (const r of roots) await s.documentsView.getChildren(r);
+        const rootText = () => roots.map((r) => String(s.documentsView.getTreeItem(r).description ?? ''));
+        await until(`each account root to say the sort of its own list (they say ${JSON.stringify(rootText())})`, () => rootText().join('|') === 'Name A–Z|Newest first', 5000);
+        await sleep(300);
+        assert.strictEqual(view.description, undefined, 'the title does not say one account\'s sort for both lists');
+        await s.registry.remove(added);
+        await until('one account again', async () => (await s.documentsView.getChildren()).every((n) => (n as { kind: string }).kind !== 'accountRoot'));
+        // The list is the settings account's again (by name), and so is the title.
+        await sleep(300);
+        await until(`the title to say "Name A–Z" (it says ${JSON.stringify(view.description)})`, () => view.description === 'Name A–Z', 5000);
+      } finally {
+        for (const a of s.registry.added()) await s.registry.remove(a);
+        await other.close();
+      }
     });
 
     it('the view contributes F2, Delete, Ctrl+Enter and a favorite key, each for the row selected in the view only', () => {
@@ -792,6 +916,21 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       }
       assert.strictEqual(tree().treeView!.selection[0], node, 'the row is selected in the view');
     }
+
+    it('Ctrl+Alt+F pressed in the view toggles the row in focus (the key its menu shows beside Add to and Remove from Favorites)', async () => {
+      const d = plainDocument((x) => x.templateId === 4 && !x.favorite);
+      await loadAll(group(4));
+      const row = (await docNodes(group(4))).find((n) => n.doc.id === d.id)!;
+      await vscode.commands.executeCommand('contentDocs.documents.focus');
+      await sleep(300);
+      await select(row);
+      await until('the focus on the row', async () => (await read('.monaco-list-row.focused .label-name')).text === label(row));
+      await press('Control+Alt+KeyF');
+      await until('the document to be a favorite', () => sandbox.documents.get(d.id)!.favorite);
+      await until('the focus on the row', async () => (await read('.monaco-list-row.focused .label-name')).text === label(row));
+      await press('Control+Alt+KeyF');
+      await until('the document to be a favorite no more (the key toggles, it does not only add)', () => !sandbox.documents.get(d.id)!.favorite);
+    });
 
     it('a key pressed in the view acts on the row in focus there (moved with the arrows from the selected one), never on the active editor\'s document; on a group row it does nothing', async () => {
       const inEditor = plainDocument((x) => x.templateId === 4 && !x.favorite);

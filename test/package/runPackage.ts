@@ -42,7 +42,7 @@ const ALLOWED: readonly RegExp[] = [
 ];
 const REQUIRED = [
   'extension.vsixmanifest', 'extension/package.json', 'extension/package.nls.json', 'extension/l10n/bundle.l10n.json', 'extension/package.nls.de.json', 'extension/l10n/bundle.l10n.de.json', 'extension/readme.md',
-  'extension/changelog.md', 'extension/LICENSE.txt', 'extension/dist/extension.js', 'extension/dist/package.json', 'extension/dist/api.js', 'extension/dist/web/extension.js',
+  'extension/changelog.md', 'extension/LICENSE.txt', 'extension/dist/extension.js', 'extension/dist/package.json', 'extension/dist/api.js', 'extension/dist/mcp.js', 'extension/dist/web/extension.js',
   'extension/media/icon.png', 'extension/media/content-docs.svg',
 ];
 /** Compressed size budget of the .vsix (production bundles: about 300 KB today). */

@@ -941,6 +941,8 @@ class SandboxImpl implements Sandbox {
     if (!apiPath) {
       if (rawPath === '/login' && (method === 'GET' || method === 'HEAD')) {
         this.sendHtml(ctx, 200, loginPage(), {}, false);
+      } else if (rawPath === '/reports' && server === 'projects' && (method === 'GET' || method === 'HEAD')) {
+        this.sendHtml(ctx, 200, this.reportsPage(appQuery.project ?? null), {}, false);
       } else if (rawPath === '/' && (method === 'GET' || method === 'HEAD')) {
         this.sendHtml(ctx, 200, htmlPage('Sandbox', `    <h1>Content Docs sandbox (${server})</h1>\n    <p>The API is under /api/v1.</p>`), {}, false);
       } else {
@@ -1577,6 +1579,28 @@ class SandboxImpl implements Sandbox {
       const result = hashString(key) % 3 === 0 ? avg.toFixed(1) : avg;
       return { key, project: g.project, reports: g.reports, result, createdAt: g.createdAt };
     });
+  }
+
+  /**
+   * The web UI's reports page, `{seo_url}/reports?project=<name>`, where the product links a project (CONTRACT.md,
+   * projects): the project's reports (its name matched under the collation), newest first, with their average and its
+   * badge; every report without `project`. The real page is behind the web UI's login; the sandbox has no sessions and
+   * shows it at once, so the demo's project links lead somewhere.
+   */
+  reportsPage(project: string | null): string {
+    const chosen = project === null ? [...this.reports] : this.reports.filter((r) => collate(r.project, project) === 0);
+    chosen.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || b.id - a.id);
+    const title = project === null ? 'Reports' : `Reports: ${project}`;
+    const rows = chosen.map((r) => `        <tr><td>${htmlEscape(r.project)}</td><td>${r.result.toFixed(1)}</td><td>${isoMicro(r.createdAt).slice(0, 10)}</td></tr>`);
+    const sum = chosen.reduce((n, r) => n + r.result, 0);
+    const average = chosen.length ? Math.round((sum / chosen.length) * 10) / 10 : undefined;
+    const badge = average === undefined ? '' : average > 79 ? 'Good' : average > 49 ? 'Decent' : 'Bad';
+    const summary =
+      average === undefined
+        ? '    <p>No reports.</p>'
+        : `    <p>${chosen.length} ${chosen.length === 1 ? 'report' : 'reports'}, average score ${average.toFixed(1)} of 100: <strong>${badge}</strong></p>\n` +
+          `    <table>\n        <tr><th>Project</th><th>Score</th><th>Date</th></tr>\n${rows.join('\n')}\n    </table>`;
+    return htmlPage(htmlEscape(title), `    <h1>${htmlEscape(title)}</h1>\n${summary}`);
   }
 
   private listProjects(ctx: Ctx): void {

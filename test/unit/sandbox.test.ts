@@ -1241,6 +1241,27 @@ describe('sandbox server (CONTRACT.md)', function () {
       }
     });
 
+    it('the reports page a project links to ({seo_url}/reports?project=<name>): its reports, matched under the collation, escaped; not on the documents server', async () => {
+      const name = '<b>Café</b> & Co';
+      const at = new Date(Date.UTC(2026, 10, 2));
+      sb.reports.push({ id: 990_101, project: name, result: 91.5, createdAt: at }, { id: 990_102, project: '<B>CAFE</B> & co ', result: 70.5, createdAt: at });
+      const r = await call(`${sb.seoUrl}/reports?project=${encodeURIComponent('<b>cafe</b> & CO')}`, { auth: false, accept: 'text/html' });
+      assert.equal(r.status, 200);
+      assert.match(r.headers.get('content-type') ?? '', /^text\/html/);
+      assert.ok(!r.text.includes('<b>'), 'the name is escaped');
+      assert.match(r.text, /<h1>Reports: &#60;b&#62;cafe&#60;\/b&#62; &#38; CO<\/h1>/);
+      assert.match(r.text, /2 reports, average score 81\.0 of 100: <strong>Good<\/strong>/);
+      assert.match(r.text, /<td>91\.5<\/td><td>2026-11-02<\/td>/);
+      assert.equal((r.text.match(/<tr><td>/g) ?? []).length, 2, 'that project\'s reports only');
+      const none = await call(`${sb.seoUrl}/reports?project=nothing%20by%20this%20name`, { auth: false, accept: 'text/html' });
+      assert.equal(none.status, 200);
+      assert.match(none.text, /No reports\./);
+      const every = await call(`${sb.seoUrl}/reports`, { auth: false, accept: 'text/html' });
+      assert.equal((every.text.match(/<tr><td>/g) ?? []).length, sb.reports.length);
+      assert.equal((await call(`${sb.docsUrl}/reports?project=x`, { auth: false, accept: 'text/html' })).status, 404, 'a page of the projects server');
+      assert.equal(sb.requests.filter((q) => q.route !== undefined).length, 0, 'no API request');
+    });
+
     it('result is a number or a numeric string (both occur)', async () => {
       const ps = await all();
       assert.ok(ps.some((p) => typeof p.result === 'number'));

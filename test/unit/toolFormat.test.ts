@@ -1,7 +1,7 @@
-/** What the language-model tools answer (src/agents/tools/format.ts): HTML or plain text, excerpts, and the lines a model reads. */
+/** What the language-model tools answer (src/operations/format.ts): HTML or plain text, excerpts, and the lines a model reads. */
 import assert from 'node:assert/strict';
 import type { ContentDocument } from '../../src/api/index';
-import { changeLines, documentData, documentLine, excerpt, isHtml, plainLine, projectsText, quotaText, readText, searchText } from '../../src/agents/tools/format';
+import { changeLines, documentData, documentLine, excerpt, isHtml, plainLine, projectsText, quotaText, readText, searchText } from '../../src/operations/format';
 
 function doc(extra: Partial<ContentDocument> = {}): ContentDocument {
   return {

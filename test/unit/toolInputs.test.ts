@@ -1,12 +1,12 @@
 /**
- * The language-model tools' inputs (src/agents/tools/inputs.ts): what each tool takes once checked, and the sentence
+ * The language-model tools' inputs (src/operations/inputs.ts): what each tool takes once checked, and the sentence
  * a bad input gets (VS Code does not enforce a tool's schema). Also: the tools' names agree between the manifest,
  * the activation's registrations (register.ts) and dist/tools.js (names.ts).
  */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { DEFAULT_LIMIT, parseToolInput } from '../../src/agents/tools/inputs';
+import { DEFAULT_LIMIT, parseToolInput } from '../../src/operations/inputs';
 import { TOOL_NAMES, type ToolKey } from '../../src/agents/tools/names';
 
 const ROOT = path.resolve(__dirname, '..', '..', '..');

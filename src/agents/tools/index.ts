@@ -1,26 +1,26 @@
 /**
  * dist/tools.js: what the language-model tools do (registered at activation by register.ts, loaded on the first
- * invocation). Every input is checked first (inputs.ts): a bad one, a signed-out extension or an unknown account is
- * answered in words a model can act on, with no request. Then as many requests as a person clicking would make,
- * through the same services as the views and commands, so what a tool reads or changes shows in the views at once.
+ * invocation). Every input is checked first (src/operations/inputs.ts): a bad one, a signed-out extension or an
+ * unknown account is answered in words a model can act on, with no request. Then the operation (src/operations/, the
+ * MCP server's too) on the account chosen, through that account's own services (as the views and commands use them),
+ * so what a tool reads or changes shows in the views at once; it makes as many requests as a person clicking would.
  */
 import vscode = require('vscode');
 import type { Account } from '../../accounts/account';
-import type { ContentDocument } from '../../api/index';
-import { PAGE_SIZES, nearestCreativity, type PageSize } from '../../api/validate';
-import { TEMPLATES, templateName } from '../../api/templates';
+import { templateName } from '../../api/templates';
 import { hostOf } from '../../accounts/accountNames';
 import { STATE } from '../../constants';
-import { sameDocument } from '../../documents/document';
 import type { DocumentService } from '../../documents/documentService';
 import { figureLine } from '../../model/usageFormat';
 import type { DocumentsTreeProvider } from '../../documents/documentsTree';
-import { averageScore } from '../../projects/projectScore';
 import type { ProjectsTreeProvider } from '../../projects/projectsTree';
 import * as config from '../../util/config';
-import { describeError, errorKind, isCancellation, reason } from '../../util/errors';
-import * as format from './format';
-import { parseToolInput, type ToolInputs } from './inputs';
+import { describeError, isCancellation, reason } from '../../util/errors';
+import { answer as operationAnswer } from '../../operations/answers';
+import * as format from '../../operations/format';
+import { creativityFor, templateOf, ReadMemory, type AccountPort } from '../../operations/index';
+import { parseToolInput, type ToolInputs } from '../../operations/inputs';
+import { VSCODE_TOOL_WORDS } from '../../operations/words';
 import { toolKey } from './names';
 import type { AccountRegistry } from '../../accounts/registry';
 import type { AccountRootsTree } from '../../tree/accountRoots';
@@ -41,9 +41,6 @@ function loadBackup(s: ToolNeeds): BackupModule {
   return s.loadBundle('backup', () => require('./backup.js') as BackupModule);
 }
 
-
-/** An update trusts a read of the document this recent; otherwise it reads it again first (as a save does, see WRITE_CHECK_MS). */
-export const UPDATE_CHECK_MS = 2_000;
 
 const SIGNED_OUT = 'You are not signed in to Content Docs: run "Content Docs: Set API Key…" (or "Content Docs: Add Account…") first. Nothing was sent.';
 
@@ -132,33 +129,44 @@ function treeOf(s: ToolNeeds, account: Account): DocumentsTreeProvider {
   return s.documentsView.treeOf(account) as DocumentsTreeProvider;
 }
 
-/** A document's template as the Documents view names it in this account. */
-function templateOf(s: ToolNeeds, account: Account, doc: ContentDocument): string {
-  const id = doc.template?.id;
-  return templateName(id, doc.template?.name || (id === undefined ? undefined : treeOf(s, account).templateGroup(id)?.name));
-}
+// --- The account as the operations see it ---------------------------------------------------------------------------
 
-/** The 52 templates and the custom ones this account's Documents view has seen, with the server's names. */
-function templatesOf(s: ToolNeeds, account: Account): format.TemplateData[] {
-  const all = new Map<number, format.TemplateData>(TEMPLATES.map((t) => [t.id, { id: t.id, name: t.name, custom: false }]));
-  for (const g of treeOf(s, account).templateGroups()) all.set(g.templateId, { id: g.templateId, name: g.name, custom: g.custom });
-  return [...all.values()].sort((a, b) => a.id - b.id);
-}
+/** Per account's document service: what the tools' answers showed of each document, and when (the update's conflict check). */
+const seen = new WeakMap<DocumentService, ReadMemory>();
 
-// --- What the tools read: the copy each answer showed (the update's conflict check) ------------------------------
-
-interface Seen {
-  readonly doc: ContentDocument;
-  readonly at: number;
-}
-
-/** Per account's document service: the copy of each document a tool's answer last showed, and when it was read. */
-const seen = new WeakMap<DocumentService, Map<number, Seen>>();
-
-function remember(documents: DocumentService, doc: ContentDocument, at = Date.now()): void {
+function memoryOf(documents: DocumentService): ReadMemory {
   let m = seen.get(documents);
-  if (!m) seen.set(documents, (m = new Map<number, Seen>()));
-  m.set(doc.id, { doc, at });
+  if (!m) seen.set(documents, (m = new ReadMemory()));
+  return m;
+}
+
+/**
+ * The account for the operations (src/operations/): its own services, so that a list, a read or a change reaches the
+ * views as the UI's own would (a search's changes announced, a 404 dropped from the views, a project deleted from its
+ * view's model), and the templates its Documents view has seen, with the server's names.
+ */
+export function portOf(s: ToolNeeds, account: Account): AccountPort {
+  const documents = account.documents;
+  return {
+    get name() {
+      return account.displayName;
+    },
+    documents: {
+      known: (id) => documents.get(id),
+      list: (query, signal) => documents.list(query, signal, { announce: true }),
+      fetch: (id, signal) => documents.fetch(id, signal),
+      create: (input, signal) => documents.create(input, signal),
+      update: (id, changes) => documents.update(id, changes),
+      delete: (id) => documents.delete(id),
+      markDeleted: (id) => documents.markDeleted(id),
+    },
+    cachedUsage: () => account.usage.cached,
+    usage: () => account.usage.get(),
+    listProjects: (query, signal) => account.projects.list(query, signal),
+    deleteProject: (name) => (s.projectsView.treeOf(account) as ProjectsTreeProvider).model.delete(name),
+    templates: () => treeOf(s, account).templateGroups().map((g) => ({ id: g.templateId, name: g.name, custom: g.custom })),
+    seen: memoryOf(documents),
+  };
 }
 
 function signalOf(token: vscode.CancellationToken): AbortSignal {
@@ -168,13 +176,9 @@ function signalOf(token: vscode.CancellationToken): AbortSignal {
   return c.signal;
 }
 
-/** A failure in the UI's words; a document the server no longer has is dropped from the views, as the UI does. */
-function failure(action: string, e: unknown, gone?: { account: Account; id: number }): vscode.LanguageModelToolResult {
+/** A failure in the UI's words. */
+function failure(action: string, e: unknown): vscode.LanguageModelToolResult {
   if (isCancellation(e)) return answer(`${action}: cancelled.`);
-  if (errorKind(e) === 'notFound' && gone) {
-    gone.account.documents.markDeleted(gone.id);
-    return answer(`${action}: it no longer exists on the server.`);
-  }
   return answer(describeError(action, e));
 }
 
@@ -208,7 +212,7 @@ export async function prepare(s: ToolNeeds, name: string, options: PrepareOption
     case 'create': {
       const v = parsed.value as ToolInputs['create'];
       const template = templateName(v.template ?? 1, treeOf(s, account).templateGroup(v.template ?? 1)?.name);
-      const creativity = v.creativity ?? nearestCreativity(account.usage.cached?.defaultCreativity) ?? 0.5;
+      const creativity = creativityFor(portOf(s, account), v);
       const message = new vscode.MarkdownString(
         [
           vscode.l10n.t(
@@ -252,13 +256,13 @@ export async function prepare(s: ToolNeeds, name: string, options: PrepareOption
       if (!doc) {
         try {
           doc = await account.documents.fetch(v.id);
-          remember(account.documents, doc);
+          memoryOf(account.documents).remember(doc);
         } catch (e) {
           unread = reason(e);
         }
       }
       const name = doc
-        ? vscode.l10n.t('{0} (#{1}, {2})', JSON.stringify(doc.name), v.id, templateOf(s, account, doc))
+        ? vscode.l10n.t('{0} (#{1}, {2})', JSON.stringify(doc.name), v.id, templateOf(portOf(s, account), doc))
         : unread !== undefined
           ? vscode.l10n.t('document #{0} (its name could not be read: {1})', v.id, unread)
           : vscode.l10n.t('document #{0}', v.id);
@@ -312,31 +316,9 @@ export async function invoke(s: ToolNeeds, name: string, options: Options, token
   if (!parsed.ok) return answer(parsed.message);
   const account = await accountOfInvocation(s, name, options.input, parsed.value.account);
   if (typeof account === 'string') return answer(account);
-  const signal = signalOf(token);
-  switch (key) {
-    case 'search':
-      return search(s, account, parsed.value as ToolInputs['search'], signal);
-    case 'read':
-      return read(s, account, (parsed.value as ToolInputs['read']).id, signal);
-    case 'templates': {
-      const templates = templatesOf(s, account);
-      return answer(format.templatesText(account.displayName, templates));
-    }
-    case 'create':
-      return create(s, account, parsed.value as ToolInputs['create'], signal);
-    case 'update':
-      return update(s, account, parsed.value as ToolInputs['update']);
-    case 'delete':
-      return remove(account, (parsed.value as ToolInputs['delete']).id);
-    case 'deleteProject':
-      return removeProject(s, account, (parsed.value as ToolInputs['deleteProject']).project);
-    case 'usage':
-      return usage(account);
-    case 'projects':
-      return projects(account, parsed.value as ToolInputs['projects'], signal);
-    case 'backup':
-      return backup(s, account, parsed.value as ToolInputs['backup'], token);
-  }
+  if (key === 'backup') return backup(s, account, parsed.value as ToolInputs['backup'], token);
+  const out = await operationAnswer(key, portOf(s, account), parsed.value, VSCODE_TOOL_WORDS, signalOf(token));
+  return answer(out.text);
 }
 
 /** Text as Markdown code, whatever backticks it holds (a fence longer than its longest run of them). */
@@ -344,171 +326,6 @@ function codeSpan(text: string): string {
   const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length));
   const fence = '`'.repeat(longest + 1);
   return `${fence}${longest ? ` ${text} ` : text}${fence}`;
-}
-
-/** The smallest page the server offers that holds `limit` rows: one request. */
-function pageFor(limit: number): PageSize {
-  return PAGE_SIZES.find((n) => n >= limit) ?? 100;
-}
-
-const DOCUMENT_ORDER = {
-  newest: { sortBy: 'id', sort: 'desc' },
-  oldest: { sortBy: 'id', sort: 'asc' },
-  nameAsc: { sortBy: 'name', sort: 'asc' },
-  nameDesc: { sortBy: 'name', sort: 'desc' },
-} as const;
-
-async function search(s: ToolNeeds, account: Account, v: ToolInputs['search'], signal: AbortSignal): Promise<vscode.LanguageModelToolResult> {
-  let template: format.TemplateData | undefined;
-  if (v.template !== undefined) {
-    const all = templatesOf(s, account);
-    template =
-      typeof v.template === 'number'
-        ? (all.find((t) => t.id === v.template) ?? { id: v.template, name: templateName(v.template), custom: true })
-        : all.find((t) => t.name.toLowerCase() === String(v.template).toLowerCase());
-    if (!template) {
-      return answer(`\`template\`: ${account.displayName} has no template named ${JSON.stringify(v.template)}; contentTemplates lists them (give the id). Nothing was sent.`);
-    }
-  }
-  const action = `Couldn't search the documents of ${account.displayName}`;
-  try {
-    const page = await account.documents.list(
-      {
-        search: v.query,
-        searchBy: v.query === undefined ? undefined : v.searchIn,
-        templateId: template?.id,
-        favorite: v.favoritesOnly ? true : undefined,
-        ...DOCUMENT_ORDER[v.sort],
-        perPage: pageFor(v.limit),
-        page: 1,
-      },
-      signal,
-      { announce: true },
-    );
-    const at = Date.now();
-    const docs = page.items.slice(0, v.limit).map((d) => {
-      remember(account.documents, d, at);
-      return format.documentData(d, templateOf(s, account, d), 'excerpt');
-    });
-    const summary = { account: account.displayName, query: v.query, searchIn: v.searchIn, template: template?.name, favoritesOnly: v.favoritesOnly, sort: v.sort, total: page.total };
-    return answer(format.searchText(summary, docs));
-  } catch (e) {
-    return failure(action, e);
-  }
-}
-
-async function read(s: ToolNeeds, account: Account, id: number, signal: AbortSignal): Promise<vscode.LanguageModelToolResult> {
-  const action = `Couldn't read document ${id} of ${account.displayName}`;
-  try {
-    const doc = await account.documents.fetch(id, signal);
-    remember(account.documents, doc);
-    const data = format.documentData(doc, templateOf(s, account, doc), 'text');
-    return answer(format.readText(account.displayName, data));
-  } catch (e) {
-    return failure(action, e, { account, id });
-  }
-}
-
-async function create(s: ToolNeeds, account: Account, v: ToolInputs['create'], signal: AbortSignal): Promise<vscode.LanguageModelToolResult> {
-  const action = `Couldn't create "${v.name}" in ${account.displayName}`;
-  const creativity = v.creativity ?? nearestCreativity(account.usage.cached?.defaultCreativity) ?? 0.5;
-  try {
-    const doc = await account.documents.create({ name: v.name, prompt: v.prompt, creativity, templateId: v.template ?? 1 }, signal);
-    remember(account.documents, doc);
-    const data = format.documentData(doc, templateOf(s, account, doc), 'text');
-    return answer(`Created.\n${format.readText(account.displayName, data)}`);
-  } catch (e) {
-    return failure(action, e);
-  }
-}
-
-/**
- * The same conflict rule as a save: refused when the document changed since the agent read it. What the services
- * know decides without a request (a newer copy, read by a view or another tool: refused; the agent's read within
- * {@link UPDATE_CHECK_MS}: sent); otherwise one read first, compared with what the agent read.
- */
-async function update(s: ToolNeeds, account: Account, v: ToolInputs['update']): Promise<vscode.LanguageModelToolResult> {
-  const documents = account.documents;
-  const known = documents.get(v.id);
-  const mine = seen.get(documents)?.get(v.id);
-  const name = (known ?? mine?.doc)?.name;
-  const action = `Couldn't change ${name === undefined ? `document ${v.id}` : `"${name}"`} in ${account.displayName}`;
-  const refused = (doc: ContentDocument) =>
-    answer(
-      `${action}: it changed since you read it (it was last changed at ${doc.updated_at ?? 'an unknown time'}, not ${v.updated_at}), so nothing was changed. Read it again with contentRead, then decide.`,
-    );
-  /** Whether `doc` is the version the agent read: its updated_at, and its content when a tool showed that version. */
-  const isRead = (doc: ContentDocument) => doc.updated_at === v.updated_at && (!mine || mine.doc.updated_at !== v.updated_at || sameDocument(mine.doc, doc));
-  try {
-    if (known && !isRead(known)) return refused(known);
-    const fresh = known && mine && mine.doc.updated_at === v.updated_at && Date.now() - mine.at <= UPDATE_CHECK_MS;
-    if (!fresh) {
-      const now = await documents.fetch(v.id);
-      if (!isRead(now)) return refused(now);
-    }
-    const before = documents.get(v.id);
-    const doc = await documents.update(v.id, v.changes);
-    remember(documents, doc);
-    const data = format.documentData(doc, templateOf(s, account, doc), 'excerpt');
-    const changed = format.changeLines(before, v.changes).join('; ');
-    return answer(
-      `Changed: ${changed}.\nAccount: ${account.displayName}\nDocument ${format.documentLine(data)}\n(Use this updated_at for a further change.)`,
-    );
-  } catch (e) {
-    return failure(action, e, { account, id: v.id });
-  }
-}
-
-async function remove(account: Account, id: number): Promise<vscode.LanguageModelToolResult> {
-  const known = account.documents.get(id);
-  const what = known ? `"${known.name}" (#${id})` : `document ${id}`;
-  try {
-    await account.documents.delete(id);
-    seen.get(account.documents)?.delete(id);
-    return answer(`Deleted ${what} from ${account.displayName}.`);
-  } catch (e) {
-    return failure(`Couldn't delete ${what} in ${account.displayName}`, e);
-  }
-}
-
-async function removeProject(s: ToolNeeds, account: Account, project: string): Promise<vscode.LanguageModelToolResult> {
-  const tree = s.projectsView.treeOf(account) as ProjectsTreeProvider;
-  try {
-    const outcome = await tree.model.delete(project);
-    const text =
-      outcome === 'gone'
-        ? `The project "${project}" no longer exists on the server of ${account.displayName}: nothing was deleted.`
-        : `Deleted the project "${project}" and its reports from ${account.displayName}.`;
-    return answer(text);
-  } catch (e) {
-    return failure(`Couldn't delete the project "${project}" in ${account.displayName}`, e);
-  }
-}
-
-async function usage(account: Account): Promise<vscode.LanguageModelToolResult> {
-  try {
-    const info = account.usage.cached ?? (await account.usage.get());
-    return answer(format.usageText(account.displayName, info));
-  } catch (e) {
-    return failure(`Couldn't read the plan usage of ${account.displayName}`, e);
-  }
-}
-
-const PROJECT_ORDER = {
-  newest: { sortBy: 'created_at', sort: 'desc' },
-  oldest: { sortBy: 'created_at', sort: 'asc' },
-  nameAsc: { sortBy: 'project', sort: 'asc' },
-  nameDesc: { sortBy: 'project', sort: 'desc' },
-} as const;
-
-async function projects(account: Account, v: ToolInputs['projects'], signal: AbortSignal): Promise<vscode.LanguageModelToolResult> {
-  try {
-    const page = await account.projects.list({ search: v.search, ...PROJECT_ORDER[v.sort], perPage: pageFor(v.limit), page: 1 }, signal);
-    const rows = page.items.slice(0, v.limit).map((p) => format.projectData(p, averageScore(p)));
-    return answer(format.projectsText(account.displayName, rows, page.total, v.search));
-  } catch (e) {
-    return failure(`Couldn't list the projects of ${account.displayName}`, e);
-  }
 }
 
 /**

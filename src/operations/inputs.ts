@@ -1,13 +1,17 @@
 /**
- * The language-model tools' inputs, checked before anything is sent. VS Code does not enforce a tool's input schema
- * (nor does a `when` clause stop another extension from invoking it), so every input is parsed here: a bad one gets
- * one sentence per problem that a model can act on, and no request. The texts' limits are the UI's (validate.ts).
+ * The operations' inputs as an agent gives them, checked before anything is sent: the VS Code language-model tools'
+ * and the MCP server's (src/mcp/). Neither VS Code nor an MCP host enforces a tool's input schema (nor does a `when`
+ * clause stop another extension from invoking a tool), so every input is parsed here: a bad one gets one sentence per
+ * problem that a model can act on, and no request. The texts' limits are the UI's (validate.ts).
  * No `vscode` import: unit-tested in plain Node (test/unit/toolInputs.test.ts).
  */
 import * as z from 'zod/mini';
-import { isApiError } from '../../api/errors';
-import { CREATIVITY_LEVELS, LIMITS, checkCreativity, checkProjectName, checkText, serverTrim, type Creativity } from '../../api/validate';
-import type { ToolKey } from './names';
+import { isApiError } from '../api/errors';
+import { CREATIVITY_LEVELS, LIMITS, checkCreativity, checkProjectName, checkText, serverTrim, type Creativity } from '../api/validate';
+import { VSCODE_TOOL_WORDS, type ToolWords } from './words';
+
+/** The inputs this module checks: one per operation, and the VS Code backup tool's. */
+export type ToolKey = 'search' | 'read' | 'templates' | 'create' | 'update' | 'delete' | 'deleteProject' | 'usage' | 'projects' | 'backup';
 
 export const DOCUMENT_SORTS = ['newest', 'oldest', 'nameAsc', 'nameDesc'] as const;
 export type DocumentSort = (typeof DOCUMENT_SORTS)[number];
@@ -18,65 +22,80 @@ export type ProjectSort = (typeof PROJECT_SORTS)[number];
 export const DEFAULT_LIMIT = 10;
 export const MAX_LIMIT = 100;
 
-/** What each input must be, as the answer to a bad one says it (`limit` must be 1–100). */
-export const RULES: Record<string, string> = {
+/** What each input must be, as the answer to a bad one says it (`limit` must be 1–100); the tools named as the front end names them. */
+export function rules(words: ToolWords = VSCODE_TOOL_WORDS): Record<string, string> {
+  return {
   account: "must be an account's name as the Documents view shows it (or its host, or its label)",
   query: 'must be text',
   searchIn: 'must be "name" or "result"',
-  template: 'must be a template id (a whole number from 1; contentTemplates lists them)',
+  template: `must be a template id (a whole number from 1; ${words.templates} lists them)`,
   favoritesOnly: 'must be true or false',
   favorite: 'must be true or false',
   sort: `must be one of ${DOCUMENT_SORTS.join(', ')}`,
   limit: `must be 1–${MAX_LIMIT}`,
   id: 'must be a document id (a whole number from 1)',
-  updated_at: 'must be the `updated_at` the document had when you read it (contentRead or contentSearch say it)',
+  updated_at: `must be the \`updated_at\` the document had when you read it (${words.read} or ${words.search} say it)`,
   name: 'must be text',
   prompt: 'must be text',
   result: 'must be text',
   creativity: `must be one of ${CREATIVITY_LEVELS.map((c) => `${c.value} (${c.label})`).join(', ')}`,
-  project: "must be the project's name (contentProjects lists them)",
+  project: `must be the project's name (${words.projects} lists them)`,
   search: 'must be text',
   folder: 'must be the absolute path of a folder on the disk of the machine VS Code runs its extensions on (e.g. /home/me/Backups/content or C:\\Backups\\content)',
-};
+  };
+}
+
+/** The rules in the VS Code tools' words. */
+export const RULES: Record<string, string> = rules();
 
 const account = z.optional(z.string());
 const id = z.int().check(z.minimum(1));
 const limit = z.optional(z.int().check(z.minimum(1), z.maximum(MAX_LIMIT)));
 
-/** The shapes (types and ranges); the texts are checked after, with the UI's validators. Unknown inputs are refused. */
-const SHAPES = {
-  search: z.strictObject({
+/**
+ * The shapes (types and ranges), without `account`; the texts are checked after, with the UI's validators. Unknown
+ * inputs are refused.
+ */
+const FIELDS = {
+  search: {
     query: z.optional(z.string()),
     searchIn: z.optional(z.enum(['name', 'result'])),
     template: z.optional(z.union([z.int().check(z.minimum(1)), z.string()])),
     favoritesOnly: z.optional(z.boolean()),
     sort: z.optional(z.enum(DOCUMENT_SORTS)),
     limit,
-    account,
-  }),
-  read: z.strictObject({ id, account }),
-  templates: z.strictObject({ account }),
-  create: z.strictObject({
+  },
+  read: { id },
+  templates: {},
+  create: {
     name: z.string(),
     prompt: z.string(),
     template: z.optional(z.int().check(z.minimum(1))),
     creativity: z.optional(z.number()),
-    account,
-  }),
-  update: z.strictObject({
+  },
+  update: {
     id,
     updated_at: z.string(),
     name: z.optional(z.string()),
     result: z.optional(z.string()),
     favorite: z.optional(z.boolean()),
-    account,
-  }),
-  delete: z.strictObject({ id, account }),
-  deleteProject: z.strictObject({ project: z.string(), account }),
-  usage: z.strictObject({ account }),
-  projects: z.strictObject({ search: z.optional(z.string()), sort: z.optional(z.enum(PROJECT_SORTS)), limit, account }),
-  backup: z.strictObject({ folder: z.string(), account }),
-} satisfies Record<ToolKey, z.ZodMiniType>;
+  },
+  delete: { id },
+  deleteProject: { project: z.string() },
+  usage: {},
+  projects: { search: z.optional(z.string()), sort: z.optional(z.enum(PROJECT_SORTS)), limit },
+  backup: { folder: z.string() },
+} satisfies Record<ToolKey, Record<string, z.ZodMiniType>>;
+
+/** The shape of a tool's input: in VS Code with `account` (the window has several), in the MCP server without (it serves one). */
+function shapeOf(key: ToolKey, withAccount: boolean): z.ZodMiniObject {
+  return z.strictObject(withAccount ? { ...FIELDS[key], account } : FIELDS[key]);
+}
+
+/** The names of a tool's inputs, as the front end offers them. */
+export function inputNames(key: ToolKey, withAccount = true): string[] {
+  return [...Object.keys(FIELDS[key]), ...(withAccount ? ['account'] : [])];
+}
 
 export interface SearchInput {
   query?: string;
@@ -133,8 +152,7 @@ function shown(value: unknown): string {
 }
 
 /** One sentence per problem zod found: `limit` must be 1–100 (got 500). */
-function shapeProblems(key: ToolKey, raw: Record<string, unknown>, issues: readonly z.core.$ZodIssue[]): string[] {
-  const inputs = Object.keys(SHAPES[key].def.shape);
+function shapeProblems(inputs: readonly string[], rule: Record<string, string>, raw: Record<string, unknown>, issues: readonly z.core.$ZodIssue[]): string[] {
   const out = new Set<string>();
   for (const issue of issues) {
     if (issue.code === 'unrecognized_keys') {
@@ -144,8 +162,8 @@ function shapeProblems(key: ToolKey, raw: Record<string, unknown>, issues: reado
       continue;
     }
     const field = String(issue.path[0] ?? '');
-    const rule = RULES[field] ?? 'is not valid';
-    out.add(raw[field] === undefined ? `\`${field}\` is required: it ${rule}.` : `\`${field}\` ${rule} (got ${shown(raw[field])}).`);
+    const says = rule[field] ?? 'is not valid';
+    out.add(raw[field] === undefined ? `\`${field}\` is required: it ${says}.` : `\`${field}\` ${says} (got ${shown(raw[field])}).`);
   }
   return [...out];
 }
@@ -169,25 +187,35 @@ function searchText(s: string | undefined): string | undefined {
   return t || undefined;
 }
 
+/** How a front end takes inputs: whether its tools take `account`, and how its answers name its tools. */
+export interface InputOptions {
+  /** Default true (VS Code: several accounts); the MCP server serves one account and takes none. */
+  readonly account?: boolean;
+  /** Default the VS Code tools' names. */
+  readonly words?: ToolWords;
+}
+
 /**
  * A tool's input, checked: its shape (types, ranges, no unknown inputs) with zod, then its texts with the UI's
  * validators. A refusal names every problem and says that nothing was sent.
  */
-export function parseToolInput<K extends ToolKey>(key: K, input: unknown): Parsed<K> {
+export function parseToolInput<K extends ToolKey>(key: K, input: unknown, options: InputOptions = {}): Parsed<K> {
+  const withAccount = options.account ?? true;
+  const rule = options.words ? rules(options.words) : RULES;
   const raw = (input ?? {}) as Record<string, unknown>;
   if (typeof raw !== 'object' || Array.isArray(raw)) {
     return { ok: false, message: `The input must be an object of named inputs (got ${shown(input)}). ${NOTHING_SENT}` };
   }
-  const result = z.safeParse(SHAPES[key], raw);
-  if (!result.success) return { ok: false, message: `${shapeProblems(key, raw, result.error.issues).join(' ')} ${NOTHING_SENT}` };
+  const result = z.safeParse(shapeOf(key, withAccount), raw);
+  if (!result.success) return { ok: false, message: `${shapeProblems(inputNames(key, withAccount), rule, raw, result.error.issues).join(' ')} ${NOTHING_SENT}` };
   const v = result.data as Record<string, never>;
   const problems: string[] = [];
-  const value = normalise(key, v, problems);
+  const value = normalise(key, v, problems, rule);
   if (problems.length) return { ok: false, message: `${problems.join(' ')} ${NOTHING_SENT}` };
   return { ok: true, value: value as ToolInputs[K] };
 }
 
-function normalise(key: ToolKey, v: Record<string, never>, problems: string[]): unknown {
+function normalise(key: ToolKey, v: Record<string, never>, problems: string[], rule: Record<string, string>): unknown {
   const account = v.account === undefined ? undefined : serverTrim(v.account) || undefined;
   switch (key) {
     case 'search':
@@ -216,7 +244,7 @@ function normalise(key: ToolKey, v: Record<string, never>, problems: string[]): 
       if (v.name === undefined && v.result === undefined && v.favorite === undefined) {
         problems.push('Nothing to change: give at least one of `name`, `result` or `favorite`.');
       }
-      if (!Number.isFinite(Date.parse(v.updated_at))) problems.push(`\`updated_at\` ${RULES.updated_at} (got ${shown(v.updated_at)}).`);
+      if (!Number.isFinite(Date.parse(v.updated_at))) problems.push(`\`updated_at\` ${rule.updated_at} (got ${shown(v.updated_at)}).`);
       return { id: v.id, updated_at: v.updated_at, changes, account } satisfies UpdateInput;
     }
     case 'deleteProject':

@@ -1,11 +1,14 @@
 /**
- * What the language-model tools answer: short lines a model reads well (every answer first names the account). No
- * `vscode` import: unit-tested in plain Node (test/unit/toolFormat.test.ts).
+ * What the operations answer an agent, the VS Code language-model tools and the MCP server alike: short lines a model
+ * reads well (every answer first names the account). No `vscode` import: unit-tested in plain Node
+ * (test/unit/toolFormat.test.ts).
  */
-import type { AccountInfo, ContentDocument, Project } from '../../api/index';
-import { detectFormat } from '../../content/format';
-import { usageRows } from '../../model/usageFormat';
-import { l10n } from '../../util/l10n';
+import type { AccountInfo, ContentDocument, Project } from '../api/index';
+import { detectFormat } from '../content/format';
+import { usageRows } from '../model/usageFormat';
+import type { TemplateData } from './port';
+import { VSCODE_TOOL_WORDS, type ToolWords } from './words';
+import { l10n } from '../util/l10n';
 
 /** How long a search row's excerpt may be (characters). */
 export const EXCERPT_CHARS = 160;
@@ -91,7 +94,7 @@ export interface SearchSummary {
 
 const SORT_WORDS: Record<string, string> = { newest: 'newest first', oldest: 'oldest first', nameAsc: 'by name A–Z', nameDesc: 'by name Z–A' };
 
-export function searchText(s: SearchSummary, docs: readonly DocumentData[]): string {
+export function searchText(s: SearchSummary, docs: readonly DocumentData[], words: ToolWords = VSCODE_TOOL_WORDS): string {
   const what = [
     s.query !== undefined ? `whose ${s.searchIn === 'result' ? 'text' : 'name'} contains ${JSON.stringify(s.query)}` : undefined,
     s.template !== undefined ? `on the template ${s.template}` : undefined,
@@ -104,7 +107,7 @@ export function searchText(s: SearchSummary, docs: readonly DocumentData[]): str
   const lines = [`Account: ${s.account}`, head];
   // A row says HTML where the text is the web app's (read tells it for the whole text).
   for (const d of docs) lines.push(`- ${documentLine(d)}${d.format === 'html' ? ' · HTML' : ''}`, `  ${d.excerpt || '(no text)'}`);
-  if (docs.length) lines.push('Read one with contentRead (by its id) for its whole text.');
+  if (docs.length) lines.push(`Read one with ${words.read} (by its id) for its whole text.`);
   return lines.join('\n');
 }
 
@@ -144,7 +147,17 @@ export interface ProjectData {
   created_at?: string;
 }
 
-export function projectData(p: Project, score: { average: number; badge: string } | undefined): ProjectData {
+/**
+ * The average of a project's report scores and the service's word for it (CONTRACT.md, projects: `result` is the sum;
+ * above 79 Good, above 49 Decent, else Bad), as an agent's answer says it. Undefined without a result or a report.
+ */
+export function projectScore(p: { reports: number; result?: number }): { average: number; badge: string } | undefined {
+  if (p.result === undefined || !(p.reports > 0)) return undefined;
+  const average = p.result / p.reports;
+  return { average, badge: average > 79 ? 'Good' : average > 49 ? 'Decent' : 'Bad' };
+}
+
+export function projectData(p: Project, score: { average: number; badge: string } | undefined = projectScore(p)): ProjectData {
   return {
     project: p.project,
     reports: p.reports,
@@ -167,11 +180,7 @@ export function projectsText(account: string, projects: readonly ProjectData[], 
   return lines.join('\n');
 }
 
-export interface TemplateData {
-  id: number;
-  name: string;
-  custom: boolean;
-}
+export type { TemplateData } from './port';
 
 export function templatesText(account: string, templates: readonly TemplateData[]): string {
   const builtIn = templates.filter((t) => !t.custom);
