@@ -77,8 +77,8 @@ async function story(steps: Steps, wb: Workbench): Promise<void> {
     await row('Article').waitFor();
     await row('Article').click();
     await waitFor('the documents under Article', async () => (await tree.locator('.monaco-list-row[aria-level="2"]').count()) > 3, 20_000);
-    // A document's row: its word count and when it changed, in German ("24 Wörter · aktualisiert vor 7 Monaten").
-    const described = tree.locator('.monaco-list-row[aria-level="2"] .label-description', { hasText: /\d+ Wörter · aktualisiert / });
+    // A document's row: its word count and when it changed, in German ("24 Wörter · erstellt vor 7 Monaten").
+    const described = tree.locator('.monaco-list-row[aria-level="2"] .label-description', { hasText: /\d+ Wörter · (erstellt|aktualisiert) vor / });
     await described.first().waitFor({ timeout: 10_000 });
     const usage = page.locator('#workbench\\.parts\\.statusbar .statusbar-item', { hasText: /Wörter|Dokumente/ });
     await usage.first().waitFor({ timeout: 15_000 });
