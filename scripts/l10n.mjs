@@ -12,6 +12,9 @@
 //     - placeholders: a translation whose {0}/{name} placeholders or $(codicon)s differ from the English text's
 //     - dynamic:      a `l10n.t(…)` whose message is not a literal string (the export cannot see it)
 //     - untranslated languages: one of LANGUAGES without both files
+//   node scripts/l10n.mjs candidates [folder]   lists string literals outside l10n.t that read like words for a
+//                                  person (a guess, for the next pass of wrapping: log lines, comments, imports,
+//                                  object keys and comparisons are left out), and counts them per folder
 //
 // The extraction is @vscode/l10n-dev's (getL10nJson, the same as `l10n-dev export`). Its query knows
 // `import * as vscode from 'vscode'` but not the `import vscode = require('vscode')` every source file here uses
@@ -116,6 +119,38 @@ export async function check() {
   return result;
 }
 
+/** String literals that look like sentences for a person and are not the message of an l10n.t call. */
+export async function candidates(only) {
+  const ts = (await import('typescript')).default;
+  const found = [];
+  for (const file of sourceFiles(only ? path.resolve(ROOT, only) : SRC)) {
+    const text = fs.readFileSync(file, 'utf8');
+    const sf = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+    const visit = (node) => {
+      if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node) || ts.isLiteralTypeNode(node)) return;
+      if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node) || ts.isTemplateExpression(node)) {
+        const raw = ts.isTemplateExpression(node) ? node.getText(sf).slice(1, -1).replace(/\$\{[^}]*\}/g, '{}') : node.text;
+        const parent = node.parent;
+        const call = ts.isCallExpression(parent) ? parent.expression.getText(sf) : '';
+        const skip =
+          /(^|\.)l10n\.t$|^log\.|\.log\.|^console\.|\.(debug|info|warn|trace|error)$|require$|executeCommand$|getConfiguration$|setContext|startsWith$|endsWith$|includes$|match$|test$|replace$|split$|join$/.test(call) ||
+          (ts.isPropertyAssignment(parent) && parent.name === node) ||
+          (ts.isBinaryExpression(parent) && /^(===|!==|==|!=)$/.test(parent.operatorToken.getText(sf))) ||
+          ts.isCaseClause(parent) || ts.isElementAccessExpression(parent);
+        // Words for a person: two words or more with letters, not an identifier, path, URL, setting id or MIME type.
+        if (!skip && /[A-Za-z]{2,}[^\n]*\s[^\n]*[A-Za-z]{2,}/.test(raw) && !/^[\w.\-/:]+$/.test(raw) && !/^(https?:|\[|\/|#)/.test(raw) && !/^[a-z]+(\.[a-zA-Z]+)+$/.test(raw)) {
+          const { line } = sf.getLineAndCharacterOfPosition(node.getStart(sf));
+          found.push({ file: path.relative(ROOT, file), line: line + 1, text: raw.slice(0, 100) });
+        }
+        return;
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(sf);
+  }
+  return found;
+}
+
 const command = process.argv[2];
 if (command === 'export') {
   const { bundle } = await extract();
@@ -126,7 +161,17 @@ if (command === 'export') {
   const result = await check();
   console.log(JSON.stringify(result, null, 2));
   process.exit(Object.values(result).some((list) => list.length) ? 1 : 0);
+} else if (command === 'candidates') {
+  const found = await candidates(process.argv[3]);
+  const perFolder = {};
+  for (const f of found) {
+    const folder = path.dirname(f.file);
+    perFolder[folder] = (perFolder[folder] ?? 0) + 1;
+    if (process.argv.includes('--list')) console.log(`${f.file}:${f.line}: ${f.text}`);
+  }
+  for (const [folder, n] of Object.entries(perFolder).sort()) console.log(`${String(n).padStart(4)}  ${folder}`);
+  console.log(`${String(found.length).padStart(4)}  in all (a guess: strings outside l10n.t that read like words; --list shows them)`);
 } else if (command !== undefined) {
-  console.error('usage: node scripts/l10n.mjs export|check');
+  console.error('usage: node scripts/l10n.mjs export|check|candidates [folder] [--list]');
   process.exit(2);
 }
