@@ -42,10 +42,12 @@ export const BUNDLES = {
     // is read before any command runs); 23.2 KB with the lazy bundles' loader and its code cache
     // (src/activation/codeCache.ts: Node's built-ins it needs are required when the first bundle loads); 24.1 KB with
     // the editor's own Rename, Favorites and Delete commands (src/constants.ts: the view's without its keys, so the
-    // editor's menus and the Command Palette show no key that does something else there); more with the vscode-free
-    // code's translation (src/util/l10n.ts: describeError in src/util/errors.ts words its sentence through it, and
-    // activate() hands it VS Code's l10n). The unit test measures the sources minified.
-    maxKB: 25,
+    // editor's menus and the Command Palette show no key that does something else there); 24.8 KB with the Documents
+    // view's drag and drop types (a forwarder: its work is dist/core.js), its Open in Web App and Copy Link, and the
+    // link handler's registration (a `vscode://` link activates the extension; opening it is dist/commands.js); 25.4 KB
+    // with the vscode-free code's translation (src/util/l10n.ts: describeError in src/util/errors.ts words its sentence
+    // through it, and activate() hands it VS Code's l10n). The unit test measures the sources minified.
+    maxKB: 26,
     packages: [],
     contains: [
       'src/extension.ts',
@@ -79,18 +81,29 @@ export const BUNDLES = {
   tools: { entry: 'src/agents/tools/index.ts', loads: 'when a language-model tool is first invoked: what the tools do, and their input schemas (zod)', packages: ['zod'] },
   mcp: {
     entry: 'src/mcp/main.ts',
-    loads: "never by the extension: the MCP server (content-docs-mcp), a process of its own that an agent's host starts (node dist/mcp.js); the official MCP SDK and what its server needs (ajv for JSON Schema), with the operations, the HTTP client and zod",
-    packages: ['@modelcontextprotocol/sdk', 'zod', 'zod-to-json-schema', 'ajv', 'ajv-formats', 'fast-deep-equal', 'fast-uri', 'json-schema-traverse', 'undici'],
+    loads: "never by the extension: the MCP server (content-docs-mcp), a process of its own that an agent's host starts (node dist/mcp.js); the official MCP SDK and what its server needs (ajv for JSON Schema), with the operations, the HTTP client and zod (undici, for a server on this machine, from dist/http.js beside it, as the extension's)",
+    packages: ['@modelcontextprotocol/sdk', 'zod', 'zod-to-json-schema', 'ajv', 'ajv-formats', 'fast-deep-equal', 'fast-uri', 'json-schema-traverse'],
   },
   api: {
     entry: 'src/api/index.ts',
-    loads: "on the first request: the HTTP client (undici's connection pool and request, see src/api/http.ts) and the response schemas (zod)",
-    packages: ['undici', 'zod'],
+    loads: "on the first request: the HTTP client (https:// through the host's https module) and the response schemas (zod)",
+    packages: ['zod'],
+  },
+  // undici: only a server on this machine (http:// to a loopback address) is asked through it, so a writer's window,
+  // whose servers are https://, never loads it (src/api/nodeTransport.ts requires './undiciTransport', mapped here).
+  http: {
+    entry: 'src/api/undiciTransport.ts',
+    loads: "on the first http:// (loopback) request: undici's connection pool and request (see src/api/http.ts)",
+    packages: ['undici'],
   },
 };
 
 /** The bundles the extension loads (the MCP server's is never loaded: an agent's host runs it as a process of its own). */
 const LAZY = Object.keys(BUNDLES).filter((n) => n !== 'extension' && n !== 'mcp');
+
+/** The runtime require of the loopback client in src/api/nodeTransport.ts, and the bundle it loads. */
+const UNDICI_TRANSPORT = { filter: /^\.\/undiciTransport$/, importer: /[\\/]src[\\/]api[\\/]nodeTransport\.ts$/, bundle: './http.js' };
+
 /** A runtime require of another bundle, from the extension's own sources (not zod's internal `./api.js`). */
 const LAZY_REQUIRE = new RegExp(`^\\./(${LAZY.join('|')})\\.js$`);
 const fromOwnSources = (importer) => path.relative(path.resolve('src'), importer).split(path.sep)[0] !== '..' && !/[\\/]node_modules[\\/]/.test(importer);
@@ -122,10 +135,11 @@ const options = {
       name: 'lazy-bundles',
       setup(build) {
         build.onResolve({ filter: LAZY_REQUIRE }, (args) => (fromOwnSources(args.importer) ? { path: args.path, external: true } : undefined));
+        build.onResolve({ filter: UNDICI_TRANSPORT.filter }, (args) => (UNDICI_TRANSPORT.importer.test(args.importer) ? { path: UNDICI_TRANSPORT.bundle, external: true } : undefined));
       },
     },
     {
-      // Three modules of undici the client never runs are left out of dist/api.js (undici requires them when it loads or on a path we never take;
+      // Three modules of undici the client never runs are left out of dist/http.js (undici requires them when it loads or on a path we never take;
       // test/unit/undiciPaths.test.ts checks the built bundle still makes requests without them):
       // - llhttp_simd-wasm.js: undici carries its HTTP/1.1 parser (llhttp) as WebAssembly twice, with and without
       //   SIMD, 71 KB each, and compiles the SIMD one when it can, falling back to the plain one when that fails.
@@ -179,6 +193,10 @@ const webOptions = {
         // The API client's host: fetch instead of undici.
         build.onResolve({ filter: /^\.\/platform$/ }, (args) =>
           /[\\/]src[\\/]api[\\/]/.test(args.importer) ? { path: path.resolve('src/api/platform.browser.ts') } : undefined,
+        );
+        // The backup's folder on the disk: a web worker has none (src/backup/diskFs.browser.ts; workspace.fs instead).
+        build.onResolve({ filter: /^\.\/diskFs$/ }, (args) =>
+          /[\\/]src[\\/]backup[\\/]/.test(args.importer) ? { path: path.resolve('src/backup/diskFs.browser.ts') } : undefined,
         );
         // The lazy bundles' loader: one bundle has nothing to load, and no code cache (src/activation/codeCache.browser.ts).
         build.onResolve({ filter: /[\\/]activation[\\/]codeCache$/ }, (args) =>

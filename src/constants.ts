@@ -21,6 +21,11 @@ export const VIEW = {
   projects: 'contentDocs.projects',
 } as const;
 
+/** The Documents view's rows in a drag (VS Code's type for a tree's own items: `application/vnd.code.tree.<view id>`). */
+export const DOCUMENTS_TREE_MIME = 'application/vnd.code.tree.contentdocs.documents';
+/** Dragged documents' account labels and ids (JSON), for a drop into an editor (src/documents/dragAndDrop.ts). */
+export const DOCUMENTS_DRAG_MIME = 'application/vnd.content-docs.documents+json';
+
 export const CTX = {
   signedIn: 'contentDocs.signedIn',
   documentsSearching: 'contentDocs.documents.searching',
@@ -80,6 +85,8 @@ export const CMD = {
   documentFavoriteInEditor: 'contentDocs.documentFavoriteInEditor',
   documentUnfavoriteInEditor: 'contentDocs.documentUnfavoriteInEditor',
   documentDeleteInEditor: 'contentDocs.documentDeleteInEditor',
+  documentOpenInWebApp: 'contentDocs.documentOpenInWebApp',
+  documentCopyLink: 'contentDocs.documentCopyLink',
   openAccountFolder: 'contentDocs.openAccountFolder',
   backupAccount: 'contentDocs.backupAccount',
   connectAgent: 'contentDocs.connectAgent',

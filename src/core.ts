@@ -18,6 +18,7 @@ import { prepareFormats } from './tree/format';
 import { ProjectsTreeProvider } from './projects/projectsTree';
 import { projectsModelOf } from './projects/modelOfAccount';
 import { followActiveDocument } from './documents/revealActive';
+import { DocumentsDragAndDrop } from './documents/dragAndDrop';
 import type { SwitchablePrompter } from './ui/prompter';
 import type { Logger } from './util/log';
 import type { ProposalContent } from './write/proposalContent';
@@ -53,6 +54,8 @@ export interface Core {
   readonly documentsView: AccountRootsTree<DocNode>;
   readonly projectsView: AccountRootsTree<ProjectNode>;
   readonly fs: LazyDocumentFileSystem;
+  /** The Documents view's drag and drop, and the drop of its documents into an editor. */
+  readonly documentsDragAndDrop: DocumentsDragAndDrop;
   /** The text of proposal documents (the writing actions' diffs), registered at activation. */
   readonly proposalContent: ProposalContent;
   /** Loads a lazy bundle with the window's code cache (src/activation/codeCache.ts, in the activation bundle). */
@@ -146,8 +149,12 @@ export function createServices(base: CoreBase): Core {
   // The Documents view selects the active document's row, as the Explorer does.
   context.subscriptions.push(followActiveDocument(base.documentsTreeView, documentsView, (uri) => fs.documentOf(uri), log));
 
-  return {
+  const core: Core = {
     context, subscriptions: context.subscriptions, state: context.globalState, workspaceState: context.workspaceState, log, credentials, accounts, library, registry, usage, prompter,
     documentsView, projectsView, fs, proposalContent, saveStatus, loadBundle: base.loadBundle,
+    documentsDragAndDrop: new DocumentsDragAndDrop(() => core),
   };
+  // Documents dragged from the view into a text editor with Shift held (none can be dragged before the view is built).
+  context.subscriptions.push(vscode.languages.registerDocumentDropEditProvider('*', core.documentsDragAndDrop));
+  return core;
 }

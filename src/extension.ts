@@ -11,6 +11,7 @@ import { activationCommands, commandRegistrar, loadCommandsBundle } from './comm
 import type { Core } from './core';
 import { SwitchablePrompter } from './ui/prompter';
 import { Logger } from './util/log';
+import { runCommand } from './util/run';
 import { registerWriteUi } from './write/menu';
 import { ProposalContent } from './write/proposalContent';
 import { useVscodeL10n } from './util/l10n';
@@ -27,6 +28,8 @@ export interface TestApi {
   readonly tools: ReadonlyMap<string, vscode.LanguageModelTool<unknown>>;
   /** The lazy bundles' loader: what it loaded, with or without a code cache, and its writes (flush). */
   readonly codeCache: Pick<CodeCache, 'loads' | 'flush'>;
+  /** The handler of `vscode://content-docs.content-docs/…` links, as registered. */
+  readonly uriHandler: vscode.UriHandler;
 }
 
 /** dist/core.js: the services, the views' providers and models (loaded when first needed). */
@@ -81,11 +84,18 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   registerPromptFiles(context.subscriptions, () => loadCommandsBundle().promptFiles(context.workspaceState));
   const registerCommands = commandRegistrar(log, core);
   const tools = new Map<string, vscode.LanguageModelTool<unknown>>();
+  // A link to a document (src/documents/links.ts): its code loads when a link is opened.
+  const uriHandler: vscode.UriHandler = {
+    handleUri: async (uri) => {
+      await runCommand(log, { action: vscode.l10n.t("Couldn't open the link") }, () => loadCommandsBundle().openLink(core(), uri));
+    },
+  };
   context.subscriptions.push(
     ...registerCommands(activationCommands()),
     ...registerWriteUi(credentials),
     ...registerTools(context.extension.packageJSON as object, core, tools, loadBundle),
     ...registerChatParticipant(context.extensionUri, core, () => loadCommandsBundle().answerChat),
+    vscode.window.registerUriHandler(uriHandler),
   );
 
   // Local only: reads SecretStorage to show either the welcome view or the trees.
@@ -100,6 +110,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     runsInWebWorker: typeof process === 'undefined',
     tools,
     codeCache,
+    uriHandler,
   };
 }
 

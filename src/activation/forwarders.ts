@@ -1,5 +1,5 @@
 import vscode = require('vscode');
-import { PROMPT_SCHEME, SCHEME, VIEW } from '../constants';
+import { DOCUMENTS_DRAG_MIME, DOCUMENTS_TREE_MIME, PROMPT_SCHEME, SCHEME, VIEW } from '../constants';
 import type { DocNode, ProjectNode } from '../model/nodes';
 import type { AccountRootNode } from '../tree/accountRoots';
 
@@ -47,6 +47,20 @@ export class ForwardingTree<N> implements vscode.TreeDataProvider<N>, vscode.Dis
     this.subscription?.dispose();
     this.changed.dispose();
   }
+}
+
+/**
+ * The Documents view's drag and drop as registered at activation (a view takes its controller when it is created):
+ * its types are known now; a drag or a drop, which only a view showing rows starts, goes to the real controller.
+ */
+export function forwardingDragAndDrop<N>(load: () => void, real: () => vscode.TreeDragAndDropController<N> | undefined): vscode.TreeDragAndDropController<N> {
+  const controller = () => (real() ?? (load(), real()));
+  return {
+    dragMimeTypes: ['text/uri-list', 'text/plain', DOCUMENTS_DRAG_MIME],
+    dropMimeTypes: [DOCUMENTS_TREE_MIME],
+    handleDrag: (source, data, token) => controller()?.handleDrag?.(source, data, token),
+    handleDrop: (target, data, token) => controller()?.handleDrop?.(target, data, token),
+  };
 }
 
 export class ForwardingFileSystem implements vscode.FileSystemProvider, vscode.Disposable {
@@ -109,6 +123,7 @@ export interface RegisteredViews {
     documentsView: vscode.TreeDataProvider<DocNode | AccountRootNode>;
     projectsView: vscode.TreeDataProvider<ProjectNode | AccountRootNode>;
     fs: vscode.FileSystemProvider;
+    documentsDragAndDrop: vscode.TreeDragAndDropController<DocNode | AccountRootNode>;
   }): void;
 }
 
@@ -120,7 +135,10 @@ export function registerViews(subscriptions: vscode.Disposable[], load: () => vo
   const documents = new ForwardingTree<DocNode | AccountRootNode>(load);
   const projects = new ForwardingTree<ProjectNode | AccountRootNode>(load);
   const files = new ForwardingFileSystem(load);
-  const documentsTreeView = vscode.window.createTreeView(VIEW.documents, { treeDataProvider: documents });
+  let realDragAndDrop: vscode.TreeDragAndDropController<DocNode | AccountRootNode> | undefined;
+  const dragAndDrop = forwardingDragAndDrop(load, () => realDragAndDrop);
+  // Several rows can be selected: the row commands that take a selection act on each (src/documents/bulk.ts).
+  const documentsTreeView = vscode.window.createTreeView(VIEW.documents, { treeDataProvider: documents, canSelectMany: true, dragAndDropController: dragAndDrop });
   const projectsTreeView = vscode.window.createTreeView(VIEW.projects, { treeDataProvider: projects });
   subscriptions.push(
     documents,
@@ -137,6 +155,7 @@ export function registerViews(subscriptions: vscode.Disposable[], load: () => vo
       documents.connect(real.documentsView);
       projects.connect(real.projectsView);
       files.connect(real.fs);
+      realDragAndDrop = real.documentsDragAndDrop;
     },
   };
 }

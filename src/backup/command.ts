@@ -10,6 +10,7 @@ import { chooseAccount, useAccount } from '../accounts/pick';
 import { isApiError, isNotFound } from '../api/errors';
 import { isCancellation, reason } from '../util/errors';
 import { showError } from '../util/run';
+import { diskBackupFs } from './diskFs';
 import { BackupError, DELETED_FOLDER, runBackup, type BackupDocument, type BackupErrorKind, type BackupFs, type BackupIdentity, type BackupReport, type BackupSource } from './backup';
 import type { AccountPickNeeds } from '../accounts/pick';
 import type { Logger } from '../util/log';
@@ -212,7 +213,8 @@ function notFound(e: unknown): boolean {
 /** A file system error in plain words (VS Code's carry the error code and the path in their message). */
 function plain(e: unknown): never {
   const text = reason(e);
-  if (e instanceof vscode.FileSystemError && e.code === 'NoPermissions') throw new Error(`permission denied (${text})`);
+  const code = typeof e === 'object' && e !== null ? (e as { code?: unknown }).code : undefined;
+  if ((e instanceof vscode.FileSystemError && e.code === 'NoPermissions') || code === 'EACCES' || code === 'EPERM') throw new Error(`permission denied (${text})`);
   if (/ENOSPC|no space left/i.test(text)) throw new Error(`the disk is full (${text})`);
   if (/EROFS|read-only file system/i.test(text)) throw new Error(`the disk is read-only (${text})`);
   throw e instanceof Error ? e : new Error(text);
@@ -303,7 +305,8 @@ export async function backupTo(
         let shown = 0;
         try {
           return await runBackup({
-            fs: new WorkspaceBackupFs(root),
+            // A folder on the extension host's own disk is written with Node's file system (see diskFs.ts).
+            fs: (root.scheme === 'file' ? diskBackupFs(root.fsPath, plain) : undefined) ?? new WorkspaceBackupFs(root),
             source: sourceOf(account, (seconds) => {
               s.log.info(`[backup] ${name}: the server asked to wait ${seconds} s (too many requests); waiting`);
               progress.report({ message: `waiting ${seconds} s: the server had too many requests` });

@@ -8,6 +8,7 @@ import { htmlCommands, type HtmlNeeds } from '../files/htmlCommands';
 import { documentCommands, type DocumentsNeeds } from '../documents/commands';
 import { fileCommands, type FilesNeeds } from '../files/commands';
 import { insertCommands, type InsertNeeds } from '../files/insert';
+import { linkCommands } from '../documents/links';
 import type { CommandTable } from '../util/commandTypes';
 import type { LoadBundle } from '../util/loadBundle';
 import { projectCommands, type ProjectsNeeds } from '../projects/commands';
@@ -40,6 +41,7 @@ function loadBackup(s: { readonly loadBundle: LoadBundle }): BackupModule {
 }
 
 export { answerChat } from '../agents/chat/handler';
+export { openLink } from '../documents/links';
 export { goneText } from '../write/proposalGone';
 export { promptFiles } from '../files/promptEditor';
 export { showCheckedInput } from '../ui/checkedInput';
@@ -64,6 +66,7 @@ export function commandTable(s: CommandServices): CommandTable {
     ...fileCommands(s),
     ...writeCommands(s),
     ...insertCommands(s),
+    ...linkCommands(s),
     ...htmlCommands(s),
     ...usageCommands(s),
   };

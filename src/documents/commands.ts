@@ -15,6 +15,7 @@ import type { AccountRootsTree } from '../tree/accountRoots';
 import type { Logger } from '../util/log';
 import type { ProjectNode } from '../model/nodes';
 import type { Prompter } from '../ui/prompter';
+import { copyResults, deleteDocuments, onSelection, setFavorites } from './bulk';
 
 /** What the Documents view's commands take. */
 export type DocumentsNeeds = { readonly log: Logger; readonly projectsView: AccountRootsTree<ProjectNode>; readonly prompter: Prompter } & ArgsNeeds;
@@ -36,12 +37,12 @@ export function documentCommands(s: DocumentsNeeds) {
     [CMD.documentsHideEmptyChecked]: () => setHideEmpty(false),
     [CMD.documentsLoadMore]: (node: unknown) => loadMore(s, node),
     [CMD.documentRename]: (arg: unknown) => renameDocument(s, arg),
-    [CMD.documentFavorite]: (arg: unknown) => setFavorite(s, arg, true),
-    [CMD.documentUnfavorite]: (arg: unknown) => setFavorite(s, arg, false),
+    [CMD.documentFavorite]: (arg: unknown, selected?: unknown) => onSelection(s, arg, selected, (d) => setFavorites(s, d, true)) ?? setFavorite(s, arg, true),
+    [CMD.documentUnfavorite]: (arg: unknown, selected?: unknown) => onSelection(s, arg, selected, (d) => setFavorites(s, d, false)) ?? setFavorite(s, arg, false),
     [CMD.documentFavoriteToggle]: (arg: unknown) => toggleFavorite(s, arg),
     [CMD.documentsCollapseAll]: () => collapseAll(),
-    [CMD.documentCopyResult]: (arg: unknown) => copyResult(s, arg),
-    [CMD.documentDelete]: (arg: unknown) => deleteDocument(s, arg),
+    [CMD.documentCopyResult]: (arg: unknown, selected?: unknown) => onSelection(s, arg, selected, (d) => copyResults(d)) ?? copyResult(s, arg),
+    [CMD.documentDelete]: (arg: unknown, selected?: unknown) => onSelection(s, arg, selected, (d) => deleteDocuments(s, d)) ?? deleteDocument(s, arg),
     [CMD.documentRenameInEditor]: (arg: unknown) => renameDocument(s, arg),
     [CMD.documentFavoriteInEditor]: (arg: unknown) => setFavorite(s, arg, true),
     [CMD.documentUnfavoriteInEditor]: (arg: unknown) => setFavorite(s, arg, false),

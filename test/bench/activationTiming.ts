@@ -12,7 +12,7 @@ import * as inspector from 'inspector';
 import * as path from 'path';
 import { performance } from 'perf_hooks';
 import * as vscode from 'vscode';
-import { ENV, REFERENCE_ID, type ActivationSample } from './shared';
+import { ENV, LEAN_ID, REFERENCE_ID, type ActivationSample } from './shared';
 
 /** The extension under test (publisher.name of package.json). */
 const EXTENSION_ID = 'content-docs.content-docs';
@@ -211,11 +211,11 @@ function mainFile(id: string): string | undefined {
   return fs.realpathSync(/\.js$/.test(main) ? main : `${main}.js`);
 }
 
-/** Content Docs' timing and, when the reference extension is installed too, the reference's (keyed by id). */
+/** Content Docs' timing and, when the reference extensions are installed too, theirs (keyed by id). */
 function install(): Map<string, ActivationTiming> {
   const out = new Map<string, ActivationTiming>();
   const targets = new Map<string, Target>();
-  for (const id of [EXTENSION_ID, REFERENCE_ID]) {
+  for (const id of [EXTENSION_ID, REFERENCE_ID, LEAN_ID]) {
     const file = mainFile(id);
     if (!file) continue;
     const profile = id === EXTENSION_ID && process.env.BENCH_PROFILE_FROM === 'activation' ? profileSync(process.env.BENCH_PROFILE) : undefined;

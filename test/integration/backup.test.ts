@@ -200,9 +200,11 @@ describe('Back Up Account to Folder', function () {
     const fresh = fs.mkdtempSync(path.join(os.tmpdir(), 'content-docs-backup-'));
     try {
       const cancel = new vscode.CancellationTokenSource();
-      // Cancelled while page 2 is answered: page 1 is written, the run stops before page 3.
+      // Each page is asked for as soon as the one before comes, while that one's files are written: page 3 is asked for
+      // once page 2 came, which the run reads only after handing page 1's files to its writers. Cancelled then: page 1
+      // is written (the writes under way end first), the run stops before page 3.
       box.onRequest((r) => {
-        if (r.path === '/api/v1/documents' && r.query.page === '2' && r.query.sort === 'asc') cancel.cancel();
+        if (r.path === '/api/v1/documents' && r.query.page === '3' && r.query.sort === 'asc') cancel.cancel();
       });
       const first = await backup(fresh, { token: cancel.token });
       box.onRequest(undefined);

@@ -878,3 +878,50 @@ describe('Back Up Account to Folder (core): files edited in the folder are kept'
     assertStateTrue(fs);
   });
 });
+
+describe('Back Up Account to Folder (core): its pace', () => {
+  /** A memory file system whose writes wait until released: how many are under way, and what was asked meanwhile. */
+  class HeldFs extends MemoryFs {
+    held: Array<() => void> = [];
+    underWay = 0;
+    mostUnderWay = 0;
+    holding = true;
+    override async write(path: string, data: Uint8Array): Promise<void> {
+      if (!path.endsWith('.part') || path.includes('state.json')) return super.write(path, data);
+      this.underWay++;
+      this.mostUnderWay = Math.max(this.mostUnderWay, this.underWay);
+      if (this.holding) await new Promise<void>((resolve) => this.held.push(resolve));
+      this.underWay--;
+      return super.write(path, data);
+    }
+    release(): void {
+      for (const r of this.held.splice(0)) r();
+    }
+  }
+
+  const settle = async () => {
+    for (let i = 0; i < 50; i++) await new Promise((r) => setImmediate(r));
+  };
+
+  it("asks for the next page while the files of the page before are written, and writes 16 files at a time across pages; every guarantee holds", async () => {
+    const fs = new HeldFs();
+    const server = new MemoryServer().put(...manyDocuments(250));
+    const done = run(fs, server);
+    await settle();
+    assert.equal(fs.underWay, 16, 'sixteen files under way at once');
+    assert.deepEqual(server.requests, ['page:1', 'page:2'], 'page 2 asked for while the files of page 1 are written');
+    // Let the writes go one wave at a time: page 3 is asked for before page 2's files are all written.
+    while (fs.held.length) {
+      fs.release();
+      await settle();
+    }
+    fs.holding = false;
+    fs.release();
+    const r = await done;
+    assert.equal(r.new, 250);
+    assert.equal(fs.mostUnderWay, 16);
+    assert.equal(server.lists(), 3, 'three list requests, none more');
+    assertMirrors(fs, server);
+    assertStateTrue(fs);
+  });
+});

@@ -10,7 +10,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createApi, isApiError, type ClientOptions, type ContentApi } from '../../src/api';
 import { FetchTransport } from '../../src/api/fetchTransport';
 import { Agent } from '../../src/api/http';
-import { UndiciTransport } from '../../src/api/nodeTransport';
+import { UndiciTransport } from '../../src/api/undiciTransport';
 import { prepareSchemas } from '../../src/api/schemas';
 import type { Transport } from '../../src/api/transport';
 import { server } from './apiKit';

@@ -2,8 +2,9 @@
  * The writer's request first (the pacing of src/api/client.ts against the sandbox's rate limit, 60 a minute on the
  * documents server, over real HTTP on 127.0.0.1): a request the writer asked for (`priority: 'user'`, the default)
  * goes ahead of every background one waiting (counts, backup pages, prefetches: `priority: 'background'`), and
- * background work leaves a third of the server's minute to the writer, also when the server says another client (a
- * second window on the same address) has used it.
+ * background work leaves part of the server's minute to the writer — as many requests as the writer made in the
+ * minute before, at least a twelfth of it and at most a third — also when the server says another client (a second
+ * window on the same address) has used it.
  *
  * The clock is virtual: a pacing wait returns at once and moves Date.now() (the client's and the sandbox's) forward by
  * what it asked, when it ends; a wait cut short by a request that goes first moves nothing.
@@ -67,6 +68,8 @@ describe("the writer's request first: background work waits behind it and leaves
   const LIMIT = 60;
   /** Background work starts only while fewer than this many requests started in the minute before (a third left free). */
   const BACKGROUND_SHARE = LIMIT - 1 - Math.ceil(LIMIT / 3);
+  /** The same while the writer made no request in the minute before: a twelfth left free. */
+  const IDLE_SHARE = LIMIT - 1 - Math.ceil(LIMIT / 12);
   /** Sooner than this (virtual ms) is at once: a pacing wait is for the next minute, and real time passes too on a busy machine. */
   const AT_ONCE = 30_000;
 
@@ -136,21 +139,52 @@ describe("the writer's request first: background work waits behind it and leaves
     });
   });
 
-  it(`background work leaves a third of the minute free: it starts only while fewer than ${BACKGROUND_SHARE} requests started in the minute before`, async () => {
+  it(`background work alone (the writer idle) leaves a twelfth of the minute free: ${IDLE_SHARE} at once, 100 within two minutes; no 429`, async () => {
     await withVirtualWaits(() => inFlight === 0, async () => {
       const api = client();
+      const t0 = Date.now();
       await Promise.all(Array.from({ length: 100 }, (_, i) => list(api, `bg-${i}`, 'background')));
       const all = lists();
       assert.equal(all.filter((r) => r.status === 429).length, 0);
       for (const [i, r] of all.entries()) {
         const before = all.slice(0, i).filter((p) => r.at - p.at < 60_000).length;
-        assert.ok(before < BACKGROUND_SHARE, `request ${i + 1} started with ${before} requests in the minute before it`);
+        assert.ok(before < IDLE_SHARE, `request ${i + 1} started with ${before} requests in the minute before it`);
       }
-      // A writer's requests alone are held only at the server's limit (one left for another window). A new client
-      // once the first is gone: the pacing of a server is shared while a client uses it.
-      api.dispose();
-      sb.resetRateLimit();
-      sb.resetRequests();
+      assert.equal(all.filter((r) => r.at - t0 < AT_ONCE).length, IDLE_SHARE, "the first minute's share went at once");
+      assert.ok(Math.max(...all.map((r) => r.at)) - t0 < 2 * 60_000, 'the last of 100 went within two minutes');
+    });
+  });
+
+  it(`after 25 requests of the writer's, background work leaves a third of the minute free: ${BACKGROUND_SHARE} at once in all`, async () => {
+    await withVirtualWaits(() => inFlight === 0, async () => {
+      const api = client();
+      const t0 = Date.now();
+      await Promise.all(Array.from({ length: 25 }, (_, i) => list(api, `user-${i}`, 'user')));
+      await Promise.all(Array.from({ length: 40 }, (_, i) => list(api, `bg-${i}`, 'background')));
+      const all = lists();
+      assert.equal(all.filter((r) => r.status === 429).length, 0);
+      assert.equal(all.filter((r) => r.at - t0 < AT_ONCE).length, BACKGROUND_SHARE, "the writer's 25 and the background work's share went at once");
+    });
+  });
+
+  it("while the writer works, background work leaves as many requests free as the writer made in the minute before: the writer's next ones go at once", async () => {
+    await withVirtualWaits(() => inFlight === 0, async () => {
+      const api = client();
+      const t0 = Date.now();
+      await Promise.all(Array.from({ length: 10 }, (_, i) => list(api, `user-${i}`, 'user')));
+      const background = Array.from({ length: 60 }, (_, i) => list(api, `bg-${i}`, 'background'));
+      await new Promise((r) => setImmediate(r));
+      await Promise.all(Array.from({ length: 10 }, (_, i) => list(api, `more-${i}`, 'user')));
+      await Promise.all(background);
+      const all = lists();
+      assert.equal(all.filter((r) => r.status === 429).length, 0);
+      for (const r of bySearch('more-')) assert.ok(r.at - t0 < AT_ONCE, `a writer's request waited ${r.at - t0} ms (virtual)`);
+      assert.equal(bySearch('bg-').filter((r) => r.at - t0 < AT_ONCE).length, LIMIT - 1 - 10 - 10, 'background work left the writer ten');
+    });
+  });
+
+  it("a writer's requests alone are held only at the server's limit (one left for another window)", async () => {
+    await withVirtualWaits(() => inFlight === 0, async () => {
       const fresh = client();
       await Promise.all(Array.from({ length: LIMIT - 1 }, (_, i) => list(fresh, `user-${i}`, 'user')));
       const t = lists().map((r) => r.at);
@@ -160,8 +194,8 @@ describe("the writer's request first: background work waits behind it and leaves
 
   it('when the server says another window used most of its minute, background work waits for the next one; the writer\'s requests still go', async () => {
     await withVirtualWaits(() => inFlight === 0, async () => {
-      // Another VS Code window on the same address, paced by its own client: 45 of the server's 60.
-      for (let i = 0; i < 45; i++) {
+      // Another VS Code window on the same address, paced by its own client: 54 of the server's 60.
+      for (let i = 0; i < 54; i++) {
         const res = await fetch(`${sb.docsUrl}/api/v1/documents?search=other-${i}`, { headers: { authorization: `Bearer ${sb.key}`, accept: 'application/json' } });
         assert.equal(res.status, 200);
         await res.arrayBuffer();
@@ -192,6 +226,38 @@ describe("the writer's request first: background work waits behind it and leaves
       const same = bySearch('same');
       assert.equal(same.length, 1, 'one request for both');
       assert.ok(same[0].at - t0 < AT_ONCE, `it went at once (${same[0].at - t0} ms)`);
+    });
+  });
+
+  it('reads the writer asks for again within the minute (Refresh reloading what the views show) leave part of it to new asks: a query typed meanwhile goes at once; no 429', async () => {
+    await withVirtualWaits(() => inFlight === 0, async () => {
+      const api = client();
+      const t0 = Date.now();
+      const groups = Array.from({ length: 15 }, (_, i) => `group-${i}`);
+      const load = (search: string) => api.listDocuments({ search }, { signal: new AbortController().signal });
+      // Fifteen groups expanded, then four refreshes, each reloading every one (each load the view's own: a signal).
+      await Promise.all(groups.map(load));
+      const reloads: Array<Promise<unknown>> = [];
+      for (let round = 0; round < 4; round++) reloads.push(...groups.map(load));
+      const counts = Array.from({ length: 20 }, (_, i) => list(api, `count-${i}`, 'background'));
+      // The rounds and the counts have left; those over their share wait for the next minute. Then the writer types.
+      await new Promise((r) => setImmediate(r));
+      const typed = await list(api, 'typed', 'user');
+      assert.ok(typed, 'the typed query was answered');
+      const [query] = bySearch('typed');
+      assert.ok(query.at - t0 < AT_ONCE, `the typed query went at once (${query.at - t0} ms, virtual)`);
+      const results = await Promise.allSettled([...reloads, ...counts]);
+      assert.deepEqual(results.filter((r): r is PromiseRejectedResult => r.status === 'rejected').map((r) => String(r.reason)), []);
+      const all = lists();
+      assert.equal(all.filter((r) => r.status === 429).length, 0, 'no 429');
+      const waited = bySearch('group-').filter((r) => r.at - t0 >= AT_ONCE);
+      assert.ok(waited.length > 0, 'some reloads waited for the next minute');
+      // Reloads and counts leave the writer as many requests as the writer's new asks in the minute before (15).
+      for (const [i, r] of all.entries()) {
+        if (r.query.search === 'typed' || all.slice(0, i).every((p) => p.query.search !== r.query.search)) continue;
+        const before = all.slice(0, i).filter((p) => r.at - p.at < 60_000).length;
+        assert.ok(before < LIMIT - 1 - groups.length, `the reload ${r.query.search} started with ${before} requests in the minute before it`);
+      }
     });
   });
 

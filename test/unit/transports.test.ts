@@ -9,7 +9,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApi, isApiError } from '../../src/api';
 import { FetchTransport } from '../../src/api/fetchTransport';
-import { UndiciTransport } from '../../src/api/nodeTransport';
+import { UndiciTransport } from '../../src/api/undiciTransport';
 import type { Transport } from '../../src/api/transport';
 import { CORS, server } from './apiKit';
 

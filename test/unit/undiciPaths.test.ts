@@ -1,12 +1,13 @@
 /**
  * The client loads undici by two of its internal module paths (src/api/http.ts), not by the package's entry
- * point, so that dist/api.js holds only the connection pool and `request`. undici does not promise these
+ * point, so that dist/http.js (the loopback http:// client, loaded by the first http:// request) holds only the connection pool and `request`. undici does not promise these
  * paths: this suite fails when an update moves them or changes what they export, and proves over real HTTP
  * on 127.0.0.1 that the pieces still do what the client relies on (keep-alive, redirects not followed, abort,
  * error codes). The last part checks the built bundle (dist/api.js, from `npm run build` or `npm run pretest`):
  * self-contained, without the SIMD llhttp build that esbuild.mjs leaves out, and able to make a request.
  */
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
 import * as http from 'node:http';
@@ -189,11 +190,12 @@ describe('undici by its module paths (src/api/http.ts)', () => {
   });
 });
 
-describe('the built API bundle (dist/api.js)', () => {
+describe('the built API bundle (dist/api.js) and its loopback client (dist/http.js)', () => {
   const bundle = path.join(REPO, 'dist', 'api.js');
+  const httpBundle = path.join(REPO, 'dist', 'http.js');
   let source: string;
   before(function () {
-    assert.ok(fs.existsSync(bundle), `${bundle} is missing: build first (npm run build)`);
+    for (const file of [bundle, httpBundle]) assert.ok(fs.existsSync(file), `${file} is missing: build first (npm run build)`);
     source = fs.readFileSync(bundle, 'utf8');
   });
 
@@ -204,17 +206,41 @@ describe('the built API bundle (dist/api.js)', () => {
     return m[1];
   }
 
-  it('is self-contained: it requires no package at run time', () => {
-    const required = [...source.matchAll(/\brequire\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1]);
-    const packages = required.filter((m) => !m.startsWith('node:') && !BUILTINS.has(m));
-    assert.deepEqual([...new Set(packages)], []);
+  it('is self-contained: it requires no package at run time, only the loopback client\'s bundle (dist/http.js)', () => {
+    for (const file of [bundle, httpBundle]) {
+      const required = [...fs.readFileSync(file, 'utf8').matchAll(/\brequire\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1]);
+      const packages = required.filter((m) => !m.startsWith('node:') && !BUILTINS.has(m) && !(file === bundle && m === './http.js'));
+      assert.deepEqual([...new Set(packages)], [], path.basename(file));
+    }
   });
 
-  it('holds the plain llhttp build, and neither the SIMD one, HTTP/2 nor fetch\'s FormData bodies (left out by esbuild.mjs)', () => {
-    assert.ok(source.includes(wasmBase64('llhttp-wasm.js')), 'the plain build is in the bundle');
-    assert.ok(!source.includes(wasmBase64('llhttp_simd-wasm.js')), 'the SIMD build is left out');
-    assert.doesNotMatch(source, /require\(["'](node:)?http2["']\)/, 'node:http2 is not required');
-    assert.doesNotMatch(source, /multipart\/form-data/, "fetch's body extraction (FormData, multipart) is left out");
+  it('holds no undici: the loopback http:// client is dist/http.js, loaded by the first http:// request', () => {
+    assert.ok(!source.includes(wasmBase64('llhttp-wasm.js')), 'no llhttp in dist/api.js');
+    const inputs = (JSON.parse(fs.readFileSync(path.join(REPO, 'dist', 'bundles.json'), 'utf8')) as { bundles: Record<string, { inputs: string[] }> }).bundles.api.inputs;
+    assert.deepEqual(inputs.filter((i) => i.includes('node_modules/undici/')), [], 'no module of undici in dist/api.js (esbuild\'s report, dist/bundles.json)');
+    assert.match(source, /require\(["']\.\/http\.js["']\)/, 'dist/api.js loads dist/http.js at run time');
+  });
+
+  it('dist/http.js holds the plain llhttp build, and neither the SIMD one, HTTP/2 nor fetch\'s FormData bodies (left out by esbuild.mjs)', () => {
+    const http1 = fs.readFileSync(httpBundle, 'utf8');
+    assert.ok(http1.includes(wasmBase64('llhttp-wasm.js')), 'the plain build is in the bundle');
+    assert.ok(!http1.includes(wasmBase64('llhttp_simd-wasm.js')), 'the SIMD build is left out');
+    assert.doesNotMatch(http1, /require\(["'](node:)?http2["']\)/, 'node:http2 is not required');
+    assert.doesNotMatch(http1, /multipart\/form-data/, "fetch's body extraction (FormData, multipart) is left out");
+  });
+
+  it('a request to an https:// server loads no undici (dist/http.js stays unloaded); an http:// one loads it', () => {
+    // In a process of its own: this suite's other tests load dist/http.js.
+    const script = `
+      const api = require(${JSON.stringify(bundle)}).createApi({ documentsUrl: process.argv[1], projectsUrl: process.argv[1], getKey: () => 'k', pacing: false, retries: 0, timeoutMs: 3000 });
+      api.getAccount().catch(() => undefined).then(() => {
+        const loaded = Object.keys(require.cache).filter((f) => f === ${JSON.stringify(httpBundle)} || /undici/.test(f));
+        api.dispose();
+        process.stdout.write(JSON.stringify(loaded));
+      });`;
+    const loadedFor = (url: string) => JSON.parse(execFileSync(process.execPath, ['-e', script, url], { encoding: 'utf8', timeout: 15_000 })) as string[];
+    assert.deepEqual(loadedFor('https://127.0.0.1:9'), [], 'https:// (here a closed port) loads no undici');
+    assert.deepEqual(loadedFor('http://127.0.0.1:9'), [httpBundle], 'loopback http:// loads dist/http.js');
   });
 
   it('sends a form body with that build (the path that no longer has fetch\'s body extraction)', async () => {
