@@ -14,6 +14,7 @@ import { Logger } from './util/log';
 import { runCommand } from './util/run';
 import { registerWriteUi } from './write/menu';
 import { ProposalContent } from './write/proposalContent';
+import { useVscodeL10n } from './util/l10n';
 
 type CoreModule = typeof import('./core');
 
@@ -46,6 +47,9 @@ function loadCore(): CoreModule {
  */
 export function activate(context: vscode.ExtensionContext): TestApi | undefined {
   const t0 = Date.now();
+  // The vscode-free code (the API's error texts, the usage figures) translates with VS Code's bundle from now on.
+  const bundle = vscode.l10n;
+  useVscodeL10n({ t: (message, ...args) => bundle.t(message, ...(args as string[])), language: vscode.env.language });
   /** How long activate() took, told in the log when the services are built (no line, no log channel, at activation). */
   let activationMs = -1;
   const log = new Logger();

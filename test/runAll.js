@@ -145,6 +145,8 @@ const TIERS = [
   { name: 'package', run: () => runChildTier('package', path.join(OUT, 'package', 'runPackage.js')) },
   // The extension driven through the workbench UI (clicks, keys, menus, dialog) against the sandbox.
   { name: 'e2e', run: () => runChildTier('e2e', path.join(OUT, 'e2e', 'runE2e.js')) },
+  // The same workbench started in German (--locale de): the views, a question, an error and the status bar in German.
+  { name: 'e2e-locale', run: () => runChildTier('e2e-locale', path.join(OUT, 'e2e', 'runLocale.js')) },
   // The browser build (dist/web) in code-server's web-worker extension host, against a sandbox answering CORS.
   { name: 'web', run: () => runChildTier('web', path.join(OUT, 'web', 'runWeb.js')) },
 ];

@@ -116,7 +116,7 @@ export class AccountsMenu extends Disposable implements vscode.AuthenticationPro
 
   createSession(): Promise<vscode.AuthenticationSession> {
     return Promise.reject(
-      new Error('Content Docs signs in with its own command: run "Content Docs: Set API Key…" from the Command Palette or the Content Docs view.'),
+      new Error(vscode.l10n.t('Content Docs signs in with its own command: run "Content Docs: Set API Key…" from the Command Palette or the Content Docs view.')),
     );
   }
 

@@ -1,5 +1,5 @@
 import vscode = require('vscode');
-import type { AccountInfo, ContentApi, Exchange } from '../api/index';
+import type { AccountInfo, AddressOf, ContentApi, Exchange } from '../api/index';
 import { ApiError } from '../api/errors';
 import * as config from '../util/config';
 import { Disposable } from '../util/disposable';
@@ -41,8 +41,8 @@ export class ApiLibrary extends Disposable {
   }
 
   /** Checks a server address without sending anything: throws an ApiError that explains what is wrong. */
-  checkBaseUrl(url: string, label: string): string {
-    return this.lib().checkBaseUrl(url, label);
+  checkBaseUrl(url: string, which: AddressOf): string {
+    return this.lib().checkBaseUrl(url, which);
   }
 
   /**

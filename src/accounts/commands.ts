@@ -4,6 +4,7 @@ import { hostOf } from './accountNames';
 import { addressProblem, askCheckedKey } from './keyBox';
 import { CMD } from '../constants';
 import type { KeyBoxNeeds } from './keyBox';
+import type { AddressOf } from '../api/index';
 import type { AccountRootsTree } from '../tree/accountRoots';
 import type { DocNode } from '../model/nodes';
 import type { ProjectNode } from '../model/nodes';
@@ -22,35 +23,35 @@ export async function addAccount(s: AccountCommandsNeeds): Promise<boolean> {
     // No account yet: the first one is the one of Set API Key… (its address in the user settings).
     return Boolean(await vscode.commands.executeCommand(CMD.signIn));
   }
-  const check = (v: string, label: string) => addressProblem(s, v, label);
+  const check = (v: string, which: AddressOf) => addressProblem(s, v, which);
   const url = await s.prompter.inputChecked(
     {
-      title: 'Content Docs: Add Account (1/3)',
-      prompt: 'The address of the content service of this account (https://…).',
+      title: vscode.l10n.t('Content Docs: Add Account (1/3)'),
+      prompt: vscode.l10n.t('The address of the content service of this account (https://…).'),
       placeHolder: 'https://writer.example.com',
-      validateInput: (v) => check(v, 'server address'),
+      validateInput: (v) => check(v, 'documents'),
     },
-    (v) => Promise.resolve(check(v, 'server address')),
+    (v) => Promise.resolve(check(v, 'documents')),
   );
   if (url === undefined) return false;
-  const documentsUrl = s.library.checkBaseUrl(url, 'server address');
+  const documentsUrl = s.library.checkBaseUrl(url, 'documents');
   const seo = await s.prompter.inputChecked(
     {
-      title: 'Content Docs: Add Account (2/3)',
-      prompt: 'The address of its projects (SEO) server. Press Enter to use the same address.',
+      title: vscode.l10n.t('Content Docs: Add Account (2/3)'),
+      prompt: vscode.l10n.t('The address of its projects (SEO) server. Press Enter to use the same address.'),
       value: documentsUrl,
-      validateInput: (v) => (v.trim() ? check(v, 'projects server address') : undefined),
+      validateInput: (v) => (v.trim() ? check(v, 'projects') : undefined),
     },
-    (v) => Promise.resolve(v.trim() ? check(v, 'projects server address') : undefined),
+    (v) => Promise.resolve(v.trim() ? check(v, 'projects') : undefined),
   );
   if (seo === undefined) return false;
-  const projectsUrl = seo.trim() ? s.library.checkBaseUrl(seo, 'projects server address') : documentsUrl;
+  const projectsUrl = seo.trim() ? s.library.checkBaseUrl(seo, 'projects') : documentsUrl;
 
   const checked = await askCheckedKey(
     s,
     {
-      title: 'Content Docs: Add Account (3/3)',
-      prompt: `The API key of your account at ${hostOf(documentsUrl)} (API section of its settings). It is stored in VS Code's secret storage.`,
+      title: vscode.l10n.t('Content Docs: Add Account (3/3)'),
+      prompt: vscode.l10n.t("The API key of your account at {0} (API section of its settings). It is stored in VS Code's secret storage.", hostOf(documentsUrl)),
       logTag: 'accounts',
     },
     // Only a key the server accepted gets a label (registry.add makes it): labels are kept for the newest pairs only,
@@ -58,14 +59,14 @@ export async function addAccount(s: AccountCommandsNeeds): Promise<boolean> {
     { documentsUrl, projectsUrl },
     (label) => {
       const existing = s.registry.byLabel(label);
-      return existing ? `This account is already signed in (${existing.displayName}).` : undefined;
+      return existing ? vscode.l10n.t('This account is already signed in ({0}).', existing.displayName) : undefined;
     },
   );
   if (!checked) return false;
   const { key, account } = checked;
   const added = await s.registry.add({ documentsUrl, projectsUrl, ...(account.name?.trim() ? { name: account.name.trim() } : {}) }, key);
   added.usage.seed(account);
-  void vscode.window.showInformationMessage(`Content Docs: added ${added.displayName}.`);
+  void vscode.window.showInformationMessage(vscode.l10n.t('Content Docs: added {0}.', added.displayName));
   return true;
 }
 

@@ -1,17 +1,18 @@
-import type { AccountInfo } from '../api/index';
+import type { AccountInfo, AddressOf } from '../api/index';
 import { describeError, errorKind } from '../util/errors';
 import type { AccountRegistry } from './registry';
 import type { ApiLibrary } from './apiProvider';
 import type { Logger } from '../util/log';
 import type { Prompter } from '../ui/prompter';
+import { l10n } from '../util/l10n';
 
 /** What the key box takes. */
 export type KeyBoxNeeds = { readonly library: ApiLibrary; readonly log: Logger; readonly prompter: Prompter; readonly registry: AccountRegistry };
 
 /** What a server address box shows under it: the reason an address is refused (undefined: accepted). */
-export function addressProblem(s: KeyBoxNeeds, value: string, label: string): string | undefined {
+export function addressProblem(s: KeyBoxNeeds, value: string, which: AddressOf): string | undefined {
   try {
-    s.library.checkBaseUrl(value, label);
+    s.library.checkBaseUrl(value, which);
     return undefined;
   } catch (e) {
     return (e as Error).message;
@@ -20,12 +21,12 @@ export function addressProblem(s: KeyBoxNeeds, value: string, label: string): st
 
 export function validateKey(v: string): string | undefined {
   const t = v.trim();
-  if (!t) return 'The key cannot be empty.';
-  if (/\s/.test(t)) return 'The key cannot contain spaces or line breaks.';
+  if (!t) return l10n.t('The key cannot be empty.');
+  if (/\s/.test(t)) return l10n.t('The key cannot contain spaces or line breaks.');
   // Control characters are exactly what this looks for.
   // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(t)) return 'The key contains control characters.';
-  if (t.length > 4096) return 'The key is too long.';
+  if (/[\u0000-\u001f\u007f]/.test(t)) return l10n.t('The key contains control characters.');
+  if (t.length > 4096) return l10n.t('The key is too long.');
   return undefined;
 }
 
@@ -49,15 +50,15 @@ export async function askCheckedKey(
       title: box.title,
       prompt: box.prompt,
       password: true,
-      placeHolder: 'API key',
+      placeHolder: l10n.t('API key'),
       validateInput: (v) => validateKey(v),
-      checkingMessage: 'Checking the key with the server…',
+      checkingMessage: l10n.t('Checking the key with the server…'),
     },
     async (value, signal) => {
       const problem = validateKey(value);
       if (problem) return problem;
       const url = where.documentsUrl;
-      if (!url) return 'No server address is set.';
+      if (!url) return l10n.t('No server address is set.');
       const refused = refuse(await s.registry.labelFor(url, value.trim(), { mint: false }));
       if (refused) return refused;
       try {
@@ -67,8 +68,8 @@ export async function askCheckedKey(
         if (signal.aborted) return 'Cancelled.'; // Escape: the box is gone, and this answer is not shown
         s.log.warn(`[${box.logTag}] key check failed: ${errorKind(e) ?? 'error'}`);
         return errorKind(e) === 'auth'
-          ? 'The server did not accept this API key. Check it and press Enter again, or Escape to cancel.'
-          : describeError("Couldn't check the API key", e);
+          ? l10n.t('The server did not accept this API key. Check it and press Enter again, or Escape to cancel.')
+          : describeError(l10n.t("Couldn't check the API key"), e);
       }
     },
   );

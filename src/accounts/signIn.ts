@@ -21,18 +21,18 @@ export async function signIn(s: SignInNeeds): Promise<boolean> {
   let newServer: string | undefined;
   if (!config.documentsBaseUrl()) {
     // Checked here, not on the wire: no key is known yet, and nothing goes to an address before one is.
-    const check = (v: string) => addressProblem(s, v, 'server address');
+    const check = (v: string) => addressProblem(s, v, 'documents');
     const url = await s.prompter.inputChecked(
       {
-        title: 'Content Docs: Server Address',
-        prompt: 'The address of your content service (https://…). Saved in your user settings.',
+        title: vscode.l10n.t('Content Docs: Server Address'),
+        prompt: vscode.l10n.t('The address of your content service (https://…). Saved in your user settings.'),
         placeHolder: 'https://writer.example.com',
         validateInput: check,
       },
       (v) => Promise.resolve(check(v)),
     );
     if (url === undefined) return false;
-    newServer = s.library.checkBaseUrl(url, 'server address');
+    newServer = s.library.checkBaseUrl(url, 'documents');
   }
 
   // The server the key is checked with: it is stored only for that server.
@@ -40,8 +40,8 @@ export async function signIn(s: SignInNeeds): Promise<boolean> {
   const checked = await askCheckedKey(
     s,
     {
-      title: 'Content Docs: Set API Key',
-      prompt: 'Paste the API key from your account settings (API section). It is stored in VS Code\'s secret storage.',
+      title: vscode.l10n.t('Content Docs: Set API Key'),
+      prompt: vscode.l10n.t("Paste the API key from your account settings (API section). It is stored in VS Code's secret storage."),
       logTag: 'auth',
     },
     { documentsUrl: checkedUrl },
@@ -49,7 +49,10 @@ export async function signIn(s: SignInNeeds): Promise<boolean> {
       // The same server and key as an account added with Add Account…: one account, never two of it side by side.
       const twin = label !== undefined ? s.registry.added().find((a) => a.label === label) : undefined;
       return twin
-        ? `This account was added with "Add Account…" (${twin.displayName}). To make it the account of "Set API Key…", remove it with "Remove Account…" first, or use another key.`
+        ? vscode.l10n.t(
+            'This account was added with "Add Account…" ({0}). To make it the account of "Set API Key…", remove it with "Remove Account…" first, or use another key.',
+            twin.displayName,
+          )
         : undefined;
     },
   );
@@ -73,7 +76,7 @@ export async function signIn(s: SignInNeeds): Promise<boolean> {
   // The key check just read the account: the plan usage shows from it, and the first request does not read it again.
   s.registry.all().find((a) => a.origin === 'settings' && a.documentsUrl === checkedUrl)?.usage.seed(account);
   s.log.info('[auth] API key saved');
-  void vscode.window.showInformationMessage('Content Docs: signed in.');
+  void vscode.window.showInformationMessage(vscode.l10n.t('Content Docs: signed in.'));
   return true;
 }
 

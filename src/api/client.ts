@@ -1,10 +1,11 @@
 import type { Dispatcher } from './http';
 import { ApiError, firstSentence, summarizeFields } from './errors';
-import { defaultTransport, INSECURE_HTTP_NOTE } from './platform';
+import { defaultTransport, insecureHttpNote } from './platform';
 import { prepareSchemas, schemas, type Schemas, type ZodSchema } from './schemas';
 import { SendFailure, type Transport, type TransportResponse } from './transport';
 import { describeNetworkFailure, proxySignInRequired } from './networkErrors';
 import { serverTrim } from './validate';
+import { l10n } from '../util/l10n';
 
 export type Service = 'documents' | 'projects';
 
@@ -105,27 +106,72 @@ export interface RequestSpec<T> {
 
 const LOOPBACK = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\]|::1)$/i;
 
+/** Which server address a refusal is about: the documents (content service) one or the projects (SEO) one. */
+export type AddressOf = 'documents' | 'projects';
+
+/**
+ * An address named by the caller in English ("documents server address (CONTENT_DOCS_DOCUMENTS_URL)"): for callers
+ * outside VS Code, which speak English only (the MCP server names its environment variable). VS Code's callers name
+ * an {@link AddressOf}, whose sentences are translated.
+ */
+export interface NamedAddress {
+  readonly label: string;
+}
+
+/** Why checkBaseUrl refuses an address, in English, for a {@link NamedAddress}. */
+function namedRefusal(label: string, why: 'invalid' | 'credentials' | 'query' | 'http' | 'scheme', value: string): string {
+  switch (why) {
+    case 'invalid':
+      return `The ${label} "${value}" is not a valid URL.`;
+    case 'credentials':
+      return `The ${label} must not contain a user name or password.`;
+    case 'query':
+      return `The ${label} must not contain a query or fragment.`;
+    case 'http':
+      return `The ${label} ${value} uses http:// to another machine, which would send the API key unencrypted. Use https://, or http:// only for localhost / 127.0.0.1.`;
+    case 'scheme':
+      return `The ${label} must start with https:// (got ${value}).`;
+  }
+}
+
+/** Why checkBaseUrl refuses an address, one whole sentence per address. */
+function addressRefusal(which: AddressOf | NamedAddress, why: 'invalid' | 'credentials' | 'query' | 'http' | 'scheme', value: string): string {
+  if (typeof which === 'object') return namedRefusal(which.label, why, value);
+  const documents = which === 'documents';
+  switch (why) {
+    case 'invalid':
+      return documents ? l10n.t('The server address "{0}" is not a valid URL.', value) : l10n.t('The projects server address "{0}" is not a valid URL.', value);
+    case 'credentials':
+      return documents ? l10n.t('The server address must not contain a user name or password.') : l10n.t('The projects server address must not contain a user name or password.');
+    case 'query':
+      return documents ? l10n.t('The server address must not contain a query or fragment.') : l10n.t('The projects server address must not contain a query or fragment.');
+    case 'http':
+      return documents
+        ? l10n.t('The server address {0} uses http:// to another machine, which would send the API key unencrypted. Use https://, or http:// only for localhost / 127.0.0.1.', value)
+        : l10n.t('The projects server address {0} uses http:// to another machine, which would send the API key unencrypted. Use https://, or http:// only for localhost / 127.0.0.1.', value);
+    case 'scheme':
+      return documents ? l10n.t('The server address must start with https:// (got {0}).', value) : l10n.t('The projects server address must start with https:// (got {0}).', value);
+  }
+}
+
 /**
  * Checks that a base URL may receive the key: https anywhere, http only to this machine.
  * Returns the normalized base (no trailing slash).
  */
-export function checkBaseUrl(raw: string, label = 'base URL'): string {
+export function checkBaseUrl(raw: string, which: AddressOf | NamedAddress = 'documents'): string {
   let url: URL;
   try {
     url = new URL(String(raw).trim());
   } catch {
-    throw new ApiError('insecure', `The ${label} "${raw}" is not a valid URL.`);
+    throw new ApiError('insecure', addressRefusal(which, 'invalid', raw));
   }
-  if (url.username || url.password) throw new ApiError('insecure', `The ${label} must not contain a user name or password.`);
-  if (url.search || url.hash) throw new ApiError('insecure', `The ${label} must not contain a query or fragment.`);
+  if (url.username || url.password) throw new ApiError('insecure', addressRefusal(which, 'credentials', ''));
+  if (url.search || url.hash) throw new ApiError('insecure', addressRefusal(which, 'query', ''));
   if (url.protocol === 'http:' && !LOOPBACK.test(url.hostname)) {
-    throw new ApiError(
-      'insecure',
-      `The ${label} ${url.origin} uses http:// to another machine, which would send the API key unencrypted. Use https://, or http:// only for localhost / 127.0.0.1.${INSECURE_HTTP_NOTE}`,
-    );
+    throw new ApiError('insecure', `${addressRefusal(which, 'http', url.origin)}${insecureHttpNote()}`);
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-    throw new ApiError('insecure', `The ${label} must start with https:// (got ${url.protocol}).`);
+    throw new ApiError('insecure', addressRefusal(which, 'scheme', url.protocol));
   }
   return url.origin + url.pathname.replace(/\/+$/, '');
 }
@@ -146,7 +192,7 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
 }
 
 function cancelled(): ApiError {
-  return new ApiError('cancelled', 'The request was cancelled.');
+  return new ApiError('cancelled', l10n.t('The request was cancelled.'));
 }
 
 /** One header's value (the first, if it came more than once). */
@@ -496,8 +542,8 @@ export class HttpClient {
   /** The base URL for a service, checked: the key is never sent to an insecure address. */
   baseUrl(service: Service): string {
     return service === 'documents'
-      ? checkBaseUrl(this.options.documentsUrl, 'documents base URL')
-      : checkBaseUrl(this.options.projectsUrl, 'projects base URL');
+      ? checkBaseUrl(this.options.documentsUrl, 'documents')
+      : checkBaseUrl(this.options.projectsUrl, 'projects');
   }
 
   async send<T>(spec: RequestSpec<T>): Promise<T> {
@@ -601,8 +647,8 @@ export class HttpClient {
     // Trimmed like any pasted text (a copied key can carry a zero-width space or a byte-order mark).
     const rawKey = await this.options.getKey();
     const key = rawKey === undefined ? undefined : serverTrim(rawKey);
-    if (!key) throw new ApiError('auth', 'No API key is set. Run "Content Docs: Set API Key…" first.');
-    if (/[^\x21-\x7e]/.test(key)) throw new ApiError('auth', 'The API key contains spaces, control or invisible characters; set it again.');
+    if (!key) throw new ApiError('auth', l10n.t('No API key is set. Run "Content Docs: Set API Key…" first.'));
+    if (/[^\x21-\x7e]/.test(key)) throw new ApiError('auth', l10n.t('The API key contains spaces, control or invisible characters; set it again.'));
     const slot = await this.pace(spec.service, urgency, spec.signal);
 
     const timeoutMs = spec.timeoutMs ?? this.options.timeoutMs ?? 30_000;
@@ -673,7 +719,7 @@ export class HttpClient {
 
   private transportError(e: unknown, timedOut: boolean, callerSignal: AbortSignal | undefined, timeoutMs: number, url: string): ApiError {
     if (e instanceof ApiError) return e;
-    if (timedOut) return new ApiError('timeout', `The server did not answer within ${Math.round(timeoutMs / 1000)} seconds.`, { cause: e });
+    if (timedOut) return new ApiError('timeout', l10n.t('The server did not answer within {0} seconds.', Math.round(timeoutMs / 1000)), { cause: e });
     if (callerSignal?.aborted) return cancelled();
     return this.transport.explainFailure?.(e, url) ?? describeNetworkFailure(e, url);
   }
@@ -693,14 +739,14 @@ export class HttpClient {
     }
     if (status >= 200 && status < 300) {
       if (/text\/html/i.test(contentType) || /^\s*</.test(raw.text)) {
-        throw new ApiError('badResponse', `The server answered with a web page instead of data (HTTP ${status}). Check the base URL.`, { status });
+        throw new ApiError('badResponse', l10n.t('The server answered with a web page instead of data (HTTP {0}). Check the server address.', status), { status });
       }
-      if (!parsed) throw new ApiError('badResponse', `The server's answer could not be read: it is not valid JSON (HTTP ${status}).`, { status });
+      if (!parsed) throw new ApiError('badResponse', l10n.t("The server's answer could not be read: it is not valid JSON (HTTP {0}).", status), { status });
       const result = schema.safeParse(json);
       if (!result.success) {
         const issue = result.error.issues[0];
         const where = issue?.path.length ? issue.path.join('.') : 'body';
-        throw new ApiError('badResponse', `The server's answer did not have the expected shape (HTTP ${status}; ${where}: ${issue?.message ?? 'invalid'}).`, {
+        throw new ApiError('badResponse', l10n.t("The server's answer did not have the expected shape (HTTP {0}; {1}: {2}).", status, where, issue?.message ?? 'invalid'), {
           status,
           cause: result.error,
         });
@@ -713,20 +759,25 @@ export class HttpClient {
     if (status >= 300 && status < 400) return this.redirected(raw, requestUrl, service);
     switch (status) {
       case 401:
-        return fail('auth', 'The server did not accept the API key (HTTP 401). Set a valid key.', { status });
+        return fail('auth', l10n.t('The server did not accept the API key (HTTP 401). Set a valid key.'), { status });
       case 403:
-        return fail('forbidden', `Your plan has no access to this feature (HTTP 403)${serverText ? `: ${serverText}` : '.'}`, { status });
+        return fail('forbidden', serverText ? l10n.t('Your plan has no access to this feature (HTTP 403): {0}', serverText) : l10n.t('Your plan has no access to this feature (HTTP 403).'), { status });
       case 407:
         // From a proxy between VS Code and the server (it answers the CONNECT that would open the tunnel).
         throw proxySignInRequired(raw.proxy);
       case 404:
-        return fail('notFound', 'Not found on the server (HTTP 404): it may have been deleted.', { status });
+        return fail('notFound', l10n.t('Not found on the server (HTTP 404): it may have been deleted.'), { status });
       case 422: {
         const fields: Record<string, string[]> = {};
         const src = (message && typeof message === 'object' ? message : undefined) ?? (errBody?.success ? errBody.data.errors : undefined);
         for (const [k, v] of Object.entries(src ?? {})) fields[k] = Array.isArray(v) ? v : [String(v)];
         const summary = summarizeFields(fields);
-        return fail('validation', summary ? `The server refused the input: ${summary}` : `The server refused the input (HTTP 422)${serverText ? `: ${serverText}` : '.'}`, {
+        const refused = summary
+          ? l10n.t('The server refused the input: {0}', summary)
+          : serverText
+            ? l10n.t('The server refused the input (HTTP 422): {0}', serverText)
+            : l10n.t('The server refused the input (HTTP 422).');
+        return fail('validation', refused, {
           status,
           fields,
         });
@@ -737,12 +788,13 @@ export class HttpClient {
           return fail(
             'rateLimited',
             this.headersReadable
-              ? 'Too many requests (HTTP 429), and the server did not say how long to wait: try again in a minute.'
-              : 'Too many requests (HTTP 429). The browser does not let Content Docs read how long the server asked to wait: try again in a minute.',
+              ? l10n.t('Too many requests (HTTP 429), and the server did not say how long to wait: try again in a minute.')
+              : l10n.t('Too many requests (HTTP 429). The browser does not let Content Docs read how long the server asked to wait: try again in a minute.'),
             { status },
           );
         }
-        return fail('rateLimited', `Too many requests (HTTP 429): try again in ${retryAfter} second${retryAfter === 1 ? '' : 's'}.`, {
+        const wait = retryAfter === 1 ? l10n.t('Too many requests (HTTP 429): try again in 1 second.') : l10n.t('Too many requests (HTTP 429): try again in {0} seconds.', retryAfter);
+        return fail('rateLimited', wait, {
           status,
           retryAfter,
         });
@@ -754,12 +806,12 @@ export class HttpClient {
           const said = typeof message === 'string' ? message : message !== undefined ? JSON.stringify(message) : undefined;
           const sentence = said === undefined ? undefined : firstSentence(withoutKey(said, key));
           const detail = said !== undefined && said.trim() !== sentence ? withoutKey(said, key).slice(0, 4000) : undefined;
-          return fail('server', sentence ? `The server had a problem (HTTP ${status}): "${sentence}"` : `The server had a problem (HTTP ${status}). Try again.`, {
+          return fail('server', sentence ? l10n.t('The server had a problem (HTTP {0}): "{1}"', status, sentence) : l10n.t('The server had a problem (HTTP {0}). Try again.', status), {
             status,
             detail,
           });
         }
-        return fail('badResponse', `The server answered HTTP ${status}${serverText ? `: ${serverText}` : '.'}`, { status });
+        return fail('badResponse', serverText ? l10n.t('The server answered HTTP {0}: {1}', status, serverText) : l10n.t('The server answered HTTP {0}.', status), { status });
     }
   }
 
@@ -770,7 +822,6 @@ export class HttpClient {
    */
   private redirected(raw: RawResponse, requestUrl: string, service: Service): never {
     const { status } = raw;
-    const setting = service === 'documents' ? 'documents server address (contentDocs.documents.baseUrl)' : 'projects server address (contentDocs.projects.baseUrl)';
     const location = header(raw.headers, 'location')?.trim();
     let target: URL | undefined;
     try {
@@ -779,22 +830,34 @@ export class HttpClient {
       target = undefined;
     }
     if (!target) {
-      return fail(
-        'moved',
-        `The server answered with a redirect (HTTP ${status}) without ${location ? 'a valid' : 'an'} address to go to; it was not followed. Check the ${setting}.`,
-        { status },
-      );
+      const documents = service === 'documents';
+      const said = location
+        ? documents
+          ? l10n.t('The server answered with a redirect (HTTP {0}) without a valid address to go to; it was not followed. Check the documents server address (contentDocs.documents.baseUrl).', status)
+          : l10n.t('The server answered with a redirect (HTTP {0}) without a valid address to go to; it was not followed. Check the projects server address (contentDocs.projects.baseUrl).', status)
+        : documents
+          ? l10n.t('The server answered with a redirect (HTTP {0}) without an address to go to; it was not followed. Check the documents server address (contentDocs.documents.baseUrl).', status)
+          : l10n.t('The server answered with a redirect (HTTP {0}) without an address to go to; it was not followed. Check the projects server address (contentDocs.projects.baseUrl).', status);
+      return fail('moved', said, { status });
     }
     const base = new URL(this.baseUrl(service));
     if (target.origin === base.origin && /\/login\/?$/.test(target.pathname)) {
-      return fail('auth', `The server redirected to its login page (HTTP ${status}): the API key was not accepted.`, { status });
+      return fail('auth', l10n.t('The server redirected to its login page (HTTP {0}): the API key was not accepted.', status), { status });
     }
     const where = redirectTarget(target);
-    return fail(
-      'moved',
-      `The server says its address has moved (HTTP ${status}) to ${where}. The request and the API key were not sent there; if the server really moved, change the ${setting}.`,
-      { status, location: where },
-    );
+    const moved =
+      service === 'documents'
+        ? l10n.t(
+            'The server says its address has moved (HTTP {0}) to {1}. The request and the API key were not sent there; if the server really moved, change the documents server address (contentDocs.documents.baseUrl).',
+            status,
+            where,
+          )
+        : l10n.t(
+            'The server says its address has moved (HTTP {0}) to {1}. The request and the API key were not sent there; if the server really moved, change the projects server address (contentDocs.projects.baseUrl).',
+            status,
+            where,
+          );
+    return fail('moved', moved, { status, location: where });
   }
 
   private log(level: LogLevel, line: string): void {

@@ -4,6 +4,7 @@
  * tests prove the browser's behaviour (preflight, unreadable headers, the opaque failure) without a browser.
  */
 import { ApiError } from './errors';
+import { l10n } from '../util/l10n';
 import { tooLarge, type Transport, type TransportRequest, type TransportResponse } from './transport';
 
 /** Response headers any CORS answer lets browser code read (the Fetch standard's safelist). The servers expose nothing more. */
@@ -100,13 +101,24 @@ export class FetchTransport implements Transport {
     if (target.protocol === 'http:' && page === 'https:' && !LOOPBACK.test(target.hostname)) {
       return new ApiError(
         'network',
-        `The browser blocked the request to ${target.origin}: this page is https:// and the server address is http:// (mixed content). Use the server's https:// address, or the desktop VS Code.`,
+        l10n.t(
+          "The browser blocked the request to {0}: this page is https:// and the server address is http:// (mixed content). Use the server's https:// address, or the desktop VS Code.",
+          target.origin,
+        ),
         { cause: error },
       );
     }
     return new ApiError(
       'network',
-      `Could not reach ${target.origin} from the browser. Either the server refuses browser access (its CORS settings, or a proxy in front of it that blocks OPTIONS requests), or it is not running or not reachable from here${target.protocol === 'http:' && page === 'https:' ? ' (an https:// page calling an http:// address can also be blocked as mixed content)' : ''}. The desktop VS Code does not need browser access: it works with this server.`,
+      target.protocol === 'http:' && page === 'https:'
+        ? l10n.t(
+            'Could not reach {0} from the browser. Either the server refuses browser access (its CORS settings, or a proxy in front of it that blocks OPTIONS requests), or it is not running or not reachable from here (an https:// page calling an http:// address can also be blocked as mixed content). The desktop VS Code does not need browser access: it works with this server.',
+            target.origin,
+          )
+        : l10n.t(
+            'Could not reach {0} from the browser. Either the server refuses browser access (its CORS settings, or a proxy in front of it that blocks OPTIONS requests), or it is not running or not reachable from here. The desktop VS Code does not need browser access: it works with this server.',
+            target.origin,
+          ),
       { cause: error },
     );
   }

@@ -7,7 +7,7 @@ import * as documents from './documents';
 import * as projects from './projects';
 import { getAccount, getAccountUsage } from './account';
 
-export type { Call, CallOptions, ClientOptions, Exchange, LogLevel, Priority, Service } from './client';
+export type { AddressOf, Call, CallOptions, ClientOptions, Exchange, LogLevel, Priority, Service } from './client';
 export type { AccountInfo, ContentDocument, Project, UsageFigures } from './schemas';
 export type { Page } from './paging';
 export type { DocumentListQuery, NewDocument, DocumentChanges } from './documents';

@@ -7,6 +7,7 @@
  */
 import { ApiError } from './errors';
 import { SendFailure } from './transport';
+import { l10n } from '../util/l10n';
 
 /** OpenSSL's verification results, as Node names them, for a certificate whose issuer is not trusted here. */
 const UNTRUSTED = new Set([
@@ -33,9 +34,9 @@ const UNVERIFIED = new Set([
 /** An answer that is no TLS at all: a plain-HTTP server on that port, or something in between answering for it. */
 const NOT_TLS = new Set(['ERR_SSL_WRONG_VERSION_NUMBER', 'ERR_SSL_PACKET_LENGTH_TOO_LONG', 'ERR_SSL_HTTP_REQUEST', 'EPROTO']);
 
-const INSTALL =
-  "If your organization has its own certificate authority, or its network inspects HTTPS, install that authority in the system's certificate store, then reload the window.";
-const PROXY_SETTING = 'If your network reaches servers through a proxy, set it in VS Code\'s "http.proxy" setting.';
+const install = () =>
+  l10n.t("If your organization has its own certificate authority, or its network inspects HTTPS, install that authority in the system's certificate store, then reload the window.");
+const proxySetting = () => l10n.t('If your network reaches servers through a proxy, set it in VS Code\'s "http.proxy" setting.');
 
 /** The first error code found on an error, its cause, or the first of an AggregateError's errors (a few levels deep). */
 export function errorCode(e: unknown, depth = 0): string | undefined {
@@ -67,26 +68,57 @@ function origin(url: string): string {
   try {
     return new URL(url).origin;
   } catch {
-    return 'the server';
+    return l10n.t('the server');
   }
 }
 
-/** What a connection failure was, in a few words. */
-function connectionWords(code: string | undefined): string {
+/** A proxy that could not be reached, and how. */
+function proxyWords(proxy: string, code: string | undefined): string {
   switch (code) {
     case 'ECONNREFUSED':
-      return 'the connection was refused';
+      return l10n.t('Could not connect to the proxy {0}: the connection was refused.', proxy);
     case 'ENOTFOUND':
     case 'EAI_AGAIN':
-      return 'its name could not be resolved';
+      return l10n.t('Could not connect to the proxy {0}: its name could not be resolved.', proxy);
     case 'ETIMEDOUT':
     case 'UND_ERR_CONNECT_TIMEOUT':
-      return 'the connection timed out';
+      return l10n.t('Could not connect to the proxy {0}: the connection timed out.', proxy);
     case 'ECONNRESET':
     case 'UND_ERR_SOCKET':
-      return 'the connection was closed';
+      return l10n.t('Could not connect to the proxy {0}: the connection was closed.', proxy);
     default:
-      return `the connection failed${code ? ` (${code})` : ''}`;
+      return code
+        ? l10n.t('Could not connect to the proxy {0}: the connection failed ({1}).', proxy, code)
+        : l10n.t('Could not connect to the proxy {0}: the connection failed.', proxy);
+  }
+}
+
+/** A server that could not be reached, and how (through a proxy, when one was used). */
+function reachWords(code: string | undefined, proxy: string | undefined): string {
+  switch (code) {
+    case 'ECONNREFUSED':
+      return proxy
+        ? l10n.t('Could not reach the server (through the proxy {0}): the connection was refused (is the server running?).', proxy)
+        : l10n.t('Could not reach the server: the connection was refused (is the server running?).');
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return proxy
+        ? l10n.t('Could not reach the server (through the proxy {0}): the server name could not be resolved.', proxy)
+        : l10n.t('Could not reach the server: the server name could not be resolved.');
+    case 'ECONNRESET':
+    case 'UND_ERR_SOCKET':
+      return proxy
+        ? l10n.t('Could not reach the server (through the proxy {0}): the connection was closed before the answer was complete.', proxy)
+        : l10n.t('Could not reach the server: the connection was closed before the answer was complete.');
+    default:
+      if (code) {
+        return proxy
+          ? l10n.t('Could not reach the server (through the proxy {0}): the network request failed ({1}).', proxy, code)
+          : l10n.t('Could not reach the server: the network request failed ({0}).', code);
+      }
+      return proxy
+        ? l10n.t('Could not reach the server (through the proxy {0}): the network request failed.', proxy)
+        : l10n.t('Could not reach the server: the network request failed.');
   }
 }
 
@@ -95,17 +127,25 @@ function certificateFailure(code: string, url: string, cause: unknown): ApiError
   const server = origin(url);
   let message: string;
   if (UNTRUSTED.has(code)) {
-    message = `The certificate of ${server} is not trusted: the authority that issued it is not in the system's certificate store (${code}). ${INSTALL} ${PROXY_SETTING}`;
+    message = `${l10n.t("The certificate of {0} is not trusted: the authority that issued it is not in the system's certificate store ({1}).", server, code)} ${install()} ${proxySetting()}`;
   } else if (WRONG_NAME.has(code)) {
-    message = `The certificate of ${server} is issued for another name (${code}). Check the server address in the settings (use the name its certificate is issued for), or ask the server's administrator.`;
+    message = l10n.t(
+      "The certificate of {0} is issued for another name ({1}). Check the server address in the settings (use the name its certificate is issued for), or ask the server's administrator.",
+      server,
+      code,
+    );
   } else if (code === 'CERT_HAS_EXPIRED') {
-    message = `The certificate of ${server} has expired (${code}): the server's administrator must renew it. If it has not expired, check the date and time of this computer.`;
+    message = l10n.t(
+      "The certificate of {0} has expired ({1}): the server's administrator must renew it. If it has not expired, check the date and time of this computer.",
+      server,
+      code,
+    );
   } else if (code === 'CERT_NOT_YET_VALID') {
-    message = `The certificate of ${server} is not valid yet (${code}): check the date and time of this computer, or ask the server's administrator.`;
+    message = l10n.t("The certificate of {0} is not valid yet ({1}): check the date and time of this computer, or ask the server's administrator.", server, code);
   } else if (code === 'CERT_REVOKED') {
-    message = `The certificate of ${server} was revoked by its authority (${code}): ask the server's administrator.`;
+    message = l10n.t("The certificate of {0} was revoked by its authority ({1}): ask the server's administrator.", server, code);
   } else {
-    message = `The certificate of ${server} could not be verified (${code}). ${INSTALL} ${PROXY_SETTING}`;
+    message = `${l10n.t('The certificate of {0} could not be verified ({1}).', server, code)} ${install()} ${proxySetting()}`;
   }
   return new ApiError('certificate', message, { code, cause });
 }
@@ -124,34 +164,38 @@ export function describeNetworkFailure(e: unknown, url: string): ApiError {
   if (failure?.proxy && failure.proxyError !== undefined) {
     return new ApiError(
       'network',
-      `Could not connect to the proxy ${failure.proxy}: ${connectionWords(proxyCode)}. VS Code's proxy settings give it for this server (the "http.proxy" setting, the HTTPS_PROXY variable or the system's proxy settings): check it, or ask your administrator.`,
+      `${proxyWords(failure.proxy, proxyCode)} ${l10n.t(
+        'VS Code\'s proxy settings give it for this server (the "http.proxy" setting, the HTTPS_PROXY variable or the system\'s proxy settings): check it, or ask your administrator.',
+      )}`,
       { code: proxyCode, cause: failure.proxyError },
     );
   }
   if (code && NOT_TLS.has(code)) {
     return new ApiError(
       'network',
-      `${origin(url)} did not answer in TLS (${code}): check that the address is the server's https:// address; a proxy or firewall in between may also be answering in its place.`,
+      l10n.t(
+        "{0} did not answer in TLS ({1}): check that the address is the server's https:// address; a proxy or firewall in between may also be answering in its place.",
+        origin(url),
+        code,
+      ),
       { code, cause },
     );
   }
-  const what =
-    code === 'ECONNREFUSED'
-      ? 'the connection was refused (is the server running?)'
-      : code === 'ENOTFOUND' || code === 'EAI_AGAIN'
-        ? 'the server name could not be resolved'
-        : code === 'ECONNRESET' || code === 'UND_ERR_SOCKET'
-          ? 'the connection was closed before the answer was complete'
-          : `the network request failed${code ? ` (${code})` : ''}`;
-  const via = failure?.proxy ? ` (through the proxy ${failure.proxy})` : '';
-  return new ApiError('network', `Could not reach the server${via}: ${what}.`, { code, cause });
+  return new ApiError('network', reachWords(code, failure?.proxy), { code, cause });
 }
 
 /** A proxy's 407: it wants a sign-in that VS Code did not give (or the writer declined). */
 export function proxySignInRequired(proxy: string | undefined): ApiError {
   return new ApiError(
     'network',
-    `The proxy${proxy ? ` ${proxy}` : ' between VS Code and the server'} asks for a sign-in (HTTP 407) that it did not get. Sign in when VS Code asks, put the user name and password in VS Code's "http.proxy" setting (http://user:password@host:port), or ask your administrator.`,
+    proxy
+      ? l10n.t(
+          'The proxy {0} asks for a sign-in (HTTP 407) that it did not get. Sign in when VS Code asks, put the user name and password in VS Code\'s "http.proxy" setting (http://user:password@host:port), or ask your administrator.',
+          proxy,
+        )
+      : l10n.t(
+          'The proxy between VS Code and the server asks for a sign-in (HTTP 407) that it did not get. Sign in when VS Code asks, put the user name and password in VS Code\'s "http.proxy" setting (http://user:password@host:port), or ask your administrator.',
+        ),
     { status: 407 },
   );
 }

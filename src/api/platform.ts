@@ -15,4 +15,6 @@ export function defaultTransport(dispatcher?: Dispatcher): Transport {
 }
 
 /** Added to the refusal of an http:// address of another machine (nothing to add on Node). */
-export const INSECURE_HTTP_NOTE = '';
+export function insecureHttpNote(): string {
+  return '';
+}

@@ -5,6 +5,7 @@
  * `maxBodyBytes` of the answer and hands back status, readable headers and text; it never follows redirects.
  */
 import { ApiError } from './errors';
+import { l10n } from '../util/l10n';
 
 export interface TransportRequest {
   url: string;
@@ -66,8 +67,8 @@ export function tooLarge(status: number, bytes: number | undefined, max: number)
   return new ApiError(
     'badResponse',
     bytes !== undefined
-      ? `The server's answer is too large (${Math.round(bytes / 1024)} KB, HTTP ${status}).`
-      : `The server's answer is too large (over ${Math.round(max / 1024)} KB, HTTP ${status}).`,
+      ? l10n.t("The server's answer is too large ({0} KB, HTTP {1}).", Math.round(bytes / 1024), status)
+      : l10n.t("The server's answer is too large (over {0} KB, HTTP {1}).", Math.round(max / 1024), status),
     { status },
   );
 }

@@ -266,11 +266,11 @@ export async function searchDocuments(s: DocumentsNeeds): Promise<DocNode[] | un
 }
 
 /** The sorts Sort… offers, in its order. */
-export const DOCUMENT_SORTS: ReadonlyArray<{ value: DocumentSortSetting; label: string }> = [
-  { value: 'newest', label: 'Date created, newest first' },
-  { value: 'oldest', label: 'Date created, oldest first' },
-  { value: 'nameAsc', label: 'Name, A to Z' },
-  { value: 'nameDesc', label: 'Name, Z to A' },
+export const DOCUMENT_SORTS: ReadonlyArray<{ value: DocumentSortSetting; label: () => string }> = [
+  { value: 'newest', label: () => vscode.l10n.t('Date created, newest first') },
+  { value: 'oldest', label: () => vscode.l10n.t('Date created, oldest first') },
+  { value: 'nameAsc', label: () => vscode.l10n.t('Name, A to Z') },
+  { value: 'nameDesc', label: () => vscode.l10n.t('Name, Z to A') },
 ];
 
 type SortItem = vscode.QuickPickItem & { value: DocumentSortSetting };
@@ -278,7 +278,7 @@ type SortItem = vscode.QuickPickItem & { value: DocumentSortSetting };
 export async function sortDocuments(s: DocumentsNeeds): Promise<void> {
   const current = documentTrees(s)[0]?.model.sort;
   const items: SortItem[] = DOCUMENT_SORTS.map((o) => ({
-    label: o.value === current ? `$(check) ${vscode.l10n.t(o.label)}` : vscode.l10n.t(o.label),
+    label: o.value === current ? `$(check) ${o.label()}` : o.label(),
     description: o.value === current ? vscode.l10n.t('current') : undefined,
     value: o.value,
   }));

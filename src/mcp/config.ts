@@ -25,7 +25,7 @@ export type ConfigResult = { readonly ok: true; readonly config: McpConfig } | {
 
 function address(raw: string, variable: string, what: string): string {
   try {
-    return checkBaseUrl(raw, `${what} (${variable})`);
+    return checkBaseUrl(raw, { label: `${what} (${variable})` });
   } catch (e) {
     if (isApiError(e)) throw new Error(e.message, { cause: e });
     throw e;

@@ -8,6 +8,7 @@ import { detectFormat } from '../content/format';
 import { usageRows } from '../model/usageFormat';
 import type { TemplateData } from './port';
 import { VSCODE_TOOL_WORDS, type ToolWords } from './words';
+import { l10n } from '../util/l10n';
 
 /** How long a search row's excerpt may be (characters). */
 export const EXCERPT_CHARS = 160;
@@ -125,15 +126,17 @@ export function usageText(account: string, info: AccountInfo): string {
   return [`Account: ${account}`, 'Plan usage:', ...(rows.length ? rows.map((r) => `- ${r.label}: ${r.description ?? ''}`) : ['The server did not say how much of the plan is used.'])].join('\n');
 }
 
-/** The quota a new document counts toward, as far as the figures already read say (no request). */
+/** The quota a new document counts toward, as far as the figures already read say (no request). In the display language: the confirmation shows it. */
 export function quotaText(info: AccountInfo | undefined, figure: (info: AccountInfo, counter: 'words' | 'documents') => string | undefined): string {
-  const base = "It counts toward the plan's monthly quota: one document and the words the service writes";
-  if (!info) return `${base}.`;
+  const plain = () => l10n.t("It counts toward the plan's monthly quota: one document and the words the service writes.");
+  if (!info) return plain();
   const lines = (['documents', 'words'] as const)
     .map((c) => [c, figure(info, c)] as const)
     .filter(([, l]) => l !== undefined)
-    .map(([c, l]) => `${c} ${l}`);
-  return lines.length ? `${base} (used this month: ${lines.join('; ')}).` : `${base}.`;
+    .map(([c, l]) => (c === 'documents' ? l10n.t('documents {0}', l ?? '') : l10n.t('words {0}', l ?? '')));
+  return lines.length
+    ? l10n.t("It counts toward the plan's monthly quota: one document and the words the service writes (used this month: {0}).", lines.join('; '))
+    : plain();
 }
 
 export interface ProjectData {
@@ -187,16 +190,20 @@ export function templatesText(account: string, templates: readonly TemplateData[
   return lines.join('\n');
 }
 
-/** What an update changes, as its confirmation lists it. */
+/** What an update changes, as its confirmation lists it (in the display language: the confirmation shows it). */
 export function changeLines(before: ContentDocument | undefined, changes: { name?: string; result?: string; favorite?: boolean }): string[] {
   const lines: string[] = [];
-  if (changes.name !== undefined) lines.push(before ? `Rename ${JSON.stringify(before.name)} to ${JSON.stringify(changes.name)}` : `Rename it to ${JSON.stringify(changes.name)}`);
+  if (changes.name !== undefined) {
+    lines.push(before ? l10n.t('Rename {0} to {1}', JSON.stringify(before.name), JSON.stringify(changes.name)) : l10n.t('Rename it to {0}', JSON.stringify(changes.name)));
+  }
   if (changes.result !== undefined) {
-    const now = [...changes.result].length.toLocaleString('en-US');
+    const now = [...changes.result].length.toLocaleString(l10n.language);
     lines.push(
-      before ? `Replace its text (${[...before.result].length.toLocaleString('en-US')} characters) with a new text of ${now} characters` : `Replace its text with a new text of ${now} characters`,
+      before
+        ? l10n.t('Replace its text ({0} characters) with a new text of {1} characters', [...before.result].length.toLocaleString(l10n.language), now)
+        : l10n.t('Replace its text with a new text of {0} characters', now),
     );
   }
-  if (changes.favorite !== undefined) lines.push(changes.favorite ? 'Add it to favorites' : 'Remove it from favorites');
+  if (changes.favorite !== undefined) lines.push(changes.favorite ? l10n.t('Add it to favorites') : l10n.t('Remove it from favorites'));
   return lines;
 }

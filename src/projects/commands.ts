@@ -77,11 +77,11 @@ export async function searchProjects(s: ProjectsNeeds): Promise<ProjectNode[] | 
 }
 
 /** The sorts Sort… offers, in its order. */
-export const PROJECT_SORTS: ReadonlyArray<{ label: string; sortBy: ProjectSortField; sort: SortOrder }> = [
-  { label: 'Date created, newest first', sortBy: 'created_at', sort: 'desc' },
-  { label: 'Date created, oldest first', sortBy: 'created_at', sort: 'asc' },
-  { label: 'Name, A to Z', sortBy: 'project', sort: 'asc' },
-  { label: 'Name, Z to A', sortBy: 'project', sort: 'desc' },
+export const PROJECT_SORTS: ReadonlyArray<{ label: () => string; sortBy: ProjectSortField; sort: SortOrder }> = [
+  { label: () => vscode.l10n.t('Date created, newest first'), sortBy: 'created_at', sort: 'desc' },
+  { label: () => vscode.l10n.t('Date created, oldest first'), sortBy: 'created_at', sort: 'asc' },
+  { label: () => vscode.l10n.t('Name, A to Z'), sortBy: 'project', sort: 'asc' },
+  { label: () => vscode.l10n.t('Name, Z to A'), sortBy: 'project', sort: 'desc' },
 ];
 
 type SortItem = vscode.QuickPickItem & { sort: (typeof PROJECT_SORTS)[number] };
@@ -91,7 +91,7 @@ export async function sortProjects(s: ProjectsNeeds): Promise<void> {
   const items: SortItem[] = PROJECT_SORTS.map((o) => {
     const isCurrent = o.sortBy === current?.sortBy && o.sort === current?.sort;
     return {
-      label: isCurrent ? `$(check) ${vscode.l10n.t(o.label)}` : vscode.l10n.t(o.label),
+      label: isCurrent ? `$(check) ${o.label()}` : o.label(),
       description: isCurrent ? vscode.l10n.t('current') : undefined,
       sort: o,
     };

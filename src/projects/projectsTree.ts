@@ -160,8 +160,9 @@ function spokenProject(name: string, score: { average: string; badge: string } |
   return created ? vscode.l10n.t('{0}, no score yet, {1}, created {2}', name, reportCount, created) : vscode.l10n.t('{0}, no score yet, {1}', name, reportCount);
 }
 
+/** A score (0–100, one decimal at most) as the display language writes it: 27.5, 27,5. */
 function formatResult(n: number): string {
-  return Number.isInteger(n) ? String(n) : n.toFixed(1);
+  return n.toLocaleString(vscode.env.language || 'en', { minimumFractionDigits: Number.isInteger(n) ? 0 : 1, maximumFractionDigits: 1 });
 }
 
 function projectTooltip(node: ProjectItemNode): vscode.MarkdownString {

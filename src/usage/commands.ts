@@ -28,21 +28,21 @@ type UsageItem = vscode.QuickPickItem & { open?: true };
  * bar shows), else the only account, else the one the user picks (the last used first).
  */
 export async function showUsage(s: UsageNeeds, arg?: unknown): Promise<void> {
-  const account = (arg === undefined ? activeDocumentAccount(s) : undefined) ?? (await chooseAccount(s, 'Content Docs: Plan Usage', arg));
+  const account = (arg === undefined ? activeDocumentAccount(s) : undefined) ?? (await chooseAccount(s, vscode.l10n.t('Content Docs: Plan Usage'), arg));
   if (!account) return;
   const info = account.usage.cached ?? (await account.usage.get());
   const base = account.documentsUrl;
   const rows: UsageItem[] = usageRows(info).map((r) => ({ label: r.label, description: r.description, open: true }));
-  if (rows.length === 0) rows.push({ label: 'The server did not say how much of the plan is used.' });
+  if (rows.length === 0) rows.push({ label: vscode.l10n.t('The server did not say how much of the plan is used.') });
   const items: UsageItem[] = [
     ...rows,
     { label: '', kind: vscode.QuickPickItemKind.Separator },
-    { label: '$(link-external) Open Account Page', description: base, open: true },
+    { label: vscode.l10n.t('$(link-external) Open Account Page'), description: base, open: true },
   ];
   // With several accounts the title says whose figures these are.
-  const title = s.registry.several ? `Content Docs: Plan Usage — ${account.displayName}` : 'Content Docs: Plan Usage';
-  const picked = await s.prompter.pick(items, { title, placeHolder: 'This month against your plan: select a line to open your account page' });
+  const title = s.registry.several ? vscode.l10n.t('Content Docs: Plan Usage — {0}', account.displayName) : vscode.l10n.t('Content Docs: Plan Usage');
+  const picked = await s.prompter.pick(items, { title, placeHolder: vscode.l10n.t('This month against your plan: select a line to open your account page') });
   if (!picked?.open) return;
-  if (!base) throw new Error('No server address is set ("contentDocs.documents.baseUrl").');
+  if (!base) throw new Error(vscode.l10n.t('No server address is set ("contentDocs.documents.baseUrl").'));
   await s.usage.openExternal(vscode.Uri.parse(base));
 }

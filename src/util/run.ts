@@ -45,12 +45,15 @@ export async function showError(log: Logger, message: string, e: unknown, retry?
   log.error(message);
   if (e instanceof Error && e.stack && errorKind(e) === undefined) log.error(e);
   const kind = errorKind(e);
+  const setKey = vscode.l10n.t('Set API Key');
+  const again = vscode.l10n.t('Retry');
+  const showLog = vscode.l10n.t('Show Log');
   const actions: string[] = [];
-  if (kind === 'auth') actions.push('Set API Key');
-  if (retry && (kind === 'network' || kind === 'timeout' || kind === 'server' || kind === 'rateLimited' || kind === 'badResponse')) actions.push('Retry');
-  actions.push('Show Log');
+  if (kind === 'auth') actions.push(setKey);
+  if (retry && (kind === 'network' || kind === 'timeout' || kind === 'server' || kind === 'rateLimited' || kind === 'badResponse')) actions.push(again);
+  actions.push(showLog);
   const choice = await vscode.window.showErrorMessage(message, ...actions);
-  if (choice === 'Set API Key') await vscode.commands.executeCommand(CMD.signIn);
-  else if (choice === 'Retry') await retry?.();
-  else if (choice === 'Show Log') log.show();
+  if (choice === setKey) await vscode.commands.executeCommand(CMD.signIn);
+  else if (choice === again) await retry?.();
+  else if (choice === showLog) log.show();
 }

@@ -206,6 +206,29 @@ export interface WorkbenchOptions {
   sandbox?: SandboxOptions;
   settings?: Record<string, unknown>;
   viewport?: { width: number; height: number };
+  /**
+   * VS Code's display language ("de"): `--locale` plus an entry for it in the user data folder's languagepacks.json,
+   * as code-server's server reads it (without one, `--locale` alone stays English). The entry's translations of
+   * VS Code itself are empty, so the workbench stays English; vscode.env.language is the locale, and the extension's
+   * l10n bundle and package.nls.<locale>.json are read.
+   */
+  locale?: string;
+}
+
+/** The languagepacks.json entry that makes code-server start in `locale` (see WorkbenchOptions.locale). */
+export function writeLanguagePack(runDir: string, locale: string): string[] {
+  const userData = path.join(runDir, 'user-data');
+  const translations = path.join(runDir, `vscode-${locale}.json`);
+  fs.mkdirSync(userData, { recursive: true });
+  fs.writeFileSync(translations, JSON.stringify({ contents: {} }));
+  fs.writeFileSync(
+    path.join(userData, 'languagepacks.json'),
+    // One extension named (the server's language list reads the first), though none is installed.
+    JSON.stringify({
+      [locale]: { hash: `test-${locale}`, extensions: [{ extensionIdentifier: { id: `test.language-pack-${locale}` }, version: '1.0.0' }], translations: { vscode: translations }, label: locale },
+    }),
+  );
+  return ['--locale', locale];
 }
 
 export function extensionManifest(): { publisher: string; name: string; version: string; main: string; browser?: string } {
@@ -244,6 +267,7 @@ export async function startWorkbench(o: WorkbenchOptions): Promise<Workbench> {
     cs = await startCodeServer({
       harnessEnv: o.harnessEnv,
       runDir: o.runDir,
+      ...(o.locale ? { extraArgs: writeLanguagePack(o.runDir, o.locale) } : {}),
       settings: {
         // User settings, as a person sets them: the extension only reads the base URLs from there.
         'contentDocs.documents.baseUrl': sandbox.docsUrl,

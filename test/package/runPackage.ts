@@ -32,6 +32,7 @@ const ALLOWED: readonly RegExp[] = [
   /^\[Content_Types\]\.xml$/,
   /^extension\/package\.json$/,
   /^extension\/package\.nls(\.[a-z-]+)?\.json$/,
+  /^extension\/l10n\/bundle\.l10n(\.[a-z-]+)?\.json$/,
   /^extension\/readme\.md$/,
   /^extension\/changelog\.md$/,
   /^extension\/LICENSE\.txt$/,
@@ -40,7 +41,7 @@ const ALLOWED: readonly RegExp[] = [
   /^extension\/media\/(walkthrough\/)?[\w.-]+\.(png|svg)$/,
 ];
 const REQUIRED = [
-  'extension.vsixmanifest', 'extension/package.json', 'extension/package.nls.json', 'extension/readme.md',
+  'extension.vsixmanifest', 'extension/package.json', 'extension/package.nls.json', 'extension/l10n/bundle.l10n.json', 'extension/package.nls.de.json', 'extension/l10n/bundle.l10n.de.json', 'extension/readme.md',
   'extension/changelog.md', 'extension/LICENSE.txt', 'extension/dist/extension.js', 'extension/dist/package.json', 'extension/dist/api.js', 'extension/dist/mcp.js', 'extension/dist/web/extension.js',
   'extension/media/icon.png', 'extension/media/content-docs.svg',
 ];

@@ -153,7 +153,7 @@ async function usage(s: ChatNeeds, stream: vscode.ChatResponseStream): Promise<v
   stream.progress(vscode.l10n.t('Reading the plan usage…'));
   const info = account.usage.cached ?? (await account.usage.get());
   const rows = usageRows(info);
-  const body = rows.length ? rows.map((r) => `- ${md(r.label)}: ${md(r.description ?? '')}`).join('\n') : md('The server did not say how much of the plan is used.');
+  const body = rows.length ? rows.map((r) => `- ${md(r.label)}: ${md(r.description ?? '')}`).join('\n') : md(vscode.l10n.t('The server did not say how much of the plan is used.'));
   stream.markdown(`${whose(s, account)}${vscode.l10n.t('Plan usage, this month against your plan:')}\n\n${body}`);
   stream.button({ command: CMD.usageShow, title: vscode.l10n.t('Show Plan Usage') });
   return { metadata: { command: 'usage', account: account.label } satisfies ChatAnswerMetadata };

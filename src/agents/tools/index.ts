@@ -15,7 +15,7 @@ import { figureLine } from '../../model/usageFormat';
 import type { DocumentsTreeProvider } from '../../documents/documentsTree';
 import type { ProjectsTreeProvider } from '../../projects/projectsTree';
 import * as config from '../../util/config';
-import { describeError, isCancellation } from '../../util/errors';
+import { describeError, isCancellation, reason } from '../../util/errors';
 import { answer as operationAnswer } from '../../operations/answers';
 import * as format from '../../operations/format';
 import { creativityFor, templateOf, ReadMemory, type AccountPort } from '../../operations/index';
@@ -191,90 +191,117 @@ function failure(action: string, e: unknown): vscode.LanguageModelToolResult {
 export async function prepare(s: ToolNeeds, name: string, options: PrepareOptions, _token: vscode.CancellationToken): Promise<vscode.PreparedToolInvocation> {
   const key = toolKey(name);
   const parsed = parseToolInput(key, options.input);
-  if (!config.agentsEnabled() || !parsed.ok) return { invocationMessage: 'Content Docs' };
+  if (!config.agentsEnabled() || !parsed.ok) return { invocationMessage: vscode.l10n.t('Content Docs') };
   const account = await accountFor(s, parsed.value.account);
-  if (typeof account === 'string') return { invocationMessage: 'Content Docs' };
+  if (typeof account === 'string') return { invocationMessage: vscode.l10n.t('Content Docs') };
   const now = Date.now();
   for (const [k, v] of confirmed) if (now - v.at > CONFIRMED_MS) confirmed.delete(k);
   confirmed.set(confirmedKey(name, options.input), { account, at: now });
   const where = account.displayName;
   switch (key) {
     case 'search':
-      return { invocationMessage: `Searching the documents of ${where}` };
+      return { invocationMessage: vscode.l10n.t('Searching the documents of {0}', where) };
     case 'read':
-      return { invocationMessage: `Reading document ${(parsed.value as ToolInputs['read']).id} of ${where}` };
+      return { invocationMessage: vscode.l10n.t('Reading document {0} of {1}', (parsed.value as ToolInputs['read']).id, where) };
     case 'templates':
-      return { invocationMessage: `Listing the templates of ${where}` };
+      return { invocationMessage: vscode.l10n.t('Listing the templates of {0}', where) };
     case 'usage':
-      return { invocationMessage: `Reading the plan usage of ${where}` };
+      return { invocationMessage: vscode.l10n.t('Reading the plan usage of {0}', where) };
     case 'projects':
-      return { invocationMessage: `Listing the projects of ${where}` };
+      return { invocationMessage: vscode.l10n.t('Listing the projects of {0}', where) };
     case 'create': {
       const v = parsed.value as ToolInputs['create'];
       const template = templateName(v.template ?? 1, treeOf(s, account).templateGroup(v.template ?? 1)?.name);
       const creativity = creativityFor(portOf(s, account), v);
       const message = new vscode.MarkdownString(
         [
-          `Create the document ${JSON.stringify(v.name)} in **${where}** with the template ${template} (creativity ${creativity}), written by the service from this prompt:`,
+          vscode.l10n.t(
+            'Create the document {0} in **{1}** with the template {2} (creativity {3}), written by the service from this prompt:',
+            JSON.stringify(v.name),
+            where,
+            template,
+            creativity,
+          ),
           '',
           `> ${v.prompt.replace(/\s+/g, ' ')}`,
           '',
           format.quotaText(account.usage.cached, figureLine),
         ].join('\n'),
       );
-      return { invocationMessage: `Creating ${JSON.stringify(v.name)} in ${where}`, confirmationMessages: { title: 'Create a document with Content Docs?', message } };
+      return {
+        invocationMessage: vscode.l10n.t('Creating {0} in {1}', JSON.stringify(v.name), where),
+        confirmationMessages: { title: vscode.l10n.t('Create a document with Content Docs?'), message },
+      };
     }
     case 'update': {
       const v = parsed.value as ToolInputs['update'];
       const before = account.documents.get(v.id);
-      const name = before ? `${JSON.stringify(before.name)} (#${v.id})` : `document #${v.id}`;
       const lines = format.changeLines(before, v.changes).map((l) => `- ${l}`);
-      const message = new vscode.MarkdownString([`Change ${name} in **${where}**:`, '', ...lines].join('\n'));
-      return { invocationMessage: `Updating ${name} in ${where}`, confirmationMessages: { title: 'Change a document with Content Docs?', message } };
+      const head = before
+        ? vscode.l10n.t('Change {0} (#{1}) in **{2}**:', JSON.stringify(before.name), v.id, where)
+        : vscode.l10n.t('Change document #{0} in **{1}**:', v.id, where);
+      const message = new vscode.MarkdownString([head, '', ...lines].join('\n'));
+      return {
+        invocationMessage: before
+          ? vscode.l10n.t('Updating {0} (#{1}) in {2}', JSON.stringify(before.name), v.id, where)
+          : vscode.l10n.t('Updating document #{0} in {1}', v.id, where),
+        confirmationMessages: { title: vscode.l10n.t('Change a document with Content Docs?'), message },
+      };
     }
     case 'delete': {
       const v = parsed.value as ToolInputs['delete'];
       // Named in the question: what is known of it, else one read (as Delete… from a command does).
       let doc = account.documents.get(v.id);
-      let unread = '';
+      let unread: string | undefined;
       if (!doc) {
         try {
           doc = await account.documents.fetch(v.id);
           memoryOf(account.documents).remember(doc);
         } catch (e) {
-          unread = ` (its name could not be read: ${describeError('reading it failed', e).replace(/^reading it failed: /, '')})`;
+          unread = reason(e);
         }
       }
-      const name = doc ? `${JSON.stringify(doc.name)} (#${v.id}, ${templateOf(portOf(s, account), doc)})` : `document #${v.id}${unread}`;
-      const message = new vscode.MarkdownString(`Delete ${name} from **${where}**? This cannot be undone.`);
-      return { invocationMessage: `Deleting ${name} in ${where}`, confirmationMessages: { title: 'Delete a document with Content Docs?', message } };
+      const name = doc
+        ? vscode.l10n.t('{0} (#{1}, {2})', JSON.stringify(doc.name), v.id, templateOf(portOf(s, account), doc))
+        : unread !== undefined
+          ? vscode.l10n.t('document #{0} (its name could not be read: {1})', v.id, unread)
+          : vscode.l10n.t('document #{0}', v.id);
+      const message = new vscode.MarkdownString(vscode.l10n.t('Delete {0} from **{1}**? This cannot be undone.', name, where));
+      return {
+        invocationMessage: vscode.l10n.t('Deleting {0} in {1}', name, where),
+        confirmationMessages: { title: vscode.l10n.t('Delete a document with Content Docs?'), message },
+      };
     }
     case 'backup': {
       const v = parsed.value as ToolInputs['backup'];
       const message = new vscode.MarkdownString(
         [
-          `Back up every document of **${where}** to the folder ${codeSpan(v.folder)}?`,
+          vscode.l10n.t('Back up every document of **{0}** to the folder {1}?', where, codeSpan(v.folder)),
           '',
-          'It writes one file per document there (`<Template>/<Name>.md` or `.html`, with front matter) and its state in ' +
-            '`.content-docs-backup/`; run again on that folder, it rewrites only what changed. It deletes nothing: the files of ' +
-            'documents deleted on the server move to `_deleted/`, a file edited in the folder is kept under a name that says so ' +
-            '(`<Name> (edited locally <date>).md`) rather than replaced, and a file it did not write is never overwritten. It ' +
-            'reads the list 100 documents a request.',
+          vscode.l10n.t(
+            'It writes one file per document there (`<Template>/<Name>.md` or `.html`, with front matter) and its state in `.content-docs-backup/`; run again on that folder, it rewrites only what changed. It deletes nothing: the files of documents deleted on the server move to `_deleted/`, a file edited in the folder is kept under a name that says so (`<Name> (edited locally <date>).md`) rather than replaced, and a file it did not write is never overwritten. It reads the list 100 documents a request.',
+          ),
         ].join('\n'),
       );
       return {
-        invocationMessage: `Backing up ${where} to ${v.folder}`,
-        confirmationMessages: { title: 'Back up an account to a folder with Content Docs?', message },
+        invocationMessage: vscode.l10n.t('Backing up {0} to {1}', where, v.folder),
+        confirmationMessages: { title: vscode.l10n.t('Back up an account to a folder with Content Docs?'), message },
       };
     }
     case 'deleteProject': {
       const v = parsed.value as ToolInputs['deleteProject'];
       const count = (s.projectsView.treeOf(account) as ProjectsTreeProvider).model.findProject(v.project)?.project.reports;
-      const reports = count === undefined ? 'every report in it' : count === 1 ? 'its 1 report' : `all ${count} of its reports`;
-      const message = new vscode.MarkdownString(`Delete the project ${JSON.stringify(v.project)} and ${reports} from **${where}**? This cannot be undone.`);
+      const project = JSON.stringify(v.project);
+      const question =
+        count === undefined
+          ? vscode.l10n.t('Delete the project {0} and every report in it from **{1}**? This cannot be undone.', project, where)
+          : count === 1
+            ? vscode.l10n.t('Delete the project {0} and its 1 report from **{1}**? This cannot be undone.', project, where)
+            : vscode.l10n.t('Delete the project {0} and all {1} of its reports from **{2}**? This cannot be undone.', project, count, where);
+      const message = new vscode.MarkdownString(question);
       return {
-        invocationMessage: `Deleting the project ${JSON.stringify(v.project)} in ${where}`,
-        confirmationMessages: { title: 'Delete a project with Content Docs?', message },
+        invocationMessage: vscode.l10n.t('Deleting the project {0} in {1}', project, where),
+        confirmationMessages: { title: vscode.l10n.t('Delete a project with Content Docs?'), message },
       };
     }
   }
