@@ -107,6 +107,34 @@ function backup(folder: string, extra: Record<string, unknown> = {}): Thenable<B
   return vscode.commands.executeCommand<BackupOutcome | undefined>('contentDocs.backupAccount', { folder, ...extra });
 }
 
+/** Answers VS Code's folder picker (the API object is the extension's own) with `pick`, recording what it was asked; returns the undo. */
+function answerFolderPicker(asked: vscode.OpenDialogOptions[], pick: () => vscode.Uri | undefined): () => void {
+  const w = vscode.window as unknown as { showOpenDialog: typeof vscode.window.showOpenDialog };
+  const original = w.showOpenDialog;
+  w.showOpenDialog = (o) => {
+    asked.push(o ?? {});
+    const picked = pick();
+    return Promise.resolve(picked ? [picked] : undefined);
+  };
+  return () => {
+    w.showOpenDialog = original;
+  };
+}
+
+/** Records the commands the extension runs whose id is in `ids`, without running them; returns the undo. */
+function recordCommands(ids: readonly string[], calls: Array<{ id: string; args: unknown[] }>): () => void {
+  const c = vscode.commands as unknown as { executeCommand: (id: string, ...args: unknown[]) => Thenable<unknown> };
+  const original = c.executeCommand;
+  c.executeCommand = (id: string, ...args: unknown[]) => {
+    if (!ids.includes(id)) return original.call(vscode.commands, id, ...args);
+    calls.push({ id, args });
+    return Promise.resolve(undefined);
+  };
+  return () => {
+    c.executeCommand = original;
+  };
+}
+
 describe('Back Up Account to Folder', function () {
   this.timeout(120_000);
 
@@ -146,6 +174,61 @@ describe('Back Up Account to Folder', function () {
     assert.strictEqual(frontMatter(htmlFile).format, 'html');
     assert.ok(fs.readFileSync(htmlFile, 'utf8').includes('\n  id: 9\n  name: "Blog post"\n'), 'template id and name');
     assert.ok(fs.readFileSync(htmlFile, 'utf8').endsWith(`---\n${HTML}\n`), 'the stored markup, every tag kept');
+  });
+
+  it('run again from the palette while a file of the backup is open, the folder picker opens at the account\'s last backup folder, not beside the open file', async () => {
+    await vscode.window.showTextDocument(vscode.Uri.file(path.join(dir, 'Freestyle', 'Doc 1.md')), { preview: false });
+    const asked: vscode.OpenDialogOptions[] = [];
+    const undo = answerFolderPicker(asked, () => undefined);
+    try {
+      assert.strictEqual(await vscode.commands.executeCommand('contentDocs.backupAccount'), undefined, 'Escape in the picker does nothing');
+    } finally {
+      undo();
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    }
+    assert.strictEqual(asked.length, 1, 'the picker was shown once');
+    assert.strictEqual(asked[0].defaultUri?.fsPath, dir, `it opens at the last backup folder: ${asked[0].defaultUri?.fsPath}`);
+    assert.ok((asked[0].title ?? '').includes(`last backed up to ${dir}`), `the title says where the last backup went: ${asked[0].title}`);
+  });
+
+  it('a folder inside this account\'s backup: asks first; Cancel writes nothing, and "Back Up to That Folder" brings that backup up to date', async () => {
+    const inside = path.join(dir, 'Freestyle');
+    const before = files(dir);
+    suite.prompter.reset();
+    suite.prompter.choices = [undefined];
+    assert.strictEqual(await backup(inside), undefined, 'cancelled at the question');
+    assert.deepStrictEqual(files(dir), before, 'nothing written inside the backup');
+    const q = suite.prompter.asked.at(-1);
+    assert.ok(q, 'a question was asked');
+    assert.match(q.message ?? '', /is inside the backup of .* in /, `it says the folder is inside the backup: ${q.message}`);
+    assert.match(q.message ?? '', /second copy/, `and what backing up there would do: ${q.message}`);
+    assert.deepStrictEqual(q.items, ['Back Up to That Folder', 'Back Up Here Anyway']);
+    suite.prompter.choices = ['Back Up to That Folder'];
+    box.resetRequests();
+    const out = await backup(inside);
+    assert.strictEqual(out?.folder, dir, `backed up to the backup's own folder: ${JSON.stringify(out)}`);
+    assert.deepStrictEqual([out.report?.new, out.report?.unchanged], [0, COUNT]);
+    assert.deepStrictEqual(files(dir), before, 'no second copy inside the first');
+  });
+
+  it('the end message offers to open the folder: Open in New Window opens it, Add to Workspace adds it', async () => {
+    const messages = new MessageCapture().install();
+    messages.autoDismiss = false;
+    const calls: Array<{ id: string; args: unknown[] }> = [];
+    const undo = recordCommands(['vscode.openFolder'], calls);
+    try {
+      await backup(dir);
+      const done = await messages.waitFor('the end message', (m) => /^Backed up /.test(m.message));
+      assert.deepStrictEqual(done.items, ['Open in New Window', 'Add to Workspace']);
+      done.choose('Open in New Window');
+      await until('the folder opened', () => calls.length > 0);
+    } finally {
+      undo();
+      messages.dispose();
+    }
+    const [{ args }] = calls;
+    assert.strictEqual((args[0] as vscode.Uri).fsPath, dir);
+    assert.deepStrictEqual(args[1], { forceNewWindow: true });
   });
 
   it('a document changed on the server: the next run rewrites exactly its file, "1 changed"', async () => {
