@@ -160,6 +160,11 @@ export const STATE = {
   accounts: 'contentDocs.accounts',
   /** The label of the account last chosen for New Document…, Go to Document… or a writing action (offered first). */
   lastAccount: 'contentDocs.lastAccount',
+  /**
+   * The folder each account was last backed up to (its URI, by account label): Back Up Account to Folder… opens its
+   * picker there. Kept on this machine only (a folder of another machine's disk means nothing here).
+   */
+  backupFolders: 'contentDocs.backupFolders',
   /** workspaceState: the prompt being written in an editor (its address and text), for its tab restored after a reload. */
   promptDraft: 'contentDocs.promptDraft',
   /**

@@ -195,6 +195,23 @@ interface Aside {
   to: string;
 }
 
+/**
+ * Whose backup a folder's state file (`.content-docs-backup/state.json`, its bytes) says the folder holds: the account's
+ * identity and its name as the user knew it then. Undefined for a file this version cannot read.
+ */
+export function backupOwner(raw: Uint8Array): { id: string; account: string } | undefined {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(decoder.decode(raw));
+  } catch {
+    return undefined;
+  }
+  const s = parsed as Partial<State> | undefined;
+  if (!s || s.format !== STATE_FORMAT || typeof s.account?.id !== 'string') return undefined;
+  const account = typeof s.account.label === 'string' && s.account.label ? s.account.label : typeof s.account.server === 'string' ? s.account.server : s.account.id;
+  return { id: s.account.id, account };
+}
+
 /** Backs the account up into the folder; see the file's comment. Throws a {@link BackupError}. */
 export async function runBackup(options: BackupOptions): Promise<BackupReport> {
   const run = new Run(options, await readState(options.fs, options.identity));

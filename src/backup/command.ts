@@ -11,12 +11,29 @@ import { isApiError, isNotFound } from '../api/errors';
 import { isCancellation, reason } from '../util/errors';
 import { showError } from '../util/run';
 import { diskBackupFs } from './diskFs';
-import { BackupError, DELETED_FOLDER, runBackup, type BackupDocument, type BackupErrorKind, type BackupFs, type BackupIdentity, type BackupReport, type BackupSource } from './backup';
+import { STATE } from '../constants';
+import type { Prompter } from '../ui/prompter';
+import {
+  backupOwner,
+  BackupError,
+  DELETED_FOLDER,
+  runBackup,
+  STATE_FILE,
+  type BackupDocument,
+  type BackupErrorKind,
+  type BackupFs,
+  type BackupIdentity,
+  type BackupReport,
+  type BackupSource,
+} from './backup';
 import type { AccountPickNeeds } from '../accounts/pick';
 import type { Logger } from '../util/log';
 
 /** What Back Up Account to Folder… takes. */
 export type BackupNeeds = { readonly log: Logger } & AccountPickNeeds;
+
+/** What a run of the backup takes: the log, and where each account's last backup folder is remembered (globalState). */
+export type BackupRunNeeds = { readonly log: Logger; readonly state?: vscode.Memento };
 
 /** What a caller (an agent, a test) may pass instead of answering the questions. */
 export interface BackupArgs {
@@ -61,19 +78,107 @@ async function pickAccount(s: BackupNeeds, arg: unknown): Promise<Account | unde
   return chooseAccount(s, 'Back Up Account to Folder: Account', isArgs(arg) ? undefined : arg);
 }
 
-async function pickFolder(arg: unknown, account: Account): Promise<vscode.Uri | undefined> {
+/** A folder as the user reads it: its path on the disk, else its address. */
+function shown(uri: vscode.Uri): string {
+  return uri.scheme === 'file' ? uri.fsPath : uri.toString();
+}
+
+/** The folder an account was last backed up to (see {@link rememberFolder}), when it is still a folder. */
+async function lastFolder(state: vscode.Memento, account: Account): Promise<vscode.Uri | undefined> {
+  const all = state.get<unknown>(STATE.backupFolders);
+  const kept = all && typeof all === 'object' ? (all as Record<string, unknown>)[account.label] : undefined;
+  if (typeof kept !== 'string') return undefined;
+  try {
+    const uri = vscode.Uri.parse(kept, true);
+    return (await vscode.workspace.fs.stat(uri)).type & vscode.FileType.Directory ? uri : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Remembers the folder an account was backed up to: the next Back Up Account to Folder… opens its picker there. */
+async function rememberFolder(state: vscode.Memento | undefined, account: Account, root: vscode.Uri): Promise<void> {
+  if (!state) return;
+  const all = state.get<unknown>(STATE.backupFolders);
+  const next = { ...(all && typeof all === 'object' ? (all as Record<string, string>) : {}), [account.label]: root.toString() };
+  await Promise.resolve(state.update(STATE.backupFolders, next)).then(undefined, () => undefined);
+}
+
+/**
+ * The folder, asked with VS Code's folder picker. It opens at the folder this account was last backed up to (Git's
+ * clone and GitLens remember the last parent folder so), not beside the active file: with a backed-up file open, that
+ * would be inside the backup itself.
+ */
+async function pickFolder(s: BackupNeeds, arg: unknown, account: Account): Promise<vscode.Uri | undefined> {
   if (isArgs(arg) && arg.folder !== undefined) {
     if (typeof arg.folder !== 'string') return arg.folder;
     return /^[a-z][a-z0-9+.-]+:/i.test(arg.folder) && !/^[a-z]:[\\/]/i.test(arg.folder) ? vscode.Uri.parse(arg.folder) : vscode.Uri.file(arg.folder);
   }
+  const last = await lastFolder(s.state, account);
   const picked = await vscode.window.showOpenDialog({
     canSelectFiles: false,
     canSelectFolders: true,
     canSelectMany: false,
-    openLabel: 'Back Up Here',
-    title: `Back Up ${account.displayName} to Folder`,
+    openLabel: vscode.l10n.t('Back Up Here'),
+    title: last
+      ? vscode.l10n.t('Back Up {0} to Folder (last backed up to {1})', account.displayName, shown(last))
+      : vscode.l10n.t('Back Up {0} to Folder', account.displayName),
+    defaultUri: last,
   });
   return picked?.[0];
+}
+
+/** A backup folder that holds `root` (its state file is in a folder above it): where, and whose backup it is. */
+interface Containing {
+  readonly folder: vscode.Uri;
+  readonly id: string;
+  readonly account: string;
+}
+
+/** The nearest folder above `root` that holds a backup, if any (a few reads of the disk, no request). */
+async function containingBackup(root: vscode.Uri): Promise<Containing | undefined> {
+  let folder = root;
+  for (let depth = 0; depth < 64; depth++) {
+    const parent = vscode.Uri.joinPath(folder, '..');
+    if (parent.path === folder.path) return undefined;
+    folder = parent;
+    let raw: Uint8Array;
+    try {
+      raw = await vscode.workspace.fs.readFile(vscode.Uri.joinPath(folder, ...STATE_FILE.split('/')));
+    } catch {
+      continue;
+    }
+    const owner = backupOwner(raw);
+    if (owner) return { folder, ...owner };
+  }
+  return undefined;
+}
+
+/** What the user chose about a folder inside a backup: that backup's folder, the folder as chosen, or nothing (undefined). */
+type NestedChoice = 'there' | 'here' | undefined;
+
+/**
+ * Asks before backing up into a folder inside a backup (a second copy of every document would land inside the first):
+ * of this account, to back up to that backup's folder instead (bring it up to date) or here anyway; of another
+ * account, here anyway or not at all. The extension already refuses a folder that holds another account's backup.
+ */
+async function askNested(prompter: Prompter, name: string, root: vscode.Uri, outer: Containing, same: boolean): Promise<NestedChoice> {
+  const there = vscode.l10n.t('Back Up to That Folder');
+  const here = vscode.l10n.t('Back Up Here Anyway');
+  const answer = same
+    ? await prompter.ask(
+        vscode.l10n.t('"{0}" is inside the backup of {1} in "{2}".', shown(root), name, shown(outer.folder)),
+        vscode.l10n.t(
+          'Backing up here writes a second copy of every document inside that backup. To bring that backup up to date, back up to its folder.',
+        ),
+        [there, here],
+      )
+    : await prompter.ask(
+        vscode.l10n.t('"{0}" is inside the backup of another account ({1}) in "{2}".', shown(root), outer.account, shown(outer.folder)),
+        vscode.l10n.t("Backing up {0} here puts its files among that backup's. Choose a folder outside it, unless that is what you want.", name),
+        [here],
+      );
+  return answer === there ? 'there' : answer === here ? 'here' : undefined;
 }
 
 /** The account as the folder's state names it: the documents server and the user's id there (a key changes, the user does not). */
@@ -246,19 +351,42 @@ export function summary(r: BackupReport): string {
 export async function backupAccount(s: BackupNeeds, arg?: unknown): Promise<BackupOutcome | undefined> {
   const account = await pickAccount(s, arg);
   if (!account) return undefined;
-  const root = await pickFolder(arg, account);
+  const root = await pickFolder(s, arg, account);
   if (!root) return undefined;
-  const out = await backupTo(s, account, root, { token: isArgs(arg) ? arg.token : undefined, notify: true });
+  const out = await backupTo(s, account, root, {
+    token: isArgs(arg) ? arg.token : undefined,
+    notify: true,
+    nested: (outer, same) => askNested(s.prompter, account.displayName, root, outer, same),
+  });
+  if (!out) return undefined;
   if (!out.error) return out;
   const advice =
     out.error.kind === 'accountGone'
       ? ' ' + vscode.l10n.t('Sign in to that account again, then run Back Up Account to Folder… on the same folder to go on from there.')
       : goesOn(out.error.kind)
-        ? ' Run Back Up Account to Folder… again to go on from there.'
+        ? ' ' + vscode.l10n.t('Run Back Up Account to Folder… again to go on from there.')
         : '';
   const message = out.error.message + advice;
   void showError(s.log, message, out.error.cause);
   return { ...out, error: { ...out.error, message } };
+}
+
+/**
+ * The end of a backup that went through: the message, with the folder to open, as Git's clone ends (Open in New Window,
+ * Add to Workspace; a folder in the workspace already is shown in the Explorer).
+ */
+function tellDone(text: string, root: vscode.Uri): void {
+  const open = vscode.l10n.t('Open in New Window');
+  const add = vscode.l10n.t('Add to Workspace');
+  void vscode.window.showInformationMessage(text, open, add).then(async (choice) => {
+    if (choice === open) {
+      await vscode.commands.executeCommand('vscode.openFolder', root, { forceNewWindow: true });
+    } else if (choice === add) {
+      const folders = vscode.workspace.workspaceFolders ?? [];
+      if (!folders.some((f) => f.uri.toString() === root.toString())) vscode.workspace.updateWorkspaceFolders(folders.length, 0, { uri: root });
+      await vscode.commands.executeCommand('workbench.view.explorer');
+    }
+  });
 }
 
 /** Why `root` cannot hold a backup (it is a file), or undefined: a folder, or nothing yet (it is created). */
@@ -275,18 +403,18 @@ async function notAFolder(root: vscode.Uri): Promise<string | undefined> {
  * The account backed up into `root`, with progress and Cancel: the one run of the command and of the backup tool.
  * `notify`: say how it went in a message (the command); the tool says it in its answer instead. A failure is never said
  * here: it comes back in the outcome, without advice, and each caller says it with its own (or logged, without `notify`).
+ * `nested`: asked when `root` lies inside a backup folder (see askNested); without it (the tool) such a folder is
+ * refused. Undefined when the user answered that question with Cancel: nothing was done.
  */
 export async function backupTo(
-  s: { readonly log: Logger },
+  s: BackupRunNeeds,
   account: Account,
-  root: vscode.Uri,
-  options: { token?: vscode.CancellationToken; notify: boolean },
-): Promise<BackupOutcome> {
-  const folder = root.scheme === 'file' ? root.fsPath : root.toString();
+  chosen: vscode.Uri,
+  options: { token?: vscode.CancellationToken; notify: boolean; nested?: (outer: Containing, same: boolean) => Promise<NestedChoice> },
+): Promise<BackupOutcome | undefined> {
+  let root = chosen;
+  let folder = shown(root);
   const name = account.displayName;
-  const tell = (text: string) => {
-    if (options.notify) void vscode.window.showInformationMessage(text);
-  };
   const refused = await notAFolder(root);
   if (refused) {
     const message = `Couldn't back up ${name} to ${folder}: ${refused}. Choose a folder (an empty one, or this account's backup folder).`;
@@ -294,10 +422,44 @@ export async function backupTo(
     return { folder, report: undefined, error: { kind: 'folder', message } };
   }
   const identity = await identityOf(account);
+  const outer = await containingBackup(root);
+  if (outer) {
+    const same = outer.id === identity.id;
+    if (!options.nested) {
+      const message = same
+        ? vscode.l10n.t(
+            "Couldn't back up {0} to {1}: that folder is inside the backup of {0} in {2}, and backing up there would write a second copy of every document inside it. Back up to {2} to bring that backup up to date, or choose a folder outside it.",
+            name,
+            folder,
+            shown(outer.folder),
+          )
+        : vscode.l10n.t(
+            "Couldn't back up {0} to {1}: that folder is inside the backup of another account ({2}) in {3}. Choose a folder outside it.",
+            name,
+            folder,
+            outer.account,
+            shown(outer.folder),
+          );
+      s.log.warn(`[backup] ${message}`);
+      return { folder, report: undefined, error: { kind: 'folder', message } };
+    }
+    const choice = await options.nested(outer, same);
+    if (choice === undefined) return undefined;
+    if (choice === 'there') {
+      root = outer.folder;
+      folder = shown(root);
+    }
+  }
+  const tell = (text: string) => {
+    if (options.notify) void vscode.window.showInformationMessage(text);
+  };
+  const finished = (text: string) => {
+    if (options.notify) tellDone(text, root);
+  };
   const outside = options.token;
   try {
     const report = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Backing up ${name}`, cancellable: true },
+      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Backing up {0}', name), cancellable: true },
       async (progress, token) => {
         const controller = new AbortController();
         const subs = [token.onCancellationRequested(() => controller.abort()), outside?.onCancellationRequested(() => controller.abort())];
@@ -328,15 +490,28 @@ export async function backupTo(
       },
     );
     s.log.info(`[backup] ${name} → ${folder}: ${summary(report)}${report.cancelled ? ' (cancelled)' : ''}; ${report.requests} requests`);
+    // The folder holds this account's backup now (whole as far as it went): the next run's picker opens there.
+    await rememberFolder(s.state, account, root);
     if (report.cancelled) {
-      tell(`Backup of ${name} stopped: ${summary(report)} so far. Run Back Up Account to Folder… on the same folder to finish; it goes on from there.`);
+      tell(
+        vscode.l10n.t(
+          'Backup of {0} stopped: {1} so far. Run Back Up Account to Folder… on the same folder to finish; it goes on from there.',
+          name,
+          summary(report),
+        ),
+      );
     } else if (report.listChanged) {
       s.log.info(`[backup] ${name}: the list of documents changed while it was read; a rerun completes the backup`);
-      tell(
-        `Backed up ${name} to ${folder}: ${summary(report)}. The list of documents changed on the server during the run, so one may be missing: run Back Up Account to Folder… on the same folder again to complete it.`,
+      finished(
+        vscode.l10n.t(
+          'Backed up {0} to {1}: {2}. The list of documents changed on the server during the run, so one may be missing: run Back Up Account to Folder… on the same folder again to complete it.',
+          name,
+          folder,
+          summary(report),
+        ),
       );
     } else {
-      tell(`Backed up ${name} to ${folder}: ${summary(report)}.`);
+      finished(vscode.l10n.t('Backed up {0} to {1}: {2}.', name, folder, summary(report)));
     }
     return { folder, report };
   } catch (e) {
@@ -351,6 +526,7 @@ export async function backupTo(
           folder,
         ) + done;
       if (!options.notify) s.log.warn(`[backup] ${message}`);
+      if (report) await rememberFolder(s.state, account, root);
       return { folder, report, error: { kind: 'accountGone', message, cause: e } };
     }
     if (!(e instanceof BackupError)) {
@@ -360,6 +536,8 @@ export async function backupTo(
     const done = e.report && (e.report.new || e.report.changed || e.report.deleted || e.report.kept) ? ` Before that: ${summary(e.report)}.` : '';
     const message = `Couldn't back up ${name} to ${folder}: ${e.message}` + (goesOn(e.kind) ? ` No file was left half-written.${done}` : '');
     if (!options.notify) s.log.warn(`[backup] ${message}`);
+    // The folder holds this account's backup, whole as far as it went: the next run goes on there.
+    if (goesOn(e.kind)) await rememberFolder(s.state, account, root);
     return { folder, report: e.report, error: { kind: e.kind, message, cause: e.cause ?? e } };
   }
 }

@@ -337,6 +337,8 @@ async function backup(s: ToolNeeds, account: Account, v: ToolInputs['backup'], t
   try {
     const backups = loadBackup(s);
     const out = await backups.backupTo(s, account, vscode.Uri.file(v.folder), { token, notify: false });
+    // Undefined only when the user was asked about the folder and cancelled (the tool asks nothing: never here).
+    if (!out) return answer(`${head}Nothing was done.`);
     const r = out.report;
     if (out.error) {
       const resume = backups.goesOn(out.error.kind);
