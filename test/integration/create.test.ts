@@ -230,8 +230,8 @@ describe('New Document… and Go to Document…', function () {
       );
       const back = prompter.asked[4];
       assert.strictEqual(back.value, 'A launch plan. It ships Monday. - Faster saves - Offline drafts', 'Back: the prompt shown joined in the box');
-      assert.match(back.prompt ?? '', new RegExp(`Written in the editor \\(4 lines\\): ${count} characters as sent`));
-      assert.match(back.prompt ?? '', /Enter keeps its lines/);
+      assert.match(back.prompt ?? '', new RegExp(`Written in the editor \\(4 lines, ${count} characters\\)`));
+      assert.match(back.prompt ?? '', /Enter uses it as written/);
       assert.deepStrictEqual(prompter.validationProblems, [], 'every answer passed the input validation');
 
       const html = '<p>A launch plan.</p><p>It ships Monday.</p><ul><li>Faster saves</li><li>Offline drafts</li></ul>';
@@ -276,7 +276,7 @@ describe('New Document… and Go to Document…', function () {
       const box = prompter.asked[prompter.asked.length - 1];
       assert.strictEqual(box.title, 'New Document: Prompt');
       assert.strictEqual(box.value, long.replace(/\s+/g, ' ').trim(), 'the box holds the text written, joined');
-      assert.match(box.prompt ?? '', new RegExp(`${over.toLocaleString('en-US')} / 2,048 characters as sent`));
+      assert.match(box.prompt ?? '', new RegExp(`${over.toLocaleString('en-US')} / 2,048 characters\\)`));
       assert.deepStrictEqual(prompter.validationProblems, [], 'nothing was accepted');
       assert.strictEqual(stores().length, 0, 'no request');
 
@@ -299,7 +299,7 @@ describe('New Document… and Go to Document…', function () {
       assert.strictEqual(stores().length, 1);
     });
 
-    it('the real boxes: the prompt step\'s button opens the editor, Ctrl+Enter comes back to the wizard, whose Back button shows the prompt joined and Enter keeps its lines', async () => {
+    it('the real boxes: the prompt step\'s button opens the editor, Ctrl+Enter comes back to the wizard, whose Back button shows the prompt joined and Enter uses it as written', async () => {
       const BOX = '.quick-input-widget';
       const title = async () => ((await read(`${BOX} .quick-input-title`)).text);
       const product = s.prompter.vscode;
@@ -328,7 +328,7 @@ describe('New Document… and Go to Document…', function () {
         await click(`${BOX} .quick-input-left-action-bar [aria-label^="Back"]`);
         await until('the prompt box again', async () => /Prompt/.test(await title()) || undefined);
         const shown = await read(`${BOX} .quick-input-message`);
-        assert.match(shown.text, /Written in the editor \(2 lines\): 23 \/ 2,048 characters as sent/);
+        assert.match(shown.text, /Written in the editor \(2 lines, 23 \/ 2,048 characters\)/);
         await screenshot('document-new-prompt-back');
         await press('Enter');
         await until('the creativity pick again', async () => /Creativity/.test(await title()) || undefined);
@@ -340,6 +340,94 @@ describe('New Document… and Go to Document…', function () {
         s.prompter.current = new RecordingPrompter();
         await press('Escape').catch(() => undefined);
       }
+    });
+
+    it('the real boxes: a prompt typed, then Back to the template and forward again, is still in the prompt box, and Write in an Editor… holds it', async () => {
+      const BOX = '.quick-input-widget';
+      const title = async () => (await read(`${BOX} .quick-input-title`)).text;
+      s.prompter.current = s.prompter.vscode;
+      sandbox.resetRequests();
+      try {
+        const run = Promise.resolve(vscode.commands.executeCommand<{ id: number } | undefined>('contentDocs.documentNew'));
+        await until('the name box', async () => /Name/.test(await title()) || undefined, 15_000);
+        await typeText('Grinder-note');
+        await press('Enter');
+        await until('the template pick', async () => /Template/.test(await title()) || undefined);
+        await press('Enter');
+        await until('the prompt box', async () => /Prompt/.test(await title()) || undefined);
+        await typeText('Announce-our-quiet-burr-grinder');
+        await until('typed', async () => /31 \/ 2,048/.test((await read(`${BOX} .quick-input-message`)).text) || undefined);
+        // Back without Enter: to change the template.
+        await click(`${BOX} .quick-input-left-action-bar [aria-label^="Back"]`);
+        await until('the template pick again', async () => /Template/.test(await title()) || undefined);
+        await press('Enter');
+        await until('the prompt box again', async () => /Prompt/.test(await title()) || undefined);
+        await until('the prompt typed before is in the box (its count says so)', async () => /31 \/ 2,048/.test((await read(`${BOX} .quick-input-message`)).text) || undefined);
+        await screenshot('document-new-prompt-kept-on-back');
+        await click(`${BOX} a[aria-label^="Write in an Editor"]`);
+        const editor = await until('the prompt editor', () => promptEditor());
+        assert.strictEqual(editor.document.getText(), 'Announce-our-quiet-burr-grinder', 'the editor holds the prompt typed before Back');
+        await press('Control+Enter');
+        await until('the creativity pick', async () => /Creativity/.test(await title()) || undefined);
+        await press('Enter');
+        const doc = await run;
+        assert.ok(doc, 'created');
+        assert.strictEqual(sandbox.documents.get(doc.id)?.prompt, 'Announce-our-quiet-burr-grinder');
+      } finally {
+        s.prompter.current = new RecordingPrompter();
+        await press('Escape').catch(() => undefined);
+      }
+    });
+
+    it('the prompt step says how to write paragraphs in plain words, with no "…." and the cursor after a prompt written in the editor, so that a key typed adds to it', async () => {
+      const prompter = new RecordingPrompter();
+      prompter.inputs = ['Wording plan', 'One line', BACK_BUTTON];
+      prompter.picks = ['Freestyle', BACK_BUTTON];
+      s.prompter.current = prompter;
+      assert.strictEqual(await vscode.commands.executeCommand('contentDocs.documentNew'), undefined);
+      const step = prompter.asked.find((q) => q.title === 'New Document: Prompt');
+      assert.ok(step, 'the prompt step was asked');
+      assert.doesNotMatch(step.prompt ?? '', /…\./, `no ellipsis and full stop: ${step.prompt}`);
+      assert.match(step.prompt ?? '', /^What should the text be about\? 0 \/ 2,048 characters\. For paragraphs or a list, write it in an editor \(the button above\)\.$/, step.prompt);
+      assert.ok(step.buttons?.every((b) => !/…\./.test(b)), `the button's tooltip: ${step.buttons?.join(' | ')}`);
+
+      // A prompt of several lines, back in the box: the line says what Enter and typing do, and the cursor is at its end.
+      prompter.reset();
+      prompter.inputs = ['Wording plan', pressButton('editor', 'Line one')];
+      prompter.picks = ['Freestyle'];
+      const run = Promise.resolve(vscode.commands.executeCommand('contentDocs.documentNew'));
+      const editor = await until('the prompt editor', () => promptEditor());
+      await editor.edit((b) => b.insert(editor.document.lineAt(editor.document.lineCount - 1).range.end, '\n\nLine two'));
+      prompter.inputs = [undefined];
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+      assert.strictEqual(await run, undefined);
+      const back = prompter.asked.at(-1);
+      assert.strictEqual(back?.value, 'Line one Line two');
+      assert.match(back?.prompt ?? '', /^Written in the editor \(2 lines, \d+ \/ 2,048 characters\)\. Enter uses it as written; typing here joins it into one line\.$/, back?.prompt);
+      assert.deepStrictEqual(back?.selection, [17, 17], 'the cursor after the text, nothing selected: a key typed does not replace the prompt');
+    });
+
+    it('the prompt editor says how to finish: a line above the text offers Use Prompt (Ctrl+Enter) and going back with the text kept', async () => {
+      const prompter = new RecordingPrompter();
+      prompter.inputs = ['Lens plan', pressButton('editor', '')];
+      prompter.picks = ['Freestyle'];
+      s.prompter.current = prompter;
+      const run = Promise.resolve(vscode.commands.executeCommand('contentDocs.documentNew'));
+      const editor = await until('the prompt editor', () => promptEditor());
+      assert.strictEqual(editor.document.getText(), '', 'it opens empty');
+      const lenses = await until('the lines above the text', async () => {
+        const found = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', editor.document.uri);
+        return found?.length ? found : undefined;
+      });
+      const titles = lenses.map((l) => l.command?.title ?? '');
+      assert.deepStrictEqual(lenses.map((l) => l.range.start.line), lenses.map(() => 0), 'above the first line');
+      assert.ok(titles.some((t) => /Use Prompt \(Ctrl\+Enter\)/.test(t)), titles.join(' | '));
+      assert.ok(titles.some((t) => /Back to New Document… \(closes this tab, keeps the text\)/.test(t)), titles.join(' | '));
+      assert.strictEqual(lenses.find((l) => /Use Prompt/.test(l.command?.title ?? ''))?.command?.command, CMD.documentPromptUse);
+      await screenshot('document-new-prompt-editor-empty');
+      prompter.inputs = [undefined];
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+      assert.strictEqual(await run, undefined);
     });
 
     it('Escape in the one-line box keeps what was typed for the next New Document…; once created, the next starts empty', async () => {

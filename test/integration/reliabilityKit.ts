@@ -138,6 +138,8 @@ export interface Question {
   toggles?: Record<string, boolean>;
   /** In a multi-step input box: its own buttons (beside Back), as `id: tooltip`. */
   buttons?: string[];
+  /** In a multi-step input box: the part of its value selected when it opens (start, end), when the box says. */
+  selection?: readonly [number, number];
 }
 
 /** The answer that presses a multi-step question's Back button (queued or given by `answer`). */
@@ -295,6 +297,7 @@ export class RecordingPrompter implements Prompter {
       step: `${o.step}/${o.totalSteps}`,
       back: o.step > 1,
       buttons: o.buttons?.map((b) => `${b.id}: ${b.tooltip}`),
+      selection: o.valueSelection,
     };
     await this.asking(q);
     const a = this.inputs.length ? this.inputs.shift() : this.answer(q, undefined, this.nth(q));
