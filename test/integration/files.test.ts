@@ -377,6 +377,46 @@ describe('documents as files (content-docs: file system)', function () {
     assert.strictEqual(sandbox.documents.get(d.id)!.name, 'Renamed through the file system');
   });
 
+  it('Rename… of a document open in editors moves its tabs to the new name, as the Explorer does: the unsaved text, the cursor, the column and the tab beside it kept, one PATCH of the name', async () => {
+    const d = freshDocument();
+    const beside = freshDocument();
+    await open(beside.id);
+    const editor = await open(d.id);
+    const oldUri = editor.document.uri.toString();
+    const serverText = sandbox.documents.get(d.id)!.result;
+    await editor.edit((b) => b.insert(new vscode.Position(0, 0), 'Unsaved words. '));
+    const edited = editor.document.getText();
+    editor.selection = new vscode.Selection(0, 3, 0, 8);
+    // The same document in a second column too.
+    await vscode.window.showTextDocument(editor.document, { viewColumn: vscode.ViewColumn.Two, preview: false });
+    await vscode.window.showTextDocument(editor.document, { viewColumn: vscode.ViewColumn.One });
+    sandbox.resetRequests();
+
+    prompter.inputs = ['Renamed while open'];
+    await vscode.commands.executeCommand(CMD.documentRename, editor.document.uri);
+    assert.strictEqual(sandbox.documents.get(d.id)!.name, 'Renamed while open');
+
+    const tabs = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs.map((t) => ({ column: g.viewColumn, label: t.label, uri: t.input instanceof vscode.TabInputText ? t.input.uri.toString() : '' })));
+    await until('no tab under the old name', () => !tabs().some((t) => t.uri === oldUri) || undefined).catch(() => assert.fail(`tabs: ${JSON.stringify(tabs())}`));
+    const renamed = tabs().filter((t) => t.label === 'Renamed while open.md');
+    assert.deepStrictEqual(renamed.map((t) => t.column).sort(), [1, 2], `both columns show the new name: ${JSON.stringify(tabs())}`);
+    assert.ok(tabs().some((t) => t.column === 1 && t.uri.startsWith(`${SCHEME}://${beside.id}.`)), 'the other tab stays');
+    const active = vscode.window.activeTextEditor;
+    assert.ok(active, 'an editor is active');
+    assert.strictEqual(active.viewColumn, vscode.ViewColumn.One, 'the column that was active');
+    assert.match(decodeURIComponent(active.document.uri.path), /\/Renamed while open\.md$/);
+    assert.strictEqual(active.document.uri.authority, vscode.Uri.parse(oldUri).authority, 'the same document');
+    assert.strictEqual(active.document.getText(), edited, 'the unsaved text kept');
+    assert.ok(active.document.isDirty, 'still unsaved: nothing was saved for the user');
+    assert.deepStrictEqual([active.selection.start.character, active.selection.end.character], [3, 8], 'the selection kept');
+    assert.deepStrictEqual(sandbox.requests.filter((r) => r.method === 'PATCH').map((r) => r.body), [{ name: 'Renamed while open' }], 'only the name was sent');
+    assert.strictEqual(sandbox.documents.get(d.id)!.result, serverText, 'the text not sent');
+
+    assert.ok(await active.document.save(), 'saved under the new name');
+    assert.strictEqual(sandbox.documents.get(d.id)!.result, edited);
+    assert.strictEqual(sandbox.documents.get(d.id)!.name, 'Renamed while open');
+  });
+
   it('deletes the document by deleting its file, after a confirmation', async () => {
     const d = freshDocument();
     const uri = vscode.Uri.parse(`${SCHEME}://${d.id}.${accountNow()}/Folder/${encodeURIComponent(d.name)}.md`);
