@@ -11,7 +11,7 @@ import { STATE } from '../../src/constants';
 import type { TestServices } from '../kit/services';
 import type { WriteResult } from '../../src/write/commands';
 import type { RequestRecord, Sandbox } from '../sandbox/server';
-import { click, press, screenshot } from './harness';
+import { click, press, read, screenshot } from './harness';
 import { closedPort, configure, type MessageCapture, ProgressControl, type RecordingPrompter, sleep, until } from './reliabilityKit';
 import { eachWriteTest, endWriteSuite, POST, proposalTabs, runWriting, selectLines, startWriteSuite, untitled, workspaceFile, type WriteSuite } from './writeKit';
 
@@ -393,10 +393,10 @@ describe('write: AI writing on the active editor (selection commands, proposal, 
     }
   });
 
-  it('Code Actions on a non-empty selection offer the actions the setting lists, as refactorings asked for (Refactor…), never in the light bulb', async () => {
+  it('Code Actions on a non-empty selection offer the actions the setting lists, when asked for (Ctrl+. or Refactor…), as refactorings, not as Quick Fixes', async () => {
     const editor = await workspaceFile('actions.md', POST);
     const sel = selectLines(editor, 3, 4);
-    // Refactor… (Ctrl+Shift+R) asks for the kind `refactor`; the light bulb and Quick Fix ask for no kind.
+    // Refactor… (Ctrl+Shift+R) asks for the kind `refactor`; Ctrl+. asks for no kind (both are invoked by the user).
     const ask = async (range: vscode.Range, only: string | undefined) =>
       ((await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', editor.document.uri, range, only)) ?? [])
         .map((a) => a.title)
@@ -404,7 +404,7 @@ describe('write: AI writing on the active editor (selection commands, proposal, 
     const titles = (range: vscode.Range) => ask(range, vscode.CodeActionKind.Refactor.value);
     await until('the Code Actions (signed in)', async () => (await titles(sel)).length > 0 || undefined);
     assert.strictEqual((await ask(sel, vscode.CodeActionKind.RefactorRewrite.value)).length, 6, 'Refactor > Rewrite asks for them');
-    assert.deepStrictEqual(await ask(sel, undefined), [], 'not offered unasked: no light bulb on every selection');
+    assert.strictEqual((await ask(sel, undefined)).length, 6, 'Ctrl+. (no kind asked) offers them');
     assert.deepStrictEqual(await ask(sel, vscode.CodeActionKind.QuickFix.value), [], 'not Quick Fixes');
     assert.deepStrictEqual(await titles(sel), [
       'Content Docs: Rewrite Selection',
@@ -422,6 +422,23 @@ describe('write: AI writing on the active editor (selection commands, proposal, 
     } finally {
       await vscode.workspace.getConfiguration('contentDocs').update('write.menuActions', undefined, vscode.ConfigurationTarget.Global);
     }
+  });
+
+  it('the real Ctrl+. on a selection lists the writing actions beside the editor\'s own', async () => {
+    const editor = await workspaceFile('dot.md', POST);
+    selectLines(editor, 3, 4);
+    await vscode.window.showTextDocument(editor.document, { selection: editor.selection, preserveFocus: false });
+    await until('the Code Actions (signed in)', async () =>
+      ((await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', editor.document.uri, editor.selection)) ?? []).some((a) => a.title.startsWith('Content Docs:')) || undefined,
+    );
+    await press('Control+.');
+    const MENU = '.action-widget';
+    await until('the Code Action menu lists them', async () => /Content Docs: Rewrite Selection/.test((await read(MENU)).text) || undefined);
+    const listed = (await read(MENU)).text;
+    assert.match(listed, /Content Docs: Fix Grammar/);
+    assert.match(listed, /Content Docs: Generate from Selection…/);
+    await screenshot('write-ctrl-dot');
+    await press('Escape');
   });
 
   it('screenshots: the editor menu with the Content Docs submenu, and the progress notification', async () => {
