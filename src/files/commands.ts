@@ -133,17 +133,24 @@ const FIELDS: readonly DraftField[] = ['name', 'template_id', 'prompt', 'creativ
 
 /**
  * The prompt box's line: what to write, and the characters that will be sent against the limit (as the Problems view
- * counts). For a prompt written in the editor (several lines), shown joined in the box: Enter keeps its lines.
+ * counts). For a prompt written in the editor (several lines), shown joined in the box: Enter uses it with its lines.
  */
 function promptLine(value: string): string {
-  const count = `${documentPromptLength(value).toLocaleString('en-US')} / ${LIMITS.prompt.toLocaleString('en-US')} characters`;
-  if (!severalLines(value)) return `What should the text be about? ${count}. Paragraphs or a list: Write in an Editor….`;
+  const count = documentPromptLength(value).toLocaleString('en-US');
+  const limit = LIMITS.prompt.toLocaleString('en-US');
+  if (!severalLines(value)) {
+    return vscode.l10n.t('What should the text be about? {0} / {1} characters. For paragraphs or a list, write it in an editor (the button above).', count, limit);
+  }
   const lines = value.split(/\r\n?|\n/).filter((l) => l.trim()).length;
-  return `Written in the editor (${lines} lines): ${count} as sent, its paragraphs and lists as HTML. Enter keeps its lines; typing here makes it one line.`;
+  return vscode.l10n.t('Written in the editor ({0} lines, {1} / {2} characters). Enter uses it as written; typing here joins it into one line.', lines, count, limit);
 }
 
 /** The prompt step's button that opens the prompt in an editor, for paragraphs and lists. */
-const EDITOR_BUTTON: StepButton = { id: 'editor', icon: 'go-to-file', tooltip: 'Write in an Editor… (paragraphs and lists; the character count in the status bar)' };
+const editorButton = (): StepButton => ({
+  id: 'editor',
+  icon: 'go-to-file',
+  tooltip: vscode.l10n.t('Write in an Editor… (paragraphs and lists; the character count in the status bar)'),
+});
 
 /**
  * Asks for the document's name, template, prompt and creativity: one multi-step input (VS Code's sample), "n/4"
@@ -249,11 +256,17 @@ async function askStep(
           promptFor: (value) => (refusedPrompt && meant(value) === refusedText ? refusedPrompt : promptLine(meant(value))),
           placeHolder: 'e.g. A one-page plan for the third quarter',
           value: shown,
-          buttons: [EDITOR_BUTTON],
+          // The cursor after the text, nothing selected: a key typed adds to the prompt rather than replacing it.
+          valueSelection: [shown.length, shown.length],
+          buttons: [editorButton()],
           validateInput: (value) => validatePrompt(meant(value)),
           // Escape keeps what was typed for the next New Document….
           onCancel: (value) => {
             if (value.trim()) draft.prompt = meant(value);
+          },
+          // Back to change the template keeps what was typed, for when the user comes forward again.
+          onBack: (value) => {
+            draft.prompt = meant(value);
           },
         });
         if (answer === undefined || isBack(answer)) return answer;

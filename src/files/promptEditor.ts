@@ -18,6 +18,7 @@ import vscode = require('vscode');
 import { isBlank, LIMITS } from '../api/validate';
 import { CMD, PROMPT_SCHEME, STATE } from '../constants';
 import { documentPromptLength } from '../write/prompt';
+import { onMac } from '../util/keys';
 
 /** How the editor was left: Use Prompt, its tab closed, or ended by another New Document… asking for it. */
 export type PromptOutcome = { kind: 'use' | 'closed' | 'ended'; text: string };
@@ -36,7 +37,10 @@ class PromptFiles implements vscode.FileSystemProvider {
   private readonly changed = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
   readonly onDidChangeFile = this.changed.event;
 
-  constructor(readonly state: vscode.Memento) {}
+  constructor(readonly state: vscode.Memento) {
+    // The line above the text that says how to finish, in every prompt editor (a restored one too).
+    vscode.languages.registerCodeLensProvider({ scheme: PROMPT_SCHEME }, new PromptLenses());
+  }
 
   /**
    * The file of a tab VS Code restored (a reload or a restart): the text the window kept of it, in an editor of its
@@ -95,6 +99,29 @@ class PromptFiles implements vscode.FileSystemProvider {
   }
   rename(uri: vscode.Uri): void {
     throw vscode.FileSystemError.NoPermissions(uri);
+  }
+}
+
+/**
+ * Above the prompt's first line, as Git's commit-message editor says in its header how to finish: Use Prompt with its
+ * key, and that closing the tab goes back to New Document… with the text kept.
+ */
+class PromptLenses implements vscode.CodeLensProvider {
+  provideCodeLenses(): vscode.CodeLens[] {
+    const top = new vscode.Range(0, 0, 0, 0);
+    const key = onMac() ? '⌘Enter' : 'Ctrl+Enter';
+    return [
+      new vscode.CodeLens(top, {
+        title: vscode.l10n.t('$(check) Use Prompt ({0})', key),
+        tooltip: vscode.l10n.t('Goes on with New Document… with this text as its prompt.'),
+        command: CMD.documentPromptUse,
+      }),
+      new vscode.CodeLens(top, {
+        title: vscode.l10n.t('Back to New Document… (closes this tab, keeps the text)'),
+        tooltip: vscode.l10n.t("Closes this tab: New Document… asks for the prompt again, with this text in its box."),
+        command: 'workbench.action.closeActiveEditor',
+      }),
+    ];
   }
 }
 

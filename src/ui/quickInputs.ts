@@ -45,6 +45,8 @@ export interface StepInputOptions extends vscode.InputBoxOptions, Step {
   buttons?: readonly StepButton[];
   /** Told what the box held when it was closed without an answer (Escape, focus elsewhere), so that it can be kept. */
   onCancel?: (value: string) => void;
+  /** Told what the box held when its Back button was pressed, so that coming forward again shows it. */
+  onBack?: (value: string) => void;
 }
 
 export interface StepPickOptions<T extends vscode.QuickPickItem> extends vscode.QuickPickOptions, Step {
@@ -121,7 +123,10 @@ export function showStepInput(options: StepInputOptions): Promise<string | Back 
   return settleOnce<vscode.InputBox, string | Back | Pressed>(box, (done) => [
     box.onDidTriggerButton((b) => {
       answered = true;
-      if (b === vscode.QuickInputButtons.Back) return done(BACK);
+      if (b === vscode.QuickInputButtons.Back) {
+        options.onBack?.(box.value);
+        return done(BACK);
+      }
       const button = own.find((o) => o === b);
       if (button) done({ pressed: button.id, value: box.value });
     }),

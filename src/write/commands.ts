@@ -1,4 +1,5 @@
 import vscode = require('vscode');
+import { onMac } from '../util/keys';
 import { baseName } from '../util/paths';
 import type { AccountInfo, ContentDocument } from '../api/index';
 import { compareNames } from '../api/collation';
@@ -166,13 +167,6 @@ function noLinks(s: string): string {
 
 function capitalize(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1);
-}
-
-/** Whether VS Code's keys are the Mac's (the extension host's platform; in the browser, the browser's). */
-function onMac(): boolean {
-  const platform = (globalThis as { process?: { platform?: string } }).process?.platform;
-  if (platform) return platform === 'darwin';
-  return /Macintosh|Mac OS X/.test((globalThis as { navigator?: { userAgent?: string } }).navigator?.userAgent ?? '');
 }
 
 /** The keys of Accept and Discard on a proposal diff (the manifest's keybindings), as VS Code names them. */

@@ -301,7 +301,12 @@ export class RecordingPrompter implements Prompter {
     };
     await this.asking(q);
     const a = this.inputs.length ? this.inputs.shift() : this.answer(q, undefined, this.nth(q));
-    if (a === BACK_BUTTON) return q.back ? { back: true } : undefined;
+    if (a === BACK_BUTTON) {
+      if (!q.back) return undefined;
+      // Back leaves the box as it was opened: what it held is told, as the real box tells what was typed.
+      o.onBack?.(o.value ?? '');
+      return { back: true };
+    }
     const press = a === undefined ? undefined : PRESS.exec(a);
     if (press) return o.buttons?.some((b) => b.id === press[1]) ? { pressed: press[1], value: press[2] } : undefined;
     const escape = a === undefined ? undefined : ESCAPE.exec(a);
