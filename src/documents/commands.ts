@@ -6,6 +6,7 @@ import type { DocNode } from '../model/nodes';
 import type { DocumentSortSetting } from '../util/config';
 import { describeError, errorKind, isCancellation } from '../util/errors';
 import { showError } from '../util/run';
+import { moveDocumentTabs } from '../files/moveTabs';
 import { accountGone, documentTargetOf, type DocumentTarget } from './target';
 import type { DocumentsTreeProvider } from './documentsTree';
 import type { ProjectsTreeProvider } from '../projects/projectsTree';
@@ -131,12 +132,20 @@ export async function renameDocument(s: DocumentsNeeds, arg: unknown): Promise<C
   if (name === current) return target.doc;
   const action = vscode.l10n.t('Couldn\'t rename "{0}"', nameOf(target.doc));
   const attempt = async (): Promise<ContentDocument | undefined> => {
+    let renamed: ContentDocument;
     try {
-      return await target.account.documents.rename(target.id, name);
+      renamed = await target.account.documents.rename(target.id, name);
     } catch (e) {
       failed(s, action, e, target, attempt);
       return undefined;
     }
+    // Its open editors follow it to the new name (tab, title, breadcrumb), as the Explorer's do.
+    const ofDocument = (uri: vscode.Uri) => {
+      const shown = s.fs.documentOf(uri);
+      return shown?.account === target.account && shown.id === target.id;
+    };
+    await moveDocumentTabs(ofDocument, renamed.name, ofDocument).catch((e: unknown) => s.log.warn(`[rename] ${describeError("Couldn't move the editors to the new name", e)}`));
+    return renamed;
   };
   return attempt();
 }
