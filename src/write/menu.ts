@@ -24,10 +24,11 @@ const KIND = vscode.CodeActionKind.RefactorRewrite.append('contentDocs');
 const SKIPPED_SCHEMES = new Set([PROPOSAL_SCHEME, 'output', 'vscode-scm', 'comment']);
 
 /**
- * The writing actions on a non-empty selection, as Code Actions (Refactor… > Rewrite), in any file. Local
- * only: no request, nothing loaded; shown only while signed in. Offered only when refactorings are asked for
- * (Refactor…, Ctrl+Shift+R, or the context menu's Refactor…): the light bulb and Quick Fix ask for no kind, and a
- * light bulb on every selection of every file would be noise (each action also costs a document and words).
+ * The writing actions on a non-empty selection, as Code Actions of the kind Rewrite, in any file. Local only: no
+ * request, nothing loaded; shown only while signed in. Offered when the user asks for Code Actions: Ctrl+. (Quick
+ * Fix…, which asks for every kind and lists these under Rewrite), Refactor… (Ctrl+Shift+R) or the context menu's
+ * Refactor…. Never to the light bulb's automatic requests: a light bulb on every selection of every file would be
+ * noise (each action also costs a document and words).
  *
  * They, the editor's Content Docs menu and its palette entries exist only once the extension is active (the menus
  * are gated on the signed-in context key activation sets), so the manifest activates it `onStartupFinished`, as
@@ -39,7 +40,8 @@ class WriteCodeActions implements vscode.CodeActionProvider {
   signedIn = false;
 
   provideCodeActions(document: vscode.TextDocument, range: vscode.Range | vscode.Selection, context: vscode.CodeActionContext): vscode.CodeAction[] {
-    if (!context.only?.contains(KIND)) return [];
+    if (context.triggerKind !== vscode.CodeActionTriggerKind.Invoke) return [];
+    if (context.only && !context.only.contains(KIND)) return [];
     if (!this.signedIn || range.isEmpty || SKIPPED_SCHEMES.has(document.uri.scheme)) return [];
     // Read-only (Git's versions, a read-only file system): a proposal could never be applied.
     if (vscode.workspace.fs.isWritableFileSystem(document.uri.scheme) === false) return [];
