@@ -399,8 +399,8 @@ describe('documents as files (content-docs: file system)', function () {
     const tabs = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs.map((t) => ({ column: g.viewColumn, label: t.label, uri: t.input instanceof vscode.TabInputText ? t.input.uri.toString() : '' })));
     await until('no tab under the old name', () => !tabs().some((t) => t.uri === oldUri) || undefined).catch(() => assert.fail(`tabs: ${JSON.stringify(tabs())}`));
     const renamed = tabs().filter((t) => t.label === 'Renamed while open.md');
-    assert.deepStrictEqual(renamed.map((t) => t.column).sort(), [1, 2], `both columns show the new name: ${JSON.stringify(tabs())}`);
-    assert.ok(tabs().some((t) => t.column === 1 && t.uri.startsWith(`${SCHEME}://${beside.id}.`)), 'the other tab stays');
+    assert.deepStrictEqual(renamed.map((t) => t.column).sort(), [vscode.ViewColumn.One, vscode.ViewColumn.Two], `both columns show the new name: ${JSON.stringify(tabs())}`);
+    assert.ok(tabs().some((t) => t.column === vscode.ViewColumn.One && t.uri.startsWith(`${SCHEME}://${beside.id}.`)), 'the other tab stays');
     const active = vscode.window.activeTextEditor;
     assert.ok(active, 'an editor is active');
     assert.strictEqual(active.viewColumn, vscode.ViewColumn.One, 'the column that was active');
