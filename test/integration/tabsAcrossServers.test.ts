@@ -7,7 +7,7 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { TestServices } from '../kit/services';
 import { startSandbox, type Sandbox, type SandboxDocument } from '../sandbox/server';
-import { closeAll, configure, FsErrors, SaveErrors, services, sleep, until, useSandbox } from './reliabilityKit';
+import { closeAll, configure, FsErrors, MessageCapture, SaveErrors, services, sleep, until, useSandbox } from './reliabilityKit';
 
 describe('account tabs: a document tab across a change of server', function () {
   this.timeout(60_000);
@@ -92,6 +92,39 @@ describe('account tabs: a document tab across a change of server', function () {
     } finally {
       saveErrors.dispose();
       fsErrors.dispose();
+    }
+  });
+
+  it('a save refused because its account went says so in words of its own: the document and the account named, the text still in the editor, Save As… and Copy Text offered, once while that message is open', async () => {
+    await useSandbox(s, a);
+    await closeAll();
+    const messages = new MessageCapture().install();
+    messages.autoDismiss = false;
+    try {
+      const editor = await vscode.commands.executeCommand<vscode.TextEditor>('contentDocs.documentOpenBeside', ID);
+      const account = s.first.displayName;
+      const typed = 'A text, typed before its account went.';
+      await editor.edit((e) => e.replace(new vscode.Range(editor.document.positionAt(0), editor.document.positionAt(editor.document.getText().length)), typed));
+      await configure('documents.baseUrl', b.docsUrl);
+      assert.strictEqual(await editor.document.save(), false, 'the save does not go through');
+      assert.strictEqual(await editor.document.save(), false, 'nor again');
+      const said = await messages.waitFor('the message', (m) => /was not saved/.test(m.message));
+      assert.strictEqual(said.level, 'warning');
+      assert.strictEqual(
+        said.message,
+        `"Letter to A" was not saved: its account, ${account}, is no longer signed in here (removed or signed out). Your text is still in the editor. To keep it, save it as a file on this computer (Save As…) or copy it; to save it to the document, add the account again, then save.`,
+      );
+      assert.deepStrictEqual(said.items, ['Save As…', 'Copy Text']);
+      assert.strictEqual(messages.shown.filter((m) => /was not saved/.test(m.message)).length, 1, 'said once while it is open');
+      said.choose('Copy Text');
+      await until('the text copied', async () => (await vscode.env.clipboard.readText()) === typed || undefined);
+      assert.strictEqual(editor.document.getText(), typed, 'the text is intact');
+      assert.ok(editor.document.isDirty);
+      assert.strictEqual(b.documents.get(ID)!.result, 'B text', 'nothing written into the other server\'s document');
+    } finally {
+      messages.dispose();
+      await configure('documents.baseUrl', a.docsUrl);
+      await closeAll();
     }
   });
 
