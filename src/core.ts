@@ -12,6 +12,7 @@ import type { DocNode, ProjectNode } from './model/nodes';
 import { ApiLibrary } from './accounts/apiProvider';
 import { SaveStatus } from './files/saveStatus';
 import { DocumentDecorations } from './files/decorations';
+import { GoneAccountSaves } from './files/goneAccountSaves';
 import { UsageStatus } from './usage/usageStatus';
 import { AccountRootsTree, type AccountRootNode } from './tree/accountRoots';
 import { DocumentsTreeProvider } from './documents/documentsTree';
@@ -168,7 +169,8 @@ export function createServices(base: CoreBase): Core {
     urisOf: (label, id) => fs.urisOf(label, id),
     saves: fs.onDidSaveState,
   });
-  context.subscriptions.push(usage, saveStatus, decorations);
+  // A save refused because the document's account went: said in the writer's words, with how to keep the text.
+  context.subscriptions.push(usage, saveStatus, decorations, new GoneAccountSaves(registry));
   // The Documents view selects the active document's row, as the Explorer does.
   context.subscriptions.push(followActiveDocument(base.documentsTreeView, documentsView, (uri) => fs.documentOf(uri), log));
 
