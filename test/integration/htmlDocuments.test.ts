@@ -162,10 +162,11 @@ describe('html documents: the web editor\'s HTML opens as .html, previews, conve
     panel.dispose();
   });
 
-  it('Convert to Markdown… opens a Markdown copy beside it, says what it loses, and leaves the server\'s document unchanged', async () => {
+  it('Convert to Markdown… asks first; Open a Markdown Copy opens one beside it, says what it loses, and leaves the server\'s document unchanged', async () => {
     const d = documentWith(QUILL);
     const editor = await open(d.id);
     await settleRequests(suite.sandbox, 200);
+    suite.prompter.choices = ['Open a Markdown Copy'];
     const copy = await vscode.commands.executeCommand<vscode.TextEditor>(CMD.htmlToMarkdown, editor.document.uri);
     assert.ok(copy, 'the command returns the copy\'s editor');
     assert.strictEqual(copy.document.isUntitled, true);
@@ -181,5 +182,34 @@ describe('html documents: the web editor\'s HTML opens as .html, previews, conve
     assert.strictEqual(updates(d.id).length, 0, 'nothing was sent to the server');
     assert.strictEqual(editor.document.getText(), QUILL, 'the document\'s editor is as it was');
     assert.strictEqual(editor.document.isDirty, false);
+    const asked = suite.prompter.asked.at(-1);
+    assert.deepStrictEqual(asked?.items, ['Convert', 'Open a Markdown Copy'], 'it asked first');
+  });
+
+  it('Convert to Markdown… → Convert makes the document\'s own text Markdown (unsaved until saved, Undo brings the HTML back), keeps the HTML in a tab beside it, and a save stores the Markdown', async () => {
+    const d = documentWith(QUILL);
+    const editor = await open(d.id);
+    await settleRequests(suite.sandbox, 200);
+    suite.prompter.choices = ['Convert'];
+    const converted = await vscode.commands.executeCommand<vscode.TextEditor>(CMD.htmlToMarkdown, editor.document.uri);
+    assert.ok(converted, 'the command returns the document\'s editor');
+    const asked = suite.prompter.asked.at(-1);
+    assert.match(asked?.message ?? '', /Convert "[^"]+" to Markdown\?/);
+    assert.match(asked?.message ?? '', /underline/, 'the question says what Markdown does not keep');
+    const markdown = htmlToMarkdown(QUILL).markdown;
+    assert.strictEqual(converted.document.uri.toString(), editor.document.uri.toString(), 'the document itself, not a copy');
+    assert.strictEqual(converted.document.getText(), markdown);
+    assert.strictEqual(converted.document.languageId, 'markdown');
+    assert.ok(converted.document.isDirty, 'not saved for the user');
+    assert.strictEqual(suite.sandbox.documents.get(d.id)?.result, QUILL, 'nothing sent yet');
+    const kept = vscode.workspace.textDocuments.find((t) => t.isUntitled && t.getText() === QUILL);
+    assert.ok(kept, 'the HTML is kept in an untitled tab');
+    assert.strictEqual(kept.languageId, 'html');
+    const said = await until('the message', () => suite.messages.shown.find((m) => /is Markdown now/.test(m.message)));
+    assert.match(said.message, /Undo/);
+    assert.ok(await converted.document.save(), 'saved');
+    assert.strictEqual(suite.sandbox.documents.get(d.id)?.result?.trim(), markdown.trim(), 'the server has the Markdown');
+    await vscode.window.showTextDocument(kept);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
 });
