@@ -8,14 +8,17 @@ import { accountOfUri, nameFromFileName } from './uris';
 import type { AccountRegistry } from '../accounts/registry';
 import type { LazyDocumentFileSystem } from './lazyFs';
 import type { Logger } from '../util/log';
+import type { Prompter } from '../ui/prompter';
 
 /** What Open Preview and Convert to Markdown… take. */
-export type HtmlNeeds = { readonly log: Logger; readonly fs: LazyDocumentFileSystem; readonly registry: AccountRegistry };
+export type HtmlNeeds = { readonly log: Logger; readonly fs: LazyDocumentFileSystem; readonly registry: AccountRegistry; readonly prompter: Prompter };
 
 /**
  * The commands of HTML documents (their text is the web editor's, and they open as `.html`): Open Preview, a webview
  * beside the editor that shows the markup as the web app does and follows the editor's text as it changes; and Convert
- * to Markdown…, a Markdown copy in an untitled editor, with what it loses said beside it. Neither changes the document.
+ * to Markdown…, which asks first: Convert makes the editor's own text Markdown (unsaved until the user saves, Undo
+ * brings the HTML back, and the HTML is kept in an untitled tab beside it, as Change Language Mode changes the file
+ * in place), or Open a Markdown Copy in an untitled editor. What Markdown does not keep is said before and after.
  * In the commands bundle (loaded when a command first runs), never at activation.
  */
 export function htmlCommands(s: HtmlNeeds) {
@@ -108,17 +111,65 @@ async function convertToMarkdown(s: HtmlNeeds, arg: unknown): Promise<vscode.Tex
   const doc = await documentOf(s, arg, 'convert to Markdown');
   if (!doc) return undefined;
   const name = fileName(doc).replace(/\.html$/i, '');
-  if (detectFormat(doc.getText()) !== 'html') {
+  const html = doc.getText();
+  if (detectFormat(html) !== 'html') {
     void vscode.window.showInformationMessage(`"${name}" is not HTML: there is nothing to convert.`);
     return undefined;
   }
-  const copy = htmlToMarkdown(doc.getText());
+  const copy = htmlToMarkdown(html);
+  const lost = copy.losses.length
+    ? vscode.l10n.t('Markdown does not keep: {0}.', copy.losses.join(', '))
+    : vscode.l10n.t('Markdown keeps everything the text holds.');
+  const convert = vscode.l10n.t('Convert');
+  const openCopy = vscode.l10n.t('Open a Markdown Copy');
+  const choice = await s.prompter.ask(
+    vscode.l10n.t('Convert "{0}" to Markdown?', name),
+    vscode.l10n.t(
+      '{0} Convert changes the text in its editor, unsaved until you save it (auto-save saves it soon); Undo brings the HTML back, and the HTML is also kept in a new tab beside it. Open a Markdown Copy leaves the document as it is.',
+      lost,
+    ),
+    [convert, openCopy],
+  );
+  if (choice === convert) return convertInPlace(s, doc, name, html, copy.markdown, copy.losses);
+  if (choice !== openCopy) return undefined;
   const untitled = await vscode.workspace.openTextDocument({ language: 'markdown', content: copy.markdown });
   const editor = await vscode.window.showTextDocument(untitled, { viewColumn: vscode.ViewColumn.Beside, preview: false });
-  const lost = copy.losses.length
+  const keeps = copy.losses.length
     ? `It does not keep: ${copy.losses.join(', ')}.`
     : 'It keeps everything the text holds.';
-  void vscode.window.showInformationMessage(`A Markdown copy of "${name}" is open beside it, unsaved; the document itself is unchanged. ${lost}`);
+  void vscode.window.showInformationMessage(`A Markdown copy of "${name}" is open beside it, unsaved; the document itself is unchanged. ${keeps}`);
   s.log.info(`[html] Markdown copy of ${doc.uri.toString()} (${copy.losses.length ? `loses ${copy.losses.join(', ')}` : 'nothing lost'})`);
   return editor;
+}
+
+/** Convert: the HTML kept in an untitled tab beside, then the editor's own text made Markdown (one edit: one Undo). */
+async function convertInPlace(
+  s: HtmlNeeds,
+  doc: vscode.TextDocument,
+  name: string,
+  html: string,
+  markdown: string,
+  losses: readonly string[],
+): Promise<vscode.TextEditor | undefined> {
+  const kept = await vscode.workspace.openTextDocument({ language: 'html', content: html });
+  await vscode.window.showTextDocument(kept, { viewColumn: vscode.ViewColumn.Beside, preview: false, preserveFocus: true });
+  const editor = await vscode.window.showTextDocument(doc, { preview: false });
+  if (editor.document.getText() !== html) {
+    void vscode.window.showWarningMessage(vscode.l10n.t('"{0}" changed while you were asked: nothing was converted. Its HTML as it was is in the tab beside it.', name));
+    return undefined;
+  }
+  const all = new vscode.Range(editor.document.positionAt(0), editor.document.positionAt(html.length));
+  if (!(await editor.edit((b) => b.replace(all, markdown)))) {
+    void vscode.window.showWarningMessage(vscode.l10n.t("Couldn't convert \"{0}\": the editor took no change. Its text is as it was.", name));
+    return undefined;
+  }
+  const shown = await vscode.languages.setTextDocumentLanguage(editor.document, 'markdown');
+  void vscode.window.showInformationMessage(
+    vscode.l10n.t(
+      '"{0}" is Markdown now in its editor, not yet saved: save it to store it (Undo brings the HTML back). Its HTML is kept in the untitled tab beside it.',
+      name,
+    ),
+  );
+  s.log.info(`[html] ${doc.uri.toString()} converted to Markdown in its editor (${losses.length ? `loses ${losses.join(', ')}` : 'nothing lost'})`);
+  return vscode.window.visibleTextEditors.find((e) => e.document === shown) ?? vscode.window.showTextDocument(shown, { preview: false });
 }
