@@ -11,7 +11,8 @@ import { detectFormat } from '../../src/content/format';
 import { htmlToMarkdown } from '../../src/content/toMarkdown';
 import { CMD } from '../../src/constants';
 import type { SandboxDocument } from '../sandbox/server';
-import { SCHEME, until } from './reliabilityKit';
+import { read, screenshot } from './harness';
+import { SCHEME, sleep, until } from './reliabilityKit';
 import { eachWriteTest, endWriteSuite, proposalTabs, runWriting, settleRequests, startWriteSuite, workspaceFile, type WriteSuite } from './writeKit';
 
 /** What the web editor saves (editor.root.innerHTML) for a document with every kind of markup it writes. */
@@ -160,6 +161,27 @@ describe('html documents: the web editor\'s HTML opens as .html, previews, conve
     // The same document's preview again: the one open is shown, not a second.
     assert.strictEqual(await vscode.commands.executeCommand(CMD.htmlPreview, editor.document.uri), panel);
     panel.dispose();
+  });
+
+  it('an HTML document (one long line of markup) opens wrapped, as Markdown documents do, with its text unchanged; a wrap the user turns off stays off for that editor', async () => {
+    const long = `<p>${'A sentence of a long paragraph that the web editor stores on one line. '.repeat(12).trim()}</p>`;
+    const d = documentWith(long);
+    const editor = await open(d.id);
+    assert.strictEqual(editor.document.languageId, 'html');
+    const SECOND_ROW = '.editor-group-container.active .monaco-editor .view-lines > .view-line:nth-child(2)';
+    await until('the one line shown on several rows', async () => (await read(SECOND_ROW)).visible || undefined);
+    await screenshot('html-document-wrapped');
+    assert.strictEqual(editor.document.getText(), long, 'the text as stored');
+    assert.strictEqual(editor.document.isDirty, false);
+    await settleRequests(suite.sandbox, 200);
+    assert.strictEqual(updates(d.id).length, 0, 'nothing sent');
+    // The user turns it off (View: Toggle Word Wrap): switching tabs and back does not turn it on again.
+    await vscode.commands.executeCommand('editor.action.toggleWordWrap');
+    await until('one row again', async () => !(await read(SECOND_ROW)).visible || undefined);
+    const other = await open(documentWith('<p>Another page.</p>').id);
+    await vscode.window.showTextDocument(editor.document, { viewColumn: other.viewColumn });
+    await sleep(500);
+    assert.strictEqual((await read(SECOND_ROW)).visible, false, 'still as the user left it');
   });
 
   it('Convert to Markdown… asks first; Open a Markdown Copy opens one beside it, says what it loses, and leaves the server\'s document unchanged', async () => {
