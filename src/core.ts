@@ -13,6 +13,7 @@ import { ApiLibrary } from './accounts/apiProvider';
 import { SaveStatus } from './files/saveStatus';
 import { DocumentDecorations } from './files/decorations';
 import { GoneAccountSaves } from './files/goneAccountSaves';
+import { HtmlDocumentsWrap } from './files/htmlWrap';
 import { UsageStatus } from './usage/usageStatus';
 import { AccountRootsTree, type AccountRootNode } from './tree/accountRoots';
 import { DocumentsTreeProvider } from './documents/documentsTree';
@@ -171,6 +172,8 @@ export function createServices(base: CoreBase): Core {
   });
   // A save refused because the document's account went: said in the writer's words, with how to keep the text.
   context.subscriptions.push(usage, saveStatus, decorations, new GoneAccountSaves(registry));
+  // HTML documents (one long line of markup) shown wrapped, as Markdown ones are.
+  context.subscriptions.push(new HtmlDocumentsWrap());
   // The Documents view selects the active document's row, as the Explorer does.
   context.subscriptions.push(followActiveDocument(base.documentsTreeView, documentsView, (uri) => fs.documentOf(uri), log));
 
