@@ -122,6 +122,12 @@ export const CMD = {
   proposalAccept: 'contentDocs.proposalAccept',
   proposalDiscard: 'contentDocs.proposalDiscard',
   proposalOpenDocument: 'contentDocs.proposalOpenDocument',
+  /**
+   * Accept and Discard as the proposal diff's title shows them: the same as proposalAccept and proposalDiscard, with no
+   * key of their own, so that VS Code writes one word each on one line (it writes a title action's key beside its word).
+   */
+  proposalAcceptInTitle: 'contentDocs.proposalAcceptInTitle',
+  proposalDiscardInTitle: 'contentDocs.proposalDiscardInTitle',
 } as const;
 
 /**

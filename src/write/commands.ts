@@ -68,6 +68,8 @@ export function writeCommands(s: WriteNeeds) {
     [CMD.writingLanguageTone]: () => w.chooseStyle(),
     [CMD.proposalAccept]: (arg: unknown) => w.accept(arg),
     [CMD.proposalDiscard]: (arg: unknown) => w.discard(arg),
+    [CMD.proposalAcceptInTitle]: (arg: unknown) => w.accept(arg),
+    [CMD.proposalDiscardInTitle]: (arg: unknown) => w.discard(arg),
     [CMD.proposalOpenDocument]: (arg: unknown) => w.openBeside(arg),
   } satisfies CommandParts;
 }
