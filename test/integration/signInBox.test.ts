@@ -79,6 +79,25 @@ describe('sign-in box: the key box stays open while the server checks the key', 
     assert.ok(messages.shown.some((m) => m.level === 'info' && /signed in/.test(m.message)), 'signed in is said');
   });
 
+  it('signed in already, the key box names the account and says that the key it takes replaces that account\'s (Add Account… for another one beside it); the first sign-in\'s box does not', async () => {
+    const prompter = new RecordingPrompter();
+    s.prompter.current = prompter;
+    prompter.inputs = [undefined];
+    assert.strictEqual(await vscode.commands.executeCommand<boolean>(CMD.signIn), false);
+    const first = prompter.asked.at(-1);
+    assert.strictEqual(first?.title, 'Content Docs: Set API Key');
+    assert.doesNotMatch(first?.prompt ?? '', /replaces/);
+
+    await s.credentials.setKey(sandbox.key);
+    const name = s.first.displayName;
+    prompter.inputs = [undefined];
+    assert.strictEqual(await vscode.commands.executeCommand<boolean>(CMD.signIn), false);
+    const again = prompter.asked.at(-1);
+    assert.strictEqual(again?.title, `Content Docs: Set API Key (${name})`);
+    assert.match(again?.prompt ?? '', new RegExp(`^Signed in as ${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: the key you paste replaces its key \\(to add another account beside it, use Add Account… instead\\)\\.`));
+    assert.strictEqual(s.first.displayName, name, 'Escape changed nothing');
+  });
+
   it('the real box: a wrong key keeps it open with the server\'s answer under it; the right key closes it and is stored', async () => {
     assert.strictEqual(s.prompter.current.constructor.name, 'VsCodePrompter', 'the product\'s own prompter');
     const outcome: Array<boolean | undefined> = [];
