@@ -38,7 +38,9 @@ export async function addAccount(s: AccountCommandsNeeds): Promise<boolean> {
   const seo = await s.prompter.inputChecked(
     {
       title: vscode.l10n.t('Content Docs: Add Account (2/3)'),
-      prompt: vscode.l10n.t('The address of its projects (SEO) server. Press Enter to use the same address.'),
+      prompt: vscode.l10n.t(
+        "The address of its projects server: the SEO companion where the Projects view's sites and reports come from, usually the same installation. Press Enter to use the same address.",
+      ),
       value: documentsUrl,
       validateInput: (v) => (v.trim() ? check(v, 'projects') : undefined),
     },

@@ -37,11 +37,18 @@ export async function signIn(s: SignInNeeds): Promise<boolean> {
 
   // The server the key is checked with: it is stored only for that server.
   const checkedUrl = newServer ?? config.documentsBaseUrl();
+  // Signed in already: the box says that the key it takes replaces that account's (the first sign-in's box does not).
+  const signedIn = newServer ? undefined : s.registry.all().find((a) => a.origin === 'settings');
   const checked = await askCheckedKey(
     s,
     {
-      title: vscode.l10n.t('Content Docs: Set API Key'),
-      prompt: vscode.l10n.t("Paste the API key from your account settings (API section). It is stored in VS Code's secret storage."),
+      title: signedIn ? vscode.l10n.t('Content Docs: Set API Key ({0})', signedIn.displayName) : vscode.l10n.t('Content Docs: Set API Key'),
+      prompt: signedIn
+        ? vscode.l10n.t(
+            'Signed in as {0}: the key you paste replaces its key (to add another account beside it, use Add Account… instead). Paste the API key from your account settings (API section). It is stored in VS Code\'s secret storage.',
+            signedIn.displayName,
+          )
+        : vscode.l10n.t("Paste the API key from your account settings (API section). It is stored in VS Code's secret storage."),
       logTag: 'auth',
     },
     { documentsUrl: checkedUrl },
