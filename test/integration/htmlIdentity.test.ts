@@ -361,6 +361,7 @@ describe('html documents across accounts, names and formats: a document is its a
       assert.ok(panel, 'the preview opens from the editor\'s text');
       assert.match(panel.webview.html, /<h1>Shared page<\/h1>/);
       panel.dispose();
+      kit.prompter.choices = ['Open a Markdown Copy'];
       const copy = await vscode.commands.executeCommand<vscode.TextEditor>(CMD.htmlToMarkdown, editor.document.uri);
       assert.ok(copy, 'the copy opens from the editor\'s text');
       assert.match(copy.document.getText(), /^# Shared page/);
