@@ -381,6 +381,8 @@ describe('documents as files (content-docs: file system)', function () {
     const d = freshDocument();
     const beside = freshDocument();
     await open(beside.id);
+    // Kept open (a preview tab would give its place to the next document).
+    await vscode.commands.executeCommand('workbench.action.keepEditor');
     const editor = await open(d.id);
     const oldUri = editor.document.uri.toString();
     const serverText = sandbox.documents.get(d.id)!.result;
