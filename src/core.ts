@@ -171,7 +171,7 @@ export function createServices(base: CoreBase): Core {
     saves: fs.onDidSaveState,
   });
   // A save refused because the document's account went: said in the writer's words, with how to keep the text.
-  context.subscriptions.push(usage, saveStatus, decorations, new GoneAccountSaves(registry));
+  context.subscriptions.push(usage, saveStatus, decorations, new GoneAccountSaves(registry, log));
   // HTML documents (one long line of markup) shown wrapped, as Markdown ones are.
   context.subscriptions.push(new HtmlDocumentsWrap());
   // The Documents view selects the active document's row, as the Explorer does.

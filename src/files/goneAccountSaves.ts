@@ -1,12 +1,15 @@
 import vscode = require('vscode');
 import { SCHEME } from '../constants';
 import { Disposable } from '../util/disposable';
+import type { Logger } from '../util/log';
 import { accountOfUri, nameFromFileName, segments } from './uris';
 
 /** What this needs of the accounts: the live ones (label and name), and when they change. */
 export interface SaveAccounts {
   all(): ReadonlyArray<{ readonly label: string; readonly displayName: string }>;
   readonly onDidChange: vscode.Event<void>;
+  /** Every HTTP exchange: an account's name may come with one (its usage read). */
+  readonly onDidExchange: vscode.Event<unknown>;
 }
 
 /**
@@ -14,17 +17,35 @@ export interface SaveAccounts {
  * server) cannot go anywhere: the file system refuses it and VS Code says so in its own words, with a Retry that cannot
  * work. This says it in the writer's: the document was not saved because its account went (named, as the window last
  * knew it), the text is still in the editor, and how to keep it (Save As… a local file, or copy it). Once per document
- * until that message is closed: auto-save asks again at every pause.
+ * until that message is closed or the accounts change: auto-save asks again at every pause.
  */
 export class GoneAccountSaves extends Disposable {
   /** The names of the accounts seen in this window, by label: a removed account is named by what it was called. */
   private readonly names = new Map<string, string>();
   private readonly told = new Set<string>();
 
-  constructor(private readonly accounts: SaveAccounts) {
+  constructor(
+    private readonly accounts: SaveAccounts,
+    private readonly log: Logger,
+  ) {
     super();
     this.remember();
-    this._register(accounts.onDidChange(() => this.remember()));
+    this._register(
+      accounts.onDidChange(() => {
+        this.remember();
+        // Another change of the accounts: a document whose account went (again) is told again.
+        this.told.clear();
+      }),
+    );
+    let soon: ReturnType<typeof setTimeout> | undefined;
+    this._register(
+      accounts.onDidExchange(() => {
+        // After the exchange's answer is taken in (the name comes with the account's usage).
+        clearTimeout(soon);
+        soon = setTimeout(() => this.remember(), 0);
+      }),
+    );
+    this._register({ dispose: () => clearTimeout(soon) });
     this._register(vscode.workspace.onWillSaveTextDocument((e) => this.onWillSave(e.document)));
   }
 
@@ -37,6 +58,7 @@ export class GoneAccountSaves extends Disposable {
     const label = accountOfUri(doc.uri);
     if (label === undefined || this.accounts.all().some((a) => a.label === label)) return;
     const key = doc.uri.toString();
+    this.log.warn(`[fs] a save of ${key} cannot go anywhere: its account (${label}) is not signed in here`);
     if (this.told.has(key)) return;
     this.told.add(key);
     void this.tell(doc, label).finally(() => this.told.delete(key));
