@@ -441,6 +441,23 @@ describe('write: AI writing on the active editor (selection commands, proposal, 
     await press('Escape');
   });
 
+  it('the proposal diff\'s title shows Accept and Discard as one word each, with no key written beside them', async () => {
+    const editor = await workspaceFile('title.md', POST);
+    selectLines(editor, 3, 4);
+    await focus(editor);
+    const result = await run('contentDocs.selectionRewrite');
+    assert.ok(result?.proposal);
+    const ACTIONS = '.editor-group-container.active .editor-actions';
+    const accept = await until('Accept in the title', async () => {
+      const r = await read(`${ACTIONS} .action-label[aria-label^="Accept"]`);
+      return r.visible ? r : undefined;
+    });
+    assert.strictEqual(accept.text.trim(), 'Accept');
+    assert.strictEqual((await read(`${ACTIONS} .action-label[aria-label^="Discard"]`)).text.trim(), 'Discard');
+    await screenshot('write-proposal-title');
+    await vscode.commands.executeCommand('contentDocs.proposalDiscard', result.proposal.uri);
+  });
+
   it('screenshots: the editor menu with the Content Docs submenu, and the progress notification', async () => {
     const editor = await workspaceFile('menu.md', POST);
     selectLines(editor, 3, 4);
