@@ -43,6 +43,7 @@ import { CMD } from '../../src/constants';
 import type { TestServices } from '../kit/services';
 import type { DocNode, DocumentNode } from '../../src/model/nodes';
 import type { Prompter } from '../../src/ui/prompter';
+import { documentFileName, extensionOfFileName } from '../../src/files/names';
 import { mulberry32 } from '../sandbox/seed';
 import { startSandbox, type Sandbox, type SandboxDocument } from '../sandbox/server';
 import { accountNow, FsErrors, MessageCapture, newDocumentAnswers, RecordingPrompter, SaveErrors, SCHEME, services, sleep, useSandbox } from './reliabilityKit';
@@ -696,8 +697,38 @@ class Run {
     this.log(`rename (command${node ? ', from the view' : ''}${switched ? `, account ${ACCOUNTS[this.current]} signed in while the name was asked` : ''}) ${ACCOUNTS[asked]}:#${id} → ${short(name)}: ${renamed ? 'renamed' : 'unchanged'}`);
     if (switched && this.afterSwitchWhileAsking('Rename…', renamed)) {
       // Nothing to follow: the command sent nothing.
-    } else if (renamed) target.name = actual.name;
+    } else if (renamed) {
+      target.name = actual.name;
+      await this.followRenamedTabs(id, actual.name);
+    }
     this.checkServer(`renaming #${id} with the command`);
+  }
+
+  /**
+   * Rename… moves the document's tabs to its new name, as the Explorer moves a renamed file's (with their unsaved
+   * text): each editor of the document whose tab went is found under the new file name in the same folder.
+   */
+  async followRenamedTabs(id: number, name: string): Promise<void> {
+    const moved = (x: ModelEditor) => {
+      const file = x.uri.path.slice(x.uri.path.lastIndexOf('/') + 1);
+      return x.uri.with({ path: `${x.uri.path.slice(0, x.uri.path.lastIndexOf('/'))}/${documentFileName(name, extensionOfFileName(file))}` });
+    };
+    const ofDoc = this.mine().filter((x) => x.id === id && moved(x).toString() !== x.uri.toString());
+    await poll(() => ofDoc.every((x) => !tabKeys().includes(x.uri.toString())), 1_000);
+    const tabs = tabKeys();
+    for (const x of ofDoc) {
+      const to = moved(x);
+      if (tabs.includes(x.uri.toString()) || !tabs.includes(to.toString())) continue;
+      const there = this.editors.find((y) => y !== x && y.uri.toString() === to.toString());
+      if (there) {
+        this.editors = this.editors.filter((y) => y !== x);
+        this.log(`(the tab of ${this.editorLabel(x)} merged into the open ${this.editorLabel(there)})`);
+        continue;
+      }
+      x.uri = to;
+      x.label = `${x.label} ⇒ ${short(name)}`;
+      this.log(`(the tab of ${this.editorLabel(x)} moved to the new name)`);
+    }
   }
 
   async deleteUser(): Promise<void> {
