@@ -243,6 +243,24 @@ describe('the built API bundle (dist/api.js) and its loopback client (dist/http.
     assert.deepEqual(loadedFor('http://127.0.0.1:9'), [httpBundle], 'loopback http:// loads dist/http.js');
   });
 
+  it('an answer too large, read by dist/http.js, is the client\'s own error (too large), not a network failure', async () => {
+    // dist/http.js is a bundle of its own: an error class of its own copy would not be the client's ApiError.
+    const srv = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': String(1024 * 1024) });
+      res.end('{"data":' + ' '.repeat(1024 * 1024 - 10) + 'null}');
+    });
+    const api = (load(bundle) as typeof import('../../src/api/index')).createApi({ documentsUrl: srv.url, projectsUrl: srv.url, getKey: () => 'k', pacing: false, retries: 0, maxBodyBytes: 64 * 1024 });
+    try {
+      const failure = await api.getAccount().then(() => undefined, (e: unknown) => e as { kind?: string; message?: string });
+      assert.ok(failure, 'the answer is refused');
+      assert.equal(failure.kind, 'badResponse', `the kind of the error: ${failure.message}`);
+      assert.match(failure.message ?? '', /too large/);
+    } finally {
+      api.dispose();
+      await srv.close();
+    }
+  });
+
   it('sends a form body with that build (the path that no longer has fetch\'s body extraction)', async () => {
     let received = '';
     const srv = await serve((req, res) => {
