@@ -11,7 +11,7 @@
  */
 import type { Dispatcher } from './http';
 import { HttpsTransport } from './httpsTransport';
-import type { Transport, TransportRequest, TransportResponse } from './transport';
+import { tooLarge, type Transport, type TransportRequest, type TransportResponse } from './transport';
 import type * as UndiciModule from './undiciTransport';
 
 /**
@@ -25,7 +25,7 @@ export function loadUndici(): typeof UndiciModule {
 
 /** A transport over the given undici dispatcher (tests, tools): every request, https:// too. */
 export function undiciTransport(dispatcher?: Dispatcher): Transport {
-  return new (loadUndici().UndiciTransport)(dispatcher);
+  return new (loadUndici().UndiciTransport)(tooLarge, dispatcher);
 }
 
 /** One whenWaiting() of the caller: its callback, once, and what cancels it on each transport it was given to. */

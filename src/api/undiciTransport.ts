@@ -6,7 +6,10 @@
  * never loads undici.
  */
 import { Agent, request, type Dispatcher } from './http';
-import { tooLarge, type Transport, type TransportRequest, type TransportResponse } from './transport';
+// Types only: this bundle must not carry a copy of the client's errors. An ApiError made here would be another class
+// than the one the client knows (`instanceof` fails, so "too large" read as "could not reach the server") and its
+// words would miss the translations handed to the client's copy. The caller gives what makes the error.
+import type { tooLarge as TooLarge, Transport, TransportRequest, TransportResponse } from './transport';
 
 /** UTF-8 as a browser's fetch reads it (a leading byte-order mark is dropped), so both builds read one answer alike. */
 const utf8 = new TextDecoder('utf-8');
@@ -16,7 +19,11 @@ export class UndiciTransport implements Transport {
   private readonly dispatcher: Dispatcher;
   private readonly ownsDispatcher: boolean;
 
-  constructor(dispatcher?: Dispatcher) {
+  /** `tooLarge`: the client's own (src/api/transport.ts), passed in by src/api/nodeTransport.ts. */
+  constructor(
+    private readonly tooLarge: typeof TooLarge,
+    dispatcher?: Dispatcher,
+  ) {
     this.ownsDispatcher = !dispatcher;
     this.dispatcher = dispatcher ?? new Agent({ keepAliveTimeout: 10_000, keepAliveMaxTimeout: 60_000, connections: 6, allowH2: false });
   }
@@ -40,7 +47,7 @@ export class UndiciTransport implements Transport {
     const declared = Number(res.headers['content-length']);
     if (Number.isFinite(declared) && declared > r.maxBodyBytes) {
       res.body.destroy();
-      throw tooLarge(res.statusCode, declared, r.maxBodyBytes);
+      throw this.tooLarge(res.statusCode, declared, r.maxBodyBytes);
     }
     const chunks: Buffer[] = [];
     let size = 0;
@@ -48,7 +55,7 @@ export class UndiciTransport implements Transport {
       size += (chunk as Buffer).length;
       if (size > r.maxBodyBytes) {
         res.body.destroy();
-        throw tooLarge(res.statusCode, undefined, r.maxBodyBytes);
+        throw this.tooLarge(res.statusCode, undefined, r.maxBodyBytes);
       }
       chunks.push(chunk as Buffer);
     }

@@ -10,7 +10,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createApi, isApiError, type ClientOptions, type ContentApi } from '../../src/api';
 import { FetchTransport } from '../../src/api/fetchTransport';
 import { Agent } from '../../src/api/http';
-import { UndiciTransport } from '../../src/api/undiciTransport';
+import { undiciTransport } from '../../src/api/nodeTransport';
 import { prepareSchemas } from '../../src/api/schemas';
 import type { Transport } from '../../src/api/transport';
 import { server } from './apiKit';
@@ -64,7 +64,7 @@ describe('the first request\'s wait', function () {
       projectsUrl: server.url,
       getKey: () => 'k',
       retries: 0,
-      transport: new UndiciTransport(),
+      transport: undiciTransport(),
       onFirstWait: () => {
         ran.push(Date.now());
         assert.equal(answered, false, 'runs before the answer');
@@ -160,7 +160,7 @@ describe('the first request\'s wait: work that throws, clients sharing a dispatc
   });
 
   for (const [name, transport] of [
-    ['Node (undici)', () => new UndiciTransport()],
+    ['Node (undici)', () => undiciTransport()],
     ['the browser (fetch)', () => new FetchTransport()],
   ] as Array<[string, () => Transport]>) {
     it(`${name}: first-wait work that throws is not an uncaught exception, and the request still answers`, async () => {

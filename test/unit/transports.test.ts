@@ -9,7 +9,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApi, isApiError } from '../../src/api';
 import { FetchTransport } from '../../src/api/fetchTransport';
-import { UndiciTransport } from '../../src/api/undiciTransport';
+import { undiciTransport } from '../../src/api/nodeTransport';
 import type { Transport } from '../../src/api/transport';
 import { CORS, server } from './apiKit';
 
@@ -57,7 +57,7 @@ describe('the same answer gives the same outcome on Node (undici) and in the bro
       }
     };
     try {
-      return { node: await outcome(new UndiciTransport()), browser: await outcome(new FetchTransport({ emulateCors: { origin: ORIGIN } })) };
+      return { node: await outcome(undiciTransport()), browser: await outcome(new FetchTransport({ emulateCors: { origin: ORIGIN } })) };
     } finally {
       await srv.close();
     }
@@ -111,7 +111,7 @@ describe('odd bytes read the same on Node and in the browser', function () {
       }
     };
     try {
-      return { node: await outcome(new UndiciTransport()), browser: await outcome(new FetchTransport({ emulateCors: { origin: 'https://vscode.dev' } })) };
+      return { node: await outcome(undiciTransport()), browser: await outcome(new FetchTransport({ emulateCors: { origin: 'https://vscode.dev' } })) };
     } finally {
       await srv.close();
     }
