@@ -481,6 +481,10 @@ async function story(steps: Steps, wb: Workbench, other: Sandbox): Promise<void>
     await page.keyboard.press('Escape');
     // Open Account as Folder: VS Code makes the window a workspace of two folders and loads it again.
     await ui.runCommand('Open Account as Folder');
+    // The window loads again as the new workspace: the rows of the window before it (the account folder shows there
+    // for a moment) count for nothing, so the new workspace's page is waited for first.
+    await waitFor('the window to load the new workspace', () => page.url().includes('workspace='), 30_000, 250);
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
     const accountFolderShown = () => waitFor('the account folder in the Explorer', async () => (await explorerRow('Content Docs').count()) > 0, 30_000, 250);
     if (!(await accountFolderShown().then(() => true, () => false))) {
       // code-server now and then loads the new workspace without its folders ("No Folder Opened"; nothing reaches the
