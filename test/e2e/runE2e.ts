@@ -495,8 +495,14 @@ async function story(steps: Steps, wb: Workbench, other: Sandbox): Promise<void>
       await accountFolderShown();
     }
     const root = explorerRow('Content Docs');
-    if ((await root.getAttribute('aria-expanded')) !== 'true') await root.click();
-    await explorerRow(folder.name).waitFor({ timeout: 20_000 });
+    // The Explorer expands a workspace's folders as it reads them: a click made while it is still reading the folder
+    // folds it again, so the folder is opened (again) until its template folders show.
+    await waitFor(`the account folder's "${folder.name}" folder`, async () => {
+      if ((await explorerRow(folder.name).count()) > 0) return true;
+      if ((await root.getAttribute('aria-expanded')) !== 'true') await root.click();
+      await sleep(1000);
+      return (await explorerRow(folder.name).count()) > 0;
+    }, 30_000, 0);
     if ((await explorerRow(folder.name).getAttribute('aria-expanded')) !== 'true') await explorerRow(folder.name).click();
     await explorerRow('Reload plan.md').waitFor({ timeout: 20_000 });
     await explorerRow('Reload plan.md').dblclick();
