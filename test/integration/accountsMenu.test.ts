@@ -102,6 +102,8 @@ describe('Accounts menu: the signed-in account as "name @ host (Content Docs)", 
   it('the menu\'s Sign Out (VS Code\'s _signOutOfAccount) removes the key from SecretStorage; the Documents view shows its welcome', async () => {
     await vscode.commands.executeCommand('workbench.view.extension.contentDocs');
     await until('the Documents view signed in', async () => !(await read(WELCOME)).visible);
+    // The menu is told of changes a moment later, in one go: the account is in it before its Sign Out is chosen.
+    await untilListed([`Sandbox User @ ${host}`]);
     const events: vscode.AuthenticationProviderAuthenticationSessionsChangeEvent[] = [];
     const sub = s.accounts.onDidChangeSessions((e) => events.push(e));
     try {
