@@ -1,4 +1,5 @@
 import vscode = require('vscode');
+import { formatCount } from '../tree/format';
 import type { ContentDocument } from '../api/index';
 import { templateName } from '../api/templates';
 import { charLength, CREATIVITY_LEVELS, LIMITS, nearestCreativity, type Creativity } from '../api/validate';
@@ -116,10 +117,10 @@ function validatePrompt(value: string): string | undefined {
   if (!value.trim()) return vscode.l10n.t('Describe what the text should be about.');
   const n = documentPromptLength(value);
   if (n <= LIMITS.prompt) return undefined;
-  const limit = LIMITS.prompt.toLocaleString('en-US');
+  const limit = formatCount(LIMITS.prompt);
   return severalLines(value)
-    ? vscode.l10n.t('A prompt can have at most {0} characters as sent (this one has {1}, its paragraphs and lists as HTML): shorten it in the editor.', limit, n.toLocaleString('en-US'))
-    : vscode.l10n.t('A prompt can have at most {0} characters (this one has {1}).', limit, n.toLocaleString('en-US'));
+    ? vscode.l10n.t('A prompt can have at most {0} characters as sent (this one has {1}, its paragraphs and lists as HTML): shorten it in the editor.', limit, formatCount(n))
+    : vscode.l10n.t('A prompt can have at most {0} characters (this one has {1}).', limit, formatCount(n));
 }
 
 /** The server's refusal of a field, as the sentence `say` makes of its messages; undefined when it refused nothing there. */
@@ -137,8 +138,8 @@ const FIELDS: readonly DraftField[] = ['name', 'template_id', 'prompt', 'creativ
  * counts). For a prompt written in the editor (several lines), shown joined in the box: Enter uses it with its lines.
  */
 function promptLine(value: string): string {
-  const count = documentPromptLength(value).toLocaleString('en-US');
-  const limit = LIMITS.prompt.toLocaleString('en-US');
+  const count = formatCount(documentPromptLength(value));
+  const limit = formatCount(LIMITS.prompt);
   if (!severalLines(value)) {
     return vscode.l10n.t('What should the text be about? {0} / {1} characters. For paragraphs or a list, write it in an editor (the button above).', count, limit);
   }
@@ -465,7 +466,7 @@ function toPickItem(d: ContentDocument): DocumentPickItem {
   return {
     label: d.favorite ? `$(star-full) ${d.name || vscode.l10n.t('(no name)')}` : d.name || vscode.l10n.t('(no name)'),
     description: templateName(d.template?.id, d.template?.name),
-    detail: d.words === 1 ? vscode.l10n.t('1 word') : vscode.l10n.t('{0} words', d.words.toLocaleString('en-US')),
+    detail: d.words === 1 ? vscode.l10n.t('1 word') : vscode.l10n.t('{0} words', formatCount(d.words)),
     // The server already matched (accent- and case-insensitively): VS Code's own filter must not hide any.
     alwaysShow: true,
     id: d.id,

@@ -1,4 +1,5 @@
 import vscode = require('vscode');
+import { formatCount } from '../tree/format';
 import { charLength, LIMITS, serverTrim } from '../api/validate';
 import { describeError, errorKind } from '../util/errors';
 import type { Logger } from '../util/log';
@@ -39,8 +40,8 @@ export function unsavableText(text: string): string | undefined {
   if (length > LIMITS.result) {
     return vscode.l10n.t(
       'the text is longer than {0} characters ({1}). Shorten it and save again.',
-      LIMITS.result.toLocaleString('en-US'),
-      length.toLocaleString('en-US'),
+      formatCount(LIMITS.result),
+      formatCount(length),
     );
   }
   return undefined;

@@ -15,6 +15,7 @@
  * so Use Prompt there starts a New Document… with it, and closing it keeps it for the next one.
  */
 import vscode = require('vscode');
+import { formatCount } from '../tree/format';
 import { isBlank, LIMITS } from '../api/validate';
 import { CMD, PROMPT_SCHEME, STATE } from '../constants';
 import { documentPromptLength } from '../write/prompt';
@@ -147,7 +148,7 @@ function tabsOf(uri: string): vscode.Tab[] {
 /** `812 / 2,048`: the characters as they will be sent, against the limit. */
 function countText(text: string): { length: number; over: boolean; said: string } {
   const length = documentPromptLength(text);
-  return { length, over: length > LIMITS.prompt, said: `${length.toLocaleString('en-US')} / ${LIMITS.prompt.toLocaleString('en-US')}` };
+  return { length, over: length > LIMITS.prompt, said: `${formatCount(length)} / ${formatCount(LIMITS.prompt)}` };
 }
 
 class PromptSession {
@@ -218,12 +219,12 @@ class PromptSession {
     this.status.tooltip = c.over
       ? vscode.l10n.t(
           'The prompt has {0} characters as it will be sent: the server takes at most {1}. Shorten it to use it.',
-          c.length.toLocaleString('en-US'),
-          LIMITS.prompt.toLocaleString('en-US'),
+          formatCount(c.length),
+          formatCount(LIMITS.prompt),
         )
       : vscode.l10n.t(
           "Characters of the prompt as it will be sent (paragraphs, headings and lists go as HTML, because the service joins a prompt's lines), of at most {0}. Use Prompt (✓) goes on with New Document…; closing the tab goes back to its box.",
-          LIMITS.prompt.toLocaleString('en-US'),
+          formatCount(LIMITS.prompt),
         );
     this.status.backgroundColor = c.over ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
     this.status.show();
@@ -287,8 +288,8 @@ class PromptSession {
       void vscode.window.showWarningMessage(
         vscode.l10n.t(
           'The prompt has {0} characters as it will be sent (paragraphs, headings and lists go as HTML); the server takes at most {1}. Shorten it, then Use Prompt again: your text is kept.',
-          c.length.toLocaleString('en-US'),
-          LIMITS.prompt.toLocaleString('en-US'),
+          formatCount(c.length),
+          formatCount(LIMITS.prompt),
         ),
       );
       return false;
