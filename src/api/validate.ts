@@ -14,6 +14,22 @@ export const CREATIVITY_LEVELS = [
 ] as const;
 export type Creativity = (typeof CREATIVITY_LEVELS)[number]['value'];
 
+/** A level's name as a person reads it, in the display language (CREATIVITY_LEVELS keeps the English for the API's checks). */
+export function creativityName(value: Creativity): string {
+  switch (value) {
+    case 0:
+      return l10n.t('Repetitive');
+    case 0.25:
+      return l10n.t('Deterministic');
+    case 0.5:
+      return l10n.t('Original');
+    case 0.75:
+      return l10n.t('Creative');
+    case 1:
+      return l10n.t('Imaginative');
+  }
+}
+
 /** The named level nearest to a creativity (an account's `default_creativity` may be any number 0…1); ties go to the lower level. */
 export function nearestCreativity(value: number | undefined): Creativity | undefined {
   if (value === undefined || !Number.isFinite(value)) return undefined;

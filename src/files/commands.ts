@@ -2,7 +2,7 @@ import vscode = require('vscode');
 import { formatCount } from '../tree/format';
 import type { ContentDocument } from '../api/index';
 import { templateName } from '../api/templates';
-import { charLength, CREATIVITY_LEVELS, LIMITS, nearestCreativity, type Creativity } from '../api/validate';
+import { charLength, CREATIVITY_LEVELS, creativityName, LIMITS, nearestCreativity, type Creativity } from '../api/validate';
 import { CMD } from '../constants';
 import { ACCOUNT_FOLDER_NAME, accountRoot, documentUri, tabUris } from './uris';
 import { describeError, errorKind, isApiError, isCancellation } from '../util/errors';
@@ -301,7 +301,7 @@ async function askStep(
       type LevelItem = vscode.QuickPickItem & { value: Creativity };
       // From 0 to 1, the default marked; the current choice is active, so Enter keeps it.
       const items: LevelItem[] = CREATIVITY_LEVELS.map((c) => ({
-        label: c.label,
+        label: creativityName(c.value),
         description:
           c.value !== byDefault
             ? String(c.value)

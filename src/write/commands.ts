@@ -4,7 +4,7 @@ import { baseName } from '../util/paths';
 import type { AccountInfo, ContentDocument } from '../api/index';
 import { compareNames } from '../api/collation';
 import { TEMPLATES, templateName } from '../api/templates';
-import { CREATIVITY_LEVELS, nearestCreativity, serverTrim, type Creativity } from '../api/validate';
+import { CREATIVITY_LEVELS, creativityName, nearestCreativity, serverTrim, type Creativity } from '../api/validate';
 import type { CommandParts } from '../util/commandTypes';
 import { CMD, PROPOSAL_SCHEME, STATE } from '../constants';
 import { documentUri } from '../files/uris';
@@ -380,7 +380,7 @@ export class Writer implements vscode.Disposable {
     const preset = facts?.creativity ?? config.writeCreativity();
     type LevelItem = vscode.QuickPickItem & { value: Creativity };
     const levels: LevelItem[] = CREATIVITY_LEVELS.map((c) => ({
-      label: c.label,
+      label: creativityName(c.value),
       description: `${c.value}${c.value === preset ? (facts?.creativity !== undefined ? vscode.l10n.t(' · your account default') : vscode.l10n.t(' · default')) : ''}`,
       value: c.value,
     }));
@@ -495,7 +495,7 @@ export class Writer implements vscode.Disposable {
     }
 
     const template = templateName(job.templateId, this.treeOf(job.account).templateGroup(job.templateId)?.name);
-    const level = CREATIVITY_LEVELS.find((c) => c.value === job.creativity)?.label ?? String(job.creativity);
+    const level = CREATIVITY_LEVELS.some((c) => c.value === job.creativity) ? creativityName(job.creativity) : String(job.creativity);
     if (config.writeConfirm()) {
       // Short, and no warning: sending is what the user asked for. It names what it costs and what creativity means.
       const creativity = vscode.l10n.t('creativity {0} (how freely it writes)', level);
