@@ -1,4 +1,5 @@
 import { callOptions, type Call, type HttpClient } from './client';
+import { l10n } from '../util/l10n';
 import { invalidInput } from './errors';
 import type { ContentDocument } from './schemas';
 import { toPage, type Page } from './paging';
@@ -86,8 +87,8 @@ export async function showDocument(http: HttpClient, id: number, call?: Call): P
 /** Creates a document; the server generates its result during the request. Never retried (it would duplicate). */
 export async function storeDocument(http: HttpClient, doc: NewDocument, call?: Call, timeoutMs?: number): Promise<ContentDocument> {
   const form = {
-    name: checkText('name', doc.name, LIMITS.name, 'The name'),
-    prompt: checkText('prompt', doc.prompt, LIMITS.prompt, 'The prompt'),
+    name: checkText('name', doc.name, LIMITS.name),
+    prompt: checkText('prompt', doc.prompt, LIMITS.prompt),
     creativity: checkCreativity(doc.creativity),
     template_id: doc.templateId === undefined ? undefined : checkPositiveInt('template_id', doc.templateId),
   };
@@ -96,13 +97,13 @@ export async function storeDocument(http: HttpClient, doc: NewDocument, call?: C
 
 export async function updateDocument(http: HttpClient, id: number, changes: DocumentChanges, call?: Call): Promise<ContentDocument> {
   const form: Record<string, string | number | undefined> = {};
-  if (changes.name !== undefined) form.name = checkText('name', changes.name, LIMITS.name, 'The name');
-  if (changes.result !== undefined) form.result = checkText('result', changes.result, LIMITS.result, 'The text');
+  if (changes.name !== undefined) form.name = checkText('name', changes.name, LIMITS.name);
+  if (changes.result !== undefined) form.result = checkText('result', changes.result, LIMITS.result);
   if (changes.favorite !== undefined) {
-    if (typeof changes.favorite !== 'boolean') throw invalidInput('favorite', 'must be true or false.');
+    if (typeof changes.favorite !== 'boolean') throw invalidInput('favorite', l10n.t('must be true or false.'));
     form.favorite = changes.favorite ? 1 : 0;
   }
-  if (Object.keys(form).length === 0) throw invalidInput('document', 'Nothing to change.');
+  if (Object.keys(form).length === 0) throw invalidInput('document', l10n.t('Nothing to change.'));
   return http.send({ service: 'documents', method: 'PATCH', path: `/documents/${checkId(id)}`, form, schema: (s) => s.documentOne, ...callOptions(call) });
 }
 

@@ -1,3 +1,4 @@
+import { l10n } from '../util/l10n';
 import { invalidInput } from './errors';
 
 /** Allowed values, as the product offers them. Enforced before anything is sent. */
@@ -12,6 +13,22 @@ export const CREATIVITY_LEVELS = [
   { value: 1, label: 'Imaginative' },
 ] as const;
 export type Creativity = (typeof CREATIVITY_LEVELS)[number]['value'];
+
+/** A level's name as a person reads it, in the display language (CREATIVITY_LEVELS keeps the English for the API's checks). */
+export function creativityName(value: Creativity): string {
+  switch (value) {
+    case 0:
+      return l10n.t('Repetitive');
+    case 0.25:
+      return l10n.t('Deterministic');
+    case 0.5:
+      return l10n.t('Original');
+    case 0.75:
+      return l10n.t('Creative');
+    case 1:
+      return l10n.t('Imaginative');
+  }
+}
 
 /** The named level nearest to a creativity (an account's `default_creativity` may be any number 0…1); ties go to the lower level. */
 export function nearestCreativity(value: number | undefined): Creativity | undefined {
@@ -68,26 +85,69 @@ export function charLength(s: string): number {
 
 export function checkOneOf<T extends string | number>(field: string, value: unknown, allowed: readonly T[]): T {
   if (!(allowed as readonly unknown[]).includes(value)) {
-    throw invalidInput(field, `must be one of ${allowed.join(', ')} (got ${JSON.stringify(value)}).`);
+    throw invalidInput(field, l10n.t('must be one of {0} (got {1}).', allowed.join(', '), JSON.stringify(value)));
   }
   return value as T;
 }
 
 export function checkPositiveInt(field: string, value: unknown): number {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 1) {
-    throw invalidInput(field, `must be a whole number of at least 1 (got ${JSON.stringify(value)}).`);
+    throw invalidInput(field, l10n.t('must be a whole number of at least 1 (got {0}).', JSON.stringify(value)));
   }
   return value;
 }
 
-/** A required text: trimmed (as the server will, see serverTrim), not blank, not over `max` characters. */
-export function checkText(field: string, value: unknown, max: number, label = field): string {
-  if (typeof value !== 'string') throw invalidInput(field, `${label} must be text.`);
+type TextProblem = 'notText' | 'empty' | 'nul' | 'tooLong';
+
+/** Why a text field is refused, a whole sentence for each field a person fills in (the name, the prompt, the text). */
+function textProblem(field: string, problem: TextProblem, max: number, len: number): string {
+  switch (field) {
+    case 'name':
+      return problem === 'notText'
+        ? l10n.t('The name must be text.')
+        : problem === 'empty'
+          ? l10n.t('The name cannot be empty.')
+          : problem === 'nul'
+            ? l10n.t('The name cannot contain a NUL character.')
+            : l10n.t('The name can be at most {0} characters (this one has {1}).', max, len);
+    case 'prompt':
+      return problem === 'notText'
+        ? l10n.t('The prompt must be text.')
+        : problem === 'empty'
+          ? l10n.t('The prompt cannot be empty.')
+          : problem === 'nul'
+            ? l10n.t('The prompt cannot contain a NUL character.')
+            : l10n.t('The prompt can be at most {0} characters (this one has {1}).', max, len);
+    case 'result':
+      return problem === 'notText'
+        ? l10n.t('The text must be text.')
+        : problem === 'empty'
+          ? l10n.t('The text cannot be empty.')
+          : problem === 'nul'
+            ? l10n.t('The text cannot contain a NUL character.')
+            : l10n.t('The text can be at most {0} characters (this one has {1}).', max, len);
+    default:
+      return problem === 'notText'
+        ? l10n.t('{0} must be text.', field)
+        : problem === 'empty'
+          ? l10n.t('{0} cannot be empty.', field)
+          : problem === 'nul'
+            ? l10n.t('{0} cannot contain a NUL character.', field)
+            : l10n.t('{0} can be at most {1} characters (this one has {2}).', field, max, len);
+  }
+}
+
+/**
+ * A required text: trimmed (as the server will, see serverTrim), not blank, not over `max` characters. The refusal
+ * names the field as a person knows it: the name, the prompt, the text (`result`).
+ */
+export function checkText(field: string, value: unknown, max: number): string {
+  if (typeof value !== 'string') throw invalidInput(field, textProblem(field, 'notText', max, 0));
   const trimmed = serverTrim(value);
-  if (!trimmed) throw invalidInput(field, `${label} cannot be empty.`);
-  if (trimmed.includes('\u0000')) throw invalidInput(field, `${label} cannot contain a NUL character.`);
+  if (!trimmed) throw invalidInput(field, textProblem(field, 'empty', max, 0));
+  if (trimmed.includes('\u0000')) throw invalidInput(field, textProblem(field, 'nul', max, 0));
   const len = charLength(trimmed);
-  if (len > max) throw invalidInput(field, `${label} can be at most ${max} characters (this one has ${len}).`);
+  if (len > max) throw invalidInput(field, textProblem(field, 'tooLong', max, len));
   return trimmed;
 }
 
@@ -96,7 +156,11 @@ export function checkCreativity(value: unknown): Creativity {
   if (!allowed.includes(value as Creativity)) {
     throw invalidInput(
       'creativity',
-      `must be one of ${CREATIVITY_LEVELS.map((c) => `${c.value} (${c.label})`).join(', ')} (got ${JSON.stringify(value)}).`,
+      l10n.t(
+        'must be one of {0} (got {1}).',
+        CREATIVITY_LEVELS.map((c) => `${c.value} (${c.label})`).join(', '),
+        JSON.stringify(value),
+      ),
     );
   }
   return value as Creativity;
@@ -104,18 +168,21 @@ export function checkCreativity(value: unknown): Creativity {
 
 /** A project name the projects server can address as one path segment. */
 export function checkProjectName(value: unknown): string {
-  if (typeof value !== 'string' || isBlank(value)) throw invalidInput('project', 'The project name cannot be empty.');
+  if (typeof value !== 'string' || isBlank(value)) throw invalidInput('project', l10n.t('The project name cannot be empty.'));
   if (value.includes('/')) {
     throw invalidInput(
       'project',
-      'The projects server cannot address a project whose name contains "/", so it cannot be deleted from here. Delete it on the website instead.',
+      l10n.t('The projects server cannot address a project whose name contains "/", so it cannot be deleted from here. Delete it on the website instead.'),
     );
   }
   if (value === '.' || value === '..') {
     // A URL parser turns a "." or ".." segment into a step between folders: the request would go to another path.
     throw invalidInput(
       'project',
-      `The projects server cannot address a project named "${value}" (a web address reads it as a folder step), so it cannot be deleted from here. Delete it on the website instead.`,
+      l10n.t(
+        'The projects server cannot address a project named "{0}" (a web address reads it as a folder step), so it cannot be deleted from here. Delete it on the website instead.',
+        value,
+      ),
     );
   }
   return value;

@@ -34,6 +34,7 @@
 import type { Page } from '../api/paging';
 import { templateName } from '../api/templates';
 import { detectFormat, FORMAT_EXTENSION } from '../content/format';
+import { l10n } from '../util/l10n';
 import { sha1Hex } from '../util/sha1';
 import { documentIdOf, renderDocument, type BackupDocument } from './frontMatter';
 import { candidateNames, isKeptName, keptNames, pathKey, safeStem, splitExtension, splitPath } from './names';
@@ -223,7 +224,7 @@ async function readState(fs: BackupFs, identity: BackupIdentity): Promise<State>
   try {
     raw = await fs.read(STATE_FILE);
   } catch (e) {
-    throw new BackupError(`Couldn't read the folder's backup state (${STATE_FILE}): ${message(e)}`, 'state', undefined, e);
+    throw new BackupError(l10n.t("Couldn't read the folder's backup state ({0}): {1}", STATE_FILE, message(e)), 'state', undefined, e);
   }
   const fresh: State = { format: STATE_FORMAT, version: 1, account: { id: identity.id, server: identity.server, label: identity.account }, documents: {} };
   if (raw === undefined) return fresh;
@@ -236,7 +237,10 @@ async function readState(fs: BackupFs, identity: BackupIdentity): Promise<State>
   const s = parsed as Partial<State> | undefined;
   if (!s || s.format !== STATE_FORMAT || s.version !== 1 || typeof s.account?.id !== 'string' || typeof s.documents !== 'object' || !s.documents) {
     throw new BackupError(
-      `The folder's backup state (${STATE_FILE}) is not one this version can read. Choose another folder, or move that file away to start the backup over.`,
+      l10n.t(
+        "The folder's backup state ({0}) is not one this version can read. Choose another folder, or move that file away to start the backup over.",
+        STATE_FILE,
+      ),
       'state',
       undefined,
     );
@@ -244,7 +248,7 @@ async function readState(fs: BackupFs, identity: BackupIdentity): Promise<State>
   if (s.account.id !== identity.id) {
     const who = typeof s.account.label === 'string' && s.account.label ? s.account.label : s.account.server;
     throw new BackupError(
-      `This folder holds the backup of another account (${who}). Choose an empty folder or this account's backup folder.`,
+      l10n.t("This folder holds the backup of another account ({0}). Choose an empty folder or this account's backup folder.", who),
       'otherAccount',
       undefined,
     );
@@ -381,7 +385,7 @@ class Run {
       await this.#save().catch(() => undefined);
       if (e instanceof BackupError) throw new BackupError(e.message, e.kind, this.#report, e.cause);
       if (this.#cancelled) return { ...this.#report, cancelled: true };
-      throw new BackupError(`Couldn't read the documents from the server: ${message(e)}`, 'server', this.#report, e);
+      throw new BackupError(l10n.t("Couldn't read the documents from the server: {0}", message(e)), 'server', this.#report, e);
     }
   }
 
@@ -499,7 +503,7 @@ class Run {
   async #write(doc: BackupDocument, entry: Entry | undefined, file: { want: string; path: string; text: string; hash: string }, old: Found, aside: readonly Aside[]): Promise<void> {
     const { want, path, text, hash } = file;
     for (const { from, to } of aside) {
-      await this.#fsStep(`move the edited file “${from}” aside to “${to}”`, () => this.#fs.rename(from, to));
+      await this.#fsStep((why) => l10n.t("Couldn't move the edited file “{0}” aside to “{1}”: {2}", from, to, why), () => this.#fs.rename(from, to));
       this.#unlist(from);
       this.#report.kept++;
       this.#report.keptAs.push(to);
@@ -512,7 +516,7 @@ class Run {
     if (entry && old === 'written' && entry.path !== path) {
       // Renamed, or its template renamed: the file moves, then the new text replaces it. (A new file written and the
       // old one deleted would delete it for good; a move of a name's case only is one file on Windows and macOS.)
-      await this.#fsStep(`move “${entry.path}” to “${path}”`, () => this.#fs.rename(entry.path, path));
+      await this.#fsStep((why) => l10n.t("Couldn't move “{0}” to “{1}”: {2}", entry.path, path, why), () => this.#fs.rename(entry.path, path));
       this.#unlist(entry.path);
       const { folder, file: name } = splitPath(path);
       (await this.#listing(folder)).add(pathKey(name));
@@ -550,7 +554,7 @@ class Run {
       return await this.#fs.read(path);
     } catch (e) {
       if (isFolderError(e)) return 'folder';
-      throw new BackupError(`Couldn't read “${path}”: ${message(e)}`, 'write', undefined, e);
+      throw new BackupError(l10n.t("Couldn't read “{0}”: {1}", path, message(e)), 'write', undefined, e);
     }
   }
 
@@ -611,7 +615,10 @@ class Run {
     const key = pathKey(folder);
     let names = this.#listings.get(key);
     if (!names) {
-      names = this.#fsStep(`read the folder “${folder || '.'}”`, () => this.#fs.list(folder)).then((listed) => new Set(listed.map(pathKey)));
+      names = this.#fsStep(
+        (why) => l10n.t("Couldn't read the folder “{0}”: {1}", folder || '.', why),
+        () => this.#fs.list(folder),
+      ).then((listed) => new Set(listed.map(pathKey)));
       // A failed read is not kept: the run stops on it, and the next run reads again.
       names.catch(() => this.#listings.delete(key));
       this.#listings.set(key, names);
@@ -636,7 +643,7 @@ class Run {
       await this.#fs.rename(temp, path);
     } catch (e) {
       await this.#fs.delete(temp).catch(() => undefined);
-      throw new BackupError(`Couldn't write “${path}”: ${message(e)}`, 'write', undefined, e);
+      throw new BackupError(l10n.t("Couldn't write “{0}”: {1}", path, message(e)), 'write', undefined, e);
     }
     const { folder, file } = splitPath(path);
     (await this.#listing(folder)).add(pathKey(file));
@@ -653,7 +660,7 @@ class Run {
       const { folder, file } = splitPath(`${DELETED_FOLDER}/${entry.path}`);
       const [stem, ext] = splitExtension(file);
       const target = await this.#take(folder, found === 'edited' ? keptNames(file, this.#day) : candidateNames(stem, ext, id));
-      await this.#fsStep(`move “${entry.path}” to “${target}”`, () => this.#fs.rename(entry.path, target));
+      await this.#fsStep((why) => l10n.t("Couldn't move “{0}” to “{1}”: {2}", entry.path, target, why), () => this.#fs.rename(entry.path, target));
       this.#unlist(entry.path);
       this.#report.deleted++;
       if (found === 'edited') {
@@ -671,7 +678,7 @@ class Run {
    * file either the old one or the new one. Nothing else there is the backup's: it stays.
    */
   async #clearTemporaryFiles(): Promise<void> {
-    const left = await this.#fsStep('read the backup state folder', () => this.#fs.list(`${STATE_FOLDER}/tmp`));
+    const left = await this.#fsStep((why) => l10n.t("Couldn't read the backup state folder: {0}", why), () => this.#fs.list(`${STATE_FOLDER}/tmp`));
     for (const name of left) if (/^\d+\.part$/.test(name)) await this.#fs.delete(`${STATE_FOLDER}/tmp/${name}`).catch(() => undefined);
   }
 
@@ -685,16 +692,17 @@ class Run {
       await this.#fs.rename(temp, STATE_FILE);
     } catch (e) {
       await this.#fs.delete(temp).catch(() => undefined);
-      throw new BackupError(`Couldn't save the backup state (${STATE_FILE}): ${message(e)}`, 'write', undefined, e);
+      throw new BackupError(l10n.t("Couldn't save the backup state ({0}): {1}", STATE_FILE, message(e)), 'write', undefined, e);
     }
     this.#dirty = false;
   }
 
-  async #fsStep<T>(what: string, step: () => Promise<T>): Promise<T> {
+  /** A step on the folder; when it fails, the error says so in the sentence `fail` makes of the reason. */
+  async #fsStep<T>(fail: (why: string) => string, step: () => Promise<T>): Promise<T> {
     try {
       return await step();
     } catch (e) {
-      throw new BackupError(`Couldn't ${what}: ${message(e)}`, 'write', undefined, e);
+      throw new BackupError(fail(message(e)), 'write', undefined, e);
     }
   }
 }

@@ -71,11 +71,11 @@ function isArgs(arg: unknown): arg is BackupArgs {
 async function pickAccount(s: BackupNeeds, arg: unknown): Promise<Account | undefined> {
   if (isArgs(arg) && arg.account !== undefined) {
     const named = s.registry.byLabel(arg.account);
-    if (!named) throw new Error(`There is no account "${arg.account}".`);
+    if (!named) throw new Error(vscode.l10n.t('There is no account "{0}".', arg.account));
     await useAccount(s, named);
     return named;
   }
-  return chooseAccount(s, 'Back Up Account to Folder: Account', isArgs(arg) ? undefined : arg);
+  return chooseAccount(s, vscode.l10n.t('Back Up Account to Folder: Account'), isArgs(arg) ? undefined : arg);
 }
 
 /** A folder as the user reads it: its path on the disk, else its address. */
@@ -319,9 +319,9 @@ function notFound(e: unknown): boolean {
 function plain(e: unknown): never {
   const text = reason(e);
   const code = typeof e === 'object' && e !== null ? (e as { code?: unknown }).code : undefined;
-  if ((e instanceof vscode.FileSystemError && e.code === 'NoPermissions') || code === 'EACCES' || code === 'EPERM') throw new Error(`permission denied (${text})`);
-  if (/ENOSPC|no space left/i.test(text)) throw new Error(`the disk is full (${text})`);
-  if (/EROFS|read-only file system/i.test(text)) throw new Error(`the disk is read-only (${text})`);
+  if ((e instanceof vscode.FileSystemError && e.code === 'NoPermissions') || code === 'EACCES' || code === 'EPERM') throw new Error(vscode.l10n.t('permission denied ({0})', text));
+  if (/ENOSPC|no space left/i.test(text)) throw new Error(vscode.l10n.t('the disk is full ({0})', text));
+  if (/EROFS|read-only file system/i.test(text)) throw new Error(vscode.l10n.t('the disk is read-only ({0})', text));
   throw e instanceof Error ? e : new Error(text);
 }
 
@@ -389,13 +389,13 @@ function tellDone(text: string, root: vscode.Uri): void {
   });
 }
 
-/** Why `root` cannot hold a backup (it is a file), or undefined: a folder, or nothing yet (it is created). */
-async function notAFolder(root: vscode.Uri): Promise<string | undefined> {
+/** Whether `root` cannot hold a backup because it is a file (a folder, or nothing yet, can: it is created). */
+async function notAFolder(root: vscode.Uri): Promise<boolean> {
   try {
     const stat = await vscode.workspace.fs.stat(root);
-    return stat.type & vscode.FileType.Directory ? undefined : 'it is a file, not a folder';
+    return !(stat.type & vscode.FileType.Directory);
   } catch {
-    return undefined;
+    return false;
   }
 }
 
@@ -415,9 +415,12 @@ export async function backupTo(
   let root = chosen;
   let folder = shown(root);
   const name = account.displayName;
-  const refused = await notAFolder(root);
-  if (refused) {
-    const message = `Couldn't back up ${name} to ${folder}: ${refused}. Choose a folder (an empty one, or this account's backup folder).`;
+  if (await notAFolder(root)) {
+    const message = vscode.l10n.t(
+      "Couldn't back up {0} to {1}: it is a file, not a folder. Choose a folder (an empty one, or this account's backup folder).",
+      name,
+      folder,
+    );
     if (!options.notify) s.log.warn(`[backup] ${message}`);
     return { folder, report: undefined, error: { kind: 'folder', message } };
   }
@@ -471,14 +474,21 @@ export async function backupTo(
             fs: (root.scheme === 'file' ? diskBackupFs(root.fsPath, plain) : undefined) ?? new WorkspaceBackupFs(root),
             source: sourceOf(account, (seconds) => {
               s.log.info(`[backup] ${name}: the server asked to wait ${seconds} s (too many requests); waiting`);
-              progress.report({ message: `waiting ${seconds} s: the server had too many requests` });
+              progress.report({ message: vscode.l10n.t('waiting {0} s: the server had too many requests', seconds) });
             }),
             identity,
             signal: controller.signal,
             onProgress({ seen, total, phase }) {
               const part = total ? (seen / total) * 100 : 0;
               progress.report({
-                message: phase === 'check' ? 'checking documents missing from the list…' : `${seen}${total ? ` of ${total}` : ''} documents`,
+                message:
+                  phase === 'check'
+                    ? vscode.l10n.t('checking documents missing from the list…')
+                    : total
+                      ? vscode.l10n.t('{0} of {1} documents', seen, total)
+                      : seen === 1
+                        ? vscode.l10n.t('1 document')
+                        : vscode.l10n.t('{0} documents', seen),
                 increment: Math.max(0, Math.min(100, part) - shown),
               });
               shown = Math.max(shown, Math.min(100, part));
@@ -533,8 +543,12 @@ export async function backupTo(
       if (isCancellation(e)) return { folder, report: undefined };
       throw e;
     }
-    const done = e.report && (e.report.new || e.report.changed || e.report.deleted || e.report.kept) ? ` Before that: ${summary(e.report)}.` : '';
-    const message = `Couldn't back up ${name} to ${folder}: ${e.message}` + (goesOn(e.kind) ? ` No file was left half-written.${done}` : '');
+    const before = e.report && (e.report.new || e.report.changed || e.report.deleted || e.report.kept) ? summary(e.report) : undefined;
+    const message = !goesOn(e.kind)
+      ? vscode.l10n.t("Couldn't back up {0} to {1}: {2}", name, folder, e.message)
+      : before
+        ? vscode.l10n.t("Couldn't back up {0} to {1}: {2} No file was left half-written. Before that: {3}.", name, folder, e.message, before)
+        : vscode.l10n.t("Couldn't back up {0} to {1}: {2} No file was left half-written.", name, folder, e.message);
     if (!options.notify) s.log.warn(`[backup] ${message}`);
     // The folder holds this account's backup, whole as far as it went: the next run goes on there.
     if (goesOn(e.kind)) await rememberFolder(s.state, account, root);

@@ -6,6 +6,7 @@
  * converter of its own rather than a general one: each element here is one rule, and each loss can be named.
  * No `vscode` import (unit-tested in plain Node).
  */
+import { l10n } from '../util/l10n';
 import { classesOf, HIDDEN_ELEMENTS, indentOf, parseHtml, type HtmlElement, type HtmlNode } from './html';
 
 export interface MarkdownCopy {
@@ -53,20 +54,20 @@ function styleLosses(style: string | undefined, losses: Losses): void {
   for (const decl of style.split(';')) {
     const prop = decl.split(':')[0]?.trim().toLowerCase();
     if (!prop) continue;
-    if (prop === 'color') losses.add('text colours');
-    else if (prop.startsWith('background')) losses.add('highlight colours');
-    else if (prop === 'text-align') losses.add('text alignment');
-    else if (prop.startsWith('font')) losses.add('fonts and font sizes');
-    else losses.add('other text styles');
+    if (prop === 'color') losses.add(l10n.t('text colours'));
+    else if (prop.startsWith('background')) losses.add(l10n.t('highlight colours'));
+    else if (prop === 'text-align') losses.add(l10n.t('text alignment'));
+    else if (prop.startsWith('font')) losses.add(l10n.t('fonts and font sizes'));
+    else losses.add(l10n.t('other text styles'));
   }
 }
 
 function blockClassLosses(el: HtmlElement, losses: Losses): void {
   for (const c of classesOf(el)) {
-    if (c.startsWith('ql-align-')) losses.add('text alignment');
-    else if (c.startsWith('ql-direction-')) losses.add('text direction');
-    else if (c.startsWith('ql-size-') || c.startsWith('ql-font-')) losses.add('fonts and font sizes');
-    else if (c.startsWith('ql-indent-') && el.tag !== 'li') losses.add('paragraph indentation');
+    if (c.startsWith('ql-align-')) losses.add(l10n.t('text alignment'));
+    else if (c.startsWith('ql-direction-')) losses.add(l10n.t('text direction'));
+    else if (c.startsWith('ql-size-') || c.startsWith('ql-font-')) losses.add(l10n.t('fonts and font sizes'));
+    else if (c.startsWith('ql-indent-') && el.tag !== 'li') losses.add(l10n.t('paragraph indentation'));
   }
   styleLosses(el.attrs.style, losses);
 }
@@ -100,13 +101,13 @@ function inline(nodes: readonly HtmlNode[], losses: Losses): string {
         break;
       case 'u':
       case 'ins':
-        losses.add('underline');
+        losses.add(l10n.t('underline'));
         out += inner();
         break;
       case 'span':
       case 'font':
         styleLosses(n.attrs.style, losses);
-        if (n.tag === 'font') losses.add('fonts and font sizes');
+        if (n.tag === 'font') losses.add(l10n.t('fonts and font sizes'));
         out += inner();
         break;
       case 'a': {
@@ -126,7 +127,7 @@ function inline(nodes: readonly HtmlNode[], losses: Losses): string {
         if (/^https?:/i.test(src)) {
           out += `![${escapeInline(n.attrs.alt ?? '')}](${/[\s()<>]/.test(src) ? `<${src}>` : src})`;
         } else {
-          losses.add('images embedded in the text');
+          losses.add(l10n.t('images embedded in the text'));
         }
         break;
       }
@@ -141,12 +142,12 @@ function inline(nodes: readonly HtmlNode[], losses: Losses): string {
       }
       case 'sub':
       case 'sup':
-        losses.add('subscript and superscript');
+        losses.add(l10n.t('subscript and superscript'));
         out += inner();
         break;
       default:
         if (HIDDEN_ELEMENTS.has(n.tag)) break;
-        if (!INLINE_CODE_TAGS.has(n.tag)) losses.add(`<${n.tag}> formatting`);
+        if (!INLINE_CODE_TAGS.has(n.tag)) losses.add(l10n.t('<{0}> formatting', n.tag));
         out += inner();
     }
   }
@@ -219,7 +220,7 @@ function blocks(nodes: readonly HtmlNode[], losses: Losses, depth: number): stri
         out.push('---');
         break;
       default:
-        losses.add(`<${n.tag}> layout`);
+        losses.add(l10n.t('<{0}> layout', n.tag));
         out.push(...blocks(n.children, losses, depth));
     }
   }

@@ -1,3 +1,4 @@
+import { l10n } from '../util/l10n';
 import { documentFileName, extensionOf, isHtmlDocument, templateFolderName, type DocumentLike } from './names';
 import type { PathMemory } from './pathMemory';
 
@@ -149,7 +150,7 @@ export class AccountIndex {
   private async load(): Promise<void> {
     const generation = this.generation;
     const current = () => generation === this.generation;
-    const changed = () => new Error('The account changed while its documents were being listed.');
+    const changed = () => new Error(l10n.t('The account changed while its documents were being listed.'));
     const heard = new Map<number, IndexedDocument | null>();
     this.heard = heard;
     try {
@@ -462,7 +463,7 @@ export async function listAccount(
     let total: number | undefined;
     for (let n = 1; n <= 10_000; n++) {
       const p = await page(n);
-      if (!current()) throw new Error('The account changed while its documents were being listed.');
+      if (!current()) throw new Error(l10n.t('The account changed while its documents were being listed.'));
       for (const d of p.items) {
         if (docs.has(d.id)) moved = true;
         docs.set(d.id, pick(d));

@@ -1,7 +1,8 @@
 import vscode = require('vscode');
+import { formatCount } from '../tree/format';
 import type { ContentDocument } from '../api/index';
 import { templateName } from '../api/templates';
-import { charLength, CREATIVITY_LEVELS, LIMITS, nearestCreativity, type Creativity } from '../api/validate';
+import { charLength, CREATIVITY_LEVELS, creativityName, LIMITS, nearestCreativity, type Creativity } from '../api/validate';
 import { CMD } from '../constants';
 import { ACCOUNT_FOLDER_NAME, accountRoot, documentUri, tabUris } from './uris';
 import { describeError, errorKind, isApiError, isCancellation } from '../util/errors';
@@ -76,7 +77,7 @@ async function openTarget(
   } catch (e) {
     if (isCancellation(e)) return undefined;
     if (errorKind(e) === 'notFound') documents.markDeleted(id);
-    void showError(s.log, describeError(`Couldn't open ${known?.name ? `"${known.name}"` : `document ${id}`}`, e), e, () => openTarget(s, target, options));
+    void showError(s.log, describeError(known?.name ? vscode.l10n.t('Couldn\'t open "{0}"', known.name) : vscode.l10n.t("Couldn't open document {0}", id), e), e, () => openTarget(s, target, options));
     return undefined;
   }
   s.fs.remember(doc);
@@ -102,9 +103,9 @@ const STEPS = 4;
 
 function validateName(value: string): string | undefined {
   const v = value.trim();
-  if (!v) return 'Enter a name.';
+  if (!v) return vscode.l10n.t('Enter a name.');
   const n = charLength(v);
-  return n > LIMITS.name ? `A name can have at most ${LIMITS.name} characters (this one has ${n}).` : undefined;
+  return n > LIMITS.name ? vscode.l10n.t('A name can have at most {0} characters (this one has {1}).', LIMITS.name, n) : undefined;
 }
 
 /** Whether a prompt has several lines (written in the prompt's editor): it is sent as HTML then (documentPrompt). */
@@ -113,18 +114,19 @@ function severalLines(text: string): boolean {
 }
 
 function validatePrompt(value: string): string | undefined {
-  if (!value.trim()) return 'Describe what the text should be about.';
+  if (!value.trim()) return vscode.l10n.t('Describe what the text should be about.');
   const n = documentPromptLength(value);
   if (n <= LIMITS.prompt) return undefined;
-  const limit = LIMITS.prompt.toLocaleString('en-US');
+  const limit = formatCount(LIMITS.prompt);
   return severalLines(value)
-    ? `A prompt can have at most ${limit} characters as sent (this one has ${n.toLocaleString('en-US')}, its paragraphs and lists as HTML): shorten it in the editor.`
-    : `A prompt can have at most ${limit} characters (this one has ${n.toLocaleString('en-US')}).`;
+    ? vscode.l10n.t('A prompt can have at most {0} characters as sent (this one has {1}, its paragraphs and lists as HTML): shorten it in the editor.', limit, formatCount(n))
+    : vscode.l10n.t('A prompt can have at most {0} characters (this one has {1}).', limit, formatCount(n));
 }
 
-function refusal(fields: Record<string, string[]> | undefined, field: string, what: string): string | undefined {
+/** The server's refusal of a field, as the sentence `say` makes of its messages; undefined when it refused nothing there. */
+function refusal(fields: Record<string, string[]> | undefined, field: string, say: (messages: string) => string): string | undefined {
   const msgs = fields?.[field];
-  return msgs?.length ? `The server refused the ${what}: ${msgs.join(' ')}` : undefined;
+  return msgs?.length ? say(msgs.join(' ')) : undefined;
 }
 
 type DraftField = 'name' | 'template_id' | 'prompt' | 'creativity';
@@ -136,8 +138,8 @@ const FIELDS: readonly DraftField[] = ['name', 'template_id', 'prompt', 'creativ
  * counts). For a prompt written in the editor (several lines), shown joined in the box: Enter uses it with its lines.
  */
 function promptLine(value: string): string {
-  const count = documentPromptLength(value).toLocaleString('en-US');
-  const limit = LIMITS.prompt.toLocaleString('en-US');
+  const count = formatCount(documentPromptLength(value));
+  const limit = formatCount(LIMITS.prompt);
   if (!severalLines(value)) {
     return vscode.l10n.t('What should the text be about? {0} / {1} characters. For paragraphs or a list, write it in an editor (the button above).', count, limit);
   }
@@ -207,10 +209,12 @@ async function askStep(
   switch (field) {
     case 'name': {
       const name = await s.prompter.inputStep({
-        title: 'New Document: Name',
+        title: vscode.l10n.t('New Document: Name'),
         ...step,
-        prompt: refusal(refused, 'name', 'name') ?? `The document's name (up to ${LIMITS.name} characters)`,
-        placeHolder: 'e.g. Q3 plan',
+        prompt:
+          refusal(refused, 'name', (m) => vscode.l10n.t('The server refused the name: {0}', m)) ??
+          vscode.l10n.t("The document's name (up to {0} characters)", LIMITS.name),
+        placeHolder: vscode.l10n.t('e.g. Q3 plan'),
         value: draft.name,
         validateInput: validateName,
       });
@@ -226,13 +230,18 @@ async function askStep(
       // document showed it), so a name is where the view has it; the current choice is active, so Enter keeps it.
       const items: TemplateItem[] = tree.templateGroups().filter((g) => !g.custom).map((g) => ({
         label: g.name,
-        description: `${templateCategory(g.templateId) ?? ''}${g.templateId === DEFAULT_TEMPLATE_ID ? ' (default)' : ''}`,
+        description:
+          g.templateId === DEFAULT_TEMPLATE_ID
+            ? vscode.l10n.t('{0} (default)', templateCategory(g.templateId) ?? '').trim()
+            : (templateCategory(g.templateId) ?? ''),
         id: g.templateId,
       }));
       const picked = await s.prompter.pickStep(items, {
-        title: 'New Document: Template',
+        title: vscode.l10n.t('New Document: Template'),
         ...step,
-        placeHolder: refusal(refused, 'template_id', 'template') ?? 'Choose a template (type to filter by name or kind; Freestyle lets the prompt decide)',
+        placeHolder:
+          refusal(refused, 'template_id', (m) => vscode.l10n.t('The server refused the template: {0}', m)) ??
+          vscode.l10n.t('Choose a template (type to filter by name or kind; Freestyle lets the prompt decide)'),
         matchOnDescription: true,
         active: items.find((i) => i.id === current),
       });
@@ -241,7 +250,7 @@ async function askStep(
       return 'done';
     }
     case 'prompt': {
-      const refusedPrompt = refusal(refused, 'prompt', 'prompt');
+      const refusedPrompt = refusal(refused, 'prompt', (m) => vscode.l10n.t('The server refused the prompt: {0}', m));
       const refusedText = draft.prompt ?? '';
       for (;;) {
         const written = draft.prompt ?? '';
@@ -249,12 +258,12 @@ async function askStep(
         const shown = severalLines(written) ? collapse(written) : written;
         const meant = (value: string) => (value === shown ? written : value);
         const answer = await s.prompter.inputStep({
-          title: 'New Document: Prompt',
+          title: vscode.l10n.t('New Document: Prompt'),
           ...step,
           prompt: refusedPrompt && written === refusedText ? refusedPrompt : promptLine(written),
           // The server's refusal stays said until the user changes the prompt; then the count.
           promptFor: (value) => (refusedPrompt && meant(value) === refusedText ? refusedPrompt : promptLine(meant(value))),
-          placeHolder: 'e.g. A one-page plan for the third quarter',
+          placeHolder: vscode.l10n.t('e.g. A one-page plan for the third quarter'),
           value: shown,
           // The cursor after the text, nothing selected: a key typed adds to the prompt rather than replacing it.
           valueSelection: [shown.length, shown.length],
@@ -292,14 +301,21 @@ async function askStep(
       type LevelItem = vscode.QuickPickItem & { value: Creativity };
       // From 0 to 1, the default marked; the current choice is active, so Enter keeps it.
       const items: LevelItem[] = CREATIVITY_LEVELS.map((c) => ({
-        label: c.label,
-        description: `${c.value}${c.value === byDefault ? (yours === undefined ? ' (default)' : " (your account's default)") : ''}`,
+        label: creativityName(c.value),
+        description:
+          c.value !== byDefault
+            ? String(c.value)
+            : yours === undefined
+              ? vscode.l10n.t('{0} (default)', c.value)
+              : vscode.l10n.t("{0} (your account's default)", c.value),
         value: c.value,
       }));
       const picked = await s.prompter.pickStep(items, {
-        title: 'New Document: Creativity',
+        title: vscode.l10n.t('New Document: Creativity'),
         ...step,
-        placeHolder: refusal(refused, 'creativity', 'creativity') ?? 'How inventive the text may be, from 0 (repeats the likeliest words) to 1',
+        placeHolder:
+          refusal(refused, 'creativity', (m) => vscode.l10n.t('The server refused the creativity: {0}', m)) ??
+          vscode.l10n.t('How inventive the text may be, from 0 (repeats the likeliest words) to 1'),
         active: items.find((i) => i.value === current),
       });
       if (picked === undefined || isBack(picked)) return picked;
@@ -339,9 +355,9 @@ function preferredCreativity(account: Account): () => Promise<Creativity | undef
 /** The server writes the text during the request: a cancellable notification while it does. Never retried. */
 function store(account: Account, d: Draft): Thenable<ContentDocument> {
   return vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: `Creating "${d.name}"`, cancellable: true },
+    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Creating "{0}"', d.name), cancellable: true },
     async (progress, token) => {
-      progress.report({ message: 'the server is writing the text, which can take a minute…' });
+      progress.report({ message: vscode.l10n.t('the server is writing the text, which can take a minute…') });
       const controller = new AbortController();
       const sub = token.onCancellationRequested(() => controller.abort());
       try {
@@ -368,10 +384,12 @@ export async function newDocument(s: FilesNeeds, arg?: unknown): Promise<Content
   if (promptEditorOpen()) {
     // A New Document… is waiting for its prompt there: one at a time.
     await showPromptEditor();
-    void vscode.window.showInformationMessage('New Document… is waiting for this prompt: Use Prompt (✓ in the editor title) goes on, closing the tab goes back to its box.');
+    void vscode.window.showInformationMessage(
+      vscode.l10n.t('New Document… is waiting for this prompt: Use Prompt (✓ in the editor title) goes on, closing the tab goes back to its box.'),
+    );
     return undefined;
   }
-  const account = await chooseAccount(s, 'New Document: Account', arg);
+  const account = await chooseAccount(s, vscode.l10n.t('New Document: Account'), arg);
   if (!account) return undefined;
   // The prompt of a New Document… that was cancelled or refused is offered again, whatever the account.
   const draft: Partial<Draft> = { prompt: keptPrompt };
@@ -381,14 +399,14 @@ export async function newDocument(s: FilesNeeds, arg?: unknown): Promise<Content
     const d = await askDraft(s, s.documentsView.treeOf(account) as DocumentsTreeProvider, draft, refused, preferred);
     if (draft.prompt?.trim()) keptPrompt = draft.prompt;
     if (!d) return undefined;
-    const action = `Couldn't create "${d.name}"`;
+    const action = vscode.l10n.t('Couldn\'t create "{0}"', d.name);
     let doc: ContentDocument;
     try {
       doc = await store(account, d);
     } catch (e) {
       if (isCancellation(e)) {
         void vscode.window.showInformationMessage(
-          `Stopped waiting for "${d.name}". The server may still create it: refresh the Documents view in a minute to see it.`,
+          vscode.l10n.t('Stopped waiting for "{0}". The server may still create it: refresh the Documents view in a minute to see it.', d.name),
         );
         return undefined;
       }
@@ -401,7 +419,9 @@ export async function newDocument(s: FilesNeeds, arg?: unknown): Promise<Content
       }
       const kind = errorKind(e);
       const mayExist = kind === 'timeout' || kind === 'network' || kind === 'badResponse';
-      const message = describeError(action, e) + (mayExist ? ' The server may have created it anyway: refresh the Documents view before trying again.' : '');
+      const message = mayExist
+        ? vscode.l10n.t('{0} The server may have created it anyway: refresh the Documents view before trying again.', describeError(action, e))
+        : describeError(action, e);
       // A store is retried only on the user's word, and only when nothing can have been created.
       void showError(s.log, message, e, kind === 'server' || kind === 'rateLimited' ? () => storeAndOpen(s, account, d) : undefined);
       return undefined;
@@ -416,7 +436,7 @@ async function storeAndOpen(s: FilesNeeds, account: Account, d: Draft): Promise<
   try {
     await showNew(s, account, await store(account, d));
   } catch (e) {
-    if (!isCancellation(e)) void showError(s.log, describeError(`Couldn't create "${d.name}"`, e), e);
+    if (!isCancellation(e)) void showError(s.log, describeError(vscode.l10n.t('Couldn\'t create "{0}"', d.name), e), e);
   }
 }
 
@@ -444,9 +464,9 @@ type DocumentPickItem = vscode.QuickPickItem & { id?: number };
 
 function toPickItem(d: ContentDocument): DocumentPickItem {
   return {
-    label: d.favorite ? `$(star-full) ${d.name || '(no name)'}` : d.name || '(no name)',
+    label: d.favorite ? `$(star-full) ${d.name || vscode.l10n.t('(no name)')}` : d.name || vscode.l10n.t('(no name)'),
     description: templateName(d.template?.id, d.template?.name),
-    detail: `${d.words.toLocaleString('en-US')} word${d.words === 1 ? '' : 's'}`,
+    detail: d.words === 1 ? vscode.l10n.t('1 word') : vscode.l10n.t('{0} words', formatCount(d.words)),
     // The server already matched (accent- and case-insensitively): VS Code's own filter must not hide any.
     alwaysShow: true,
     id: d.id,
@@ -458,11 +478,11 @@ function toPickItem(d: ContentDocument): DocumentPickItem {
  * ({@link SEARCH_DEBOUNCE_MS} after the last keystroke); a newer query aborts the request of an older one.
  */
 export async function goToDocument(s: FilesNeeds, arg?: unknown): Promise<vscode.TextEditor | undefined> {
-  const account = await chooseAccount(s, 'Go to Document: Account', arg);
+  const account = await chooseAccount(s, vscode.l10n.t('Go to Document: Account'), arg);
   if (!account) return undefined;
   const qp = vscode.window.createQuickPick<DocumentPickItem>();
-  qp.title = s.registry.several ? `Go to Document in ${account.displayName}` : 'Go to Document';
-  qp.placeholder = 'Type part of a document name';
+  qp.title = s.registry.several ? vscode.l10n.t('Go to Document in {0}', account.displayName) : vscode.l10n.t('Go to Document');
+  qp.placeholder = vscode.l10n.t('Type part of a document name');
   qp.matchOnDescription = false;
   qp.matchOnDetail = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -485,11 +505,11 @@ export async function goToDocument(s: FilesNeeds, arg?: unknown): Promise<vscode
         if (my !== seq) return;
         qp.items = page.items.length
           ? page.items.map(toPickItem)
-          : [{ label: query ? `No document name contains "${query}"` : 'No documents yet', alwaysShow: true }];
+          : [{ label: query ? vscode.l10n.t('No document name contains "{0}"', query) : vscode.l10n.t('No documents yet'), alwaysShow: true }];
       } catch (e) {
         if (my !== seq || isCancellation(e)) return;
         s.log.warn(`[goto] ${describeError("Couldn't search the documents", e)}`);
-        qp.items = [{ label: `$(error) ${describeError("Couldn't search the documents", e)}`, alwaysShow: true }];
+        qp.items = [{ label: `$(error) ${describeError(vscode.l10n.t("Couldn't search the documents"), e)}`, alwaysShow: true }];
       } finally {
         if (my === seq) qp.busy = false;
       }
@@ -512,7 +532,7 @@ export async function goToDocument(s: FilesNeeds, arg?: unknown): Promise<vscode
       if (picked === undefined) return resolve(undefined);
       // Opened in the account it was found in (nothing is sent once that account is gone).
       openTarget(s, { account, id: picked }, {}).then(resolve, (e: unknown) => {
-        void showError(s.log, describeError("Couldn't open the document", e), e);
+        void showError(s.log, describeError(vscode.l10n.t("Couldn't open the document"), e), e);
         resolve(undefined);
       });
     });
@@ -528,14 +548,14 @@ export async function goToDocument(s: FilesNeeds, arg?: unknown): Promise<vscode
  * several accounts, of the account picked (or the root it was run on), named after it.
  */
 export async function openAccountFolder(s: FilesNeeds, arg?: unknown): Promise<void> {
-  const chosen = await chooseAccount(s, 'Open Account as Folder: Account', arg);
+  const chosen = await chooseAccount(s, vscode.l10n.t('Open Account as Folder: Account'), arg);
   if (!chosen) return;
   const root = accountRoot(chosen.label);
   const folders = vscode.workspace.workspaceFolders ?? [];
   if (!folders.some((f) => f.uri.toString() === root.toString())) {
     const name = s.registry.several ? `${ACCOUNT_FOLDER_NAME} — ${chosen.displayName}` : ACCOUNT_FOLDER_NAME;
     const ok = vscode.workspace.updateWorkspaceFolders(folders.length, 0, { uri: root, name });
-    if (!ok) throw new Error('VS Code did not accept the folder (another change to the workspace folders may be in progress). Try again.');
+    if (!ok) throw new Error(vscode.l10n.t('VS Code did not accept the folder (another change to the workspace folders may be in progress). Try again.'));
   }
   await vscode.commands.executeCommand('workbench.view.explorer');
 }

@@ -198,8 +198,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     if (now) return now;
     throw vscode.FileSystemError.Unavailable(
       vscode.l10n.t(
-        '{0} belongs to an account that is not signed in here (signed out, removed, or its API key or server changed since): nothing was sent. Sign in to that account again to open or save it; your text, if any, is still in the editor.',
-        vscode.l10n.t('This document'),
+        'This document belongs to an account that is not signed in here (signed out, removed, or its API key or server changed since): nothing was sent. Sign in to that account again to open or save it; your text, if any, is still in the editor.',
       ),
     );
   }
@@ -298,7 +297,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
       }
     }
     records.statStarted(id);
-    const v = await this.current(id, 'stat', `Couldn't open "${this.label(id, uri)}"`, uri);
+    const v = await this.current(id, 'stat', vscode.l10n.t('Couldn\'t open "{0}"', this.label(id, uri)), uri);
     records.statOk(id);
     this.confirmUri(id, uri);
     return fileStat(v);
@@ -309,7 +308,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     if (target.kind !== 'file') throw vscode.FileSystemError.FileIsADirectory(uri);
     this.records.track(target.id, uri);
     this.handOut(uri, target.id, false);
-    const v = await this.current(target.id, 'read', `Couldn't open "${this.label(target.id, uri)}"`, uri);
+    const v = await this.current(target.id, 'read', vscode.l10n.t('Couldn\'t open "{0}"', this.label(target.id, uri)), uri);
     this.confirmUri(target.id, uri);
     return v.bytes;
   }
@@ -323,7 +322,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
         return (this.index.files(target.folder) ?? []).map(([f]) => [f, vscode.FileType.File]);
       case 'documentDir': {
         // Its listing names the document: only while its account is signed in (a stat of it costs nothing and is not checked).
-        const doc = this.account().documents.get(target.id) ?? (await this.fetch(target.id, `Couldn't list "${uri.path}"`, uri));
+        const doc = this.account().documents.get(target.id) ?? (await this.fetch(target.id, vscode.l10n.t('Couldn\'t list "{0}"', uri.path), uri));
         return target.depth === 0
           ? [[templateFolderName(doc.template), vscode.FileType.Directory]]
           : [[documentFileNameOf(doc), vscode.FileType.File]];
@@ -341,7 +340,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     await this.resolve(uri, 'write').catch((e: unknown) => {
       if (isAccountRefusal(e)) throw e;
     });
-    throw vscode.FileSystemError.NoPermissions('Template folders come from the server: they cannot be created here.');
+    throw vscode.FileSystemError.NoPermissions(vscode.l10n.t('Template folders come from the server: they cannot be created here.'));
   }
 
   async writeFile(uri: vscode.Uri, content: Uint8Array, options: { readonly create: boolean; readonly overwrite: boolean }): Promise<void> {
@@ -368,7 +367,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     this.handOut(uri, id, false);
     // Whatever an earlier save that sent nothing left for the stat after its write is no answer to this one's.
     records.afterUnchangedSave(id, key);
-    const action = `Couldn't save "${this.label(id, uri)}"`;
+    const action = vscode.l10n.t('Couldn\'t save "{0}"', this.label(id, uri));
 
     const text = new TextDecoder('utf-8').decode(content).replace(/^\uFEFF/, '');
     // The text the server last gave (in this URI's account), as the server would store it: nothing to send, no check
@@ -380,7 +379,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
       return false;
     }
     const problem = unsavableText(text);
-    if (problem) throw this.refuse(`${action}: ${problem}`);
+    if (problem) throw this.refuse(vscode.l10n.t('{0}: {1}', action, problem));
 
     // VS Code's own check needs a fresh stat. It ignores a stat that failed, so check here when the
     // last read is not recent: a text changed on the server that nobody has seen yet is never overwritten.
@@ -388,7 +387,10 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
       const obs = this.accept(await this.fetch(id, action, uri), false, records);
       if (!base || obs.textChanged) {
         throw this.refuse(
-          `${action}: the document may have changed on the server since you opened it. Save again to compare your text with the server's and choose whether to overwrite it.`,
+          vscode.l10n.t(
+            '{0}: the document may have changed on the server since you opened it. Save again to compare your text with the server\'s and choose whether to overwrite it.',
+            action,
+          ),
           'unavailable',
         );
       }
@@ -421,34 +423,38 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     const target = await this.resolve(uri, 'delete');
     if (target.kind !== 'file') {
       throw vscode.FileSystemError.NoPermissions(
-        target.kind === 'accountRoot' ? 'The account folder cannot be deleted.' : 'A template folder cannot be deleted: delete its documents one by one.',
+        target.kind === 'accountRoot'
+          ? vscode.l10n.t('The account folder cannot be deleted.')
+          : vscode.l10n.t('A template folder cannot be deleted: delete its documents one by one.'),
       );
     }
     const id = target.id;
     const label = this.label(id, uri);
     const confirmed = await this.prompter.confirm(
-      `Delete "${label}"?`,
-      'The document is deleted on the server, with its text. This cannot be undone.',
-      'Delete',
+      vscode.l10n.t('Delete "{0}"?', label),
+      vscode.l10n.t('The document is deleted on the server, with its text. This cannot be undone.'),
+      vscode.l10n.t('Delete'),
     );
-    if (!confirmed) throw vscode.FileSystemError.NoPermissions(`"${label}" was not deleted: the deletion was not confirmed.`);
+    if (!confirmed) throw vscode.FileSystemError.NoPermissions(vscode.l10n.t('"{0}" was not deleted: the deletion was not confirmed.', label));
     try {
       await this.account().documents.delete(id);
     } catch (e) {
-      throw this.toFileSystemError(e, `Couldn't delete "${label}"`, id);
+      throw this.toFileSystemError(e, vscode.l10n.t('Couldn\'t delete "{0}"', label), id);
     }
   }
 
   async rename(oldUri: vscode.Uri, newUri: vscode.Uri, options: { readonly overwrite: boolean }): Promise<void> {
     const source = await this.resolve(oldUri, 'rename');
-    if (source.kind !== 'file') throw vscode.FileSystemError.NoPermissions('Template folders cannot be renamed.');
+    if (source.kind !== 'file') throw vscode.FileSystemError.NoPermissions(vscode.l10n.t('Template folders cannot be renamed.'));
     const id = source.id;
     const label = this.label(id, oldUri);
-    const action = `Couldn't rename "${label}"`;
+    const action = vscode.l10n.t('Couldn\'t rename "{0}"', label);
     const oldDir = oldUri.path.slice(0, oldUri.path.lastIndexOf('/'));
     const newDir = newUri.path.slice(0, newUri.path.lastIndexOf('/'));
     if (newUri.scheme !== oldUri.scheme || newUri.authority !== oldUri.authority || newDir !== oldDir) {
-      throw vscode.FileSystemError.NoPermissions(`${action}: a document can be renamed, but not moved to another folder (its template cannot change).`);
+      throw vscode.FileSystemError.NoPermissions(
+        vscode.l10n.t('{0}: a document can be renamed, but not moved to another folder (its template cannot change).', action),
+      );
     }
     // The extension follows the text (.html for the web editor's HTML, else the files.language setting's): a rename
     // that changes it would leave the file under a name it is never listed by.
@@ -460,13 +466,18 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
     if (extensionOfFileName(newFile) !== kept) {
       throw this.refuse(
         kept
-          ? `${action}: the file keeps its extension (${kept}), which follows its text (HTML from the web editor: .html; else the "contentDocs.files.language" setting). Rename it to "${nameFromFileName(newFile)}${kept}".`
-          : `${action}: the file keeps its extension, which follows its text.`,
+          ? vscode.l10n.t(
+              '{0}: the file keeps its extension ({1}), which follows its text (HTML from the web editor: .html; else the "contentDocs.files.language" setting). Rename it to "{2}".',
+              action,
+              kept,
+              `${nameFromFileName(newFile)}${kept}`,
+            )
+          : vscode.l10n.t('{0}: the file keeps its extension, which follows its text.', action),
       );
     }
     const name = documentNameFromFileName(newFile, this.documents?.get(id)?.name ?? this.index.get(id)?.name);
     const problem = unusableName(name);
-    if (problem) throw this.refuse(`${action}: ${problem}`);
+    if (problem) throw this.refuse(vscode.l10n.t('{0}: {1}', action, problem));
     let release: (() => void) | undefined = () => undefined;
     if (isAccountUri(newUri)) {
       const [folder, file] = segments(newUri);
@@ -477,7 +488,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
       // A path given to another document this session is taken only when nothing shows it any more.
       release = this.index.claim(folder, file, id, (path) => isShown(path, this.accountLabel));
       if (!release) {
-        throw this.refuse(`${action}: "${file}" is still open for another document. Close that editor first, or choose another name.`);
+        throw this.refuse(vscode.l10n.t('{0}: "{1}" is still open for another document. Close that editor first, or choose another name.', action, file));
       }
     }
     try {
@@ -519,7 +530,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
           if (recalled) this.indexDiff(recalled.diff);
           return recalled?.id;
         } catch (e) {
-          throw this.toFileSystemError(e, `Couldn't open "${nameFromFileName(file)}"`);
+          throw this.toFileSystemError(e, vscode.l10n.t('Couldn\'t open "{0}"', nameFromFileName(file)));
         }
       },
     });
@@ -581,7 +592,7 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
   }
 
   private ensureIndex(): Promise<void> {
-    return this.index.ensure().catch((e: unknown) => Promise.reject(this.toFileSystemError(e, `Couldn't list the documents of the account`)));
+    return this.index.ensure().catch((e: unknown) => Promise.reject(this.toFileSystemError(e, vscode.l10n.t("Couldn't list the documents of the account"))));
   }
 
   /** The server's copy: a recent read this call may still use (see DocumentRecords.reuse), else a new GET. */

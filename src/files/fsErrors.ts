@@ -1,4 +1,5 @@
 import vscode = require('vscode');
+import { formatCount } from '../tree/format';
 import { charLength, LIMITS, serverTrim } from '../api/validate';
 import { describeError, errorKind } from '../util/errors';
 import type { Logger } from '../util/log';
@@ -34,17 +35,21 @@ export function toFileSystemError(e: unknown, action: string, log: Logger, gone?
 /** Why a text cannot be saved as a document's result (measured as the server stores it), or undefined. */
 export function unsavableText(text: string): string | undefined {
   const trimmed = serverTrim(text);
-  if (!trimmed) return 'the text is empty, and the server keeps no empty document. Type some text, or delete the document instead.';
+  if (!trimmed) return vscode.l10n.t('the text is empty, and the server keeps no empty document. Type some text, or delete the document instead.');
   const length = charLength(trimmed);
   if (length > LIMITS.result) {
-    return `the text is longer than ${LIMITS.result.toLocaleString('en-US')} characters (${length.toLocaleString('en-US')}). Shorten it and save again.`;
+    return vscode.l10n.t(
+      'the text is longer than {0} characters ({1}). Shorten it and save again.',
+      formatCount(LIMITS.result),
+      formatCount(length),
+    );
   }
   return undefined;
 }
 
 /** Why a document cannot have this name, or undefined. */
 export function unusableName(name: string): string | undefined {
-  if (!name) return 'the name cannot be empty.';
+  if (!name) return vscode.l10n.t('the name cannot be empty.');
   const length = charLength(name);
-  return length > LIMITS.name ? `the name can be at most ${LIMITS.name} characters (this one has ${length}).` : undefined;
+  return length > LIMITS.name ? vscode.l10n.t('the name can be at most {0} characters (this one has {1}).', LIMITS.name, length) : undefined;
 }

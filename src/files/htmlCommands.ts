@@ -36,20 +36,33 @@ export function htmlCommands(s: HtmlNeeds) {
  * signed out) is never read, and a read that fails (deleted on the server, offline) is said in a message that names the
  * document, not as an unexpected error. Undefined when there is nothing to work on (said already).
  */
-async function documentOf(s: HtmlNeeds, arg: unknown, what: string): Promise<vscode.TextDocument | undefined> {
+async function documentOf(s: HtmlNeeds, arg: unknown, what: 'preview' | 'convert to Markdown'): Promise<vscode.TextDocument | undefined> {
+  const preview = what === 'preview';
   const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
   if (!uri) {
-    void vscode.window.showInformationMessage(`There is no HTML document to ${what}: open one first.`);
+    void vscode.window.showInformationMessage(
+      preview
+        ? vscode.l10n.t('There is no HTML document to preview: open one first.')
+        : vscode.l10n.t('There is no HTML document to convert to Markdown: open one first.'),
+    );
     return undefined;
   }
   const open = vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString());
   if (open) return open;
   if (uri.scheme === SCHEME) {
-    const name = `"${nameFromFileName(decodeURIComponent(uri.path.split('/').pop() ?? '')) || uri.toString()}"`;
+    const name = nameFromFileName(decodeURIComponent(uri.path.split('/').pop() ?? '')) || uri.toString();
     if (!s.registry.byLabel(accountOfUri(uri))) {
       s.log.warn(`[html] ${what}: ${uri.toString()} belongs to no account signed in`);
       void vscode.window.showWarningMessage(
-        `Couldn't ${what} ${name}: it belongs to an account that is not signed in (removed, or signed out). Add the account again to open its documents.`,
+        preview
+          ? vscode.l10n.t(
+              'Couldn\'t preview "{0}": it belongs to an account that is not signed in (removed, or signed out). Add the account again to open its documents.',
+              name,
+            )
+          : vscode.l10n.t(
+              'Couldn\'t convert "{0}" to Markdown: it belongs to an account that is not signed in (removed, or signed out). Add the account again to open its documents.',
+              name,
+            ),
       );
       return undefined;
     }
@@ -58,7 +71,9 @@ async function documentOf(s: HtmlNeeds, arg: unknown, what: string): Promise<vsc
     } catch (e) {
       // The file system's errors say what failed and why, and it logged them ("Couldn't open "X": …").
       const reason = e instanceof Error ? e.message.replace(/^Couldn't open "[^"]*": /, '') : String(e);
-      void vscode.window.showWarningMessage(`Couldn't ${what} ${name}: ${reason}`);
+      void vscode.window.showWarningMessage(
+        preview ? vscode.l10n.t('Couldn\'t preview "{0}": {1}', name, reason) : vscode.l10n.t('Couldn\'t convert "{0}" to Markdown: {1}', name, reason),
+      );
       return undefined;
     }
   }
@@ -83,7 +98,7 @@ async function openPreview(s: HtmlNeeds, previews: Map<string, vscode.WebviewPan
   }
   const panel = vscode.window.createWebviewPanel(
     'contentDocs.htmlPreview',
-    `Preview ${fileName(doc)}`,
+    vscode.l10n.t('Preview {0}', fileName(doc)),
     { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
     // No script, no command links, no local files: the page is the markup and its own styles (see previewPage).
     { enableScripts: false, enableCommandUris: false, enableFindWidget: true, localResourceRoots: [] },
@@ -113,7 +128,7 @@ async function convertToMarkdown(s: HtmlNeeds, arg: unknown): Promise<vscode.Tex
   const name = fileName(doc).replace(/\.html$/i, '');
   const html = doc.getText();
   if (detectFormat(html) !== 'html') {
-    void vscode.window.showInformationMessage(`"${name}" is not HTML: there is nothing to convert.`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('"{0}" is not HTML: there is nothing to convert.', name));
     return undefined;
   }
   const copy = htmlToMarkdown(html);
@@ -134,10 +149,15 @@ async function convertToMarkdown(s: HtmlNeeds, arg: unknown): Promise<vscode.Tex
   if (choice !== openCopy) return undefined;
   const untitled = await vscode.workspace.openTextDocument({ language: 'markdown', content: copy.markdown });
   const editor = await vscode.window.showTextDocument(untitled, { viewColumn: vscode.ViewColumn.Beside, preview: false });
-  const keeps = copy.losses.length
-    ? `It does not keep: ${copy.losses.join(', ')}.`
-    : 'It keeps everything the text holds.';
-  void vscode.window.showInformationMessage(`A Markdown copy of "${name}" is open beside it, unsaved; the document itself is unchanged. ${keeps}`);
+  void vscode.window.showInformationMessage(
+    copy.losses.length
+      ? vscode.l10n.t(
+          'A Markdown copy of "{0}" is open beside it, unsaved; the document itself is unchanged. It does not keep: {1}.',
+          name,
+          copy.losses.join(', '),
+        )
+      : vscode.l10n.t('A Markdown copy of "{0}" is open beside it, unsaved; the document itself is unchanged. It keeps everything the text holds.', name),
+  );
   s.log.info(`[html] Markdown copy of ${doc.uri.toString()} (${copy.losses.length ? `loses ${copy.losses.join(', ')}` : 'nothing lost'})`);
   return editor;
 }

@@ -61,7 +61,7 @@ async function storedDocument(s: InsertNeeds, { account, id }: DocumentTarget): 
   } catch (e) {
     if (isCancellation(e)) return undefined;
     if (errorKind(e) === 'notFound') documents.markDeleted(id);
-    void showError(s.log, describeError(`Couldn't read document ${id}`, e), e);
+    void showError(s.log, describeError(vscode.l10n.t("Couldn't read document {0}", id), e), e);
     return undefined;
   }
 }
@@ -71,19 +71,24 @@ export async function putResult(s: InsertNeeds, arg: unknown, mode: Mode): Promi
   const target = documentTargetOf(s, arg);
   if (target === undefined) throw noDocument(s, arg);
   const id = target.id;
-  const verb = mode === 'insert' ? 'insert' : 'replace the selection with';
   const editor = targetEditor(s, target);
   if (!editor) {
     void vscode.window.showWarningMessage(
-      `There is no editor to ${mode === 'insert' ? 'insert into' : 'replace a selection in'}: open the file you are writing, put the cursor where the text goes, then run this again.`,
+      mode === 'insert'
+        ? vscode.l10n.t('There is no editor to insert into: open the file you are writing, put the cursor where the text goes, then run this again.')
+        : vscode.l10n.t('There is no editor to replace a selection in: open the file you are writing, put the cursor where the text goes, then run this again.'),
     );
     return false;
   }
   const doc = await storedDocument(s, target);
   if (!doc) return false;
-  const name = doc.name.trim() || 'Untitled';
+  const name = doc.name.trim() || vscode.l10n.t('Untitled');
   if (!doc.result) {
-    void vscode.window.showWarningMessage(`"${name}" has no text to ${mode === 'insert' ? 'insert' : 'put in place of the selection'}.`);
+    void vscode.window.showWarningMessage(
+      mode === 'insert'
+        ? vscode.l10n.t('"{0}" has no text to insert.', name)
+        : vscode.l10n.t('"{0}" has no text to put in place of the selection.', name),
+    );
     return false;
   }
   // An HTML editor (a document of the web editor's, an .html file) gets HTML paragraphs; any other the text as stored.
@@ -95,7 +100,11 @@ export async function putResult(s: InsertNeeds, arg: unknown, mode: Mode): Promi
     }
   });
   if (!done) {
-    void vscode.window.showWarningMessage(`Couldn't ${verb} "${name}": the editor did not accept the change (is it read-only?).`);
+    void vscode.window.showWarningMessage(
+      mode === 'insert'
+        ? vscode.l10n.t('Couldn\'t insert "{0}": the editor did not accept the change (is it read-only?).', name)
+        : vscode.l10n.t('Couldn\'t replace the selection with "{0}": the editor did not accept the change (is it read-only?).', name),
+    );
     return false;
   }
   s.log.info(`[insert] ${mode === 'insert' ? 'inserted' : 'replaced selection with'} document ${id} (${editor.selections.length} place(s))`);
@@ -105,6 +114,6 @@ export async function putResult(s: InsertNeeds, arg: unknown, mode: Mode): Promi
 
 /** Open Beside: the document in an editor next to the active one. */
 export function openBeside(s: InsertNeeds, arg: unknown): Promise<vscode.TextEditor | undefined> {
-  if (documentTargetOf(s, arg) === undefined) throw new Error('There is no document to open: choose one in the Documents view.');
+  if (documentTargetOf(s, arg) === undefined) throw new Error(vscode.l10n.t('There is no document to open: choose one in the Documents view.'));
   return openDocument(s, arg, { preview: false, viewColumn: vscode.ViewColumn.Beside });
 }

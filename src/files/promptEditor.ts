@@ -15,6 +15,7 @@
  * so Use Prompt there starts a New Document… with it, and closing it keeps it for the next one.
  */
 import vscode = require('vscode');
+import { formatCount } from '../tree/format';
 import { isBlank, LIMITS } from '../api/validate';
 import { CMD, PROMPT_SCHEME, STATE } from '../constants';
 import { documentPromptLength } from '../write/prompt';
@@ -147,7 +148,7 @@ function tabsOf(uri: string): vscode.Tab[] {
 /** `812 / 2,048`: the characters as they will be sent, against the limit. */
 function countText(text: string): { length: number; over: boolean; said: string } {
   const length = documentPromptLength(text);
-  return { length, over: length > LIMITS.prompt, said: `${length.toLocaleString('en-US')} / ${LIMITS.prompt.toLocaleString('en-US')}` };
+  return { length, over: length > LIMITS.prompt, said: `${formatCount(length)} / ${formatCount(LIMITS.prompt)}` };
 }
 
 class PromptSession {
@@ -172,7 +173,7 @@ class PromptSession {
     this.text = text;
     this.keep();
     this.status = vscode.window.createStatusBarItem('contentDocs.promptLength', vscode.StatusBarAlignment.Right, 100);
-    this.status.name = 'Content Docs: Prompt Length';
+    this.status.name = vscode.l10n.t('Content Docs: Prompt Length');
     this.disposables.push(
       this.status,
       vscode.workspace.onDidChangeTextDocument((e) => {
@@ -214,10 +215,17 @@ class PromptSession {
       return;
     }
     const c = countText(this.text);
-    this.status.text = `${c.over ? '$(warning)' : '$(edit)'} Prompt: ${c.said}`;
+    this.status.text = c.over ? vscode.l10n.t('$(warning) Prompt: {0}', c.said) : vscode.l10n.t('$(edit) Prompt: {0}', c.said);
     this.status.tooltip = c.over
-      ? `The prompt has ${c.length.toLocaleString('en-US')} characters as it will be sent: the server takes at most ${LIMITS.prompt.toLocaleString('en-US')}. Shorten it to use it.`
-      : `Characters of the prompt as it will be sent (paragraphs, headings and lists go as HTML, because the service joins a prompt's lines), of at most ${LIMITS.prompt.toLocaleString('en-US')}. Use Prompt (✓) goes on with New Document…; closing the tab goes back to its box.`;
+      ? vscode.l10n.t(
+          'The prompt has {0} characters as it will be sent: the server takes at most {1}. Shorten it to use it.',
+          formatCount(c.length),
+          formatCount(LIMITS.prompt),
+        )
+      : vscode.l10n.t(
+          "Characters of the prompt as it will be sent (paragraphs, headings and lists go as HTML, because the service joins a prompt's lines), of at most {0}. Use Prompt (✓) goes on with New Document…; closing the tab goes back to its box.",
+          formatCount(LIMITS.prompt),
+        );
     this.status.backgroundColor = c.over ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
     this.status.show();
   }
@@ -272,13 +280,17 @@ class PromptSession {
   async use(): Promise<boolean> {
     const text = this.text;
     if (isBlank(text)) {
-      void vscode.window.showWarningMessage('Write the prompt first: what should the text be about?');
+      void vscode.window.showWarningMessage(vscode.l10n.t('Write the prompt first: what should the text be about?'));
       return false;
     }
     const c = countText(text);
     if (c.over) {
       void vscode.window.showWarningMessage(
-        `The prompt has ${c.length.toLocaleString('en-US')} characters as it will be sent (paragraphs, headings and lists go as HTML); the server takes at most ${LIMITS.prompt.toLocaleString('en-US')}. Shorten it, then Use Prompt again: your text is kept.`,
+        vscode.l10n.t(
+          'The prompt has {0} characters as it will be sent (paragraphs, headings and lists go as HTML); the server takes at most {1}. Shorten it, then Use Prompt again: your text is kept.',
+          formatCount(c.length),
+          formatCount(LIMITS.prompt),
+        ),
       );
       return false;
     }
@@ -377,7 +389,9 @@ export async function showPromptEditor(): Promise<void> {
 export async function usePrompt(arg?: unknown): Promise<boolean> {
   const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
   if (!current || uri?.toString() !== current.uri.toString()) {
-    void vscode.window.showInformationMessage('No New Document… is waiting for this prompt any more: run New Document… again, and Write in an Editor… in its prompt step.');
+    void vscode.window.showInformationMessage(
+      vscode.l10n.t('No New Document… is waiting for this prompt any more: run New Document… again, and Write in an Editor… in its prompt step.'),
+    );
     return false;
   }
   const restored = current.restored;

@@ -1,5 +1,6 @@
 import vscode = require('vscode');
 import { SCHEME } from '../constants';
+import { clockTime } from '../tree/format';
 import type { SaveEvent } from './saveWindow';
 import { AUTO_SAVE_WINDOW_MS } from './saveWindow';
 import { Disposable } from '../util/disposable';
@@ -82,7 +83,8 @@ export class SaveStatus extends Disposable {
           accessibility: { label: vscode.l10n.t('Saving to {0}…', account) },
         });
       case 'saved': {
-        const at = new Date(shown.at).toLocaleTimeString();
+        // The time in VS Code's display language (not the machine's), as the views show times.
+        const at = clockTime(new Date(shown.at));
         const tooltip = shown.unchanged
           ? vscode.l10n.t('Saved at {0}: {1} already had this text, so nothing was sent.', at, account)
           : vscode.l10n.t('Saved to {0} at {1}.', account, at);

@@ -207,10 +207,21 @@ async function checkAccountOf(uri: vscode.Uri, ctx: TargetContext): Promise<void
   // A document's folder is asked for when VS Code saves a file it could not find: the message names the document.
   const segs = segments(uri);
   const byId = !isAccountUri(uri) && uri.authority !== 'account';
-  const what = segs.length === 2 ? `"${nameFromFileName(segs[1])}"` : byId ? 'This document' : 'This folder';
+  const named = segs.length === 2 ? nameFromFileName(segs[1]) : undefined;
   if (isLegacyUri(uri)) {
     throw vscode.FileSystemError.FileNotFound(
-      `${what} was opened by an earlier version of Content Docs, which did not record the account: open it again from the Documents view. Your text, if any, is still in the editor.`,
+      named !== undefined
+        ? vscode.l10n.t(
+            '"{0}" was opened by an earlier version of Content Docs, which did not record the account: open it again from the Documents view. Your text, if any, is still in the editor.',
+            named,
+          )
+        : byId
+          ? vscode.l10n.t(
+              'This document was opened by an earlier version of Content Docs, which did not record the account: open it again from the Documents view. Your text, if any, is still in the editor.',
+            )
+          : vscode.l10n.t(
+              'This folder was opened by an earlier version of Content Docs, which did not record the account: open it again from the Documents view. Your text, if any, is still in the editor.',
+            ),
     );
   }
   const account = accountOfUri(uri);
@@ -218,10 +229,18 @@ async function checkAccountOf(uri: vscode.Uri, ctx: TargetContext): Promise<void
   const now = await ctx.account();
   if (now === undefined || account !== now) {
     throw vscode.FileSystemError.Unavailable(
-      vscode.l10n.t(
-        '{0} belongs to an account that is not signed in here (signed out, removed, or its API key or server changed since): nothing was sent. Sign in to that account again to open or save it; your text, if any, is still in the editor.',
-        what,
-      ),
+      named !== undefined
+        ? vscode.l10n.t(
+            '"{0}" belongs to an account that is not signed in here (signed out, removed, or its API key or server changed since): nothing was sent. Sign in to that account again to open or save it; your text, if any, is still in the editor.',
+            named,
+          )
+        : byId
+          ? vscode.l10n.t(
+              'This document belongs to an account that is not signed in here (signed out, removed, or its API key or server changed since): nothing was sent. Sign in to that account again to open or save it; your text, if any, is still in the editor.',
+            )
+          : vscode.l10n.t(
+              'This folder belongs to an account that is not signed in here (signed out, removed, or its API key or server changed since): nothing was sent. Sign in to that account again to open or save it; your text, if any, is still in the editor.',
+            ),
     );
   }
 }

@@ -231,15 +231,15 @@ function normalise(key: ToolKey, v: Record<string, never>, problems: string[], r
     case 'projects':
       return { search: searchText(v.search), sort: v.sort ?? 'newest', limit: v.limit ?? DEFAULT_LIMIT, account };
     case 'create': {
-      const name = checked(problems, 'name', () => checkText('name', v.name, LIMITS.name, 'The name'));
-      const prompt = checked(problems, 'prompt', () => checkText('prompt', v.prompt, LIMITS.prompt, 'The prompt'));
+      const name = checked(problems, 'name', () => checkText('name', v.name, LIMITS.name));
+      const prompt = checked(problems, 'prompt', () => checkText('prompt', v.prompt, LIMITS.prompt));
       const creativity = v.creativity === undefined ? undefined : checked(problems, 'creativity', () => checkCreativity(v.creativity));
       return { name, prompt, template: v.template, creativity, account };
     }
     case 'update': {
       const changes: UpdateInput['changes'] = {};
-      if (v.name !== undefined) changes.name = checked(problems, 'name', () => checkText('name', v.name, LIMITS.name, 'The name'));
-      if (v.result !== undefined) changes.result = checked(problems, 'result', () => checkText('result', v.result, LIMITS.result, 'The text'));
+      if (v.name !== undefined) changes.name = checked(problems, 'name', () => checkText('name', v.name, LIMITS.name));
+      if (v.result !== undefined) changes.result = checked(problems, 'result', () => checkText('result', v.result, LIMITS.result));
       if (v.favorite !== undefined) changes.favorite = v.favorite;
       if (v.name === undefined && v.result === undefined && v.favorite === undefined) {
         problems.push('Nothing to change: give at least one of `name`, `result` or `favorite`.');

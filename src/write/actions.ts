@@ -1,4 +1,5 @@
-import { WRITE_ACTION_TITLES, type WriteActionId } from './actionIds';
+import { l10n } from '../util/l10n';
+import type { WriteActionId } from './actionIds';
 
 export { WRITE_ACTION_IDS, type WriteActionId } from './actionIds';
 
@@ -12,8 +13,8 @@ export interface WriteAction {
   readonly id: WriteActionId;
   /** The command's title. */
   readonly title: string;
-  /** "Couldn't {verb}: …" */
-  readonly verb: string;
+  /** What failed, a whole sentence ("Couldn't rewrite the text"): a message goes on with ": " and why. */
+  readonly failed: string;
   /** The confirmation's button. */
   readonly button: string;
   /** First part of the document's name: `Rewrite · post.md:12`. */
@@ -31,10 +32,18 @@ export interface WriteAction {
 export const WRITE_ACTIONS: Readonly<Record<WriteActionId, WriteAction>> = {
   rewrite: {
     id: 'rewrite',
-    verb: 'rewrite the text',
-    button: 'Rewrite',
-    title: WRITE_ACTION_TITLES.rewrite,
-    label: 'Rewrite',
+    get failed() {
+      return l10n.t("Couldn't rewrite the text");
+    },
+    get button() {
+      return l10n.t('Rewrite');
+    },
+    get title() {
+      return l10n.t('Rewrite Selection');
+    },
+    get label() {
+      return l10n.t('Rewrite');
+    },
     templateId: 14,
     task: 'Rewrite the text below in fresh words, keeping its meaning, its facts and its length.',
     styled: true,
@@ -42,10 +51,18 @@ export const WRITE_ACTIONS: Readonly<Record<WriteActionId, WriteAction>> = {
   },
   summarize: {
     id: 'summarize',
-    verb: 'summarize the text',
-    button: 'Summarize',
-    title: WRITE_ACTION_TITLES.summarize,
-    label: 'Summary',
+    get failed() {
+      return l10n.t("Couldn't summarize the text");
+    },
+    get button() {
+      return l10n.t('Summarize');
+    },
+    get title() {
+      return l10n.t('Summarize Selection');
+    },
+    get label() {
+      return l10n.t('Summary');
+    },
     templateId: 15,
     task: 'Summarize the text below in a few sentences, keeping the key points.',
     styled: true,
@@ -53,10 +70,18 @@ export const WRITE_ACTIONS: Readonly<Record<WriteActionId, WriteAction>> = {
   },
   grammar: {
     id: 'grammar',
-    verb: 'fix the grammar',
-    button: 'Fix Grammar',
-    title: WRITE_ACTION_TITLES.grammar,
-    label: 'Grammar',
+    get failed() {
+      return l10n.t("Couldn't fix the grammar");
+    },
+    get button() {
+      return l10n.t('Fix Grammar');
+    },
+    get title() {
+      return l10n.t('Fix Grammar');
+    },
+    get label() {
+      return l10n.t('Grammar');
+    },
     templateId: 45,
     task: 'Correct the spelling, grammar and punctuation of the text below. Keep its language, wording and meaning; change nothing else.',
     styled: false,
@@ -64,10 +89,18 @@ export const WRITE_ACTIONS: Readonly<Record<WriteActionId, WriteAction>> = {
   },
   headlines: {
     id: 'headlines',
-    verb: 'suggest headlines',
-    button: 'Suggest Headlines',
-    title: WRITE_ACTION_TITLES.headlines,
-    label: 'Headlines',
+    get failed() {
+      return l10n.t("Couldn't suggest headlines");
+    },
+    get button() {
+      return l10n.t('Suggest Headlines');
+    },
+    get title() {
+      return l10n.t('Suggest Headlines');
+    },
+    get label() {
+      return l10n.t('Headlines');
+    },
     templateId: 18,
     task: 'Suggest five headlines for the text below, as a list.',
     styled: true,
@@ -75,10 +108,18 @@ export const WRITE_ACTIONS: Readonly<Record<WriteActionId, WriteAction>> = {
   },
   meta: {
     id: 'meta',
-    verb: 'write a meta description',
-    button: 'Write Meta Description',
-    title: WRITE_ACTION_TITLES.meta,
-    label: 'Meta description',
+    get failed() {
+      return l10n.t("Couldn't write a meta description");
+    },
+    get button() {
+      return l10n.t('Write Meta Description');
+    },
+    get title() {
+      return l10n.t('Write Meta Description');
+    },
+    get label() {
+      return l10n.t('Meta description');
+    },
     templateId: 20,
     task: 'Write a meta description of at most 160 characters for a web page with the text below.',
     styled: true,

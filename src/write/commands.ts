@@ -4,7 +4,7 @@ import { baseName } from '../util/paths';
 import type { AccountInfo, ContentDocument } from '../api/index';
 import { compareNames } from '../api/collation';
 import { TEMPLATES, templateName } from '../api/templates';
-import { CREATIVITY_LEVELS, nearestCreativity, serverTrim, type Creativity } from '../api/validate';
+import { CREATIVITY_LEVELS, creativityName, nearestCreativity, serverTrim, type Creativity } from '../api/validate';
 import type { CommandParts } from '../util/commandTypes';
 import { CMD, PROPOSAL_SCHEME, STATE } from '../constants';
 import { documentUri } from '../files/uris';
@@ -96,7 +96,8 @@ interface Style {
 
 /** One run: everything decided before anything is sent. */
 interface Job {
-  readonly verb: string;
+  /** What failed, a whole sentence ("Couldn't rewrite the text"): a message goes on with ": " and why. */
+  readonly failed: string;
   readonly title: string;
   readonly confirmLabel: string;
   readonly name: string;
@@ -311,7 +312,7 @@ export class Writer implements vscode.Disposable {
 
   async runAction(id: WriteActionId, arg: unknown): Promise<WriteResult | undefined> {
     const action = WRITE_ACTIONS[id];
-    const verb = action.verb;
+    const failed = action.failed;
     const t = this.target(arg, action.title);
     if (!t) return undefined;
     const account = await chooseAccount(this.s, vscode.l10n.t('{0}: Account', action.title));
@@ -328,7 +329,7 @@ export class Writer implements vscode.Disposable {
       keepStructure: action.placement === 'replace',
     });
     return this.send({
-      verb,
+      failed,
       title: action.title,
       confirmLabel: action.button,
       name: this.nameFor(action.label, t),
@@ -346,7 +347,7 @@ export class Writer implements vscode.Disposable {
   // --- Generate from Selection… --------------------------------------------------------------------------------
 
   async generate(arg: unknown): Promise<WriteResult | undefined> {
-    const verb = vscode.l10n.t('generate from the text');
+    const failed = vscode.l10n.t("Couldn't generate from the text");
     const t = this.target(arg, vscode.l10n.t('Generate from Selection'));
     if (!t) return undefined;
     const account = await chooseAccount(this.s, vscode.l10n.t('Generate from Selection: Account'));
@@ -379,7 +380,7 @@ export class Writer implements vscode.Disposable {
     const preset = facts?.creativity ?? config.writeCreativity();
     type LevelItem = vscode.QuickPickItem & { value: Creativity };
     const levels: LevelItem[] = CREATIVITY_LEVELS.map((c) => ({
-      label: c.label,
+      label: creativityName(c.value),
       description: `${c.value}${c.value === preset ? (facts?.creativity !== undefined ? vscode.l10n.t(' · your account default') : vscode.l10n.t(' · default')) : ''}`,
       value: c.value,
     }));
@@ -410,7 +411,7 @@ export class Writer implements vscode.Disposable {
     await this.s.state.update(STATE.writeRecentTemplates, [template.id, ...recent.filter((id) => id !== template.id)].slice(0, 10));
 
     return this.send({
-      verb,
+      failed,
       title: vscode.l10n.t('Generate from Selection'),
       confirmLabel: vscode.l10n.t('Generate'),
       name: this.nameFor(template.name, t),
@@ -452,7 +453,7 @@ export class Writer implements vscode.Disposable {
       : composeRequest({ request, language: style.language, tone: style.tone, format });
     const base = doc.isUntitled ? doc.uri.path : baseName(doc.uri.path);
     return this.send({
-      verb: vscode.l10n.t('write the text'),
+      failed: vscode.l10n.t("Couldn't write the text"),
       title,
       confirmLabel: vscode.l10n.t('Write'),
       name: documentName(vscode.l10n.t('Write'), base, range.start.line + 1),
@@ -483,8 +484,8 @@ export class Writer implements vscode.Disposable {
     if (problem?.kind === 'tooLong') {
       void vscode.window.showErrorMessage(
         vscode.l10n.t(
-          "Couldn't {0}: the prompt would have {1} characters and the service accepts at most {2} (the text itself has {3}). Select less text. Nothing was sent.",
-          job.verb,
+          '{0}: the prompt would have {1} characters and the service accepts at most {2} (the text itself has {3}). Select less text. Nothing was sent.',
+          job.failed,
           formatCount(problem.length),
           formatCount(problem.limit),
           formatCount(problem.textLength),
@@ -494,7 +495,7 @@ export class Writer implements vscode.Disposable {
     }
 
     const template = templateName(job.templateId, this.treeOf(job.account).templateGroup(job.templateId)?.name);
-    const level = CREATIVITY_LEVELS.find((c) => c.value === job.creativity)?.label ?? String(job.creativity);
+    const level = CREATIVITY_LEVELS.some((c) => c.value === job.creativity) ? creativityName(job.creativity) : String(job.creativity);
     if (config.writeConfirm()) {
       // Short, and no warning: sending is what the user asked for. It names what it costs and what creativity means.
       const creativity = vscode.l10n.t('creativity {0} (how freely it writes)', level);
@@ -674,7 +675,7 @@ export class Writer implements vscode.Disposable {
       );
       return;
     }
-    const action = vscode.l10n.t("Couldn't {0}", job.verb);
+    const action = job.failed;
     const kind = errorKind(e);
     const retry = () => this.resend(job);
     if (isApiError(e) && kind === 'validation' && e.status === 422 && e.fields && 'name' in e.fields) {
@@ -685,8 +686,9 @@ export class Writer implements vscode.Disposable {
       const said = [...e.fields.name, ...Object.entries(e.fields).flatMap(([field, list]) => (field === 'name' ? [] : list))].join(' ');
       const quoted = said.trim() ? ` ${vscode.l10n.t('The server said: "{0}"', said)}` : '';
       const tail = `${quoted} ${vscode.l10n.t('No document was created.')} ${unchanged}`;
-      const which = [reached(facts?.words) ? vscode.l10n.t('words') : undefined, reached(facts?.documents) ? vscode.l10n.t('documents') : undefined].filter(Boolean);
-      if (!which.length && (facts?.words || facts?.documents)) {
+      const words = reached(facts?.words);
+      const documents = reached(facts?.documents);
+      if (!words && !documents && (facts?.words || facts?.documents)) {
         void showError(this.s.log, `${vscode.l10n.t("{0}: the server refused the document's name \"{1}\".", action, job.name)}${tail}`, e);
         return;
       }
@@ -696,9 +698,14 @@ export class Writer implements vscode.Disposable {
           ? vscode.l10n.t('{0} of {1} documents', formatCount(facts.documents.used), facts.documents.limit === -1 ? vscode.l10n.t('unlimited') : formatCount(facts.documents.limit))
           : undefined,
       ].filter(Boolean);
-      const head = which.length
-        ? vscode.l10n.t("{0}: your plan's monthly {1} limit is reached", action, which.join(vscode.l10n.t(' and ')))
-        : vscode.l10n.t("{0}: the server refused the document (a monthly limit of your plan, or its name)", action);
+      const head =
+        words && documents
+          ? vscode.l10n.t("{0}: your plan's monthly words and documents limit is reached", action)
+          : words
+            ? vscode.l10n.t("{0}: your plan's monthly words limit is reached", action)
+            : documents
+              ? vscode.l10n.t("{0}: your plan's monthly documents limit is reached", action)
+              : vscode.l10n.t('{0}: the server refused the document (a monthly limit of your plan, or its name)', action);
       const used = usage.length ? vscode.l10n.t(' (used this month: {0})', usage.join(', ')) : '';
       void showError(this.s.log, `${head}${used}.${tail}`, e);
       return;

@@ -2,7 +2,7 @@ import vscode = require('vscode');
 import type { Credentials } from '../accounts/credentials';
 import { CMD, CONFIG, CTX, PROPOSAL_SCHEME } from '../constants';
 import * as config from '../util/config';
-import { WRITE_ACTION_IDS, WRITE_ACTION_TITLES, type WriteActionId } from './actionIds';
+import { WRITE_ACTION_IDS, type WriteActionId } from './actionIds';
 
 /** The one-step writing actions the editor menu and the Code Actions offer (`contentDocs.write.menuActions`; all five by default). */
 function writeMenuActions(): readonly string[] {
@@ -49,12 +49,13 @@ class WriteCodeActions implements vscode.CodeActionProvider {
     const out: vscode.CodeAction[] = [];
     for (const id of WRITE_ACTION_IDS) {
       if (!enabled.has(id)) continue;
-      const a = new vscode.CodeAction(vscode.l10n.t('Content Docs: {0}', WRITE_ACTION_TITLES[id]), KIND);
-      a.command = { command: ACTION_COMMANDS[id].command, title: WRITE_ACTION_TITLES[id], arguments: [document.uri] };
+      // The command's title is the Code Action's own (VS Code shows the Code Action's title, not its command's).
+      const a = new vscode.CodeAction(vscode.l10n.t('Content Docs: {0}', TITLES[id]()), KIND);
+      a.command = { command: ACTION_COMMANDS[id].command, title: a.title, arguments: [document.uri] };
       out.push(a);
     }
     const g = new vscode.CodeAction(vscode.l10n.t('Content Docs: Generate from Selection…'), KIND);
-    g.command = { command: CMD.selectionGenerate, title: 'Generate from Selection…', arguments: [document.uri] };
+    g.command = { command: CMD.selectionGenerate, title: g.title, arguments: [document.uri] };
     out.push(g);
     return out;
   }
@@ -84,3 +85,12 @@ export function registerWriteUi(credentials: Credentials): vscode.Disposable[] {
     }),
   ];
 }
+
+/** Each action's command title, as the Code Action shows it (actions.ts words it the same for the command bundle). */
+const TITLES: Readonly<Record<WriteActionId, () => string>> = {
+  rewrite: () => vscode.l10n.t('Rewrite Selection'),
+  summarize: () => vscode.l10n.t('Summarize Selection'),
+  grammar: () => vscode.l10n.t('Fix Grammar'),
+  headlines: () => vscode.l10n.t('Suggest Headlines'),
+  meta: () => vscode.l10n.t('Write Meta Description'),
+};

@@ -73,7 +73,7 @@ describe('checks before sending use the server\'s trim', () => {
   it('a name, prompt or result of only U+200B (or U+FEFF, NEL, U+180E) is refused locally as empty', () => {
     for (const blank of ['\u200b', '\u200b\u200b', '\ufeff\u200b', '\u0085', '\u180e \u200b']) {
       for (const field of ['name', 'prompt', 'result']) {
-        const err = refusal(() => checkText(field, blank, 100, 'The value'));
+        const err = refusal(() => checkText(field, blank, 100));
         assert.equal(err.kind, 'validation');
         assert.deepEqual(Object.keys(err.fields ?? {}), [field]);
         assert.match(err.message, /cannot be empty/, `${field} ${JSON.stringify(blank)}`);
@@ -89,7 +89,7 @@ describe('checks before sending use the server\'s trim', () => {
   it('lengths count code points after that trim (128 allowed, 129 refused; emoji count once)', () => {
     const padded = `\u200b\ufeff ${'x'.repeat(128)} \u200b`;
     assert.equal(checkText('name', padded, LIMITS.name), 'x'.repeat(128));
-    const err = refusal(() => checkText('name', `\u200b${'x'.repeat(129)}\u200b`, LIMITS.name, 'The name'));
+    const err = refusal(() => checkText('name', `\u200b${'x'.repeat(129)}\u200b`, LIMITS.name));
     assert.match(err.message, /at most 128 characters \(this one has 129\)/);
     assert.equal(charLength('🚀'.repeat(128)), 128);
     assert.equal(checkText('name', `\u200b${'🚀'.repeat(128)}`, LIMITS.name), '🚀'.repeat(128));
