@@ -102,18 +102,20 @@ describe('Accounts menu: the signed-in account as "name @ host (Content Docs)", 
   it('the menu\'s Sign Out (VS Code\'s _signOutOfAccount) removes the key from SecretStorage; the Documents view shows its welcome', async () => {
     await vscode.commands.executeCommand('workbench.view.extension.contentDocs');
     await until('the Documents view signed in', async () => !(await read(WELCOME)).visible);
-    // The menu is told of changes a moment later, in one go: the account is in it before its Sign Out is chosen.
-    await untilListed([`Sandbox User @ ${host}`]);
+    // The menu is told of changes a moment later, in one go: the account signed in now (not an account of the same
+    // name and host signed in before it) is in the menu before its Sign Out is chosen.
+    const [session] = await s.accounts.getSessions();
+    await until('the Accounts menu to hold the account signed in now', async () =>
+      JSON.stringify((await authentication.getAccounts(AUTH_PROVIDER.id)).map((a) => a.id)) === JSON.stringify([session.id]));
     const events: vscode.AuthenticationProviderAuthenticationSessionsChangeEvent[] = [];
     const sub = s.accounts.onDidChangeSessions((e) => events.push(e));
     try {
-      const [session] = await s.accounts.getSessions();
       // What the menu's Sign Out runs (VS Code confirms first; in a test run its confirmations are accepted).
       await vscode.commands.executeCommand('_signOutOfAccount', { providerId: AUTH_PROVIDER.id, accountLabel: `Sandbox User @ ${host}` });
       assert.strictEqual(await s.context.secrets.get(SECRET_KEY), undefined, 'the key is gone from SecretStorage');
       assert.strictEqual(await s.credentials.getKey(), undefined);
       await untilListed([]);
-      assert.ok(events.some((e) => e.removed?.some((r) => r.id === session.id)), `the menu was told: ${JSON.stringify(events)}`);
+      assert.ok(events.some((e) => e.removed?.some((r) => r.id === session.id)), `the menu was told: ${JSON.stringify(events)}; the session signed out: ${JSON.stringify(session)}`);
       await until('the Documents view\'s welcome (Set API Key)', async () => {
         const w = await read(WELCOME);
         return w.visible && /Set API Key/.test(w.text);

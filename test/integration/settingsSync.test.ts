@@ -88,8 +88,11 @@ describe('Settings Sync: accounts added on another machine', function () {
     const account = s.registry.byLabel(LABEL);
     assert.ok(account, 'the synced account is signed in');
     await s.context.globalState.update(STATE.accounts, records().filter((r) => r.label !== LABEL));
-    s.registry.readRecords();
-    await until('the account gone', () => (s.registry.byLabel(LABEL) ? undefined : true));
+    // The window reads the records again each time it gains the focus: here until the account has gone.
+    await until('the account gone', () => {
+      s.registry.readRecords();
+      return s.registry.byLabel(LABEL) ? undefined : true;
+    });
     assert.ok(account.gone, 'the account is disposed');
     await until('its key deleted here', async () => ((await s.context.secrets.get(SECRET_ACCOUNT_KEY_PREFIX + LABEL)) === undefined ? true : undefined));
     assert.ok(!s.syncedKeys.some((k) => k.endsWith(`.${LABEL}`)), 'its view choices are no longer synced');
