@@ -122,6 +122,13 @@ export class AccountsMenu extends Disposable implements vscode.AuthenticationPro
 
   /** The menu's Sign Out: the account is removed as "Content Docs: Remove Account…" does it (VS Code asked the user first). */
   async removeSession(sessionId: string): Promise<void> {
+    // Changes not told yet (the account signed out may be one of them) are told first: the removal is then told
+    // against what the menu shows, and no entry of it stays behind.
+    if (this.updateTimer) {
+      clearTimeout(this.updateTimer);
+      this.updateTimer = undefined;
+      await this.update();
+    }
     if (!this.services) this.load();
     // Built just now, the account of the settings is made a moment later: the Sign Out waits for it.
     await this.services?.settled();
