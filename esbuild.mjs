@@ -48,8 +48,9 @@ export const BUNDLES = {
     // with the vscode-free code's translation (src/util/l10n.ts: describeError in src/util/errors.ts words its sentence
     // through it, and activate() hands it VS Code's l10n); 25.7 KB with Settings Sync's keys registered at activation
     // (syncedKeys, src/accounts/records.ts) and the context key @content sets when it is asked (Getting Started's step
-    // "Ask @content"). The unit test measures the sources minified.
-    maxKB: 26,
+    // "Ask @content"); 26.1 KB with the Accounts menu's Sign Out telling the changes still waiting first (src/accounts/
+    // accountsMenu.ts). The unit test measures the sources minified.
+    maxKB: 27,
     packages: [],
     contains: [
       'src/extension.ts',
