@@ -87,9 +87,14 @@ describe('Settings Sync: accounts added on another machine', function () {
   it('an account removed on the other machine goes here too, with the key entered here', async () => {
     const account = s.registry.byLabel(LABEL);
     assert.ok(account, 'the synced account is signed in');
-    await s.context.globalState.update(STATE.accounts, records().filter((r) => r.label !== LABEL));
+    // What Settings Sync writes: the records without it. This test writes them through the extension's own globalState,
+    // whose value an echo of the extension's write just before may put back for a moment (VS Code's Memento takes every
+    // echo of its storage as the value now; microsoft/vscode#171827): written again while the records still hold it.
+    const withoutIt = () => records().filter((r) => r.label !== LABEL);
+    await s.context.globalState.update(STATE.accounts, withoutIt());
     // The window reads the records again each time it gains the focus: here until the account has gone.
-    await until('the account gone', () => {
+    await until('the account gone', async () => {
+      if (records().some((r) => r.label === LABEL)) await s.context.globalState.update(STATE.accounts, withoutIt());
       s.registry.readRecords();
       return s.registry.byLabel(LABEL) ? undefined : true;
     });
