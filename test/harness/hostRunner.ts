@@ -126,8 +126,15 @@ async function runBridgeCommand(page: Page, verb: string, rest: string): Promise
       if (!target) throw new Error(`bridge ${verb} without a selector/key`);
       if (verb === 'read') {
         const first = page.locator(target).first();
-        const visible = await first.isVisible();
-        const text = visible ? await first.innerText({ timeout: 2_000 }) : '';
+        let visible = await first.isVisible();
+        // The element may go between the two looks (a row a wrap toggled away): then it is not visible.
+        const text = visible
+          ? await first.innerText({ timeout: 2_000 }).catch(async (e: unknown) => {
+              if (await first.isVisible()) throw e;
+              visible = false;
+              return '';
+            })
+          : '';
         console.error(`[harness] read ${target}: ${visible ? JSON.stringify(text) : 'not visible'} (${Date.now() - t0} ms)`);
         writeAck(ack, { ok: true, visible, text });
         return;
