@@ -42,6 +42,8 @@ export interface AccountParts {
   /** The HTTP client's bundle, shared by the window's accounts. */
   readonly library: ApiLibrary;
   readonly modelsOf: AccountModelsOf;
+  /** Whether another account signed in now has the same name and host (then its label tells them apart). */
+  readonly namedAlike?: (account: Account) => boolean;
 }
 
 /**
@@ -123,8 +125,16 @@ export class Account extends Disposable {
     return Boolean(await this.getKey().catch(() => undefined));
   }
 
-  /** "name @ host" (the host alone while the user's name is not known). */
+  /**
+   * "name @ host" (the host alone while the user's name is not known); with its label after it while another account
+   * signed in has the same name and host (two keys of one user on one server), so that no two accounts read alike.
+   */
   get displayName(): string {
+    return this.parts.namedAlike?.(this) ? `${this.baseName} · ${this.label}` : this.baseName;
+  }
+
+  /** "name @ host", or the host alone while the user's name is not known. */
+  get baseName(): string {
     return displayLabel(hostOf(this.documentsUrl), this.usage.cached?.name ?? this.spec.name);
   }
 

@@ -321,7 +321,7 @@ export class AccountRegistry extends Disposable {
 
   /** Every account is built here, whatever its origin. */
   #build(spec: AccountSpec, getKey: () => Promise<string | undefined>): Account {
-    const account = new Account(spec, getKey, this.parts);
+    const account = new Account(spec, getKey, { ...this.parts, namedAlike: (a) => this.all().some((o) => o.label !== a.label && o.baseName === a.baseName) });
     account.api.onDidExchange((exchange) => this.#_onDidExchange.fire({ account, exchange }));
     // The user's name, as the account is read for another reason: remembered for the next session (the Accounts
     // menu and the views name the account with it before it is read again), and kept in an added account's record.

@@ -57,11 +57,12 @@ export class AccountRootsTree<N extends object> extends Disposable implements vs
   ) {
     super();
     this._register(registry.onDidChange(() => this.#accountsChanged()));
-    // A name learned: only that account's root says it (its rows are as they were).
+    // A name learned: only the roots say it (their rows are as they were); every root, as another account named
+    // alike now shows its label (see Account.displayName).
     this._register(
-      registry.onDidRename((account) => {
-        const root = this.#roots.get(account);
-        if (root && this.registry.several) this.#_onDidChangeTreeData.fire(root);
+      registry.onDidRename(() => {
+        if (!this.registry.several) return;
+        for (const root of this.#roots.values()) this.#_onDidChangeTreeData.fire(root);
       }),
     );
     this._register({ dispose: () => this.#trees.forEach((t) => t.dispose()) });

@@ -44,8 +44,8 @@ describe('accounts named alike: two keys of one user on one server', function ()
     const second = s.registry.added().at(-1)!;
     const roots = await until('two roots whose names are learned', async () => {
       const r = (await s.documentsView.getChildren()) as unknown as AnyNode[];
-      const labels = r.map((n) => String(s.documentsView.getTreeItem(n as never).label));
-      return r.length === 2 && labels.every((l) => l.includes('@')) ? labels : undefined;
+      const labels = r.map((n) => s.documentsView.getTreeItem(n as never).label as string);
+      return r.length === 2 && labels.every((l) => typeof l === 'string' && l.includes('@')) ? labels : undefined;
     });
     assert.notStrictEqual(roots[0], roots[1], `two roots that read alike: ${JSON.stringify(roots)}`);
     assert.deepStrictEqual(roots, [`${first.baseName} · ${first.label}`, `${second.baseName} · ${second.label}`]);
