@@ -8,12 +8,13 @@
 import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { Account } from '../../src/accounts/account';
-import { SECRET_ACCOUNT_KEY_PREFIX, STATE } from '../../src/constants';
+import { CTX, SECRET_ACCOUNT_KEY_PREFIX, STATE } from '../../src/constants';
 import type { DocumentsTreeProvider } from '../../src/documents/documentsTree';
 import type { TestServices } from '../kit/services';
 import type { Sandbox } from '../sandbox/server';
 import { startTwoAccounts, type TwoAccounts } from './twoAccountsKit';
 import { until, type AnyNode } from './reliabilityKit';
+import { ContextKeys } from './contextKeysKit';
 
 /** The label the other machine gave the account (its record and its URIs carry it). */
 const LABEL = 'syncedab';
@@ -24,6 +25,8 @@ describe('Settings Sync: accounts added on another machine', function () {
   let kit: TwoAccounts;
   let b: Sandbox;
   let s: TestServices;
+  /** The context keys the extension sets, recorded from the second test on. */
+  let keys: ContextKeys | undefined;
 
   const records = () => s.context.globalState.get<Array<{ label: string }>>(STATE.accounts) ?? [];
   const rootOf = async (account: Account) =>
@@ -36,6 +39,7 @@ describe('Settings Sync: accounts added on another machine', function () {
   });
 
   after(async () => {
+    keys?.dispose();
     await s?.context.globalState.update(STATE.accounts, records().filter((r) => r.label !== LABEL));
     await s?.context.globalState.update(`${STATE.documentsView}.${LABEL}`, undefined);
     await s?.context.secrets.delete(SECRET_ACCOUNT_KEY_PREFIX + LABEL);
@@ -60,6 +64,7 @@ describe('Settings Sync: accounts added on another machine', function () {
 
   it('an account whose record came from another machine shows, asks for its own key, takes it under its label and keeps its synced view choices', async () => {
     assert.strictEqual(await s.context.secrets.get(SECRET_ACCOUNT_KEY_PREFIX + LABEL), undefined, 'no key of it on this machine');
+    keys = new ContextKeys();
     // What Settings Sync writes: the record (no key) and the account's view choices.
     await s.context.globalState.update(STATE.accounts, [...records(), { label: LABEL, documentsUrl: b.docsUrl, projectsUrl: b.seoUrl, name: 'Sandbox User' }]);
     await s.context.globalState.update(`${STATE.documentsView}.${LABEL}`, { sort: 'nameDesc' });
@@ -72,6 +77,8 @@ describe('Settings Sync: accounts added on another machine', function () {
     assert.deepStrictEqual(rows.map((n) => n.kind), ['accountKeyMissing'], 'its root says its key is not on this machine');
     const item = s.documentsView.getTreeItem(rows[0] as never);
     assert.deepStrictEqual([item.command?.command, item.command?.arguments], ['contentDocs.accountEnterKey', [LABEL]]);
+    // "Enter API Key of an Added Account…" shows in the palette (its `when`) while an account's key is missing here.
+    await until('the palette offers Enter API Key…', () => keys?.last(CTX.accountKeyMissing) === true || undefined);
 
     kit.prompter.reset();
     kit.prompter.inputs = [b.key];
@@ -80,6 +87,7 @@ describe('Settings Sync: accounts added on another machine', function () {
     account = s.registry.byLabel(LABEL)!;
     const tree = s.documentsView.treeOf(account) as DocumentsTreeProvider;
     assert.strictEqual(tree.model.sort, 'nameDesc', 'the view choices that came with it');
+    await until('the palette no longer offers Enter API Key…', () => keys?.last(CTX.accountKeyMissing) === false || undefined);
     const after = (await s.documentsView.getChildren((await rootOf(account)) as never)) as unknown as AnyNode[];
     assert.ok(after.length > 0 && !after.some((n) => n.kind === 'accountKeyMissing'), `its documents show: ${JSON.stringify(after.map((n) => n.kind))}`);
   });

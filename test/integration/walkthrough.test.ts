@@ -10,6 +10,7 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import { CMD, CTX, EXTENSION_ID, SCHEME } from '../../src/constants';
 import type { TestServices } from '../kit/services';
+import { ContextKeys } from './contextKeysKit';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { click, press, read, screenshot } from './harness';
 import { closeAll, RecordingPrompter, services, sleep, until, useSandbox } from './reliabilityKit';
@@ -48,26 +49,6 @@ async function openOn(step: string): Promise<void> {
     return done === undefined ? undefined : { done };
   }, 15_000);
   assert.strictEqual(shown.done, false, `"${step}" starts not done`);
-}
-
-/** The values the extension gives its context keys, as it sets them (setContext through the extension's vscode API). */
-class ContextKeys implements vscode.Disposable {
-  readonly set: Array<[string, unknown]> = [];
-  private readonly original = vscode.commands.executeCommand;
-  constructor() {
-    const commands = vscode.commands as { executeCommand: typeof vscode.commands.executeCommand };
-    commands.executeCommand = (<T>(command: string, ...rest: unknown[]): Thenable<T> => {
-      if (command === 'setContext') this.set.push([rest[0] as string, rest[1]]);
-      return this.original.call(vscode.commands, command, ...rest) as Thenable<T>;
-    }) as typeof vscode.commands.executeCommand;
-    assert.notStrictEqual(vscode.commands.executeCommand, this.original, 'the API object can be observed');
-  }
-  last(key: string): unknown {
-    return this.set.filter(([k]) => k === key).at(-1)?.[1];
-  }
-  dispose(): void {
-    (vscode.commands as { executeCommand: typeof vscode.commands.executeCommand }).executeCommand = this.original;
-  }
 }
 
 describe('Getting Started: each step is done when the writer does what it teaches', function () {
