@@ -28,6 +28,8 @@ export const DOCUMENTS_DRAG_MIME = 'application/vnd.content-docs.documents+json'
 
 export const CTX = {
   signedIn: 'contentDocs.signedIn',
+  /** An account added with "Add Account…" has no API key on this machine (its record came by Settings Sync). */
+  accountKeyMissing: 'contentDocs.accountKeyMissing',
   documentsSearching: 'contentDocs.documents.searching',
   favoritesOnly: 'contentDocs.documents.favoritesOnly',
   hideEmpty: 'contentDocs.documents.hideEmpty',

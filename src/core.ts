@@ -5,7 +5,7 @@ import { syncedKeys } from './accounts/records';
 import type { AccountsMenu } from './accounts/accountsMenu';
 import type { LoadBundle } from './util/loadBundle';
 import type { RegisterCommands } from './util/commandTypes';
-import { VIEW_COMMANDS } from './constants';
+import { CTX, VIEW_COMMANDS } from './constants';
 import type { Credentials, SignIn } from './accounts/credentials';
 import { LazyDocumentFileSystem } from './files/lazyFs';
 import type { DocNode, ProjectNode } from './model/nodes';
@@ -130,6 +130,13 @@ export function createServices(base: CoreBase): Core {
   credentials.alsoSignedIn = () => registry.all().length > 0;
   credentials.settled = () => registry.settled();
   context.subscriptions.push(registry.onDidChange(() => void credentials.refreshContext()));
+  // "Enter API Key of an Added Account…" is in the palette only while an added account has no key on this machine.
+  const keyMissing = async () => {
+    const missing = await Promise.all(registry.added().map((a) => a.hasKey().then((has) => !has)));
+    await vscode.commands.executeCommand('setContext', CTX.accountKeyMissing, missing.includes(true));
+  };
+  void keyMissing();
+  context.subscriptions.push(registry.onDidChange(() => void keyMissing()));
   // Settings Sync carries each added account's view choices: their keys are registered as accounts come and go.
   let synced: readonly string[] = [];
   const registerSynced = () => {
