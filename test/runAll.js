@@ -147,6 +147,8 @@ const TIERS = [
   { name: 'e2e', run: () => runChildTier('e2e', path.join(OUT, 'e2e', 'runE2e.js')) },
   // The same workbench started in German (--locale de): the views, a question, an error and the status bar in German.
   { name: 'e2e-locale', run: () => runChildTier('e2e-locale', path.join(OUT, 'e2e', 'runLocale.js')) },
+  // The pseudo-locale (every string accented, 30 % longer, "[!! … !!]"): no English left on the screens a test reads.
+  { name: 'pseudo-locale', run: () => runChildTier('pseudo-locale', path.join(OUT, 'pseudo', 'runPseudo.js'), [], integrationBackstop()) },
   // The browser build (dist/web) in code-server's web-worker extension host, against a sandbox answering CORS.
   { name: 'web', run: () => runChildTier('web', path.join(OUT, 'web', 'runWeb.js')) },
 ];

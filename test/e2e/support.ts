@@ -24,10 +24,13 @@ import {
   type HarnessEnv,
   launchChromium,
   removeDir,
+  writeLanguagePack,
   repoRoot,
   startCodeServer,
 } from '../harness/lib';
 import { ProgressWriter } from '../harness/progress';
+
+export { writeLanguagePack };
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -213,22 +216,6 @@ export interface WorkbenchOptions {
    * l10n bundle and package.nls.<locale>.json are read.
    */
   locale?: string;
-}
-
-/** The languagepacks.json entry that makes code-server start in `locale` (see WorkbenchOptions.locale). */
-export function writeLanguagePack(runDir: string, locale: string): string[] {
-  const userData = path.join(runDir, 'user-data');
-  const translations = path.join(runDir, `vscode-${locale}.json`);
-  fs.mkdirSync(userData, { recursive: true });
-  fs.writeFileSync(translations, JSON.stringify({ contents: {} }));
-  fs.writeFileSync(
-    path.join(userData, 'languagepacks.json'),
-    // One extension named (the server's language list reads the first), though none is installed.
-    JSON.stringify({
-      [locale]: { hash: `test-${locale}`, extensions: [{ extensionIdentifier: { id: `test.language-pack-${locale}` }, version: '1.0.0' }], translations: { vscode: translations }, label: locale },
-    }),
-  );
-  return ['--locale', locale];
 }
 
 export function extensionManifest(): { publisher: string; name: string; version: string; main: string; browser?: string } {

@@ -7,6 +7,7 @@
  *   node out/test/harness/hostRunner.js --extensionDevelopmentPath=DIR [--extensionDevelopmentPath=DIR2]
  *        --extensionTestsPath=FILE [FOLDER] [--timeout=SECONDS]
  *
+ * --locale=LANG starts VS Code in that display language (startCodeServer's `locale`: vscode.env.language is LANG).
  * Other flags (--no-sandbox, --disable-updates, --skip-welcome, --user-data-dir=…, --extensions-dir=…)
  * are accepted and ignored: the profile is always throwaway.
  * Exit code: the tests' exit code (0 passed, 1 failed), 2 harness error, 3 timeout, 130 interrupted.
@@ -57,6 +58,8 @@ interface Args {
   dev: string[];
   tests?: string;
   folder?: string;
+  /** VS Code's display language (--locale). */
+  locale?: string;
   /** A fixed limit for the whole run (HARNESS_TIMEOUT, --timeout); otherwise the watchdog is sized from the suite. */
   timeoutSec?: number;
 }
@@ -78,6 +81,7 @@ export function parseArgs(argv: readonly string[]): Args {
       case 'extensionDevelopmentPath': if (value) o.dev.push(path.resolve(value)); break;
       case 'extensionTestsPath': if (value) o.tests = path.resolve(value); break;
       case 'folder': if (value) o.folder = value; break;
+      case 'locale': if (value) o.locale = value; break;
       case 'timeout': if (Number(value) > 0) o.timeoutSec = Number(value); break;
       default: break; // Electron / VS Code flags that mean nothing here
     }
@@ -186,6 +190,7 @@ async function main(): Promise<number> {
     cs = await startCodeServer({
       harnessEnv: henv,
       env: { CONTENT_DOCS_HARNESS_BRIDGE: '1' },
+      ...(o.locale ? { locale: o.locale } : {}),
       extensionStorage: storage ? { id: storage[1], dir: storage[2] } : undefined,
     });
     console.error(`[harness] code-server ${henv.version} up on ${cs.url} in ${cs.startupMs} ms (run folder: ${cs.runDir})`);

@@ -168,6 +168,27 @@ export const QUIET_SETTINGS: Readonly<Record<string, unknown>> = {
   'window.commandCenter': false,
 };
 
+/**
+ * The languagepacks.json entry that makes code-server start in `locale` (`--locale` alone stays English): written into
+ * `<runDir>/user-data`, the user data folder startCodeServer uses. The entry's translations of VS Code itself are
+ * empty, so the workbench stays English; vscode.env.language is the locale, and an extension's
+ * l10n/bundle.l10n.<locale>.json and package.nls.<locale>.json are read. Returns the flags to start code-server with.
+ */
+export function writeLanguagePack(runDir: string, locale: string): string[] {
+  const userData = path.join(runDir, 'user-data');
+  const translations = path.join(runDir, `vscode-${locale}.json`);
+  fs.mkdirSync(userData, { recursive: true });
+  fs.writeFileSync(translations, JSON.stringify({ contents: {} }));
+  fs.writeFileSync(
+    path.join(userData, 'languagepacks.json'),
+    // One extension named (the server's language list reads the first), though none is installed.
+    JSON.stringify({
+      [locale]: { hash: `test-${locale}`, extensions: [{ extensionIdentifier: { id: `test.language-pack-${locale}` }, version: '1.0.0' }], translations: { vscode: translations }, label: locale },
+    }),
+  );
+  return ['--locale', locale];
+}
+
 export interface CodeServerOptions {
   /** Use this folder for everything the run writes (kept afterwards). Default: a fresh `.test-runs/cs-*`, removed by `stop({ cleanup: true })`. */
   runDir?: string;
@@ -183,6 +204,8 @@ export interface CodeServerOptions {
   env?: Record<string, string | undefined>;
   /** More code-server flags. */
   extraArgs?: string[];
+  /** VS Code's display language (vscode.env.language): `--locale` with its languagepacks.json entry (writeLanguagePack). */
+  locale?: string;
   startTimeoutMs?: number;
   harnessEnv?: HarnessEnv;
 }
@@ -220,6 +243,7 @@ export async function startCodeServer(opts: CodeServerOptions = {}): Promise<Cod
   fs.mkdirSync(extensionsDir, { recursive: true });
   fs.writeFileSync(path.join(userDataDir, 'User', 'settings.json'),
     JSON.stringify({ ...QUIET_SETTINGS, ...(opts.settings ?? {}) }, null, 2));
+  const localeArgs = opts.locale ? writeLanguagePack(runDir, opts.locale) : [];
   if (opts.extensionStorage) {
     const globalStorage = path.join(userDataDir, 'User', 'globalStorage');
     fs.mkdirSync(globalStorage, { recursive: true });
@@ -259,6 +283,7 @@ export async function startCodeServer(opts: CodeServerOptions = {}): Promise<Cod
       '--ignore-last-opened',
       // A built VS Code only honours ?payload=[["extensionTestsPath",..]] with the smoke-test driver enabled.
       '--vscode-option', 'enable-smoke-test-driver',
+      ...localeArgs,
       ...(opts.extraArgs ?? []),
     ];
     const logFd = fs.openSync(logFile, 'a');
