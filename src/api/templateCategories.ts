@@ -1,3 +1,5 @@
+import { l10n } from '../util/l10n';
+
 /**
  * What each of the 52 built-in templates is for, in a word: the service describes none of them (its interface lists
  * the names only), so New Document… says the kind of text each writes. Indexed by template id.
@@ -14,9 +16,28 @@ const CATEGORY_OF: Readonly<Record<number, string>> = {
   49: 'Advertising', 50: 'Business', 51: 'E-commerce', 52: 'Website',
 };
 
-/** The kind of text a built-in template writes; undefined for a custom template. */
+/** Each kind of text in the display language (literal l10n.t calls, which scripts/l10n.mjs exports). */
+const CATEGORY_SAID: Readonly<Record<string, () => string>> = {
+  'Any text: the prompt alone decides': () => l10n.t('Any text: the prompt alone decides'),
+  Website: () => l10n.t('Website'),
+  Advertising: () => l10n.t('Advertising'),
+  'Long-form writing': () => l10n.t('Long-form writing'),
+  Blog: () => l10n.t('Blog'),
+  Copywriting: () => l10n.t('Copywriting'),
+  Editing: () => l10n.t('Editing'),
+  'Social media': () => l10n.t('Social media'),
+  SEO: () => l10n.t('SEO'),
+  Business: () => l10n.t('Business'),
+  Email: () => l10n.t('Email'),
+  Video: () => l10n.t('Video'),
+  'E-commerce': () => l10n.t('E-commerce'),
+  'Mobile app': () => l10n.t('Mobile app'),
+};
+
+/** The kind of text a built-in template writes, in the display language; undefined for a custom template. */
 export function templateCategory(id: number): string | undefined {
-  return CATEGORY_OF[id];
+  const category = CATEGORY_OF[id];
+  return category === undefined ? undefined : (CATEGORY_SAID[category]?.() ?? category);
 }
 
 /**
