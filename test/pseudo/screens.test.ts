@@ -2,7 +2,7 @@
  * The screens a test can read, in the pseudo-locale (test/pseudo/runPseudo.ts): the Documents and Projects views
  * signed out (their titles and welcome texts, read from the workbench) and signed in (every row's label,
  * description, tooltip and screen-reader label: template groups, Favorites, documents, "Load more"), the status bar
- * item, the Delete question, the error of a server that fails (503), the server's refusal of a name (422), a key the
+ * item, the Delete question, the error of a server that fails (503: a delete's message, the Projects view's row), the server's refusal of a name (422), a key the
  * server refuses, and New Document's questions (titles, placeholders, what the boxes say of a wrong answer). Each text
  * read must carry the pseudo-locale's marker and, with its data taken out (document, template and project names,
  * the server's own sentences, addresses, what Intl writes for an unknown locale: "3 months ago", "Nov 28, 2026"),
@@ -149,7 +149,7 @@ describe(`pseudo-locale (${PSEUDO_LOCALE}): no English left on the screens a tes
     const inArticle = await readView(s.documentsTree as never, 1, article.node);
     assert.ok(inArticle.loadMore, `"${String(article.node.name)}" has more documents than a page: Load more`);
     const all = [...root.nodes, ...inFavorites.nodes, ...inArticle.nodes];
-    // The rows as the workbench shows them: Favorites and Article opened.
+    // The rows as the workbench shows them, at the side bar's default width: the first group (All Documents) and Article opened.
     await vscode.commands.executeCommand('workbench.view.extension.contentDocs');
     const articleRow = '.monaco-list-row[aria-level="1"]:has(.label-name:has-text("Article"))';
     await until('the "Article" row', async () => (await read(articleRow)).visible, 15_000);
@@ -164,6 +164,18 @@ describe(`pseudo-locale (${PSEUDO_LOCALE}): no English left on the screens a tes
     const view = await readView(s.projectsTree as never, 1);
     assert.ok(view.projects > 0, `projects are listed: ${view.labels.join(' | ')}`);
     noEnglish('Projects view', view.nodes.flatMap(treeItemTexts), view.nodes.flatMap((n) => nodeData(n.node)));
+  });
+
+  it('the Projects view when the server fails (503): its error row', async () => {
+    sandbox.setFault('projects.list', { kind: 'status503', count: 10 });
+    await vscode.commands.executeCommand(CMD.projectsRefresh);
+    const view = await readView(s.projectsTree as never, 1);
+    assert.ok(view.error, `an error row, not ${view.labels.slice(0, 3).join(' | ')}`);
+    await screenshot('pseudo-04-projects-error');
+    noEnglish('Projects error row', treeItemTexts(view.error));
+    sandbox.clearFaults();
+    await vscode.commands.executeCommand('contentDocs.retry', view.error.node);
+    assert.ok((await readView(s.projectsTree as never, 1)).projects > 0, 'after Retry the view lists projects');
   });
 
   it('the status bar item: its text, tooltip and screen-reader label', async () => {
