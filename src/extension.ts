@@ -15,6 +15,7 @@ import { runCommand } from './util/run';
 import { registerWriteUi } from './write/menu';
 import { ProposalContent } from './write/proposalContent';
 import { useVscodeL10n } from './util/l10n';
+import { registerMcpServers, type McpServerProvider } from './mcp/register';
 
 type CoreModule = typeof import('./core');
 
@@ -30,6 +31,8 @@ export interface TestApi {
   readonly codeCache: Pick<CodeCache, 'loads' | 'flush'>;
   /** The handler of `vscode://content-docs.content-docs/…` links, as registered. */
   readonly uriHandler: vscode.UriHandler;
+  /** The MCP servers offered to VS Code's own agents, as registered (none before VS Code 1.101). */
+  readonly mcpServers: McpServerProvider | undefined;
 }
 
 /** dist/core.js: the services, the views' providers and models (loaded when first needed). */
@@ -101,6 +104,14 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     vscode.window.registerUriHandler(uriHandler),
   );
 
+  // VS Code's own agents: one MCP server per account, listed as the Accounts menu lists them; a server's key is read
+  // (and the commands' bundle loaded) when VS Code starts it.
+  const mcpServers = registerMcpServers(context.subscriptions, {
+    serverPath: context.asAbsolutePath('dist/mcp.js'),
+    accounts,
+    resolve: (server, label) => loadCommandsBundle().resolveMcpServer(core(), server, label),
+  });
+
   // Local only: reads SecretStorage to show either the welcome view or the trees.
   void credentials.refreshContext();
   activationMs = Date.now() - t0;
@@ -114,6 +125,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     tools,
     codeCache,
     uriHandler,
+    mcpServers,
   };
 }
 

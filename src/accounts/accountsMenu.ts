@@ -29,6 +29,18 @@ export interface MenuServices {
   readonly onDidRename: vscode.Event<Account>;
 }
 
+/** An account signed in, as the menu names it, with its server addresses. */
+export interface MenuAccount {
+  readonly label: string;
+  /** "name @ host" (the host alone while the user's name is not known). */
+  readonly name: string;
+  readonly documentsUrl: string;
+  readonly projectsUrl: string;
+}
+
+/** An account's session: its label as id, and its name. */
+const sessionOf = (a: MenuAccount): vscode.AuthenticationSession => ({ id: a.label, accessToken: NO_TOKEN, account: { id: a.label, label: a.name }, scopes: [] });
+
 /** getSessions' options in newer VS Code (one account of several). */
 interface SessionOptions {
   readonly account?: { readonly id: string };
@@ -89,22 +101,30 @@ export class AccountsMenu extends Disposable implements vscode.AuthenticationPro
     void this.update();
   }
 
-  /** The sessions of every account signed in. Local, no network. */
-  async accounts(): Promise<vscode.AuthenticationSession[]> {
+  /**
+   * Every account signed in: its label, its name in the menu and its server addresses. Local, no network (the MCP
+   * servers VS Code's agents are offered, src/mcp/register.ts, are these too).
+   */
+  async list(): Promise<MenuAccount[]> {
     if (this.services) {
-      return this.services.all().map((a) => ({ id: a.label, accessToken: NO_TOKEN, account: { id: a.label, label: a.displayName }, scopes: [] }));
+      return this.services.all().map((a) => ({ ...a.spec, name: a.displayName }));
     }
-    const out: vscode.AuthenticationSession[] = [];
+    const out: MenuAccount[] = [];
     const url = config.documentsBaseUrl();
     const label = await this.credentials.accountLabel(url);
+    const added = parseRecords(this.state.get(STATE.accounts));
     // The server and key of an added account (the settings changed to them): that account's session is the one.
-    if (label && !this.added().some((a) => a.label === label)) {
+    if (label && !added.some((a) => a.label === label)) {
       const host = hostOf(url);
-      const name = rememberedName(this.remembered(), label, host);
-      out.push({ id: label, accessToken: NO_TOKEN, account: { id: label, label: displayLabel(host, name) }, scopes: [] });
+      out.push({ label, name: displayLabel(host, rememberedName(this.remembered(), label, host)), documentsUrl: url, projectsUrl: config.projectsBaseUrl() });
     }
-    for (const added of this.added()) out.push({ id: added.label, accessToken: NO_TOKEN, account: { id: added.label, label: added.displayName }, scopes: [] });
+    for (const r of added) out.push({ ...r, name: displayLabel(hostOf(r.documentsUrl), r.name) });
     return out;
+  }
+
+  /** The sessions of every account signed in. Local, no network. */
+  async accounts(): Promise<vscode.AuthenticationSession[]> {
+    return (await this.list()).map(sessionOf);
   }
 
   async getSessions(scopes?: readonly string[], options?: SessionOptions): Promise<vscode.AuthenticationSession[]> {
@@ -155,11 +175,6 @@ export class AccountsMenu extends Disposable implements vscode.AuthenticationPro
   }
 
   private updateTimer: ReturnType<typeof setTimeout> | undefined;
-
-  /** The accounts added with "Add Account…", as globalState keeps them (until the accounts are built). */
-  private added(): { label: string; displayName: string }[] {
-    return parseRecords(this.state.get(STATE.accounts)).map((r) => ({ label: r.label, displayName: displayLabel(hostOf(r.documentsUrl), r.name) }));
-  }
 
   private remembered(): RememberedName[] {
     return parseRemembered(this.state.get(STATE.accountNames));

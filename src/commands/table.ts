@@ -42,6 +42,7 @@ function loadBackup(s: { readonly loadBundle: LoadBundle }): BackupModule {
 
 export { answerChat } from '../agents/chat/handler';
 export { openLink } from '../documents/links';
+export { resolveMcpServer } from '../mcp/vscodeAgents';
 export { goneText } from '../write/proposalGone';
 export { promptFiles } from '../files/promptEditor';
 export { showCheckedInput } from '../ui/checkedInput';
