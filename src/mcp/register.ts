@@ -66,8 +66,9 @@ export function registerMcpServers(subscriptions: vscode.Disposable[], needs: Mc
       // An address that would send the key in clear text is not offered (the server would refuse it anyway).
       const accounts = (await needs.accounts.list()).filter((a) => TAKES_KEY.test(a.documentsUrl) && TAKES_KEY.test(a.projectsUrl));
       return accounts.map((a) => {
-        // Two accounts of one name and host (two keys): the label tells them apart.
-        const label = accounts.filter((b) => b.name === a.name).length > 1 ? `${a.name} (${a.label})` : a.name;
+        // Two accounts of one name and host (two keys) that the menu's list does not tell apart yet (the services, once
+        // built, name them so; see Account.displayName): the label after the name, as there. VS Code starts a server by its label.
+        const label = accounts.filter((b) => b.name === a.name).length > 1 ? `${a.name} · ${a.label}` : a.name;
         const server = new Definition(
           label,
           process.execPath,
