@@ -4,7 +4,9 @@
  * account, named as the Accounts menu names it, its addresses in its environment and no key; the key of that account
  * only when VS Code starts the server (resolveMcpServerDefinition). The resolved definition is started as VS Code
  * starts it (its command, arguments and environment) and driven with the MCP SDK's client: each reads its own
- * account's text. An account removed after its server was offered is not started, and nothing is sent.
+ * account's text. An account removed after its server was offered is not started, and nothing is sent. Two accounts of
+ * one user on one server (VS Code starts a server by its label) are offered under two labels, each started with its own
+ * key; an account whose address would send the key in clear text is not offered.
  */
 import * as assert from 'assert';
 import * as fs from 'fs';
@@ -13,8 +15,9 @@ import * as vscode from 'vscode';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { EXTENSION_ID } from '../../src/constants';
-import type { Sandbox } from '../sandbox/server';
-import { until } from './reliabilityKit';
+import type { TestServices } from '../kit/services';
+import { startSandbox, type Sandbox } from '../sandbox/server';
+import { closeAll, configure, RecordingPrompter, services, until, useSandbox } from './reliabilityKit';
 import { startTwoAccounts, type TwoAccounts } from './twoAccountsKit';
 
 const ID = 7301;
@@ -33,6 +36,13 @@ interface Provider {
   readonly onDidChangeMcpServerDefinitions?: vscode.Event<void>;
   provideMcpServerDefinitions(token: vscode.CancellationToken): vscode.ProviderResult<Definition[]>;
   resolveMcpServerDefinition?(server: Definition, token: vscode.CancellationToken): vscode.ProviderResult<Definition>;
+}
+
+/** The provider the extension registered (it returns it in test mode). */
+async function registered(): Promise<Provider> {
+  const api = (await vscode.extensions.getExtension(EXTENSION_ID)!.activate()) as McpTestApi;
+  assert.ok(api.mcpServers, 'the extension registered its MCP server definitions');
+  return api.mcpServers;
 }
 
 /** What the extension returns in test mode, as far as this suite reads it. */
@@ -75,9 +85,7 @@ describe("VS Code's own agents: one MCP server per account (registerMcpServerDef
   before(async () => {
     two = await startTwoAccounts({ id: ID, name: 'Same name in both' });
     await two.addB();
-    const api = (await vscode.extensions.getExtension(EXTENSION_ID)!.activate()) as McpTestApi;
-    assert.ok(api.mcpServers, 'the extension registered its MCP server definitions');
-    provider = api.mcpServers;
+    provider = await registered();
   });
 
   after(async () => {
@@ -160,5 +168,62 @@ describe("VS Code's own agents: one MCP server per account (registerMcpServerDef
     } finally {
       listening?.dispose();
     }
+  });
+});
+
+describe("VS Code's own agents' MCP servers: accounts named alike, and an address that would send the key in clear text", function () {
+  this.timeout(60_000);
+  const SECOND_KEY = 'second-key-of-the-same-user-for-mcp-0123456789';
+  let box: Sandbox;
+  let s: TestServices;
+  let provider: Provider;
+  let previous: TestServices['prompter']['current'];
+  const prompter = new RecordingPrompter();
+
+  before(async () => {
+    box = await startSandbox({ rateLimit: 0, storeDelayMs: 0 });
+    box.addKey(SECOND_KEY);
+    s = await services();
+    await closeAll();
+    await useSandbox(s, box);
+    previous = s.prompter.current;
+    s.prompter.current = prompter;
+    provider = await registered();
+  });
+
+  after(async () => {
+    for (const added of s.registry.added()) await s.registry.remove(added);
+    s.prompter.current = previous;
+    await useSandbox(s, box);
+    await box?.close();
+  });
+
+  it('two keys of one user on one server: two servers under two labels, each started with its own key', async () => {
+    const first = await until('the first account', () => s.firstOrNone);
+    await first.usage.refresh();
+    prompter.inputs = [box.docsUrl, box.seoUrl, SECOND_KEY];
+    assert.strictEqual(await vscode.commands.executeCommand('contentDocs.accountAdd'), true, `Add Account… failed: ${JSON.stringify(prompter.checked)}`);
+    const second = s.registry.added().at(-1)!;
+    assert.strictEqual(first.baseName, second.baseName, 'the same user on the same server');
+    const list = (await provider.provideMcpServerDefinitions(none)) ?? [];
+    assert.strictEqual(list.length, 2);
+    assert.notStrictEqual(list[0].label, list[1].label, 'VS Code tells servers apart by their labels');
+    assert.deepStrictEqual(list.map((d) => d.label), [first.displayName, second.displayName]);
+    const keys = [];
+    for (const def of list) keys.push((await provider.resolveMcpServerDefinition!(def, none))?.env[KEY]);
+    assert.deepStrictEqual(keys, [box.key, SECOND_KEY]);
+    await s.registry.remove(second);
+  });
+
+  it('an account whose projects server is http:// to another machine is not offered', async () => {
+    const before = (await provider.provideMcpServerDefinitions(none)) ?? [];
+    assert.deepStrictEqual(before.map((d) => d.env.CONTENT_DOCS_DOCUMENTS_URL), [box.docsUrl]);
+    box.resetRequests();
+    await configure('projects.baseUrl', 'http://projects.example.invalid');
+    await s.registry.settled();
+    await until('the account made with that address', () => s.firstOrNone?.projectsUrl.startsWith('http://projects.example.invalid'));
+    const list = (await provider.provideMcpServerDefinitions(none)) ?? [];
+    assert.deepStrictEqual(list, [], 'not offered');
+    assert.strictEqual(box.requests.length, 0);
   });
 });
