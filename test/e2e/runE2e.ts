@@ -177,6 +177,59 @@ async function story(steps: Steps, wb: Workbench, other: Sandbox): Promise<void>
       (await ui.row('Documents', shownName(edited)).locator('.codicon-star-full').count()) > 0, 10_000);
   });
 
+  // VS Code's Explorer takes drops of files from the system and of its own rows, and refuses rows dragged from any other
+  // tree of the window (explorerViewer.ts, FileDragAndDrop.handleDragOver: ExternalElementsDragAndDropData → false),
+  // whatever the drag carries: a document row dropped on a folder there copies nothing (docs/reference.md says so).
+  const drafts = path.join(wb.workspace, 'drafts');
+  await steps.step('drag-row-to-explorer', 'a document row dragged from the Documents view over the Explorer icon onto a folder of the workspace: the Explorer refuses the drop (no file, no request)', async () => {
+    fs.mkdirSync(drafts, { recursive: true });
+    const explorerIcon = page.locator('.activitybar a.action-label[aria-label^="Explorer"]').first();
+    const draftsRow = page.locator('.explorer-folders-view .monaco-list-row', { has: page.locator('.label-name', { hasText: /^drafts$/ }) }).first();
+    // The Explorer lists the new folder (opened once, then back to Content Docs for the drag).
+    await explorerIcon.click();
+    await draftsRow.waitFor({ timeout: 20_000 });
+    await ui.openContentDocs();
+    const row = await ui.reveal('Documents', ui.row('Documents', shownName(edited)));
+    const shows = () => requests('documents.show').length;
+    const showsBefore = shows();
+    const box = async (l: typeof row) => {
+      const b = await l.boundingBox();
+      assert(b, 'no box for a drag point');
+      return { x: b.x + Math.min(b.width / 2, 80), y: b.y + b.height / 2 };
+    };
+    const from = await box(row);
+    await page.mouse.move(from.x, from.y);
+    await page.mouse.down();
+    await page.mouse.move(from.x + 10, from.y + 5, { steps: 3 });
+    // The drag is on and carries the documents: over the editor area, VS Code offers to open them there.
+    const overlay = page.locator('#monaco-workbench-editor-drop-overlay');
+    await page.mouse.move(900, 450, { steps: 5 });
+    await waitFor('the editor area to offer the drop', async () => {
+      await page.mouse.move(901, 451);
+      return (await overlay.count()) > 0;
+    }, 10_000, 300);
+    // Held over the Explorer's icon, the drag opens the Explorer (as a person drags a file to another view).
+    const icon = await box(explorerIcon);
+    await page.mouse.move(icon.x, icon.y, { steps: 5 });
+    await waitFor('the drag to open the Explorer', async () => {
+      await page.mouse.move(icon.x + 1, icon.y + 1);
+      return draftsRow.isVisible();
+    }, 10_000, 300);
+    const target = await box(draftsRow);
+    await page.mouse.move(target.x, target.y, { steps: 5 });
+    await page.mouse.move(target.x + 2, target.y + 1);
+    await sleep(500);
+    // The folder is no drop target (the Explorer marks the row it would drop into).
+    const accepted = await draftsRow.evaluate((el) => el.classList.contains('drop-target'));
+    await page.screenshot({ path: path.join(steps.screenshotDir, 'drag-row-to-explorer-over-folder.png') });
+    await page.mouse.up();
+    await sleep(3000);
+    assert(!accepted, 'the Explorer marked the folder as a drop target');
+    assert(fs.readdirSync(drafts).length === 0, `the drop wrote into the folder: ${JSON.stringify(fs.readdirSync(drafts))}`);
+    assert(shows() === showsBefore, 'the drop read a document');
+    await ui.openContentDocs();
+  });
+
   // A document of another template with a name no other document contains: what Go to Document finds.
   const target = [...sandbox.documents.values()]
     .filter((d) => d.templateId !== null && d.templateId !== TEMPLATE.id && /^[A-Za-z][A-Za-z0-9 ]{7,30}$/.test(d.name))
@@ -542,6 +595,56 @@ async function story(steps: Steps, wb: Workbench, other: Sandbox): Promise<void>
     assert(doc.result === `Text before the reload\n${typed}`, `document ${doc.id} holds ${JSON.stringify(doc.result)}`);
     assert(doc.name === 'Reload plan, renamed', `its name became ${JSON.stringify(doc.name)}`);
     await shot('saved');
+  });
+
+  // What the Explorer does take: its own rows. With the account folder in the workspace, a document's file dragged
+  // with Ctrl onto a folder of the workspace is copied there by VS Code's file service (the text read from the
+  // server; nothing written there). The window is still the workspace of two folders of the step before.
+  await steps.step('account-folder-copy-to-folder', 'Ctrl-dragging a document\'s file from the account folder onto a folder of the workspace in the Explorer copies it there as "Name.md" with the document\'s text; nothing changes on the server', async (shot) => {
+    const doc = sandbox.documents.get(5151);
+    assert(doc?.result, 'the document of the step before is gone');
+    const explorerRow = (label: string) =>
+      page.locator('.explorer-folders-view .monaco-list-row', { has: page.locator('.label-name', { hasText: new RegExp(`^${label}$`) }) }).first();
+    const file = explorerRow('Reload plan, renamed.md');
+    const folderRow = explorerRow('drafts');
+    await file.waitFor({ timeout: 20_000 });
+    await waitFor('the workspace folder\'s "drafts" folder in the Explorer', async () => {
+      if (await folderRow.isVisible()) return true;
+      const root = explorerRow('workspace');
+      if ((await root.getAttribute('aria-expanded')) !== 'true') await root.click();
+      await sleep(1000);
+      return folderRow.isVisible();
+    }, 30_000, 0);
+    const ofDoc = () => sandbox.requests.filter((r) => r.path === `/api/v1/documents/${doc.id}`);
+    const before = ofDoc().length;
+    const copied = path.join(drafts, 'Reload plan, renamed.md');
+    assert(!fs.existsSync(copied), 'the copy is there before the drag');
+    const center = async (l: typeof file) => {
+      const b = await l.boundingBox();
+      assert(b, 'no box for a drag point');
+      return { x: b.x + Math.min(b.width / 2, 80), y: b.y + b.height / 2 };
+    };
+    const from = await center(file);
+    const to = await center(folderRow);
+    await page.keyboard.down('Control');
+    await page.mouse.move(from.x, from.y);
+    await page.mouse.down();
+    await page.mouse.move(from.x + 10, from.y + 5, { steps: 3 });
+    await page.mouse.move(to.x, to.y, { steps: 8 });
+    await page.mouse.move(to.x + 2, to.y + 1);
+    await sleep(300);
+    await page.screenshot({ path: path.join(steps.screenshotDir, 'account-folder-copy-to-folder-over-folder.png') });
+    await page.mouse.up();
+    await page.keyboard.up('Control');
+    await waitFor(`${copied} to hold the document's text`, () => fs.existsSync(copied) && fs.readFileSync(copied, 'utf8') === doc.result, 20_000, 250);
+    // The folder opened: the copy beside the account folder's file.
+    if ((await folderRow.getAttribute('aria-expanded')) !== 'true') await folderRow.click();
+    await waitFor('the copy in the Explorer', async () => (await page.locator('.explorer-folders-view .monaco-list-row .label-name', { hasText: /^Reload plan, renamed\.md$/ }).count()) === 2, 10_000, 250);
+    await shot('copied');
+    const during = ofDoc().slice(before);
+    assert(during.every((r) => r.method === 'GET') && during.length <= 1, `the copy sent ${JSON.stringify(during.map((r) => `${r.method} ${r.status}`))} (one GET at most, nothing else)`);
+    assert(sandbox.documents.get(doc.id) === doc && doc.name === 'Reload plan, renamed', 'the document changed on the server');
+    assert(fs.readdirSync(drafts).length === 1, `the folder holds ${JSON.stringify(fs.readdirSync(drafts))}`);
 
     // Back to the window of the workspace folder alone.
     await page.goto(wb.url, { waitUntil: 'domcontentloaded', timeout: 60_000 });
