@@ -99,42 +99,45 @@ export function checkPositiveInt(field: string, value: unknown): number {
 
 type TextProblem = 'notText' | 'empty' | 'nul' | 'tooLong';
 
-/** Why a text field is refused, a whole sentence for each field a person fills in (the name, the prompt, the text). */
+/** A refusal's sentence: the field as the code names it, the most characters it may have, and how many it has. */
+type ProblemSentence = (field: string, max: number, len: number) => string;
+
+/**
+ * Why a text field is refused, a whole sentence for each field a person fills in (the name, the prompt, the text)
+ * and each problem; each a whole literal, for the export (scripts/l10n.mjs).
+ */
+const FIELD_PROBLEMS: Readonly<Record<string, Readonly<Record<TextProblem, ProblemSentence>>>> = {
+  name: {
+    notText: () => l10n.t('The name must be text.'),
+    empty: () => l10n.t('The name cannot be empty.'),
+    nul: () => l10n.t('The name cannot contain a NUL character.'),
+    tooLong: (_f, max, len) => l10n.t('The name can be at most {0} characters (this one has {1}).', max, len),
+  },
+  prompt: {
+    notText: () => l10n.t('The prompt must be text.'),
+    empty: () => l10n.t('The prompt cannot be empty.'),
+    nul: () => l10n.t('The prompt cannot contain a NUL character.'),
+    tooLong: (_f, max, len) => l10n.t('The prompt can be at most {0} characters (this one has {1}).', max, len),
+  },
+  result: {
+    notText: () => l10n.t('The text must be text.'),
+    empty: () => l10n.t('The text cannot be empty.'),
+    nul: () => l10n.t('The text cannot contain a NUL character.'),
+    tooLong: (_f, max, len) => l10n.t('The text can be at most {0} characters (this one has {1}).', max, len),
+  },
+};
+
+/** Any other text field: named as the code names it. */
+const ANY_FIELD_PROBLEMS: Readonly<Record<TextProblem, ProblemSentence>> = {
+  notText: (field) => l10n.t('{0} must be text.', field),
+  empty: (field) => l10n.t('{0} cannot be empty.', field),
+  nul: (field) => l10n.t('{0} cannot contain a NUL character.', field),
+  tooLong: (field, max, len) => l10n.t('{0} can be at most {1} characters (this one has {2}).', field, max, len),
+};
+
 function textProblem(field: string, problem: TextProblem, max: number, len: number): string {
-  switch (field) {
-    case 'name':
-      return problem === 'notText'
-        ? l10n.t('The name must be text.')
-        : problem === 'empty'
-          ? l10n.t('The name cannot be empty.')
-          : problem === 'nul'
-            ? l10n.t('The name cannot contain a NUL character.')
-            : l10n.t('The name can be at most {0} characters (this one has {1}).', max, len);
-    case 'prompt':
-      return problem === 'notText'
-        ? l10n.t('The prompt must be text.')
-        : problem === 'empty'
-          ? l10n.t('The prompt cannot be empty.')
-          : problem === 'nul'
-            ? l10n.t('The prompt cannot contain a NUL character.')
-            : l10n.t('The prompt can be at most {0} characters (this one has {1}).', max, len);
-    case 'result':
-      return problem === 'notText'
-        ? l10n.t('The text must be text.')
-        : problem === 'empty'
-          ? l10n.t('The text cannot be empty.')
-          : problem === 'nul'
-            ? l10n.t('The text cannot contain a NUL character.')
-            : l10n.t('The text can be at most {0} characters (this one has {1}).', max, len);
-    default:
-      return problem === 'notText'
-        ? l10n.t('{0} must be text.', field)
-        : problem === 'empty'
-          ? l10n.t('{0} cannot be empty.', field)
-          : problem === 'nul'
-            ? l10n.t('{0} cannot contain a NUL character.', field)
-            : l10n.t('{0} can be at most {1} characters (this one has {2}).', field, max, len);
-  }
+  const sentences = Object.hasOwn(FIELD_PROBLEMS, field) ? FIELD_PROBLEMS[field] : ANY_FIELD_PROBLEMS;
+  return sentences[problem](field, max, len);
 }
 
 /**

@@ -9,6 +9,7 @@ import type { Account } from '../accounts/account';
 import { chooseAccount, useAccount } from '../accounts/pick';
 import { isApiError, isNotFound } from '../api/errors';
 import { isCancellation, reason } from '../util/errors';
+import { formatList } from '../util/lists';
 import { showError } from '../util/run';
 import { diskBackupFs } from './diskFs';
 import { STATE } from '../constants';
@@ -326,25 +327,22 @@ function plain(e: unknown): never {
 }
 
 /**
- * "3 new, 1 changed, 1 deleted (moved to _deleted), 245 unchanged", then the files edited in the folder that the run
- * kept: "1 kept: edited in the folder, moved aside as “Blog post/Plan (edited locally 2026-11-28).md”".
+ * "3 new, 1 changed, 1 deleted (moved to _deleted), and 245 unchanged", with the files edited in the folder that the
+ * run kept: "1 kept: edited in the folder, moved aside as “Blog post/Plan (edited locally 2026-11-28).md”"; each a list
+ * of the display language (formatList).
  */
 export function summary(r: BackupReport): string {
   const parts = [vscode.l10n.t('{0} new', r.new), vscode.l10n.t('{0} changed', r.changed)];
   if (r.restored) parts.push(vscode.l10n.t('{0} restored', r.restored));
   parts.push(r.deleted ? vscode.l10n.t('{0} deleted (moved to {1})', r.deleted, DELETED_FOLDER) : vscode.l10n.t('0 deleted'), vscode.l10n.t('{0} unchanged', r.unchanged));
   if (r.kept) {
-    // “a”, “a” and “b”, “a”, “b” and “c”, or “a”, “b”, “c” and 4 more.
+    // “a”, “a” and “b”, “a”, “b”, and “c”, or “a”, “b”, “c”, and 4 more (the paths known, at most 3 of them named).
     const shown = r.keptAs.slice(0, 3).map((p) => `“${p}”`);
-    const names =
-      r.kept > shown.length
-        ? vscode.l10n.t('{0} and {1} more', shown.join(', '), r.kept - shown.length)
-        : shown.length < 2
-          ? shown.join('')
-          : vscode.l10n.t('{0} and {1}', shown.slice(0, -1).join(', '), shown[shown.length - 1]);
+    const more = r.kept - shown.length;
+    const names = formatList(more > 0 ? [...shown, vscode.l10n.t('{0} more', more)] : shown, vscode.env.language);
     parts.push(vscode.l10n.t('{0} kept: edited in the folder, moved aside as {1}', r.kept, names));
   }
-  return parts.join(', ');
+  return formatList(parts, vscode.env.language);
 }
 
 /** Back Up Account to Folder…: see the file's comment. Undefined when the user pressed Escape. */

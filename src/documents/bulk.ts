@@ -2,6 +2,7 @@ import vscode = require('vscode');
 import type { Account } from '../accounts/account';
 import type { ContentDocument } from '../api/index';
 import { errorKind, isCancellation, reason } from '../util/errors';
+import { formatList } from '../util/lists';
 import type { Logger } from '../util/log';
 import type { Prompter } from '../ui/prompter';
 import type { ArgsNeeds } from './target';
@@ -112,20 +113,28 @@ async function eachDocument(
   return { done, failed };
 }
 
-/** Says how it went: a status bar line when every document went through; else which failed and why (the rest stays done). */
+/** Names in the display language's list ("a, b, and c"; "a, b und c"; "a、b、c"): the first 15, then how many more. */
+function nameList(names: readonly string[]): string {
+  return formatList(names, vscode.env.language, { most: 15, more: (n) => vscode.l10n.t('{0} more', n) });
+}
+
+/**
+ * Says how it went: a status bar line when every document went through; else one sentence that says how many went
+ * through and which did not, each with its reason (the rest stays done). `partly` is a whole sentence of the
+ * outcome, its {2} the list of "name (reason)".
+ */
 function summarize(
   docs: readonly SelectedDocument[],
   result: { done: SelectedDocument[]; failed: Failure[] },
-  words: { allDone: (n: number) => string; partly: (done: number, total: number) => string },
+  words: { allDone: (n: number) => string; partly: (done: number, total: number, failures: string) => string },
 ): void {
   if (result.failed.length === 0) {
     vscode.window.setStatusBarMessage(words.allDone(result.done.length), 4000);
     return;
   }
   const withAccount = severalAccounts(docs);
-  const lines = result.failed.slice(0, 15).map((f) => vscode.l10n.t('{0}: {1}', named(f.d, withAccount), f.why));
-  if (result.failed.length > 15) lines.push(vscode.l10n.t('… and {0} more', result.failed.length - 15));
-  void vscode.window.showErrorMessage(`${words.partly(result.done.length, docs.length)} ${lines.join('; ')}`);
+  const failures = nameList(result.failed.map((f) => vscode.l10n.t('{0} ({1})', named(f.d, withAccount), f.why)));
+  void vscode.window.showErrorMessage(words.partly(result.done.length, docs.length, failures));
 }
 
 /** Delete… on several rows: one confirmation naming how many and which, then one DELETE per document. */
@@ -145,7 +154,7 @@ export async function deleteDocuments(s: BulkNeeds, docs: readonly SelectedDocum
   });
   summarize(docs, result, {
     allDone: (n) => vscode.l10n.t('$(trash) Deleted {0} documents', n),
-    partly: (done, total) => vscode.l10n.t('Deleted {0} of {1} documents; these were not deleted:', done, total),
+    partly: (done, total, failures) => vscode.l10n.t('Deleted {0} of {1} documents. Not deleted: {2}.', done, total, failures),
   });
   return result.done.length;
 }
@@ -160,10 +169,10 @@ export async function setFavorites(s: BulkNeeds, docs: readonly SelectedDocument
   });
   summarize(toChange, result, {
     allDone: (n) => (favorite ? vscode.l10n.t('$(star-full) Added {0} documents to the favorites', n) : vscode.l10n.t('$(star-empty) Removed {0} documents from the favorites', n)),
-    partly: (done, total) =>
+    partly: (done, total, failures) =>
       favorite
-        ? vscode.l10n.t('Added {0} of {1} documents to the favorites; these were not:', done, total)
-        : vscode.l10n.t('Removed {0} of {1} documents from the favorites; these were not:', done, total),
+        ? vscode.l10n.t('Added {0} of {1} documents to the favorites. Not added: {2}.', done, total, failures)
+        : vscode.l10n.t('Removed {0} of {1} documents from the favorites. Not removed: {2}.', done, total, failures),
   });
   return result.done.length;
 }
@@ -180,7 +189,7 @@ export async function copyResults(docs: readonly SelectedDocument[]): Promise<st
   const withAccount = severalAccounts(docs);
   if (empty.length > 0) {
     void vscode.window.showInformationMessage(
-      vscode.l10n.t('These documents have no text to copy: {0}', empty.map((d) => named(d, withAccount)).join(', ')),
+      vscode.l10n.t('These documents have no text to copy: {0}.', nameList(empty.map((d) => named(d, withAccount)))),
     );
   }
   if (!text) return undefined;

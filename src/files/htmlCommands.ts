@@ -4,6 +4,7 @@ import type { CommandParts } from '../util/commandTypes';
 import { detectFormat } from '../content/format';
 import { previewPage } from '../content/sanitize';
 import { htmlToMarkdown } from '../content/toMarkdown';
+import { formatList } from '../util/lists';
 import { accountOfUri, nameFromFileName } from './uris';
 import type { AccountRegistry } from '../accounts/registry';
 import type { LazyDocumentFileSystem } from './lazyFs';
@@ -133,7 +134,7 @@ async function convertToMarkdown(s: HtmlNeeds, arg: unknown): Promise<vscode.Tex
   }
   const copy = htmlToMarkdown(html);
   const lost = copy.losses.length
-    ? vscode.l10n.t('Markdown does not keep: {0}.', copy.losses.join(', '))
+    ? vscode.l10n.t('Markdown does not keep: {0}.', formatList(copy.losses, vscode.env.language))
     : vscode.l10n.t('Markdown keeps everything the text holds.');
   const convert = vscode.l10n.t('Convert');
   const openCopy = vscode.l10n.t('Open a Markdown Copy');
@@ -154,7 +155,7 @@ async function convertToMarkdown(s: HtmlNeeds, arg: unknown): Promise<vscode.Tex
       ? vscode.l10n.t(
           'A Markdown copy of "{0}" is open beside it, unsaved; the document itself is unchanged. It does not keep: {1}.',
           name,
-          copy.losses.join(', '),
+          formatList(copy.losses, vscode.env.language),
         )
       : vscode.l10n.t('A Markdown copy of "{0}" is open beside it, unsaved; the document itself is unchanged. It keeps everything the text holds.', name),
   );

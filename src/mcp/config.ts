@@ -3,6 +3,11 @@
  * same unless given) and the API key. The key is never written anywhere: not in a message, a log line or an answer
  * (a refusal about it says what is wrong, never what it is). An address takes the key only as the extension's do
  * (src/api/client.ts checkBaseUrl): https://, or http:// to this machine only. No `vscode` import.
+ *
+ * Its problems are read by a person, the user who set the server up wrong (in the host's log of the server's stderr,
+ * ./main.ts, and through the model, which is told them on every call): they are a command-line tool's messages, in
+ * English, as the server runs outside VS Code, with no VS Code language to follow (checkBaseUrl's l10n.t gives its
+ * English sentence there).
  */
 import { checkBaseUrl } from '../api/client';
 import { isApiError } from '../api/errors';

@@ -8,6 +8,8 @@
  *   CONTENT_DOCS_API_KEY        the API key (never logged, never in an answer or an error)
  *
  * stdout carries the protocol only; a line about the server's state goes to stderr, which hosts keep as its log.
+ * Those lines are a command-line tool's messages, in English: the server runs outside VS Code, with no VS Code
+ * language to follow.
  */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { createApi, type LogLevel } from '../api/index';

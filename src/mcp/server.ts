@@ -16,6 +16,13 @@ import { MCP_TOOLS, MCP_TOOL_WORDS } from './tools';
 
 export const SERVER_NAME = 'content-docs';
 
+/*
+ * English on purpose, not l10n.t: the instructions and every answer below (a tool's result, a refusal, a failure) are
+ * read by the agent's model, which acts on them and words what it tells its user in the user's language; the server
+ * runs outside VS Code, with no display language to follow (the operations' sentences that go through l10n.t come out
+ * in English here). The one sentence a person may read as it is, why the server is not set up, is a command-line
+ * tool's message: ./config.ts.
+ */
 const INSTRUCTIONS = [
   "Content Docs: the user's documents on their AI content service (texts written from templates) and their SEO projects.",
   'Search or read a document before you change it: update_document needs the updated_at you read, and refuses a document changed since.',

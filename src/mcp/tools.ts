@@ -3,6 +3,11 @@
  * tools' own, package.json `contributes.languageModelTools`, without `account`: the server serves one account;
  * test/unit/mcpTools.test.ts checks they agree) and the annotations a host reads to decide what to ask the user
  * before a call (MCP's ToolAnnotations: readOnlyHint, destructiveHint, idempotentHint, openWorldHint). No `vscode`.
+ *
+ * English on purpose, not l10n.t: the titles, descriptions and schema descriptions here are read by the agent's model,
+ * which is given them to choose a tool and fill its inputs (as package.json's `modelDescription`s are for the VS Code
+ * tools); they are the tools' contract, and the server runs outside VS Code, with no display language to follow. A
+ * host may show a title to its user, as it shows the tool's name: neither is translated.
  */
 import type { OperationKey } from '../operations/answers';
 import type { ToolWords } from '../operations/words';

@@ -9,6 +9,7 @@ import { usageRows } from '../model/usageFormat';
 import type { TemplateData } from './port';
 import { VSCODE_TOOL_WORDS, type ToolWords } from './words';
 import { l10n } from '../util/l10n';
+import { formatList } from '../util/lists';
 
 /** How long a search row's excerpt may be (characters). */
 export const EXCERPT_CHARS = 160;
@@ -135,7 +136,7 @@ export function quotaText(info: AccountInfo | undefined, figure: (info: AccountI
     .filter(([, l]) => l !== undefined)
     .map(([c, l]) => (c === 'documents' ? l10n.t('documents {0}', l ?? '') : l10n.t('words {0}', l ?? '')));
   return lines.length
-    ? l10n.t("It counts toward the plan's monthly quota: one document and the words the service writes (used this month: {0}).", lines.join('; '))
+    ? l10n.t("It counts toward the plan's monthly quota: one document and the words the service writes (used this month: {0}).", formatList(lines, l10n.language))
     : plain();
 }
 

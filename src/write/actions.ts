@@ -29,100 +29,93 @@ export interface WriteAction {
   readonly placement: 'replace' | 'below';
 }
 
-export const WRITE_ACTIONS: Readonly<Record<WriteActionId, WriteAction>> = {
+/** The words of an action: read when asked, so that they are in the display language once activate() has run. */
+type Worded = 'failed' | 'button' | 'title' | 'label';
+
+/** Each action's words, a whole l10n.t literal each (the export reads them): what failed, the button, the title, the label. */
+const WORDS: Readonly<Record<WriteActionId, Readonly<Record<Worded, () => string>>>> = {
   rewrite: {
-    id: 'rewrite',
+    failed: () => l10n.t("Couldn't rewrite the text"),
+    button: () => l10n.t('Rewrite'),
+    title: () => l10n.t('Rewrite Selection'),
+    label: () => l10n.t('Rewrite'),
+  },
+  summarize: {
+    failed: () => l10n.t("Couldn't summarize the text"),
+    button: () => l10n.t('Summarize'),
+    title: () => l10n.t('Summarize Selection'),
+    label: () => l10n.t('Summary'),
+  },
+  grammar: {
+    failed: () => l10n.t("Couldn't fix the grammar"),
+    button: () => l10n.t('Fix Grammar'),
+    title: () => l10n.t('Fix Grammar'),
+    label: () => l10n.t('Grammar'),
+  },
+  headlines: {
+    failed: () => l10n.t("Couldn't suggest headlines"),
+    button: () => l10n.t('Suggest Headlines'),
+    title: () => l10n.t('Suggest Headlines'),
+    label: () => l10n.t('Headlines'),
+  },
+  meta: {
+    failed: () => l10n.t("Couldn't write a meta description"),
+    button: () => l10n.t('Write Meta Description'),
+    title: () => l10n.t('Write Meta Description'),
+    label: () => l10n.t('Meta description'),
+  },
+};
+
+/** An action: its facts, and its words read from WORDS each time they are asked for. */
+function action(id: WriteActionId, facts: Omit<WriteAction, 'id' | Worded>): WriteAction {
+  const words = WORDS[id];
+  return {
+    id,
+    ...facts,
     get failed() {
-      return l10n.t("Couldn't rewrite the text");
+      return words.failed();
     },
     get button() {
-      return l10n.t('Rewrite');
+      return words.button();
     },
     get title() {
-      return l10n.t('Rewrite Selection');
+      return words.title();
     },
     get label() {
-      return l10n.t('Rewrite');
+      return words.label();
     },
+  };
+}
+
+export const WRITE_ACTIONS: Readonly<Record<WriteActionId, WriteAction>> = {
+  rewrite: action('rewrite', {
     templateId: 14,
     task: 'Rewrite the text below in fresh words, keeping its meaning, its facts and its length.',
     styled: true,
     placement: 'replace',
-  },
-  summarize: {
-    id: 'summarize',
-    get failed() {
-      return l10n.t("Couldn't summarize the text");
-    },
-    get button() {
-      return l10n.t('Summarize');
-    },
-    get title() {
-      return l10n.t('Summarize Selection');
-    },
-    get label() {
-      return l10n.t('Summary');
-    },
+  }),
+  summarize: action('summarize', {
     templateId: 15,
     task: 'Summarize the text below in a few sentences, keeping the key points.',
     styled: true,
     placement: 'replace',
-  },
-  grammar: {
-    id: 'grammar',
-    get failed() {
-      return l10n.t("Couldn't fix the grammar");
-    },
-    get button() {
-      return l10n.t('Fix Grammar');
-    },
-    get title() {
-      return l10n.t('Fix Grammar');
-    },
-    get label() {
-      return l10n.t('Grammar');
-    },
+  }),
+  grammar: action('grammar', {
     templateId: 45,
     task: 'Correct the spelling, grammar and punctuation of the text below. Keep its language, wording and meaning; change nothing else.',
     styled: false,
     placement: 'replace',
-  },
-  headlines: {
-    id: 'headlines',
-    get failed() {
-      return l10n.t("Couldn't suggest headlines");
-    },
-    get button() {
-      return l10n.t('Suggest Headlines');
-    },
-    get title() {
-      return l10n.t('Suggest Headlines');
-    },
-    get label() {
-      return l10n.t('Headlines');
-    },
+  }),
+  headlines: action('headlines', {
     templateId: 18,
     task: 'Suggest five headlines for the text below, as a list.',
     styled: true,
     placement: 'below',
-  },
-  meta: {
-    id: 'meta',
-    get failed() {
-      return l10n.t("Couldn't write a meta description");
-    },
-    get button() {
-      return l10n.t('Write Meta Description');
-    },
-    get title() {
-      return l10n.t('Write Meta Description');
-    },
-    get label() {
-      return l10n.t('Meta description');
-    },
+  }),
+  meta: action('meta', {
     templateId: 20,
     task: 'Write a meta description of at most 160 characters for a web page with the text below.',
     styled: true,
     placement: 'below',
-  },
+  }),
 };

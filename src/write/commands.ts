@@ -14,6 +14,7 @@ import type { DocumentsTreeProvider } from '../documents/documentsTree';
 import { formatCount } from '../tree/format';
 import * as config from '../util/config';
 import { describeError, errorKind, isApiError, isCancellation } from '../util/errors';
+import { formatList } from '../util/lists';
 import { showError } from '../util/run';
 import { WRITE_ACTIONS, type WriteAction, type WriteActionId } from './actions';
 import { ProposalPreview, TrackedRange, type Proposal } from './preview';
@@ -697,17 +698,18 @@ export class Writer implements vscode.Disposable {
         facts?.documents
           ? vscode.l10n.t('{0} of {1} documents', formatCount(facts.documents.used), facts.documents.limit === -1 ? vscode.l10n.t('unlimited') : formatCount(facts.documents.limit))
           : undefined,
-      ].filter(Boolean);
+      ].filter((u): u is string => u !== undefined);
       const head =
         words && documents
-          ? vscode.l10n.t("{0}: your plan's monthly words and documents limit is reached", action)
+          ? vscode.l10n.t("{0}: your plan's monthly words and documents limit is reached.", action)
           : words
-            ? vscode.l10n.t("{0}: your plan's monthly words limit is reached", action)
+            ? vscode.l10n.t("{0}: your plan's monthly words limit is reached.", action)
             : documents
-              ? vscode.l10n.t("{0}: your plan's monthly documents limit is reached", action)
-              : vscode.l10n.t('{0}: the server refused the document (a monthly limit of your plan, or its name)', action);
-      const used = usage.length ? vscode.l10n.t(' (used this month: {0})', usage.join(', ')) : '';
-      void showError(this.s.log, `${head}${used}.${tail}`, e);
+              ? vscode.l10n.t("{0}: your plan's monthly documents limit is reached.", action)
+              : vscode.l10n.t('{0}: the server refused the document (a monthly limit of your plan, or its name).', action);
+      // Whole sentences, one after the other; the figures a list of the display language.
+      const used = usage.length ? ` ${vscode.l10n.t('Used this month: {0}.', formatList(usage, vscode.env.language))}` : '';
+      void showError(this.s.log, `${head}${used}${tail}`, e);
       return;
     }
     if (kind === 'server' && isApiError(e) && e.status === 500) {

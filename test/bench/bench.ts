@@ -550,30 +550,23 @@ interface ServedSandbox {
 async function servedSandbox(options: SandboxOptions): Promise<ServedSandbox> {
   const sandbox = await startSandbox(options);
   const env = tlsEnv();
-  if (!authority || !servedOverTls()) {
-    return {
-      docsUrl: sandbox.docsUrl,
-      seoUrl: sandbox.seoUrl,
-      controlUrl: sandbox.docsUrl,
-      key: sandbox.key,
-      env: { [ENV.docsUrl]: sandbox.docsUrl, [ENV.seoUrl]: sandbox.seoUrl, [ENV.controlUrl]: sandbox.docsUrl, [ENV.key]: sandbox.key, ...env },
-      close: () => sandbox.close(),
-    };
-  }
-  const docs = await startTlsFront(sandbox.docsUrl, authority, '127.0.0.1');
-  const seo = await startTlsFront(sandbox.seoUrl, authority, '127.0.0.1');
-  return {
-    docsUrl: docs.url,
-    seoUrl: seo.url,
+  /** The sandbox as the extension reaches it (its own addresses, or the TLS fronts'); its control address is its own. */
+  const served = (docsUrl: string, seoUrl: string, close: () => Promise<void>): ServedSandbox => ({
+    docsUrl,
+    seoUrl,
     controlUrl: sandbox.docsUrl,
     key: sandbox.key,
-    env: { [ENV.docsUrl]: docs.url, [ENV.seoUrl]: seo.url, [ENV.controlUrl]: sandbox.docsUrl, [ENV.key]: sandbox.key, ...env },
-    close: async () => {
-      await docs.close();
-      await seo.close();
-      await sandbox.close();
-    },
-  };
+    env: { [ENV.docsUrl]: docsUrl, [ENV.seoUrl]: seoUrl, [ENV.controlUrl]: sandbox.docsUrl, [ENV.key]: sandbox.key, ...env },
+    close,
+  });
+  if (!authority || !servedOverTls()) return served(sandbox.docsUrl, sandbox.seoUrl, () => sandbox.close());
+  const docs = await startTlsFront(sandbox.docsUrl, authority, '127.0.0.1');
+  const seo = await startTlsFront(sandbox.seoUrl, authority, '127.0.0.1');
+  return served(docs.url, seo.url, async () => {
+    await docs.close();
+    await seo.close();
+    await sandbox.close();
+  });
 }
 
 // --- The table -----------------------------------------------------------------------------------------

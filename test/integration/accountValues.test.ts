@@ -11,7 +11,7 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { TestServices } from '../kit/services';
 import { startSandbox, type Sandbox } from '../sandbox/server';
-import { startTwoAccounts, type TwoAccounts } from './twoAccountsKit';
+import { ANOTHER_INSTALLATION_KEY, startTwoAccounts, type TwoAccounts } from './twoAccountsKit';
 import { closeAll, configure, MessageCapture, newDocumentAnswers, RecordingPrompter, until, useSandbox, type AnyNode, type Question } from './reliabilityKit';
 
 const ID = 6262;
@@ -70,16 +70,14 @@ describe('accounts are values: a Documents view row acts in the account it was l
   ];
 
   before(async () => {
-    kit = await startTwoAccounts({ id: ID, name: NAME }, { key: 'another-installation-key-0123456789' });
+    kit = await startTwoAccounts({ id: ID, name: NAME }, { key: ANOTHER_INSTALLATION_KEY });
     ({ a, b, s, prompter } = kit);
     a.addKey(SECOND_KEY_OF_A);
   });
 
   beforeEach(async () => {
     kit.reseed();
-    await useSandbox(s, a);
-    await until('the first account\'s label', () => s.firstOrNone?.label);
-    prompter.reset();
+    await kit.onA();
   });
 
   afterEach(async () => {
@@ -171,18 +169,14 @@ describe('accounts are values: New Document… creates the document in the accou
   ];
 
   before(async () => {
-    kit = await startTwoAccounts({ id: ID, name: NAME }, { key: 'another-installation-key-0123456789' });
+    kit = await startTwoAccounts({ id: ID, name: NAME }, { key: ANOTHER_INSTALLATION_KEY });
     ({ a, b, s, prompter } = kit);
     a.addKey(SECOND_KEY_OF_A);
     // A third installation, with a key of its own (another account on another server).
     c = await startSandbox({ rateLimit: 0, storeDelayMs: 0, key: 'third-installation-key-0123456789' });
   });
 
-  beforeEach(async () => {
-    await useSandbox(s, a);
-    await until('the first account\'s label', () => s.firstOrNone?.label);
-    prompter.reset();
-  });
+  beforeEach(() => kit.onA());
 
   afterEach(async () => {
     prompter.reset();
@@ -260,7 +254,7 @@ describe('accounts are values: a tab of an account that is no longer signed in',
   }
 
   before(async () => {
-    kit = await startTwoAccounts({ id: ID, name: NAME }, { key: 'another-installation-key-0123456789' });
+    kit = await startTwoAccounts({ id: ID, name: NAME }, { key: ANOTHER_INSTALLATION_KEY });
     ({ a, b, s } = kit);
     a.addKey(SECOND_KEY_OF_A);
   });
@@ -309,7 +303,7 @@ describe('accounts are values: what an action says when its account goes while i
   }
 
   before(async () => {
-    kit = await startTwoAccounts({ id: ID, name: NAME }, { key: 'another-installation-key-0123456789' });
+    kit = await startTwoAccounts({ id: ID, name: NAME }, { key: ANOTHER_INSTALLATION_KEY });
     ({ a, s, prompter } = kit);
     a.addKey(SECOND_KEY_OF_A);
   });

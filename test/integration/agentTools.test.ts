@@ -184,7 +184,7 @@ describe('language-model tools (vscode.lm.invokeTool against the sandbox)', func
     const c = await confirmation('contentDocs_create_document', input);
     assert.strictEqual(routes().length, 0, 'the confirmation sends nothing');
     assert.match(c.message!, /Create the document "Grinder sheet" in \*\*.+\*\* with the template Product sheet \(creativity 0\.75\)/);
-    assert.match(c.message!, /counts toward the plan's monthly quota: one document and the words the service writes \(used this month: documents [\d,]+ of [\d,]+ \(\d+ %\); words /);
+    assert.match(c.message!, /counts toward the plan's monthly quota: one document and the words the service writes \(used this month: documents [\d,]+ of [\d,]+ \(\d+ %\) and words /);
     const { text } = await run('contentDocs_create_document', input);
     assert.deepStrictEqual(routes(), ['documents.store']);
     const body = apiRequests()[0].body!;
@@ -347,7 +347,7 @@ describe('language-model tools (vscode.lm.invokeTool against the sandbox)', func
       assert.strictEqual(first.parts, 1);
       assert.strictEqual(
         first.text,
-        `Account: ${account}\nFolder: ${dir}\nBacked up: ${total} new, 0 changed, 0 deleted, 0 unchanged (${total} documents, ${lists.length} requests).`,
+        `Account: ${account}\nFolder: ${dir}\nBacked up: ${total} new, 0 changed, 0 deleted, and 0 unchanged (${total} documents, ${lists.length} requests).`,
       );
       assert.ok(fs.existsSync(path.join(dir, 'Freestyle', 'Coffee grinder guide.md')));
       assert.ok(fs.existsSync(path.join(dir, 'Freestyle', 'Coffee newsletter.html')), 'the HTML document as .html');
@@ -356,7 +356,7 @@ describe('language-model tools (vscode.lm.invokeTool against the sandbox)', func
       sandbox.documents.set(ID, { ...sandbox.documents.get(ID)!, result: 'Ground finer now.', updatedAt: new Date(Date.now() + 5_000) });
       sandbox.documents.delete(HTML_ID);
       const again = await run('contentDocs_backup_account', { folder: `file://${dir}` });
-      assert.match(again.text, new RegExp(`^Account: .+\\nFolder: ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\nBacked up: 0 new, 1 changed, 1 deleted \\(moved to _deleted\\), ${total - 2} unchanged \\(${total - 1} documents, `), again.text);
+      assert.match(again.text, new RegExp(`^Account: .+\\nFolder: ${dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\nBacked up: 0 new, 1 changed, 1 deleted \\(moved to _deleted\\), and ${total - 2} unchanged \\(${total - 1} documents, `), again.text);
       assert.ok(fs.existsSync(path.join(dir, '_deleted', 'Freestyle', 'Coffee newsletter.html')));
       assert.ok(fs.readFileSync(path.join(dir, 'Freestyle', 'Coffee grinder guide.md'), 'utf8').endsWith('---\nGround finer now.\n'));
     } finally {

@@ -125,8 +125,33 @@ describe('many documents at once, drag and drop, links', function () {
       const kept = [6201, 6202, 6203].filter((id) => a.documents.has(id));
       assert.strictEqual(kept.length, 1, 'one refused, the others deleted');
       const said = await until('a message naming what failed', () => messages.shown.find((m) => m.message.includes(nameOf(kept[0]))));
-      assert.match(said.message, /2 of 3/);
+      // One whole sentence per outcome (translated whole), the failures a list of "name (reason)" in the display language.
+      assert.match(said.message, new RegExp(`^Deleted 2 of 3 documents\\. Not deleted: "${nameOf(kept[0])}" \\([^]*This document is locked\\.[^]*\\)\\.$`));
       for (const id of [6201, 6202, 6203].filter((i) => i !== kept[0])) assert.ok(!said.message.includes(nameOf(id)), said.message);
+    });
+
+    it('a partial failure of Add to Favorites names the documents not added as one list of the language, each with its reason', async () => {
+      const selected = await rows([6201, 6202, 6203]);
+      a.setFault('documents.update', { kind: 'status422', count: 2, fields: { favorite: ['This document is locked.'] } });
+      a.resetRequests();
+      await vscode.commands.executeCommand(CMD.favorite, selected[0], selected);
+      const added = [6201, 6202, 6203].filter((id) => a.documents.get(id)?.favorite);
+      assert.strictEqual(added.length, 1, 'two refused, one added');
+      const failed = [6201, 6202, 6203].filter((id) => !added.includes(id));
+      const said = await until('a message naming what failed', () => messages.shown.find((m) => m.message.startsWith('Added 1 of 3')));
+      assert.match(
+        said.message,
+        new RegExp(`^Added 1 of 3 documents to the favorites\\. Not added: "${nameOf(failed[0])}" \\([^]*locked[^]*\\) and "${nameOf(failed[1])}" \\([^]*locked[^]*\\)\\.$`),
+      );
+    });
+
+    it('Copy Result on several rows with documents without text names those as one list of the language', async () => {
+      a.documents.set(6202, sandboxDocument(6202, nameOf(6202), ''));
+      a.documents.set(6203, sandboxDocument(6203, nameOf(6203), ''));
+      const selected = await rows([6201, 6202, 6203]);
+      await vscode.commands.executeCommand(CMD.copy, selected[0], selected);
+      const said = await until('a message naming the documents without text', () => messages.shown.find((m) => m.message.startsWith('These documents have no text')));
+      assert.strictEqual(said.message, `These documents have no text to copy: "${nameOf(6202)}" and "${nameOf(6203)}".`);
     });
 
     it('Add to Favorites on several rows: one PATCH per document, no question, each in its own account; Remove from Favorites likewise', async () => {

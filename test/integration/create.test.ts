@@ -177,6 +177,36 @@ describe('New Document… and Go to Document…', function () {
     const stores = () => sandbox.requests.filter((r) => r.route === 'documents.store');
     let messages: MessageCapture;
 
+    /** VS Code's own quick input box, as a person sees it. */
+    const BOX = '.quick-input-widget';
+    const title = async () => (await read(`${BOX} .quick-input-title`)).text;
+    /** Waits until the box's title names the step (/Name/, /Template/, /Prompt/, /Creativity/). */
+    const untilStep = (what: string, step: RegExp, timeoutMs?: number) => until(what, async () => step.test(await title()) || undefined, timeoutMs);
+    /**
+     * New Document… in the real boxes (the product's prompter, not a recording one), driven by `steps` from the name
+     * box on (`run`, the command's answer); the recording prompter is put back after, and a box left open is closed.
+     */
+    async function inRealBoxes(steps: (run: Promise<{ id: number } | undefined>) => Promise<void>): Promise<void> {
+      s.prompter.current = s.prompter.vscode;
+      sandbox.resetRequests();
+      try {
+        const run = Promise.resolve(vscode.commands.executeCommand<{ id: number } | undefined>('contentDocs.documentNew'));
+        await untilStep('the name box', /Name/, 15_000);
+        await steps(run);
+      } finally {
+        s.prompter.current = new RecordingPrompter();
+        await press('Escape').catch(() => undefined);
+      }
+    }
+    /** Types the name, takes the first template, and waits for the prompt box. */
+    async function toPromptBox(name: string): Promise<void> {
+      await typeText(name);
+      await press('Enter');
+      await untilStep('the template pick', /Template/);
+      await press('Enter');
+      await untilStep('the prompt box', /Prompt/);
+    }
+
     beforeEach(async () => {
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');
       messages = new MessageCapture().install();
@@ -300,19 +330,8 @@ describe('New Document… and Go to Document…', function () {
     });
 
     it('the real boxes: the prompt step\'s button opens the editor, Ctrl+Enter comes back to the wizard, whose Back button shows the prompt joined and Enter uses it as written', async () => {
-      const BOX = '.quick-input-widget';
-      const title = async () => ((await read(`${BOX} .quick-input-title`)).text);
-      const product = s.prompter.vscode;
-      s.prompter.current = product;
-      sandbox.resetRequests();
-      try {
-        const run = Promise.resolve(vscode.commands.executeCommand<{ id: number } | undefined>('contentDocs.documentNew'));
-        await until('the name box', async () => /Name/.test(await title()) || undefined, 15_000);
-        await typeText('Real-box-plan');
-        await press('Enter');
-        await until('the template pick', async () => /Template/.test(await title()) || undefined);
-        await press('Enter');
-        await until('the prompt box', async () => /Prompt/.test(await title()) || undefined);
+      await inRealBoxes(async (run) => {
+        await toPromptBox('Real-box-plan');
         await typeText('Plan');
         await click(`${BOX} a[aria-label^="Write in an Editor"]`);
         const editor = await until('the prompt editor', () => promptEditor());
@@ -323,60 +342,44 @@ describe('New Document… and Go to Document…', function () {
         await typeText('More.');
         await until('typed', () => editor.document.getText() === 'Plan\n\nMore.' || undefined);
         await press('Control+Enter');
-        await until('the creativity pick', async () => /Creativity/.test(await title()) || undefined);
+        await untilStep('the creativity pick', /Creativity/);
         assert.strictEqual(promptTabs().length, 0, 'the editor closed');
         await click(`${BOX} .quick-input-left-action-bar [aria-label^="Back"]`);
-        await until('the prompt box again', async () => /Prompt/.test(await title()) || undefined);
+        await untilStep('the prompt box again', /Prompt/);
         const shown = await read(`${BOX} .quick-input-message`);
         assert.match(shown.text, /Written in the editor \(2 lines, 23 \/ 2,048 characters\)/);
         await screenshot('document-new-prompt-back');
         await press('Enter');
-        await until('the creativity pick again', async () => /Creativity/.test(await title()) || undefined);
+        await untilStep('the creativity pick again', /Creativity/);
         await press('Enter');
         const doc = await run;
         assert.ok(doc, 'created');
         assert.strictEqual(sandbox.documents.get(doc.id)?.prompt, '<p>Plan</p><p>More.</p>');
-      } finally {
-        s.prompter.current = new RecordingPrompter();
-        await press('Escape').catch(() => undefined);
-      }
+      });
     });
 
     it('the real boxes: a prompt typed, then Back to the template and forward again, is still in the prompt box, and Write in an Editor… holds it', async () => {
-      const BOX = '.quick-input-widget';
-      const title = async () => (await read(`${BOX} .quick-input-title`)).text;
-      s.prompter.current = s.prompter.vscode;
-      sandbox.resetRequests();
-      try {
-        const run = Promise.resolve(vscode.commands.executeCommand<{ id: number } | undefined>('contentDocs.documentNew'));
-        await until('the name box', async () => /Name/.test(await title()) || undefined, 15_000);
-        await typeText('Grinder-note');
-        await press('Enter');
-        await until('the template pick', async () => /Template/.test(await title()) || undefined);
-        await press('Enter');
-        await until('the prompt box', async () => /Prompt/.test(await title()) || undefined);
+      await inRealBoxes(async (run) => {
+        await toPromptBox('Grinder-note');
         await typeText('Announce-our-quiet-burr-grinder');
         await until('typed', async () => /31 \/ 2,048/.test((await read(`${BOX} .quick-input-message`)).text) || undefined);
         // Back without Enter: to change the template.
         await click(`${BOX} .quick-input-left-action-bar [aria-label^="Back"]`);
-        await until('the template pick again', async () => /Template/.test(await title()) || undefined);
+        await untilStep('the template pick again', /Template/);
         await press('Enter');
-        await until('the prompt box again', async () => /Prompt/.test(await title()) || undefined);
+        await untilStep('the prompt box again', /Prompt/);
         await until('the prompt typed before is in the box (its count says so)', async () => /31 \/ 2,048/.test((await read(`${BOX} .quick-input-message`)).text) || undefined);
         await screenshot('document-new-prompt-kept-on-back');
         await click(`${BOX} a[aria-label^="Write in an Editor"]`);
         const editor = await until('the prompt editor', () => promptEditor());
         assert.strictEqual(editor.document.getText(), 'Announce-our-quiet-burr-grinder', 'the editor holds the prompt typed before Back');
         await press('Control+Enter');
-        await until('the creativity pick', async () => /Creativity/.test(await title()) || undefined);
+        await untilStep('the creativity pick', /Creativity/);
         await press('Enter');
         const doc = await run;
         assert.ok(doc, 'created');
         assert.strictEqual(sandbox.documents.get(doc.id)?.prompt, 'Announce-our-quiet-burr-grinder');
-      } finally {
-        s.prompter.current = new RecordingPrompter();
-        await press('Escape').catch(() => undefined);
-      }
+      });
     });
 
     it('the prompt step says how to write paragraphs in plain words, with no "…." and the cursor after a prompt written in the editor, so that a key typed adds to it', async () => {

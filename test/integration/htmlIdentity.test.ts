@@ -10,8 +10,8 @@ import * as vscode from 'vscode';
 import { CMD } from '../../src/constants';
 import type { TestServices } from '../kit/services';
 import type { Sandbox } from '../sandbox/server';
-import { startTwoAccounts, type TwoAccounts } from './twoAccountsKit';
-import { closeAll, configure, LogCapture, MessageCapture, sandboxDocument, until, useSandbox, type AnyNode } from './reliabilityKit';
+import { ANOTHER_INSTALLATION_KEY, startTwoAccounts, type TwoAccounts } from './twoAccountsKit';
+import { closeAll, configure, LogCapture, MessageCapture, sandboxDocument, until, type AnyNode } from './reliabilityKit';
 
 const ID = 6262;
 const NAME = 'Shared page';
@@ -90,7 +90,7 @@ describe('html documents across accounts, names and formats: a document is its a
     // while an auto-save of the same editor is under way resolves false, though the text is saved).
     autoSave = vscode.workspace.getConfiguration('files').inspect<string>('autoSave')?.globalValue;
     await vscode.workspace.getConfiguration('files').update('autoSave', 'off', vscode.ConfigurationTarget.Global);
-    kit = await startTwoAccounts({ id: ID, name: NAME }, { key: 'another-installation-key-0123456789' });
+    kit = await startTwoAccounts({ id: ID, name: NAME }, { key: ANOTHER_INSTALLATION_KEY });
     ({ a, b, s } = kit);
     seed();
   });
@@ -98,9 +98,7 @@ describe('html documents across accounts, names and formats: a document is its a
   beforeEach(async () => {
     a.clearFaults();
     b.clearFaults();
-    await useSandbox(s, a);
-    await until('the first account\'s label', () => s.firstOrNone?.label);
-    kit.prompter.reset();
+    await kit.onA();
   });
 
   afterEach(async () => {

@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import { REUSE_MS } from '../../src/files/documentRecords';
 import type { TestServices } from '../kit/services';
 import { startSandbox, type Sandbox } from '../sandbox/server';
-import { startTwoAccounts, type TwoAccounts } from './twoAccountsKit';
+import { ANOTHER_INSTALLATION_KEY, startTwoAccounts, type TwoAccounts } from './twoAccountsKit';
 import {
   closeAll,
   configure,
@@ -40,8 +40,7 @@ describe('several accounts: nothing crosses from one account to another (a remov
   const updatesTo = (box: Sandbox) => box.requests.filter((r) => r.route === 'documents.update');
 
   before(async () => {
-    // Another installation with a key of its own (the sandboxes' default key is one and the same).
-    kit = await startTwoAccounts({ id: ID, name: NAME }, { key: 'another-installation-key-0123456789' });
+    kit = await startTwoAccounts({ id: ID, name: NAME }, { key: ANOTHER_INSTALLATION_KEY });
     ({ a, b, s, prompter } = kit);
   });
 
@@ -49,9 +48,7 @@ describe('several accounts: nothing crosses from one account to another (a remov
     a.clearFaults();
     b.clearFaults();
     kit.reseed();
-    await useSandbox(s, a);
-    await until('the first account\'s label', () => s.firstOrNone?.label);
-    prompter.reset();
+    await kit.onA();
   });
 
   afterEach(async () => {

@@ -22,9 +22,14 @@ export interface TwoAccounts {
   rowsOfId(parent?: AnyNode, depth?: number): Promise<AnyNode[]>;
   /** Puts both documents back as they were seeded. */
   reseed(): void;
+  /** Where a test starts: the extension on A again, its first account's label known, and the prompter reset. */
+  onA(): Promise<void>;
   /** Removes the added accounts, puts the prompter back and the extension on A, and stops both sandboxes. */
   dispose(): Promise<void>;
 }
+
+/** The key of B as another installation's (the sandboxes' default key is one and the same). */
+export const ANOTHER_INSTALLATION_KEY = 'another-installation-key-0123456789';
 
 export async function startTwoAccounts(doc: { id: number; name: string }, b: Partial<SandboxOptions> = {}): Promise<TwoAccounts> {
   const a = await startSandbox({ rateLimit: 0, storeDelayMs: 0 });
@@ -46,6 +51,11 @@ export async function startTwoAccounts(doc: { id: number; name: string }, b: Par
     s,
     prompter,
     reseed,
+    async onA() {
+      await useSandbox(s, a);
+      await until('the first account\'s label', () => s.firstOrNone?.label);
+      prompter.reset();
+    },
     async addB() {
       prompter.reset();
       prompter.inputs = [sb.docsUrl, sb.seoUrl, sb.key];

@@ -264,7 +264,7 @@ describe('write: AI writing on the active editor (selection commands, proposal, 
       await focus(editor);
       assert.strictEqual(await run('contentDocs.selectionRewrite'), undefined);
       const quota = await messages.waitFor('the quota message', (m) => m.level === 'error');
-      assert.match(quota.message, /^Couldn't rewrite the text: your plan's monthly words limit is reached \(used this month: 500,000 of 500,000 words, \d[\d,]* of 1,000 documents\)\. The server said: "You have reached the words limit\." No document was created\. Your text is unchanged\.$/);
+      assert.match(quota.message, /^Couldn't rewrite the text: your plan's monthly words limit is reached\. Used this month: 500,000 of 500,000 words and \d[\d,]* of 1,000 documents\. The server said: "You have reached the words limit\." No document was created\. Your text is unchanged\.$/);
       assert.deepStrictEqual(stores().map((r) => r.status), [422]);
       assert.ok(accountReads() <= 1, 'at most one account read for the usage');
     } finally {

@@ -81,6 +81,20 @@ describe('checks before sending use the server\'s trim', () => {
     }
   });
 
+  it('each field a person fills in has its own sentence for each problem; any other field is named as the code names it', () => {
+    const said = (field: string, value: unknown) => refusal(() => checkText(field, value, 3)).fields?.[field]?.[0];
+    const expected: Record<string, string[]> = {
+      name: ['The name must be text.', 'The name cannot be empty.', 'The name cannot contain a NUL character.', 'The name can be at most 3 characters (this one has 4).'],
+      prompt: ['The prompt must be text.', 'The prompt cannot be empty.', 'The prompt cannot contain a NUL character.', 'The prompt can be at most 3 characters (this one has 4).'],
+      result: ['The text must be text.', 'The text cannot be empty.', 'The text cannot contain a NUL character.', 'The text can be at most 3 characters (this one has 4).'],
+      keyword: ['keyword must be text.', 'keyword cannot be empty.', 'keyword cannot contain a NUL character.', 'keyword can be at most 3 characters (this one has 4).'],
+      constructor: ['constructor must be text.', 'constructor cannot be empty.', 'constructor cannot contain a NUL character.', 'constructor can be at most 3 characters (this one has 4).'],
+    };
+    for (const [field, sentences] of Object.entries(expected)) {
+      assert.deepEqual([said(field, 7), said(field, ' '), said(field, 'a\u0000'), said(field, 'abcd')], sentences, field);
+    }
+  });
+
   it('returns the value trimmed as the server will store it', () => {
     assert.equal(checkText('name', '\u200b Plan \ufeff\u200b', LIMITS.name), 'Plan');
     assert.equal(checkText('result', '\u200bline one\n\nline two\n\u200b', LIMITS.result), 'line one\n\nline two');

@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { LIMITS } from '../../src/api/validate';
 import { TEMPLATES } from '../../src/api/templates';
 import { WRITE_ACTIONS, WRITE_ACTION_IDS } from '../../src/write/actions';
+import { useVscodeL10n } from '../../src/util/l10n';
 import {
   checkPrompt,
   composePrompt,
@@ -59,6 +60,23 @@ describe('write: prompt composition and the structure round trip', () => {
     assert.equal(findLanguage('xx'), undefined);
     assert.equal(findLanguage(''), undefined);
     assert.equal(findLanguage(3), undefined);
+  });
+
+  it('each one-step action has its own words: what failed, its button, its title and its label, read in the display language when asked', () => {
+    const words = Object.fromEntries(WRITE_ACTION_IDS.map((id) => [id, [WRITE_ACTIONS[id].failed, WRITE_ACTIONS[id].button, WRITE_ACTIONS[id].title, WRITE_ACTIONS[id].label]]));
+    assert.deepEqual(words, {
+      rewrite: ["Couldn't rewrite the text", 'Rewrite', 'Rewrite Selection', 'Rewrite'],
+      summarize: ["Couldn't summarize the text", 'Summarize', 'Summarize Selection', 'Summary'],
+      grammar: ["Couldn't fix the grammar", 'Fix Grammar', 'Fix Grammar', 'Grammar'],
+      headlines: ["Couldn't suggest headlines", 'Suggest Headlines', 'Suggest Headlines', 'Headlines'],
+      meta: ["Couldn't write a meta description", 'Write Meta Description', 'Write Meta Description', 'Meta description'],
+    });
+    useVscodeL10n({ t: (message) => `«${message}»`, language: 'de' });
+    try {
+      assert.equal(WRITE_ACTIONS.rewrite.failed, "«Couldn't rewrite the text»", 'the translation of the moment, not one taken when the table was made');
+    } finally {
+      useVscodeL10n(undefined);
+    }
   });
 
   it('the one-step actions use the templates the issue names', () => {
