@@ -84,6 +84,8 @@ export const CMD = {
   documentUnfavorite: 'contentDocs.documentUnfavorite',
   documentFavoriteToggle: 'contentDocs.documentFavoriteToggle',
   documentCopyResult: 'contentDocs.documentCopyResult',
+  /** Save a Copy As…: the document's text as a file on this machine (one row: a save dialog; several: a folder). */
+  documentSaveCopy: 'contentDocs.documentSaveCopy',
   documentDelete: 'contentDocs.documentDelete',
   /**
    * The editor's (and the Command Palette's) Rename, Add to / Remove from Favorites and Delete: the same commands without

@@ -17,6 +17,7 @@ import type { Logger } from '../util/log';
 import type { ProjectNode } from '../model/nodes';
 import type { Prompter } from '../ui/prompter';
 import { copyResults, deleteDocuments, onSelection, setFavorites } from './bulk';
+import { saveCopy } from './saveCopy';
 
 /** What the Documents view's commands take. */
 export type DocumentsNeeds = { readonly log: Logger; readonly projectsView: AccountRootsTree<ProjectNode>; readonly prompter: Prompter } & ArgsNeeds;
@@ -43,6 +44,7 @@ export function documentCommands(s: DocumentsNeeds) {
     [CMD.documentFavoriteToggle]: (arg: unknown) => toggleFavorite(s, arg),
     [CMD.documentsCollapseAll]: () => collapseAll(),
     [CMD.documentCopyResult]: (arg: unknown, selected?: unknown) => onSelection(s, arg, selected, (d) => copyResults(d)) ?? copyResult(s, arg),
+    [CMD.documentSaveCopy]: (arg: unknown, selected?: unknown) => saveCopy(s, arg, selected),
     [CMD.documentDelete]: (arg: unknown, selected?: unknown) => onSelection(s, arg, selected, (d) => deleteDocuments(s, d)) ?? deleteDocument(s, arg),
     [CMD.documentRenameInEditor]: (arg: unknown) => renameDocument(s, arg),
     [CMD.documentFavoriteInEditor]: (arg: unknown) => setFavorite(s, arg, true),
