@@ -11,7 +11,8 @@ import type { Account } from '../../src/accounts/account';
 import type { TestServices } from '../kit/services';
 import type { Sandbox } from '../sandbox/server';
 import { startTwoAccounts, type TwoAccounts } from './twoAccountsKit';
-import { closeAll, EXTENSION_ID, MessageCapture, readView, RecordingPrompter, sandboxDocument, until, type AnyNode } from './reliabilityKit';
+import { closeAll, EXTENSION_ID, MessageCapture, readView, RecordingPrompter, sandboxDocument, sleep, until, type AnyNode } from './reliabilityKit';
+import { press, read } from './harness';
 
 const CMD = {
   delete: 'contentDocs.documentDelete',
@@ -20,6 +21,7 @@ const CMD = {
   copy: 'contentDocs.documentCopyResult',
   openInWebApp: 'contentDocs.documentOpenInWebApp',
   copyLink: 'contentDocs.documentCopyLink',
+  rename: 'contentDocs.documentRename',
 } as const;
 
 const TREE_MIME = 'application/vnd.code.tree.contentdocs.documents';
@@ -194,6 +196,116 @@ describe('many documents at once, drag and drop, links', function () {
       const [other] = await rows([6201]);
       await vscode.commands.executeCommand(CMD.delete, other, undefined);
       assert.match(prompter.asked[0]?.message ?? '', /^Delete "Bulk 6201"\?/);
+    });
+  });
+
+  describe('keys pressed on several selected rows', () => {
+    const view = (): vscode.TreeView<AnyNode> => (s.documentsView.trees()[0] as unknown as { treeView: vscode.TreeView<AnyNode> }).treeView;
+    const focusedName = async () => (await read('.monaco-list-row.focused .label-name')).text;
+
+    /**
+     * Selects rows as Ctrl+click does, in the order given (the last one in focus): the first one alone, then each
+     * other one focused and added to the selection (`list.toggleSelection`, Ctrl+click's command).
+     */
+    async function selectRows(list: AnyNode[]): Promise<void> {
+      await vscode.commands.executeCommand('contentDocs.documents.focus');
+      await sleep(300);
+      for (let i = 0; i < 10 && !(view().selection.length === 1 && view().selection[0] === list[0]); i++) {
+        await view().reveal(list[0], { select: true, focus: true });
+        await sleep(200);
+      }
+      assert.deepStrictEqual(view().selection, [list[0]], 'the first row alone selected');
+      for (const row of list.slice(1)) {
+        const name = nameOf((row.doc as { id: number }).id);
+        await view().reveal(row, { select: false, focus: true });
+        await until(`the focus on ${name}`, async () => (await focusedName()) === name);
+        await vscode.commands.executeCommand('list.toggleSelection');
+        await until(`${name} selected too`, () => view().selection.includes(row));
+      }
+      assert.strictEqual(view().selection.length, list.length, 'every row selected');
+    }
+
+    it('Delete pressed with rows of both accounts selected asks once, naming how many, which and in which account, then one DELETE per document, each in its own account', async () => {
+      const selected = await rows([6201, 6301, 6202]);
+      await selectRows(selected);
+      a.resetRequests();
+      b.resetRequests();
+      prompter.confirms = [true];
+      await press('Delete');
+      const asked = (await until('the confirmation', () => prompter.asked[0])).message ?? '';
+      assert.match(asked, /Delete 3 documents\?/);
+      await until('the deletions', () => sent(a, 'DELETE').length + sent(b, 'DELETE').length === 3 || undefined);
+      assert.strictEqual(prompter.asked.length, 1, `one confirmation: ${JSON.stringify(prompter.asked)}`);
+      for (const [id, account] of [[6201, accountA()], [6202, accountA()], [6301, accountB()]] as const) {
+        assert.ok(asked.includes(`"${nameOf(id)}" (${account.displayName})`), `${asked}: names ${nameOf(id)} in ${account.displayName}`);
+      }
+      assert.deepStrictEqual(sent(a, 'DELETE').sort(), [6201, 6202], 'the documents of A deleted in A');
+      assert.deepStrictEqual(sent(b, 'DELETE'), [6301], 'the document of B deleted in B');
+    });
+
+    it('Ctrl+Alt+F pressed with several rows selected: each becomes a favorite (one PATCH each, in its own account), and pressed again each is one no more', async () => {
+      const selected = await rows([6202, 6302, 6203]);
+      await selectRows(selected);
+      a.resetRequests();
+      b.resetRequests();
+      await press('Control+Alt+KeyF');
+      await until('a request', () => a.requests.length + b.requests.length > 0 || undefined);
+      await sleep(500);
+      assert.deepStrictEqual([a, b].map((x) => sent(x, 'PATCH').concat(sent(x, 'PUT')).sort()), [[6202, 6203], [6302]], 'one PATCH per selected document, in its account');
+      await until('the three favorites', () => (a.documents.get(6202)?.favorite && a.documents.get(6203)?.favorite && b.documents.get(6302)?.favorite) || undefined);
+      assert.deepStrictEqual(sent(a, 'PATCH').concat(sent(a, 'PUT')).sort(), [6202, 6203]);
+      assert.deepStrictEqual(sent(b, 'PATCH').concat(sent(b, 'PUT')), [6302]);
+      assert.strictEqual(a.documents.get(6201)?.favorite, false, 'a row not selected is untouched');
+      assert.deepStrictEqual(view().selection, selected, 'the rows stay selected');
+      await press('Control+Alt+KeyF');
+      await until('no favorite left', () => (!a.documents.get(6202)?.favorite && !a.documents.get(6203)?.favorite && !b.documents.get(6302)?.favorite) || undefined);
+    });
+
+    it('F2 pressed with several rows selected renames the row in focus only', async () => {
+      const selected = await rows([6201, 6203]);
+      await selectRows(selected);
+      a.resetRequests();
+      prompter.inputs = ['Renamed with F2'];
+      await press('F2');
+      await until('the rename', () => a.documents.get(6203)?.name === 'Renamed with F2' || undefined);
+      assert.strictEqual(prompter.asked.length, 1, JSON.stringify(prompter.asked));
+      assert.strictEqual(a.documents.get(6201)?.name, nameOf(6201), 'the other selected row is not renamed');
+    });
+  });
+
+  describe('several accounts in one selection', () => {
+    const SECOND_KEY_OF_A = 'second-key-of-a-for-bulk-0123456789';
+
+    it("Delete on rows of two accounts, the first account's key changed in another window while the confirmation is open: its rows are refused (nothing sent), the other account's deleted, and the message says which", async () => {
+      a.addKey(SECOND_KEY_OF_A);
+      const selected = await rows([6201, 6301, 6202, 6302]);
+      const before = accountA();
+      prompter.confirms = [true];
+      prompter.meanwhile = async () => {
+        await s.context.secrets.store('contentDocs.apiKey', SECOND_KEY_OF_A);
+        await until('the account of the other key', async () => {
+          await s.registry.settled();
+          return (await s.firstOrNone?.getKey()) === SECOND_KEY_OF_A || undefined;
+        });
+        a.resetRequests();
+        b.resetRequests();
+      };
+      try {
+        await vscode.commands.executeCommand(CMD.delete, selected[0], selected);
+        const asked = prompter.asked[0]?.message ?? '';
+        assert.ok(asked.includes(`"${nameOf(6201)}" (${before.displayName})`) && asked.includes(`"${nameOf(6301)}" (${accountB().displayName})`), asked);
+        assert.deepStrictEqual(a.requests.filter((r) => r.method !== 'GET'), [], 'nothing sent to A, with either key');
+        assert.deepStrictEqual(sent(b, 'DELETE').sort(), [6301, 6302], "B's documents deleted in B");
+        assert.ok(a.documents.has(6201) && a.documents.has(6202), "A's documents are still there");
+        const said = await until('a message naming what was refused', () => messages.shown.find((m) => m.message.includes(nameOf(6201))));
+        assert.match(said.message, /2 of 4/);
+        for (const id of [6201, 6202]) assert.ok(said.message.includes(`"${nameOf(id)}" (${before.displayName})`), `${said.message}: names ${nameOf(id)} with its account`);
+        assert.match(said.message, /nothing was sent/);
+        for (const id of [6301, 6302]) assert.ok(!said.message.includes(nameOf(id)), said.message);
+      } finally {
+        prompter.meanwhile = undefined;
+        await s.credentials.setKey(a.key);
+      }
     });
   });
 
