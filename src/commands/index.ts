@@ -49,10 +49,12 @@ export function commandRegistrar(log: Logger, services: () => CommandServices, l
         if (!handler) throw new Error(`The command ${id} has no implementation.`);
         // A key pressed in the Documents view (its keybindings pass the marker): the document row in focus there,
         // never the active editor's; on a group or Load more row the key does nothing, as Delete on a folder-less row.
+        // With the row in focus among several selected rows, the command is given the selection too, as a context
+        // menu gives it: Delete, Copy Result and the favorite keys act on each selected row, F2 on the row in focus.
         if (isFocusedRowMarker(args[0])) {
-          const row = await services().documentsView.focusedRow();
+          const { row, selection } = await services().documentsView.keyTarget();
           if ((row as { kind?: unknown } | undefined)?.kind !== 'document') return undefined;
-          return await handler(row, ...args.slice(1));
+          return await handler(row, selection);
         }
         return await handler(...args);
       }),

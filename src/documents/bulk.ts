@@ -159,9 +159,14 @@ export async function deleteDocuments(s: BulkNeeds, docs: readonly SelectedDocum
   return result.done.length;
 }
 
+/** Whether a selected document is a favorite, as its account last knew it. */
+export function isFavorite(d: SelectedDocument): boolean {
+  return d.account?.documents.favoriteOf(d.id) ?? d.doc.favorite;
+}
+
 /** Add to / Remove from Favorites on several rows: one PATCH per document not already so; no question (undone as easily). */
 export async function setFavorites(s: BulkNeeds, docs: readonly SelectedDocument[], favorite: boolean): Promise<number> {
-  const toChange = docs.filter((d) => (d.account?.documents.favoriteOf(d.id) ?? d.doc.favorite) !== favorite);
+  const toChange = docs.filter((d) => isFavorite(d) !== favorite);
   if (toChange.length === 0) return 0;
   const title = favorite ? vscode.l10n.t('Adding {0} documents to the favorites', toChange.length) : vscode.l10n.t('Removing {0} documents from the favorites', toChange.length);
   const result = await eachDocument(s, title, toChange, async (account, d) => {

@@ -16,7 +16,7 @@ import type { AccountRootsTree } from '../tree/accountRoots';
 import type { Logger } from '../util/log';
 import type { ProjectNode } from '../model/nodes';
 import type { Prompter } from '../ui/prompter';
-import { copyResults, deleteDocuments, onSelection, setFavorites } from './bulk';
+import { copyResults, deleteDocuments, isFavorite, onSelection, setFavorites } from './bulk';
 import { saveCopy } from './saveCopy';
 
 /** What the Documents view's commands take. */
@@ -41,7 +41,7 @@ export function documentCommands(s: DocumentsNeeds) {
     [CMD.documentRename]: (arg: unknown) => renameDocument(s, arg),
     [CMD.documentFavorite]: (arg: unknown, selected?: unknown) => onSelection(s, arg, selected, (d) => setFavorites(s, d, true)) ?? setFavorite(s, arg, true),
     [CMD.documentUnfavorite]: (arg: unknown, selected?: unknown) => onSelection(s, arg, selected, (d) => setFavorites(s, d, false)) ?? setFavorite(s, arg, false),
-    [CMD.documentFavoriteToggle]: (arg: unknown) => toggleFavorite(s, arg),
+    [CMD.documentFavoriteToggle]: (arg: unknown, selected?: unknown) => onSelection(s, arg, selected, (d) => setFavorites(s, d, !d.every((x) => isFavorite(x)))) ?? toggleFavorite(s, arg),
     [CMD.documentsCollapseAll]: () => collapseAll(),
     [CMD.documentCopyResult]: (arg: unknown, selected?: unknown) => onSelection(s, arg, selected, (d) => copyResults(d)) ?? copyResult(s, arg),
     [CMD.documentSaveCopy]: (arg: unknown, selected?: unknown) => saveCopy(s, arg, selected),

@@ -103,29 +103,26 @@ export class AccountRootsTree<N extends object> extends Disposable implements vs
   }
 
   /**
-   * The row in focus in the view (what a key pressed there acts on), made the selected row as well. The arrow keys
-   * move a tree's focus, not its selection, and the API tells only the selection: the focused row is found by
-   * toggling its selection (`list.toggleSelection` acts on the focused list, which a key scoped to this view makes
-   * ours), then it alone is selected, as in the Explorer. Undefined when the view has no row in focus.
+   * What a key pressed in the view acts on, as in the Explorer: the row in focus, and the selected rows when the row in
+   * focus is one of several selected (Delete then acts on each of them, F2 on the row in focus). The arrow keys move a
+   * tree's focus, not its selection, and the API tells only the selection: the focused row is found by toggling its
+   * selection (`list.toggleSelection` acts on the focused list, which a key scoped to this view makes ours). A row in
+   * focus among several selected is toggled back (the selection stays as it was); any other becomes the one selected
+   * row. `row` is undefined when the view has no row in focus.
    */
-  async focusedRow(): Promise<N | AccountRootNode | undefined> {
+  async keyTarget(): Promise<{ row: N | AccountRootNode | undefined; selection?: readonly (N | AccountRootNode)[] }> {
     const view = this.#view;
-    if (!view) return undefined;
+    if (!view) return { row: undefined };
     const before = view.selection;
-    const after = await new Promise<readonly (N | AccountRootNode)[]>((resolve) => {
-      const done = (selection: readonly (N | AccountRootNode)[]) => {
-        clearTimeout(timer);
-        sub.dispose();
-        resolve(selection);
-      };
-      const sub = view.onDidChangeSelection((e) => done(e.selection));
-      const timer = setTimeout(() => done(view.selection), 1000);
-      void vscode.commands.executeCommand('list.toggleSelection').then(undefined, () => done(view.selection));
-    });
+    const after = await toggleFocused(view);
     const row = after.find((n) => !before.includes(n)) ?? before.find((n) => !after.includes(n));
-    if (row === undefined) return before[0];
+    if (row === undefined) return { row: before[0] };
+    if (before.length > 1 && before.includes(row)) {
+      await toggleFocused(view);
+      return { row, selection: before };
+    }
     await Promise.resolve(view.reveal(row, { select: true, focus: true })).then(undefined, () => undefined);
-    return row;
+    return { row };
   }
 
   /** The tree of an account (made on first use; an account removed since has the one it had, and none is made for it). */
@@ -323,4 +320,18 @@ export class AccountRootsTree<N extends object> extends Disposable implements vs
     if (parent !== undefined && parent !== null) return parent;
     return this.registry.several ? this.#rootOf(account) : undefined;
   }
+}
+
+/** Toggles the selection of the row in focus in a view (whose list has the focus); resolves to the selection then. */
+function toggleFocused<T>(view: vscode.TreeView<T>): Promise<readonly T[]> {
+  return new Promise<readonly T[]>((resolve) => {
+    const done = (selection: readonly T[]) => {
+      clearTimeout(timer);
+      sub.dispose();
+      resolve(selection);
+    };
+    const sub = view.onDidChangeSelection((e) => done(e.selection));
+    const timer = setTimeout(() => done(view.selection), 1000);
+    void vscode.commands.executeCommand('list.toggleSelection').then(undefined, () => done(view.selection));
+  });
 }
