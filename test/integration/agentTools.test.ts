@@ -590,6 +590,43 @@ describe('language-model tools with two accounts', function () {
     }
   });
 
+  it('two confirmations of one input open at once in two accounts (two chat requests): neither invocation acts in the account of the other confirmation', async () => {
+    const two = await startTwoAccounts({ id: 7005, name: 'Asked twice' });
+    try {
+      await two.addB();
+      const [a, b] = two.s.registry.all();
+      const input = { id: 7005 };
+      const tool = api.tools.get('contentDocs_delete_document')!;
+      // The first chat request asks in A (the account last worked in then); the second, the same words, in B.
+      await two.s.context.globalState.update(STATE.lastAccount, a.label);
+      const inA = await confirmation('contentDocs_delete_document', input);
+      await two.s.context.globalState.update(STATE.lastAccount, b.label);
+      const inB = await confirmation('contentDocs_delete_document', input);
+      const esc = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+      assert.match(inA.message!, new RegExp(`from \\*\\*(.+ @ )?${esc(new URL(two.a.docsUrl).host)}\\*\\*`));
+      assert.match(inB.message!, new RegExp(`from \\*\\*(.+ @ )?${esc(new URL(two.b.docsUrl).host)}\\*\\*`));
+      two.a.resetRequests();
+      two.b.resetRequests();
+      // The user confirms the question of the first request (A's): which invocation is which, VS Code does not say.
+      const first = await tool.invoke({ input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token);
+      const text = (first?.content ?? []).map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+      assert.ok(two.b.documents.has(7005), `the document of B, which the question confirmed did not name, is not deleted: ${text}`);
+      const second = await tool.invoke({ input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token);
+      const secondText = (second?.content ?? []).map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+      assert.ok(two.a.documents.has(7005), `the document of A is not deleted by the other confirmation's run either: ${secondText}`);
+      for (const t of [text, secondText]) {
+        assert.match(t, /Nothing was sent/, t);
+        assert.ok(t.includes(a.displayName) && t.includes(b.displayName), `names both accounts: ${t}`);
+      }
+      assert.deepStrictEqual([...two.a.requests, ...two.b.requests].filter((r) => r.method !== 'GET'), [], 'nothing was deleted anywhere');
+      // Asked again naming the account (another input), it acts there.
+      const again = await run('contentDocs_delete_document', { id: 7005, account: a.label });
+      assert.ok(!two.a.documents.has(7005) && two.b.documents.has(7005), again.text);
+    } finally {
+      await two.dispose();
+    }
+  });
+
   it('a confirmation whose input names the account by its host: invoke acts in the account confirmed, never in another installation that has that host by then', async () => {
     const two = await startTwoAccounts({ id: 7004, name: 'Same on both' });
     const proxy = await startPathProxy({ a: two.a.docsUrl, b: two.b.docsUrl });
