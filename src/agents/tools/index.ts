@@ -98,11 +98,20 @@ async function withKey(account: Account): Promise<Account | string> {
 }
 
 /**
- * The account each confirmation named, per tool and input: invoke acts there, not in the account the user last worked
- * in by the time the question is answered, nor in another account the input's name or host names by then (the same id
- * there is another document).
+ * The accounts the confirmations named, per tool and input, oldest first: invoke acts there, not in the account the
+ * user last worked in by the time the question is answered, nor in another account the input's name or host names by
+ * then (the same id there is another document). VS Code does not tell which confirmation an invocation answers: while
+ * confirmations of one input named different accounts (two chat requests at once), each of their invocations is
+ * refused with nothing sent, as neither can be told to be the one confirmed in its account.
  */
-const confirmed = new Map<string, { account: Account; at: number }>();
+const confirmed = new Map<string, Pin[]>();
+
+interface Pin {
+  readonly account: Account;
+  readonly at: number;
+  /** Why its invocation is refused: another confirmation of the same input named another account meanwhile. */
+  clash?: string;
+}
 
 /** How long a confirmation's account is kept for its invocation (a question may wait; one never answered goes). */
 const CONFIRMED_MS = 60 * 60_000;
@@ -111,17 +120,42 @@ function confirmedKey(name: string, input: unknown): string {
   return `${name}\n${JSON.stringify(input)}`;
 }
 
+function pinConfirmation(name: string, input: unknown, account: Account): void {
+  const now = Date.now();
+  for (const [k, pins] of confirmed) {
+    const kept = pins.filter((p) => now - p.at <= CONFIRMED_MS);
+    if (kept.length) confirmed.set(k, kept);
+    else confirmed.delete(k);
+  }
+  const key = confirmedKey(name, input);
+  confirmed.set(key, [...(confirmed.get(key) ?? []), { account, at: now }]);
+}
+
 /** The account its confirmation named; without one (no confirmation), the account of the input (see {@link accountFor}). */
 async function accountOfInvocation(s: ToolNeeds, name: string, input: unknown, wanted: string | undefined): Promise<Account | string> {
   const key = confirmedKey(name, input);
-  const pin = confirmed.get(key);
-  confirmed.delete(key);
-  if (pin && Date.now() - pin.at <= CONFIRMED_MS) {
-    // The account the question named, as it was then: gone since (removed, signed out, another key or server), nothing is done anywhere.
-    if (!s.registry.isLive(pin.account)) return 'The account this was confirmed in is no longer signed in. Nothing was sent.';
-    return withKey(pin.account);
+  const now = Date.now();
+  const pins = (confirmed.get(key) ?? []).filter((p) => now - p.at <= CONFIRMED_MS);
+  const pin = pins.shift();
+  if (pins.length) confirmed.set(key, pins);
+  else confirmed.delete(key);
+  if (!pin) return accountFor(s, wanted);
+  if (pin.clash) return pin.clash;
+  const others = pins.filter((p) => !p.clash && p.account !== pin.account);
+  if (others.length > 0) {
+    const names = [...new Set([pin, ...pins].filter((p) => !p.clash).map((p) => JSON.stringify(p.account.displayName + (p.account.label ? ` (label ${p.account.label})` : ''))))];
+    const clash = `This was confirmed more than once at the same time, in different accounts (${names.join(', ')}), and which of those confirmations this run answers cannot be told. Nothing was sent. Ask again with \`account\` naming the account.`;
+    // Each invocation still to come for these confirmations is refused as well.
+    for (const p of pins) p.clash ??= clash;
+    return clash;
   }
-  return accountFor(s, wanted);
+  // The account the question named, as it was then: gone since (removed, signed out, another key or server), nothing is done anywhere.
+  // With no account signed in at all, what to do first (a confirmation never answered may have been the last one asked).
+  if (!s.registry.isLive(pin.account)) {
+    await s.registry.settled();
+    return s.registry.all().length === 0 ? SIGNED_OUT : 'The account this was confirmed in is no longer signed in. Nothing was sent.';
+  }
+  return withKey(pin.account);
 }
 
 
@@ -194,9 +228,7 @@ export async function prepare(s: ToolNeeds, name: string, options: PrepareOption
   if (!config.agentsEnabled() || !parsed.ok) return { invocationMessage: vscode.l10n.t('Content Docs') };
   const account = await accountFor(s, parsed.value.account);
   if (typeof account === 'string') return { invocationMessage: vscode.l10n.t('Content Docs') };
-  const now = Date.now();
-  for (const [k, v] of confirmed) if (now - v.at > CONFIRMED_MS) confirmed.delete(k);
-  confirmed.set(confirmedKey(name, options.input), { account, at: now });
+  pinConfirmation(name, options.input, account);
   const where = account.displayName;
   switch (key) {
     case 'search':
