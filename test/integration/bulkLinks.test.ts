@@ -452,6 +452,47 @@ describe('many documents at once, drag and drop, links', function () {
       await closeAll();
     });
 
+    it('several accounts signed in on the link\'s server, the one chosen goes while the question is open (its key changed in another window): nothing opened, nothing sent, and it says so', async () => {
+      await closeAll();
+      const second = 'second-key-of-a-for-links-0123456789';
+      const third = 'third-key-of-a-for-links-0123456789';
+      a.addKey(second);
+      a.addKey(third);
+      prompter.reset();
+      prompter.inputs = [a.docsUrl, a.seoUrl, second];
+      assert.strictEqual(await vscode.commands.executeCommand('contentDocs.accountAdd'), true, JSON.stringify(prompter.checked));
+      const added = s.registry.added().find((x) => x.label !== labelB);
+      assert.ok(added, 'a second account on the server of A');
+      const chosen = accountA();
+      try {
+        prompter.reset();
+        prompter.picks = [(items) => items.find((i) => (i as { account?: Account }).account === chosen)];
+        prompter.meanwhile = async () => {
+          await s.context.secrets.store('contentDocs.apiKey', third);
+          await until('the account of the other key', async () => {
+            await s.registry.settled();
+            return (await s.firstOrNone?.getKey()) === third || undefined;
+          });
+          a.resetRequests();
+          b.resetRequests();
+        };
+        messages.shown.length = 0;
+        const handler = await uriHandler();
+        await handler.handleUri(linkOf(a.docsUrl, 6203));
+        assert.strictEqual(prompter.asked.filter((q) => q.kind === 'pick').length, 1, JSON.stringify(prompter.asked));
+        const said = await until('a message', () => messages.shown[0]);
+        assert.match(said.message, /nothing was sent/i, said.message);
+        assert.ok(said.message.includes(chosen.displayName), `names the account chosen: ${said.message}`);
+        assert.deepStrictEqual([...a.requests, ...b.requests].map((r) => `${r.method} ${r.path}`), [], 'nothing sent, with any key');
+        assert.strictEqual(vscode.window.activeTextEditor, undefined, 'nothing opened');
+      } finally {
+        prompter.meanwhile = undefined;
+        await closeAll();
+        await s.registry.remove(added);
+        await s.credentials.setKey(a.key);
+      }
+    });
+
     it('several accounts signed in on the link\'s server: it asks which, and opens the document in the one chosen', async () => {
       await closeAll();
       const second = 'second-key-of-a-0123456789';
