@@ -118,5 +118,13 @@ export async function openLink(s: FilesNeeds, uri: vscode.Uri): Promise<vscode.T
     account = picked?.account;
   }
   if (!account) return undefined;
+  // The account chosen went while the question was open (signed out, removed, another key or server): not opened in
+  // another account of that server.
+  if (!s.registry.isLive(account)) {
+    void vscode.window.showErrorMessage(
+      vscode.l10n.t('Document {0} of {1} was not opened. {2} Open the link again to choose among the accounts signed in now.', link.id, link.server, account.goneMessage()),
+    );
+    return undefined;
+  }
   return openDocument(s, { id: link.id, account: account.label }, { preview: false });
 }
