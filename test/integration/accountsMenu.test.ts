@@ -185,4 +185,59 @@ describe('Accounts menu: the signed-in account as "name @ host (Content Docs)", 
       registry?.dispose();
     }
   });
+
+  it('the menu\'s Sign Out of an account signed in a moment ago (its change not told yet) tells the account before it gone and it added, then its removal', async () => {
+    // The accounts as the services hold them (a stand-in: the menu reads only labels and names of them).
+    type Stub = { label: string; displayName: string; spec: { label: string; documentsUrl: string; projectsUrl: string } };
+    const stub = (label: string, name: string): Stub => ({ label, displayName: `${name} @ ${host}`, spec: { label, documentsUrl: sandbox.docsUrl, projectsUrl: sandbox.seoUrl } });
+    const before = stub('menubefore', 'Before');
+    const now = stub('menunow0', 'Now');
+    let all: Stub[] = [before];
+    const changed = new vscode.EventEmitter<void>();
+    const renamed = new vscode.EventEmitter<never>();
+    const menu = new AccountsMenu(s.credentials, s.context.globalState, s.log);
+    const events: vscode.AuthenticationProviderAuthenticationSessionsChangeEvent[] = [];
+    const sub = menu.onDidChangeSessions((e) => events.push(e));
+    /** What a listener of the menu's events holds: each session told added, less those told removed. */
+    const held = () => {
+      const ids = new Set<string>();
+      for (const e of events) {
+        for (const r of e.removed ?? []) ids.delete(r.id);
+        for (const a of e.added ?? []) ids.add(a.id);
+      }
+      return [...ids].filter((id) => id.startsWith('menu')).sort();
+    };
+    try {
+      menu.connect({
+        all: () => all as never,
+        remove: async (a) => {
+          all = all.filter((x) => x.label !== a.label);
+          changed.fire();
+        },
+        settled: () => Promise.resolve(),
+        onDidChange: changed.event,
+        onDidRename: renamed.event,
+      });
+      await until('the menu told of the account before', () => held().join() === before.label);
+      // Another key signed in: the menu is told a moment later (150 ms). Within that moment, the Accounts menu (which
+      // reads the sessions itself) shows the account signed in now, and the user chooses its Sign Out.
+      all = [now];
+      changed.fire();
+      assert.deepStrictEqual((await menu.getSessions()).map((x) => x.id), [now.label]);
+      events.length = 0;
+      await menu.removeSession(now.label);
+      assert.deepStrictEqual(all, [], 'the account signed out');
+      await new Promise((r) => setTimeout(r, 400));
+      const told = events.map((e) => ({ added: (e.added ?? []).map((x) => x.id), removed: (e.removed ?? []).map((x) => x.id) }));
+      assert.ok(told.some((e) => e.removed.includes(now.label)), `its removal is told: ${JSON.stringify(told)}`);
+      assert.ok(told.some((e) => e.removed.includes(before.label)), `the account before it is told gone too: ${JSON.stringify(told)}`);
+      const order = told.flatMap((e) => [...e.removed.map((id) => `-${id}`), ...e.added.map((id) => `+${id}`)]);
+      assert.ok(order.indexOf(`+${now.label}`) >= 0 && order.indexOf(`+${now.label}`) < order.indexOf(`-${now.label}`), `told added before removed: ${JSON.stringify(told)}`);
+    } finally {
+      sub.dispose();
+      menu.dispose();
+      changed.dispose();
+      renamed.dispose();
+    }
+  });
 });
