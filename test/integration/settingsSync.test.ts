@@ -111,4 +111,39 @@ describe('Settings Sync: accounts added on another machine', function () {
     assert.ok(!s.syncedKeys.some((k) => k.endsWith(`.${LABEL}`)), 'its view choices are no longer synced');
     assert.strictEqual(s.first.origin, 'settings', 'the settings account stays');
   });
+
+  it('an account removed on the other machine while its key is entered here (the records not read again yet): the key is not stored, and the account does not come back', async () => {
+    const label = 'syncedrm';
+    const withoutIt = () => records().filter((r) => r.label !== label);
+    // Written again while an echo of an earlier write puts the records before it back (see the test above).
+    await until('the synced account', async () => {
+      if (!records().some((r) => r.label === label)) {
+        await s.context.globalState.update(STATE.accounts, [...records(), { label, documentsUrl: b.docsUrl, projectsUrl: b.seoUrl, name: 'Sandbox User' }]);
+      }
+      s.registry.readRecords();
+      return s.registry.byLabel(label);
+    });
+    try {
+      kit.prompter.reset();
+      kit.prompter.inputs = [b.key];
+      // While the key box is open, Settings Sync writes the records without it (this window has not read them since).
+      kit.prompter.meanwhile = async () => {
+        await until('the records without it', async () => {
+          if (records().some((r) => r.label === label)) await s.context.globalState.update(STATE.accounts, withoutIt());
+          return records().some((r) => r.label === label) ? undefined : true;
+        });
+      };
+      const entered = await vscode.commands.executeCommand('contentDocs.accountEnterKey', label);
+      assert.notStrictEqual(entered, true, 'the key of an account removed meanwhile is not taken');
+      assert.strictEqual(await s.context.secrets.get(SECRET_ACCOUNT_KEY_PREFIX + label), undefined, 'no key stored for the account removed');
+      if (records().some((r) => r.label === label)) await s.context.globalState.update(STATE.accounts, withoutIt());
+      s.registry.readRecords();
+      assert.strictEqual(s.registry.byLabel(label), undefined, 'the account removed does not come back');
+    } finally {
+      kit.prompter.meanwhile = undefined;
+      await s.context.globalState.update(STATE.accounts, withoutIt());
+      s.registry.readRecords();
+      await s.context.secrets.delete(SECRET_ACCOUNT_KEY_PREFIX + label);
+    }
+  });
 });
