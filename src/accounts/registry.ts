@@ -198,8 +198,12 @@ export class AccountRegistry extends Disposable {
     if (account.origin !== 'added') throw new Error(vscode.l10n.t('This account is not one added with "Add Account…".'));
     // The label is what the user chose: made anew meanwhile (its key entered in another window) it is still that account.
     const removed = () => new Error(vscode.l10n.t('The account {0} was removed meanwhile: its key was not stored.', account.displayName));
+    // The records as they are now (Settings Sync or another window may have removed it while its key was asked and
+    // checked, and this window reads them again only when it gains the focus): no key is stored for an account removed.
+    this.readRecords();
     if (!this.#added.get(account.label)) throw removed();
     await this.credentials.accountLabel(account.documentsUrl, key, { as: account.label });
+    this.readRecords();
     const live = this.#added.get(account.label);
     if (!live) throw removed();
     this.log.setSecret(key, account.label);
