@@ -261,6 +261,22 @@ describe('many documents at once, drag and drop, links', function () {
       await until('no favorite left', () => (!a.documents.get(6202)?.favorite && !a.documents.get(6203)?.favorite && !b.documents.get(6302)?.favorite) || undefined);
     });
 
+    it('Delete pressed with the focus moved off several selected rows acts on the row in focus only, as in the Explorer', async () => {
+      const [first, second, other] = await rows([6201, 6202, 6203]);
+      await selectRows([first, second]);
+      await view().reveal(other, { select: false, focus: true });
+      await until(`the focus on ${nameOf(6203)}`, async () => (await focusedName()) === nameOf(6203));
+      a.resetRequests();
+      prompter.confirms = [true];
+      await press('Delete');
+      const asked = (await until('the confirmation', () => prompter.asked[0])).message ?? '';
+      assert.match(asked, /^Delete "Bulk 6203"\?/);
+      await until('the deletion', () => sent(a, 'DELETE').length > 0 || undefined);
+      await sleep(300);
+      assert.deepStrictEqual(sent(a, 'DELETE'), [6203], 'the row in focus only');
+      assert.ok(a.documents.has(6201) && a.documents.has(6202), 'the selected rows are untouched');
+    });
+
     it('F2 pressed with several rows selected renames the row in focus only', async () => {
       const selected = await rows([6201, 6203]);
       await selectRows(selected);
