@@ -227,6 +227,8 @@ describe('many documents at once, drag and drop, links', function () {
 
     it('Delete pressed with rows of both accounts selected asks once, naming how many, which and in which account, then one DELETE per document, each in its own account', async () => {
       const selected = await rows([6201, 6301, 6202]);
+      // The users' names known (the question names each account as the views do).
+      await Promise.all([accountA().usage.refresh(), accountB().usage.refresh()]);
       await selectRows(selected);
       a.resetRequests();
       b.resetRequests();
@@ -296,6 +298,9 @@ describe('many documents at once, drag and drop, links', function () {
       a.addKey(SECOND_KEY_OF_A);
       const selected = await rows([6201, 6301, 6202, 6302]);
       const before = accountA();
+      // The users' names known (the question names each account as the views do).
+      await Promise.all([before.usage.refresh(), accountB().usage.refresh()]);
+      const [nameA, nameB] = [before.displayName, accountB().displayName];
       prompter.confirms = [true];
       prompter.meanwhile = async () => {
         await s.context.secrets.store('contentDocs.apiKey', SECOND_KEY_OF_A);
@@ -309,7 +314,7 @@ describe('many documents at once, drag and drop, links', function () {
       try {
         await vscode.commands.executeCommand(CMD.delete, selected[0], selected);
         const asked = prompter.asked[0]?.message ?? '';
-        assert.ok(asked.includes(`"${nameOf(6201)}" (${before.displayName})`) && asked.includes(`"${nameOf(6301)}" (${accountB().displayName})`), asked);
+        assert.ok(asked.includes(`"${nameOf(6201)}" (${nameA})`) && asked.includes(`"${nameOf(6301)}" (${nameB})`), asked);
         assert.deepStrictEqual(a.requests.filter((r) => r.method !== 'GET'), [], 'nothing sent to A, with either key');
         assert.deepStrictEqual(sent(b, 'DELETE').sort(), [6301, 6302], "B's documents deleted in B");
         assert.ok(a.documents.has(6201) && a.documents.has(6202), "A's documents are still there");
