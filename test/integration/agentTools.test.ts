@@ -85,7 +85,8 @@ async function confirmation(name: string, input: object): Promise<{ title?: stri
 
 /** `Account: <name @ host>` (the host alone while the user's name is not known yet) at the start of an answer. */
 function accountLine(host: string): RegExp {
-  return new RegExp(`^Account: (.+ @ )?${host.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\n`);
+  // "name @ host", or the host alone; with " · label" after it while another account reads alike.
+  return new RegExp(`^Account: (.+ @ )?${host.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}( · [a-z0-9]+)?\n`);
 }
 
 /**
@@ -545,17 +546,22 @@ describe('language-model tools with two accounts', function () {
       assert.strictEqual(await vscode.commands.executeCommand('contentDocs.accountAdd'), true, `Add Account… failed: ${JSON.stringify(two.prompter.checked)}`);
       const [a, a2] = two.s.registry.all();
       assert.ok(a.label && a2.label && a.label !== a2.label, 'two accounts, each with its own label');
-      // Both know the user's name (one account read reads it), so the views show "Sandbox User @ host" for each.
+      // Both know the user's name (one account read reads it): "Sandbox User @ host" each, which the views tell apart
+      // by the label after it.
       await a.usage.refresh();
       await a2.usage.refresh();
-      assert.strictEqual(a.displayName, a2.displayName, 'the views show both by the same name');
+      assert.strictEqual(a.baseName, a2.baseName, 'the same name and host');
+      assert.notStrictEqual(a.displayName, a2.displayName, 'the views tell them apart');
       const esc = (t: string) => t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
       two.a.resetRequests();
-      const ambiguous = await run('contentDocs_get_plan_usage', { account: a.displayName });
+      const ambiguous = await run('contentDocs_get_plan_usage', { account: a.baseName });
       assert.match(ambiguous.text, /^Several accounts match /);
       for (const label of [a.label, a2.label]) {
-        assert.match(ambiguous.text, new RegExp(`"${esc(a.displayName)}" \\(label "${esc(label)}"\\)`), ambiguous.text);
+        assert.match(ambiguous.text, new RegExp(`"${esc(a.baseName)}" \\(label "${esc(label)}"\\)`), ambiguous.text);
       }
+      // The name as the views show it, label included, picks that one.
+      const byShownName = await run('contentDocs_get_plan_usage', { account: a2.displayName });
+      assert.match(byShownName.text, accountLine(new URL(two.a.docsUrl).host), byShownName.text);
       assert.deepStrictEqual(apiRequests(two.a), [], 'nothing was sent');
       // The label the answer gave picks that account.
       const usage = await run('contentDocs_get_plan_usage', { account: a2.label });

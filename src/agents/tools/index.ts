@@ -70,13 +70,15 @@ export async function accountFor(s: ToolNeeds, wanted: string | undefined): Prom
   let account: Account;
   if (wanted !== undefined) {
     const w = wanted.toLowerCase();
-    const names = (a: Account) => [a.displayName, a.label, hostOf(a.documentsUrl)];
+    // The name as the views show it ("name @ host", with its label when another account reads alike), without the
+    // label, the label alone, or the host.
+    const names = (a: Account) => [a.displayName, a.baseName, a.label, hostOf(a.documentsUrl)];
     const matches = shown.filter((a) => names(a).some((n) => n?.toLowerCase() === w));
     if (matches.length !== 1) {
       // Two accounts on one host with the same user's name (two keys) look alike: each such one is given with its
       // local label (not secret: the views' URIs carry it), which names it as `account`.
-      const same = (a: Account) => shown.filter((o) => o.displayName.toLowerCase() === a.displayName.toLowerCase()).length > 1;
-      const list = shown.map((a) => JSON.stringify(a.displayName) + (same(a) && a.label ? ` (label ${JSON.stringify(a.label)})` : '')).join(', ');
+      const same = (a: Account) => shown.filter((o) => o.baseName.toLowerCase() === a.baseName.toLowerCase()).length > 1;
+      const list = shown.map((a) => (same(a) && a.label ? `${JSON.stringify(a.baseName)} (label ${JSON.stringify(a.label)})` : JSON.stringify(a.displayName))).join(', ');
       const alike = shown.some((a) => same(a) && a.label) ? ' Accounts that share a name are named by their label as `account`.' : '';
       const what = matches.length ? `Several accounts match ${JSON.stringify(wanted)}` : `There is no account named ${JSON.stringify(wanted)}`;
       return `${what}; ${shown.length === 1 ? 'the account is' : 'the accounts are'} ${list}.${alike} Nothing was sent.`;
