@@ -151,6 +151,8 @@ export interface RequestRecord {
   /** Whether the request carried the valid key (Bearer header or api_token). */
   authorized: boolean;
   authorizationHeader?: string;
+  /** The User-Agent the client sent (the extension and the MCP server name themselves apart). */
+  userAgent?: string;
   accept?: string;
   contentType?: string;
   body?: Record<string, string>;
@@ -897,6 +899,8 @@ class SandboxImpl implements Sandbox {
     };
     const authorization = header(req, 'authorization');
     if (authorization !== undefined) record.authorizationHeader = authorization;
+    const userAgent = header(req, 'user-agent');
+    if (userAgent !== undefined) record.userAgent = userAgent;
     const accept = header(req, 'accept');
     if (accept !== undefined) record.accept = accept;
     if (contentType !== undefined) record.contentType = contentType;
