@@ -7,7 +7,7 @@
  * self-contained, without the SIMD llhttp build that esbuild.mjs leaves out, and able to make a request.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
 import * as http from 'node:http';
@@ -206,10 +206,10 @@ describe('the built API bundle (dist/api.js) and its loopback client (dist/http.
     return m[1];
   }
 
-  it('is self-contained: it requires no package at run time, only the loopback client\'s bundle (dist/http.js)', () => {
-    for (const file of [bundle, httpBundle]) {
+  it('is self-contained: it requires no package at run time, only the loopback client\'s bundle (dist/http.js) and the response schemas\' (dist/schemas.js)', () => {
+    for (const file of [bundle, httpBundle, path.join(REPO, 'dist', 'schemas.js')]) {
       const required = [...fs.readFileSync(file, 'utf8').matchAll(/\brequire\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1]);
-      const packages = required.filter((m) => !m.startsWith('node:') && !BUILTINS.has(m) && !(file === bundle && m === './http.js'));
+      const packages = required.filter((m) => !m.startsWith('node:') && !BUILTINS.has(m) && !(file === bundle && (m === './http.js' || m === './schemas.js')));
       assert.deepEqual([...new Set(packages)], [], path.basename(file));
     }
   });
@@ -227,6 +227,35 @@ describe('the built API bundle (dist/api.js) and its loopback client (dist/http.
     assert.ok(!http1.includes(wasmBase64('llhttp_simd-wasm.js')), 'the SIMD build is left out');
     assert.doesNotMatch(http1, /require\(["'](node:)?http2["']\)/, 'node:http2 is not required');
     assert.doesNotMatch(http1, /multipart\/form-data/, "fetch's body extraction (FormData, multipart) is left out");
+  });
+
+  it('sends a request without zod: the response schemas (dist/schemas.js) load while it waits for its answer', async () => {
+    // In a process of its own: this suite's other tests load the schemas.
+    const srv = await serve((_req, res) => void setTimeout(() => res.end(JSON.stringify({ data: { id: 7, name: 'n' } })), 150));
+    try {
+      const schemasBundle = path.join(REPO, 'dist', 'schemas.js');
+      const script = `
+        const loaded = () => Object.keys(require.cache).some((f) => f === ${JSON.stringify(schemasBundle)} || /[\\\\/]zod[\\\\/]/.test(f));
+        const api = require(${JSON.stringify(bundle)});
+        const seen = { required: loaded() };
+        const client = api.createApi({ documentsUrl: process.argv[1], projectsUrl: process.argv[1], getKey: () => 'k', pacing: false, retries: 0, timeoutMs: 3000 });
+        const answer = client.getAccount();
+        seen.sent = loaded();
+        answer.then((a) => {
+          seen.answered = loaded();
+          seen.id = a.id;
+          client.dispose();
+          process.stdout.write(JSON.stringify(seen));
+        }, (e) => { process.stdout.write(JSON.stringify({ error: String(e) })); });`;
+      // Asynchronously: the server answers from this process.
+      const out = await new Promise<string>((resolve, reject) =>
+        execFile(process.execPath, ['-e', script, srv.url], { encoding: 'utf8', timeout: 15_000 }, (e, stdout) => (e ? reject(e) : resolve(stdout))),
+      );
+      const seen = JSON.parse(out) as Record<string, unknown>;
+      assert.deepEqual(seen, { required: false, sent: false, answered: true, id: 7 });
+    } finally {
+      await srv.close();
+    }
   });
 
   it('a request to an https:// server loads no undici (dist/http.js stays unloaded); an http:// one loads it', () => {
