@@ -88,12 +88,20 @@ export const BUNDLES = {
   tools: { entry: 'src/agents/tools/index.ts', loads: 'when a language-model tool is first invoked: what the tools do, and their input schemas (zod)', packages: ['zod'] },
   mcp: {
     entry: 'src/mcp/main.ts',
-    loads: "never by the extension: the MCP server (content-docs-mcp), a process of its own that an agent's host starts (node dist/mcp.js); the official MCP SDK and what its server needs (ajv for JSON Schema), with the operations, the HTTP client and zod (undici, for a server on this machine, from dist/http.js beside it, as the extension's)",
+    loads: "never by the extension: the MCP server (content-docs-mcp), a process of its own that an agent's host starts (node dist/mcp.js); the official MCP SDK and what its server needs (ajv for JSON Schema), with the operations, the HTTP client and zod (undici, for a server on this machine, from dist/http.js beside it, and the response schemas from dist/schemas.js, as the extension's)",
     packages: ['@modelcontextprotocol/sdk', 'zod', 'zod-to-json-schema', 'ajv', 'ajv-formats', 'fast-deep-equal', 'fast-uri', 'json-schema-traverse'],
   },
   api: {
     entry: 'src/api/index.ts',
-    loads: "on the first request: the HTTP client (https:// through the host's https module) and the response schemas (zod)",
+    loads: "on the first request: the HTTP client (https:// through the host's https module)",
+    packages: [],
+  },
+  // zod and the response schemas: not needed to send a request, only to read its answer (src/api/client.ts requires
+  // './schemas', mapped here). Measured with npm run bench: zod was half of dist/api.js (72 KB), whose require() came
+  // before the first request of the first open of the views; now it loads while that request is on the wire.
+  schemas: {
+    entry: 'src/api/schemas.ts',
+    loads: 'while the first request waits for its answer (or by the first answer): the response schemas (zod)',
     packages: ['zod'],
   },
   // undici: only a server on this machine (http:// to a loopback address) is asked through it, so a writer's window,
@@ -110,6 +118,8 @@ const LAZY = Object.keys(BUNDLES).filter((n) => n !== 'extension' && n !== 'mcp'
 
 /** The runtime require of the loopback client in src/api/nodeTransport.ts, and the bundle it loads. */
 const UNDICI_TRANSPORT = { filter: /^\.\/undiciTransport$/, importer: /[\\/]src[\\/]api[\\/]nodeTransport\.ts$/, bundle: './http.js' };
+/** The runtime require of the response schemas in src/api/client.ts, and the bundle it loads. */
+const SCHEMAS = { filter: /^\.\/schemas$/, importer: /[\\/]src[\\/]api[\\/]client\.ts$/, bundle: './schemas.js' };
 
 /** A runtime require of another bundle, from the extension's own sources (not zod's internal `./api.js`). */
 const LAZY_REQUIRE = new RegExp(`^\\./(${LAZY.join('|')})\\.js$`);
@@ -143,6 +153,7 @@ const options = {
       setup(build) {
         build.onResolve({ filter: LAZY_REQUIRE }, (args) => (fromOwnSources(args.importer) ? { path: args.path, external: true } : undefined));
         build.onResolve({ filter: UNDICI_TRANSPORT.filter }, (args) => (UNDICI_TRANSPORT.importer.test(args.importer) ? { path: UNDICI_TRANSPORT.bundle, external: true } : undefined));
+        build.onResolve({ filter: SCHEMAS.filter }, (args) => (SCHEMAS.importer.test(args.importer) ? { path: SCHEMAS.bundle, external: true } : undefined));
       },
     },
     {

@@ -1,13 +1,28 @@
 import type { Dispatcher } from './http';
 import { ApiError, firstSentence, summarizeFields } from './errors';
 import { defaultTransport, insecureHttpNote } from './platform';
-import { prepareSchemas, schemas, type Schemas, type ZodSchema } from './schemas';
+import type { Schemas, ZodSchema } from './schemas';
+import type * as SchemasModule from './schemas';
 import { SendFailure, type Transport, type TransportResponse } from './transport';
 import { describeNetworkFailure, proxySignInRequired } from './networkErrors';
 import { serverTrim } from './validate';
 import { l10n } from '../util/l10n';
 
 export type Service = 'documents' | 'projects';
+
+/**
+ * The response schemas' module (zod), loaded while the session's first request waits for its answer (prepareSchemas,
+ * see HttpClient), or by the first answer: the client itself sends the first request without it. esbuild.mjs maps this
+ * require to the bundle dist/schemas.js (a runtime require of the file beside dist/api.js); compiled by tsc (the
+ * tests), it is the module itself. Measured with npm run bench: zod was half of dist/api.js, 72 KB, whose require()
+ * came before the first request of the first open of the views.
+ */
+function schemasModule(): typeof SchemasModule {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('./schemas') as typeof SchemasModule;
+}
+const schemas = (): Schemas => schemasModule().schemas();
+const prepareSchemas = (): boolean => schemasModule().prepareSchemas();
 
 /**
  * Whose request it is, for the pacing of a server's requests per minute: `user` (the default), one the writer asked
