@@ -116,6 +116,14 @@ describe('the Node bundles hold what esbuild.mjs declares', () => {
     assert.deepEqual(copies, []);
   });
 
+  it("every Node bundle requires vscode once (each require goes through the extension host's module interceptor)", () => {
+    const many = Object.keys(report().bundles)
+      .map((n) => [n, [...fs.readFileSync(path.join(ROOT, 'dist', `${n}.js`), 'utf8').matchAll(/\brequire\(\s*["']vscode["']\s*\)/g)].length] as const)
+      .filter(([, count]) => count > 1)
+      .map(([n, count]) => `dist/${n}.js: ${count}`);
+    assert.deepEqual(many, []);
+  });
+
   it('only the activation bundle holds the code cache\'s loader (a copy in another bundle would load without the cache)', () => {
     const holders = Object.entries(report().bundles)
       .filter(([, b]) => b.inputs.includes('src/activation/codeCache.ts'))
