@@ -55,6 +55,8 @@ export const BUNDLES = {
     maxKB: 28,
     packages: [],
     contains: [
+      // The one require('vscode') every source file's `import vscode = require('vscode')` takes (plugin vscode-once).
+      'vscode-once:vscode',
       'src/extension.ts',
       'src/accounts/records.ts',
       'src/activation/codeCache.ts',
@@ -148,6 +150,16 @@ const options = {
   // Only the extension's own lazy `require('./<bundle>.js')` stay runtime requires. A plain './api.js' entry in
   // `external` would also match zod's internal `export * from "./api.js"`.
   plugins: [
+    {
+      // One require('vscode') per bundle: each one goes through the extension host's module interceptor, which looks
+      // the calling file's extension up again (the activation bundle made 14, dist/core.js 27). Every source file's
+      // `import vscode = require('vscode')` takes this one module instead (a plain assignment: no copy of the API).
+      name: 'vscode-once',
+      setup(build) {
+        build.onResolve({ filter: /^vscode$/ }, (args) => (args.namespace === 'vscode-once' ? { path: 'vscode', external: true } : { path: 'vscode', namespace: 'vscode-once' }));
+        build.onLoad({ filter: /.*/, namespace: 'vscode-once' }, () => ({ contents: "module.exports = require('vscode');\n", loader: 'js' }));
+      },
+    },
     {
       name: 'lazy-bundles',
       setup(build) {
