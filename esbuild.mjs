@@ -51,8 +51,9 @@ export const BUNDLES = {
     // "Ask @content"); 26.1 KB with the Accounts menu's Sign Out telling the changes still waiting first (src/accounts/
     // accountsMenu.ts); 27.1 KB with the MCP servers offered to VS Code's own agents (src/mcp/register.ts: VS Code asks
     // for them as soon as they are registered, so they are listed from the Accounts menu's local state; starting one
-    // is dist/commands.js). The unit test measures the sources minified.
-    maxKB: 28,
+    // is dist/commands.js); 27.0 KB with one require('vscode') instead of one per source file (plugin vscode-once), and
+    // 27.5 allowed from then on. The unit test measures the sources minified.
+    maxKB: 27.5,
     packages: [],
     contains: [
       // The one require('vscode') every source file's `import vscode = require('vscode')` takes (plugin vscode-once).

@@ -58,6 +58,16 @@ async function productionBytes(entry: string, lazy: readonly string[]): Promise<
     minify: true,
     legalComments: 'none',
     logLevel: 'silent',
+    // One require('vscode') for the whole bundle, as esbuild.mjs's plugin vscode-once makes it.
+    plugins: [
+      {
+        name: 'vscode-once',
+        setup(build) {
+          build.onResolve({ filter: /^vscode$/ }, (args) => (args.namespace === 'vscode-once' ? { path: 'vscode', external: true } : { path: 'vscode', namespace: 'vscode-once' }));
+          build.onLoad({ filter: /.*/, namespace: 'vscode-once' }, () => ({ contents: "module.exports = require('vscode');\n", loader: 'js' }));
+        },
+      },
+    ],
   });
   return result.outputFiles.find((f) => f.path.endsWith('.js'))!.contents.length;
 }
