@@ -14,6 +14,7 @@ import * as http from 'node:http';
 import * as net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import * as path from 'node:path';
+import { promisify } from 'node:util';
 import { Agent, request, UNDICI_PATHS, type Dispatcher } from '../../src/api/http';
 
 const REPO = path.resolve(__dirname, '..', '..', '..');
@@ -248,10 +249,8 @@ describe('the built API bundle (dist/api.js) and its loopback client (dist/http.
           process.stdout.write(JSON.stringify(seen));
         }, (e) => { process.stdout.write(JSON.stringify({ error: String(e) })); });`;
       // Asynchronously: the server answers from this process.
-      const out = await new Promise<string>((resolve, reject) =>
-        execFile(process.execPath, ['-e', script, srv.url], { encoding: 'utf8', timeout: 15_000 }, (e, stdout) => (e ? reject(e) : resolve(stdout))),
-      );
-      const seen = JSON.parse(out) as Record<string, unknown>;
+      const { stdout } = await promisify(execFile)(process.execPath, ['-e', script, srv.url], { encoding: 'utf8', timeout: 15_000 });
+      const seen = JSON.parse(stdout) as Record<string, unknown>;
       assert.deepEqual(seen, { required: false, sent: false, answered: true, id: 7 });
     } finally {
       await srv.close();
