@@ -15,8 +15,9 @@ export interface Endpoints {
 }
 
 /**
- * The HTTP client's bundle (dist/api.js: undici + zod), loaded on the first request of any account, never at
- * activation, and what needs no account: checking an address, checking a candidate key. One per window.
+ * The HTTP client's bundle (dist/api.js; its response schemas, zod, are dist/schemas.js, loaded while the first
+ * request waits), loaded on the first request of any account, never at activation, and what needs no account:
+ * checking an address, checking a candidate key. One per window.
  */
 export class ApiLibrary extends Disposable {
   #module: ApiModule | undefined;
