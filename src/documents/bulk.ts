@@ -42,7 +42,8 @@ export function selectedDocuments(s: Pick<BulkNeeds, 'documentsView'>, clicked: 
   return out.length > 1 ? out : undefined;
 }
 
-function nameOf(doc: ContentDocument): string {
+/** A document's name as the lists and messages say it ("Untitled" for a blank one). */
+export function nameOf(doc: ContentDocument): string {
   return doc.name.trim() || vscode.l10n.t('Untitled');
 }
 

@@ -16,7 +16,7 @@ import type { AccountRootsTree } from '../tree/accountRoots';
 import type { Logger } from '../util/log';
 import type { ProjectNode } from '../model/nodes';
 import type { Prompter } from '../ui/prompter';
-import { copyResults, deleteDocuments, isFavorite, onSelection, setFavorites } from './bulk';
+import { copyResults, deleteDocuments, isFavorite, nameOf, onSelection, setFavorites } from './bulk';
 import { saveCopy } from './saveCopy';
 
 /** What the Documents view's commands take. */
@@ -72,9 +72,6 @@ async function knownDocument(s: DocumentsNeeds, arg: unknown, t: DocumentTarget)
   return t.account.documents.fetch(t.id);
 }
 
-function nameOf(doc: ContentDocument): string {
-  return doc.name.trim() || vscode.l10n.t('Untitled');
-}
 
 function noDocument(s: DocumentsNeeds, arg: unknown, verb: string): Error {
   return accountGone(s, arg) ?? new Error(vscode.l10n.t('There is no document to {0}: choose one in the Documents view, or run this from an open document.', verb));

@@ -6,7 +6,7 @@ import { documentFileNameOf } from '../files/uris';
 import { describeError, reason } from '../util/errors';
 import { formatList } from '../util/lists';
 import { showError } from '../util/run';
-import { selectedDocuments, type BulkNeeds } from './bulk';
+import { nameOf, selectedDocuments, type BulkNeeds } from './bulk';
 import { accountGone, documentTargetOf } from './target';
 
 /**
@@ -106,9 +106,6 @@ function folder(): vscode.Uri | undefined {
   return vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme !== SCHEME)?.uri;
 }
 
-function nameOf(doc: ContentDocument): string {
-  return doc.name.trim() || vscode.l10n.t('Untitled');
-}
 
 function basename(uri: vscode.Uri): string {
   return uri.path.slice(uri.path.lastIndexOf('/') + 1);
