@@ -4,10 +4,10 @@
  * display name — and the name alone again once the other has gone.
  */
 import * as assert from 'assert';
-import * as vscode from 'vscode';
 import type { TestServices } from '../kit/services';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { closeAll, RecordingPrompter, services, until, useSandbox, type AnyNode } from './reliabilityKit';
+import { addSecondKey } from './twoAccountsKit';
 
 const SECOND_KEY = 'second-key-of-the-same-user-0123456789';
 
@@ -36,12 +36,7 @@ describe('accounts named alike: two keys of one user on one server', function ()
   });
 
   it('each root says its label after "name @ host" while both are signed in, and the name alone once one has gone', async () => {
-    const first = await until('the first account', () => s.firstOrNone);
-    // The first account is read once (its user's name learned), as a view showing it would.
-    await first.usage.refresh();
-    prompter.inputs = [box.docsUrl, box.seoUrl, SECOND_KEY];
-    assert.strictEqual(await vscode.commands.executeCommand('contentDocs.accountAdd'), true, `Add Account… failed: ${JSON.stringify(prompter.checked)}`);
-    const second = s.registry.added().at(-1)!;
+    const { first, second } = await addSecondKey(s, prompter, box, SECOND_KEY);
     const roots = await until('two roots whose names are learned', async () => {
       const r = (await s.documentsView.getChildren()) as unknown as AnyNode[];
       const labels = r.map((n) => s.documentsView.getTreeItem(n as never).label as string);

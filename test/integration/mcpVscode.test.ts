@@ -18,7 +18,7 @@ import { EXTENSION_ID } from '../../src/constants';
 import type { TestServices } from '../kit/services';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { closeAll, configure, RecordingPrompter, services, until, useSandbox } from './reliabilityKit';
-import { startTwoAccounts, type TwoAccounts } from './twoAccountsKit';
+import { addSecondKey, startTwoAccounts, type TwoAccounts } from './twoAccountsKit';
 
 const ID = 7301;
 const KEY = 'CONTENT_DOCS_API_KEY';
@@ -201,11 +201,7 @@ describe("VS Code's own agents' MCP servers: accounts named alike, and an addres
   });
 
   it('two keys of one user on one server: two servers under two labels, each started with its own key', async () => {
-    const first = await until('the first account', () => s.firstOrNone);
-    await first.usage.refresh();
-    prompter.inputs = [box.docsUrl, box.seoUrl, SECOND_KEY];
-    assert.strictEqual(await vscode.commands.executeCommand('contentDocs.accountAdd'), true, `Add Account… failed: ${JSON.stringify(prompter.checked)}`);
-    const second = s.registry.added().at(-1)!;
+    const { first, second } = await addSecondKey(s, prompter, box, SECOND_KEY);
     assert.strictEqual(first.baseName, second.baseName, 'the same user on the same server');
     const list = (await provider.provideMcpServerDefinitions(none)) ?? [];
     assert.strictEqual(list.length, 2);

@@ -5,6 +5,7 @@
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
+import type { Account } from '../../src/accounts/account';
 import type { TestServices } from '../kit/services';
 import { startSandbox, type Sandbox, type SandboxOptions } from '../sandbox/server';
 import { closeAll, readView, RecordingPrompter, sandboxDocument, services, until, useSandbox, type AnyNode } from './reliabilityKit';
@@ -83,4 +84,16 @@ export async function startTwoAccounts(doc: { id: number; name: string }, b: Par
       await sb.close();
     },
   };
+}
+
+/**
+ * A second key of the first account's user, on the same server, added with Add Account…: two accounts of one name and
+ * host. The first account is read first (its user's name learned, as a view showing it would).
+ */
+export async function addSecondKey(s: TestServices, prompter: RecordingPrompter, box: Sandbox, key: string): Promise<{ first: Account; second: Account }> {
+  const first = await until('the first account', () => s.firstOrNone);
+  await first.usage.refresh();
+  prompter.inputs = [box.docsUrl, box.seoUrl, key];
+  assert.strictEqual(await vscode.commands.executeCommand('contentDocs.accountAdd'), true, `Add Account… failed: ${JSON.stringify(prompter.checked)}`);
+  return { first, second: s.registry.added().at(-1)! };
 }
