@@ -238,6 +238,25 @@ describe('DocumentsModel (the Documents view without vscode, against the sandbox
     assert.equal(env.model.countOf('t77'), 1);
   });
 
+  it("the background count asks the server only after the view has its rows and the views' own requests of that moment left", async () => {
+    put(sb, 1, 'A', 4);
+    env = setup(sb, { hideEmpty: true });
+    const order: string[] = [];
+    const list = env.service.list.bind(env.service);
+    env.service.list = (q, call) => {
+      order.push(`documents list (${call && 'priority' in call ? call.priority : 'user'})`);
+      return list(q, call);
+    };
+    await env.model.rootChildren();
+    order.push('rows handed to the view');
+    // What another view asks in the same moment (the Projects view's rows, asked with the Documents view's).
+    await Promise.resolve();
+    order.push("the Projects view's request");
+    await env.model.countingDone;
+    assert.deepEqual(order, ['rows handed to the view', "the Projects view's request", 'documents list (background)']);
+    assert.equal(env.model.countOf('all'), 1, 'and it counts');
+  });
+
   it('a custom template seen in a page becomes a group counted as "some", and is remembered in the saved state', async () => {
     put(sb, 1, 'Custom one', 77, { templateName: 'My Template' });
     env = setup(sb);
