@@ -87,9 +87,10 @@ export interface DocumentsModelHost {
   readonly log: { warn(line: string): void; debug(line: string): void };
 }
 
-function abortableSleep(ms: number, signal: AbortSignal): Promise<void> {
+/** Waits `ms` (or until `signal` aborts); `always`: waits for the next turn of the event loop even at 0 ms. */
+function abortableSleep(ms: number, signal: AbortSignal, always = false): Promise<void> {
   return new Promise((resolve) => {
-    if (ms <= 0 || signal.aborted) return resolve();
+    if ((ms <= 0 && !always) || signal.aborted) return resolve();
     const t = setTimeout(done, ms);
     function done() {
       clearTimeout(t);
@@ -798,6 +799,10 @@ export class DocumentsModel implements Disposable {
     };
     try {
       progress();
+      // Background work: the rows this count was started with are handed to the view first, and what the views ask
+      // in the same moment (the Projects view's rows, opened with this one) leaves before the count's first request.
+      await abortableSleep(0, signal, true);
+      if (signal.aborted) return;
       if (this.#uncounted(asked).length > this.countWalkMaxPages) {
         await this.#countByWalk(signal, pace);
         if (signal.aborted) return;
