@@ -102,6 +102,8 @@ export interface Exchange {
   status: number | undefined;
   ms: number;
   attempt: number;
+  /** Whose request it was (see Priority): a background one (a count, a backup page) is nobody's wait on screen. */
+  priority: Priority;
 }
 
 export interface RequestSpec<T> {
@@ -699,7 +701,7 @@ export class HttpClient {
       const err = this.transportError(e, timedOut, spec.signal, timeoutMs, url);
       const via = e instanceof SendFailure && e.proxy ? ` via proxy ${e.proxy}` : '';
       this.log(err.kind === 'cancelled' ? 'debug' : 'warn', `[api] ${spec.method} ${logPath} ${err.kind}${err.code ? ` ${err.code}` : ''} ${Date.now() - t0}ms${via}`);
-      this.options.onExchange?.({ service: spec.service, method: spec.method, path: logPath, status: undefined, ms: Date.now() - t0, attempt });
+      this.options.onExchange?.({ service: spec.service, method: spec.method, path: logPath, status: undefined, ms: Date.now() - t0, attempt, priority: spec.priority ?? 'user' });
       throw err;
     } finally {
       clearTimeout(timer);
@@ -707,7 +709,7 @@ export class HttpClient {
       if (slot) this.pacers[spec.service].pacer.settle(slot);
     }
     const ms = Date.now() - t0;
-    this.options.onExchange?.({ service: spec.service, method: spec.method, path: logPath, status: raw.status, ms, attempt });
+    this.options.onExchange?.({ service: spec.service, method: spec.method, path: logPath, status: raw.status, ms, attempt, priority: spec.priority ?? 'user' });
     this.log(raw.status < 400 ? 'info' : 'warn', `[api] ${spec.method} ${logPath} ${raw.status} ${ms}ms${raw.proxy ? ` via proxy ${raw.proxy}` : ''}`);
     try {
       return this.interpret(raw, spec.schema(schemas()), url, spec.service, key);

@@ -493,6 +493,11 @@ interface ExchangeSeen {
   method: string;
   path: string;
   status: number | undefined;
+  /**
+   * Sent as background work (a count, a backup page): no action waits for it, so its time on the wire is no action's
+   * network time, and the extension's work while it is out is still the action's own (see exchangeSpans).
+   */
+  background: boolean;
 }
 
 type Span = readonly [number, number];
@@ -516,17 +521,18 @@ function intersectLength(a: readonly Span[], b: readonly Span[]): number {
   return n;
 }
 
+/** When the requests an action waits for were on the wire (background ones left out: see ExchangeSeen.background). */
 function exchangeSpans(ex: readonly ExchangeSeen[], t0: number, t1: number): Span[] {
-  return merge(ex.filter((e) => e.end >= t0 && e.end <= t1 + 1).map((e) => [Math.max(t0, e.end - e.ms), Math.min(t1, e.end)] as const));
+  return merge(ex.filter((e) => !e.background && e.end >= t0 && e.end <= t1 + 1).map((e) => [Math.max(t0, e.end - e.ms), Math.min(t1, e.end)] as const));
 }
 
-/** Time covered by the exchanges that ended inside [t0, t1] (overlaps counted once), and how many there were. */
+/** Time covered by the exchanges waited for that ended inside [t0, t1] (overlaps counted once), and how many there were. */
 function serverTime(ex: readonly ExchangeSeen[], t0: number, t1: number): { ms: number; trips: number } {
-  return { ms: spanLength(exchangeSpans(ex, t0, t1)), trips: ex.filter((e) => e.end >= t0 && e.end <= t1 + 1).length };
+  return { ms: spanLength(exchangeSpans(ex, t0, t1)), trips: ex.filter((e) => !e.background && e.end >= t0 && e.end <= t1 + 1).length };
 }
 
 function lastExchangeEnd(ex: readonly ExchangeSeen[], after: number): number {
-  return ex.filter((e) => e.end >= after).reduce((m, e) => Math.max(m, e.end), after);
+  return ex.filter((e) => !e.background && e.end >= after).reduce((m, e) => Math.max(m, e.end), after);
 }
 
 /** Records when Go to Document's Quick Pick gets its items and when its value changes. */
@@ -884,7 +890,7 @@ async function firstOpensInFreshStart(first: ReferenceOpen['first']): Promise<No
     const s = await services();
     out.servicesMs = round(now() - t, 2);
     const ex: ExchangeSeen[] = [];
-    subscription = s.registry.onDidExchange(({ exchange: e }) => ex.push({ end: now(), ms: e.ms, method: e.method, path: e.path, status: e.status }));
+    subscription = s.registry.onDidExchange(({ exchange: e }) => ex.push({ end: now(), ms: e.ms, method: e.method, path: e.path, status: e.status, background: e.priority === 'background' }));
     await ctl.rateLimit(0);
     await ctl.latency(0);
     await vscode.commands.executeCommand('workbench.action.closeSidebar');
@@ -1666,7 +1672,7 @@ async function mainRun(): Promise<MainResult> {
 
   const watch = new TreeWatch();
   const ex: ExchangeSeen[] = [];
-  s.registry.onDidExchange(({ exchange: e }) => ex.push({ end: now(), ms: e.ms, method: e.method, path: e.path, status: e.status }));
+  s.registry.onDidExchange(({ exchange: e }) => ex.push({ end: now(), ms: e.ms, method: e.method, path: e.path, status: e.status, background: e.priority === 'background' }));
   const fsCalls: FsCall[] = [];
   traceFs(s, fsCalls);
   const prompter = new RecordingPrompter();

@@ -1721,6 +1721,21 @@ describe('API client (src/api) against the sandbox', function () {
   });
 
   // -------------------------------------------------------------------------------------------------
+  describe('what the client tells of each exchange (onExchange)', () => {
+    it("each exchange says the priority it was asked with: the writer's by default, background when asked so", async () => {
+      const api = client();
+      await api.listDocuments({ perPage: 10 });
+      await api.listDocuments({ perPage: 25 }, { priority: 'background' });
+      assert.deepEqual(
+        exchanges.map((e) => [e.path.split('?')[0], e.priority]),
+        [
+          ['/documents', 'user'],
+          ['/documents', 'background'],
+        ],
+      );
+    });
+  });
+
   describe('templates', () => {
     it('52 known ids, 1..52, with the names of the interface table', () => {
       assert.equal(TEMPLATES.length, 52);
