@@ -51,7 +51,7 @@ export class DocumentsDragAndDrop implements vscode.TreeDragAndDropController<Ro
     if (docs.length === 0) return;
     const s = this.services();
     dataTransfer.set(DOCUMENTS_TREE_MIME, new vscode.DataTransferItem(source.filter((r) => s.documentsView.owns(r) && r.kind === 'document')));
-    dataTransfer.set('text/uri-list', new vscode.DataTransferItem(docs.map((d) => documentUri(d.doc, d.account.label).toString()).join('\r\n')));
+    dataTransfer.set('text/uri-list', new vscode.DataTransferItem(docs.map((d) => documentUri(d.doc, d.account).toString()).join('\r\n')));
     const { text } = textsOf(docs);
     if (text) dataTransfer.set('text/plain', new vscode.DataTransferItem(text));
     const refs: DraggedRef[] = docs.map((d) => ({ account: d.account.label, id: d.id }));

@@ -81,7 +81,7 @@ async function openTarget(
     return undefined;
   }
   s.fs.remember(doc);
-  const uri = documentUri(doc, account.label);
+  const uri = documentUri(doc, account);
   await s.fs.reloadIfStale(uri, id);
   return vscode.window.showTextDocument(uri, { preview: options.preview, viewColumn: options.viewColumn });
 }
@@ -455,7 +455,7 @@ async function showNew(s: FilesNeeds, account: Account, doc: ContentDocument): P
     return;
   }
   s.fs.remember(doc);
-  await vscode.window.showTextDocument(documentUri(doc, account.label), { preview: false });
+  await vscode.window.showTextDocument(documentUri(doc, account), { preview: false });
 }
 
 // --- Go to Document… -----------------------------------------------------------------------------------

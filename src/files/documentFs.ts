@@ -23,6 +23,8 @@ import {
   documentIdFromUri,
   documentNameFromFileName,
   fileExtension,
+  fileNameOf,
+  hostFolderName,
   isAccountUri,
   isHtmlDocument,
   nameFromFileName,
@@ -77,6 +79,8 @@ function fileStat(v: Version): vscode.FileStat {
  */
 export interface FsAccount {
   readonly label: string;
+  /** Its documents server: its host is the first folder of its documents' own URIs (see uris.ts). */
+  readonly documentsUrl: string;
   readonly documents: DocumentService;
 }
 
@@ -322,10 +326,14 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
         return (this.index.files(target.folder) ?? []).map(([f]) => [f, vscode.FileType.File]);
       case 'documentDir': {
         // Its listing names the document: only while its account is signed in (a stat of it costs nothing and is not checked).
-        const doc = this.account().documents.get(target.id) ?? (await this.fetch(target.id, vscode.l10n.t('Couldn\'t list "{0}"', uri.path), uri));
-        return target.depth === 0
-          ? [[templateFolderName(doc.template), vscode.FileType.Directory]]
-          : [[documentFileNameOf(doc), vscode.FileType.File]];
+        const account = this.account();
+        const doc = account.documents.get(target.id) ?? (await this.fetch(target.id, vscode.l10n.t('Couldn\'t list "{0}"', uri.path), uri));
+        // `/` holds the host folder, `/<host>` the template folder, and `/<host>/<Template>` the file; in the form of
+        // earlier versions `/<Template>` holds the file.
+        const host = hostFolderName(account.documentsUrl);
+        if (target.depth === 0) return [[host, vscode.FileType.Directory]];
+        if (target.depth === 1 && segments(uri)[0] === host) return [[templateFolderName(doc.template), vscode.FileType.Directory]];
+        return [[documentFileNameOf(doc), vscode.FileType.File]];
       }
       case 'file':
         throw vscode.FileSystemError.FileNotADirectory(uri);
@@ -587,8 +595,8 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
 
   /** A single-document URI that was read successfully keeps resolving under its name. */
   private confirmUri(id: number, uri: vscode.Uri): void {
-    const segs = segments(uri);
-    if (documentIdFromUri(uri) !== undefined && segs.length === 2) this.records.addName(id, nameFromFileName(segs[1]));
+    const file = documentIdFromUri(uri) === undefined ? undefined : fileNameOf(uri);
+    if (file !== undefined) this.records.addName(id, nameFromFileName(file));
   }
 
   private ensureIndex(): Promise<void> {

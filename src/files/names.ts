@@ -1,3 +1,4 @@
+import { hostOf } from '../accounts/accountNames';
 import { templateName } from '../api/templates';
 import { detectFormat, FORMAT_EXTENSION, type ContentFormat } from '../content/format';
 
@@ -75,6 +76,38 @@ export function templateFolderName(template: DocumentLike['template']): string {
 /** The file name of a document: `<name>.md`. */
 export function documentFileName(name: string, ext: string): string {
   return `${safeSegment(name)}${ext}`;
+}
+
+/**
+ * The folder a documents server shows as in its documents' URIs: its host, with the port if any (`content.example.com`,
+ * `127.0.0.1:8080`). An account's server never changes (another server is another account).
+ */
+export function hostFolderName(documentsUrl: string): string {
+  return safeSegment(hostOf(documentsUrl));
+}
+
+/**
+ * The path of a document's own URI: `/<host>/<Template>/<Name>.md` (`ext` for a text that is not HTML). The host folder
+ * tells apart the tabs of one document opened from accounts on two servers, as VS Code tells apart two files of one
+ * name in two folders.
+ */
+export function documentPath(hostFolder: string, doc: DocumentLike, ext: string): string {
+  return `/${hostFolder}/${templateFolderName(doc.template)}/${documentFileName(doc.name, extensionOf(doc, ext))}`;
+}
+
+/** What the path of a document's own URI names: the document's file, or one of the folders it is in. */
+export type DocumentPathPart = { readonly kind: 'file'; readonly file: string } | { readonly kind: 'folder'; readonly depth: number };
+
+/**
+ * What the path segments of a document's own URI name: `/<host>/<Template>/<Name>.md`, and the form of earlier
+ * versions, `/<Template>/<Name>.md` (a restored tab). The file is the last segment: the third, or the second when it
+ * has a document's extension (`.md`, `.txt`, `.html`), which a file name always has; else the second is the folder
+ * `/<host>/<Template>` (of a template whose name ends like a file name, that folder reads as a file: it is no tab's).
+ * Undefined for a deeper path.
+ */
+export function documentPathPart(segs: readonly string[]): DocumentPathPart | undefined {
+  if (segs.length === 3 || (segs.length === 2 && extensionOfFileName(segs[1]) !== '')) return { kind: 'file', file: segs[segs.length - 1] };
+  return segs.length <= 2 ? { kind: 'folder', depth: segs.length } : undefined;
 }
 
 /** The document name a file name stands for: the extension in use (any of `.md`, `.txt`, `.html`) is dropped. */

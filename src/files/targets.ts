@@ -1,7 +1,8 @@
 import vscode = require('vscode');
 import { SCHEME } from '../constants';
 import type { AccountIndex } from './accountIndex';
-import { accountOfUri, accountPathUri, documentIdFromUri, isAccountUri, isLegacyUri, nameFromFileName, safeSegment, segments, tabUris } from './uris';
+import { documentPathPart } from './names';
+import { accountOfUri, accountPathUri, documentIdFromUri, fileNameOf, isAccountUri, isLegacyUri, nameFromFileName, safeSegment, segments, tabUris } from './uris';
 
 /** What a `content-docs:` URI stands for. */
 export type Target =
@@ -55,9 +56,12 @@ async function resolve(uri: vscode.Uri, why: string, ctx: TargetContext): Promis
   if (uri.scheme !== SCHEME) throw vscode.FileSystemError.FileNotFound(uri);
   const segs = segments(uri);
   if (segs.some((s) => s.startsWith('.'))) throw vscode.FileSystemError.FileNotFound(uri); // .vscode, .editorconfig, …
-  // A document's own folders (`<id>.<account>/`, `…/<Template>`) hold nothing of the server's and cost no request: VS Code
-  // asks for them before it saves, and the save itself (writeFile) then says whose document it is.
-  if (isAccountUri(uri) || isLegacyUri(uri) || segs.length >= 2 || documentIdFromUri(uri) === undefined) await checkAccount(uri, ctx);
+  // A document's own folders (`<id>.<account>/`, `…/<host>`, `…/<host>/<Template>`, `…/<Template>` of the earlier form)
+  // hold nothing of the server's and cost no request: VS Code asks for them before it saves, and the save itself
+  // (writeFile) then says whose document it is.
+  const docId = documentIdFromUri(uri);
+  const part = docId === undefined ? undefined : documentPathPart(segs);
+  if (isAccountUri(uri) || isLegacyUri(uri) || part?.kind !== 'folder') await checkAccount(uri, ctx);
   if (isAccountUri(uri)) {
     if (segs.length === 0) {
       await ctx.ensureIndex();
@@ -80,16 +84,15 @@ async function resolve(uri: vscode.Uri, why: string, ctx: TargetContext): Promis
     if (id === undefined) throw vscode.FileSystemError.FileNotFound(uri);
     return fileTarget(uri, id, why, ctx);
   }
-  const id = documentIdFromUri(uri);
-  if (id === undefined || segs.length > 2) throw vscode.FileSystemError.FileNotFound(uri);
-  if (segs.length < 2) return { kind: 'documentDir', id, depth: segs.length };
-  const known = ctx.names(id);
-  const current = ctx.currentName(id);
-  const name = nameFromFileName(segs[1]);
+  if (docId === undefined || part === undefined) throw vscode.FileSystemError.FileNotFound(uri);
+  if (part.kind === 'folder') return { kind: 'documentDir', id: docId, depth: part.depth };
+  const known = ctx.names(docId);
+  const current = ctx.currentName(docId);
+  const name = nameFromFileName(part.file);
   if ((known?.size || current !== undefined) && !known?.has(name) && (current === undefined || safeSegment(current) !== name)) {
     throw vscode.FileSystemError.FileNotFound(uri);
   }
-  return { kind: 'file', id };
+  return { kind: 'file', id: docId };
 }
 
 /**
@@ -205,9 +208,9 @@ export function isAccountRefusal(e: unknown): boolean {
 
 async function checkAccountOf(uri: vscode.Uri, ctx: TargetContext): Promise<void> {
   // A document's folder is asked for when VS Code saves a file it could not find: the message names the document.
-  const segs = segments(uri);
   const byId = !isAccountUri(uri) && uri.authority !== 'account';
-  const named = segs.length === 2 ? nameFromFileName(segs[1]) : undefined;
+  const file = fileNameOf(uri);
+  const named = file !== undefined ? nameFromFileName(file) : undefined;
   if (isLegacyUri(uri)) {
     throw vscode.FileSystemError.FileNotFound(
       named !== undefined

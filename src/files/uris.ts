@@ -1,24 +1,29 @@
 import vscode = require('vscode');
 import { ACCOUNT_LABEL, SCHEME } from '../constants';
 import * as config from '../util/config';
-import { extensionOf, documentFileName as fileName, templateFolderName } from './names';
+import { documentPath, documentPathPart, extensionOf, documentFileName as fileName, hostFolderName } from './names';
 
-export { documentNameFromFileName, isHtmlDocument, nameFromFileName, safeSegment, templateFolderName } from './names';
+export { documentNameFromFileName, hostFolderName, isHtmlDocument, nameFromFileName, safeSegment, templateFolderName } from './names';
 
 /**
  * The `content-docs:` URIs. Every one names its account (a local label, see Credentials.accountLabel): a URI is
  * never bound to whatever account happens to be signed in.
  *
- *   content-docs://<id>.<account>/<Template name>/<Document name>.md   one document; the authority (its id in
- *                                                                       that account) is its identity, the path
- *                                                                       only reads well in a tab
- *   content-docs://<account>/                                           the account as a folder: template folders…
- *   content-docs://<account>/<Template name>/<Document name>.md         …holding documents, resolved to ids through
- *                                                                       the file system's listing cache
+ *   content-docs://<id>.<account>/<host>/<Template name>/<Document name>.md   one document; the authority (its id
+ *                                                 in that account) is its identity, the path reads well in a tab: its
+ *                                                 first folder, the host (and port) of the account's documents server,
+ *                                                 tells apart the tabs of one document opened from two accounts on two
+ *                                                 servers (VS Code shows the folders of two tabs of one file name), and
+ *                                                 names the server in breadcrumbs and the window title
+ *   content-docs://<id>.<account>/<Template name>/<Document name>.md          the same, as earlier versions made it (a
+ *                                                 restored tab): it keeps working (see documentPathPart)
+ *   content-docs://<account>/                                                 the account as a folder: template folders…
+ *   content-docs://<account>/<Template name>/<Document name>.md               …holding documents, resolved to ids
+ *                                                                             through the file system's listing cache
  *
  * `.txt` instead of `.md` when `contentDocs.files.language` is `plaintext`, and `.html` for a document whose text is
  * HTML (the web editor's, see content/format.ts): VS Code gives it the language `html`. Only the authority is the
- * document's identity: a file name with any of the three extensions resolves to it. The forms of earlier versions
+ * document's identity: a file name with any of the three extensions resolves to it. The forms of versions older still
  * (`content-docs://<id>/…` and `content-docs://account/…`) named no account: they are refused (see LEGACY_AUTHORITY).
  */
 export const ACCOUNT_FOLDER_NAME = 'Content Docs';
@@ -43,15 +48,21 @@ export function documentFileNameOf(doc: DocumentLike): string {
   return documentFileName(doc.name, extensionOf(doc, fileExtension()));
 }
 
+/** What a document's own URI takes of its account: its label, and its documents server (whose host is the URI's first folder). */
+export interface UriAccount {
+  readonly label: string;
+  readonly documentsUrl: string;
+}
+
 /**
- * `content-docs://<id>.<account>/<Template name>/<Document name>.md` (`.html` when the record's text is HTML). The
- * extension is the format when the URI is made: an editor keeps its URI when the text changes format later.
+ * `content-docs://<id>.<account>/<host>/<Template name>/<Document name>.md` (`.html` when the record's text is HTML).
+ * The extension is the format when the URI is made: an editor keeps its URI when the text changes format later.
  */
-export function documentUri(doc: DocumentLike, account: string): vscode.Uri {
+export function documentUri(doc: DocumentLike, account: UriAccount): vscode.Uri {
   return vscode.Uri.from({
     scheme: SCHEME,
-    authority: `${doc.id}.${account}`,
-    path: `/${templateFolderName(doc.template)}/${documentFileNameOf(doc)}`,
+    authority: `${doc.id}.${account.label}`,
+    path: documentPath(hostFolderName(account.documentsUrl), doc, fileExtension()),
   });
 }
 
@@ -94,6 +105,17 @@ export function isLegacyUri(uri: vscode.Uri): boolean {
 /** The path segments of a URI, without empty ones: `/Blog post/Q3.md` → ['Blog post', 'Q3.md']. */
 export function segments(uri: vscode.Uri): string[] {
   return uri.path.split('/').filter((s) => s.length > 0);
+}
+
+/**
+ * The file name a `content-docs:` URI names: the last segment of a document's own URI of either form (see
+ * documentPathPart), the second of an account path (or of a form that named no account); undefined for a folder.
+ */
+export function fileNameOf(uri: vscode.Uri): string | undefined {
+  const segs = segments(uri);
+  if (documentIdFromUri(uri) === undefined) return segs.length === 2 ? segs[1] : undefined;
+  const part = documentPathPart(segs);
+  return part?.kind === 'file' ? part.file : undefined;
 }
 
 /**

@@ -856,7 +856,7 @@ export class Writer implements vscode.Disposable {
     if (!account) throw anotherAccount(`#${id}`);
     const doc = account.documents.get(id) ?? (await account.documents.fetch(id));
     this.s.fs.remember(doc);
-    return vscode.window.showTextDocument(documentUri(doc, account.label), { viewColumn: vscode.ViewColumn.Beside, preview: true });
+    return vscode.window.showTextDocument(documentUri(doc, account), { viewColumn: vscode.ViewColumn.Beside, preview: true });
   }
 
   private async offerOpen(doc: ContentDocument, account: string, message: string): Promise<void> {

@@ -5,6 +5,7 @@
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
+import { hostOf } from '../../src/accounts/accountNames';
 import type { DocNode, DocumentNode } from '../../src/model/nodes';
 import type { TestServices } from '../kit/services';
 import { startSandbox, type Sandbox } from '../sandbox/server';
@@ -95,7 +96,7 @@ describe('New Document… and Go to Document…', function () {
       return e?.document.uri.scheme === SCHEME && e.document.uri.authority.split('.')[0] === String(created.id) ? e : undefined;
     });
     assert.strictEqual(editor.document.getText(), created.result);
-    assert.strictEqual(editor.document.uri.path, '/Blog post/Launch plan from the test.md');
+    assert.strictEqual(editor.document.uri.path, `/${hostOf(sandbox.docsUrl)}/Blog post/Launch plan from the test.md`);
     await screenshot('document-new-created');
   });
 

@@ -7,6 +7,7 @@
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
+import { hostOf } from '../../src/accounts/accountNames';
 import { COLOR } from '../../src/constants';
 import type { DocumentDecorations } from '../../src/files/decorations';
 import type { TestServices } from '../kit/services';
@@ -102,18 +103,22 @@ describe('file decorations: favorite, deleted on the server, not saved, and the 
     }
   });
 
-  it('with two accounts, the same document name in each: the tooltip of each tab names its account; with one, none does', async () => {
-    const uriA = vscode.Uri.from({ scheme: 'content-docs', authority: `${ID}.${s.first.label}`, path: `/Freestyle/${NAME}.md` });
+  it('with two accounts, the same document name in each: the tooltip of each tab names its account (a tab of the earlier form too); with one, none does', async () => {
+    const uriA = vscode.Uri.from({ scheme: 'content-docs', authority: `${ID}.${s.first.label}`, path: `/${hostOf(a.docsUrl)}/Freestyle/${NAME}.md` });
     assert.deepStrictEqual(shown(s.decorations, uriA), [], 'one account: nothing to tell apart');
     changed = [];
     const label = await kit.addB();
     const added = s.registry.byLabel(label)!;
     assert.ok(changed.includes('all:'), 'a second account changes every tooltip');
-    const uriB = vscode.Uri.from({ scheme: 'content-docs', authority: `${ID}.${label}`, path: `/Freestyle/${NAME}.md` });
+    const uriB = vscode.Uri.from({ scheme: 'content-docs', authority: `${ID}.${label}`, path: `/${hostOf(kit.b.docsUrl)}/Freestyle/${NAME}.md` });
+    // A tab of B restored from an earlier version: `/<Template>/<Name>.md`, no host folder.
+    const oldB = uriB.with({ path: `/Freestyle/${NAME}.md` });
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uriA));
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uriB), { preview: false });
     assert.deepStrictEqual(shown(s.decorations, uriA), [{ tooltip: `In the account ${s.first.displayName}` }]);
     assert.deepStrictEqual(shown(s.decorations, uriB), [{ tooltip: `In the account ${added.displayName}` }]);
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(oldB), { preview: false });
+    assert.deepStrictEqual(shown(s.decorations, oldB), [{ tooltip: `In the account ${added.displayName}` }]);
     assert.notStrictEqual(s.first.displayName, added.displayName, 'the two accounts read apart');
     await s.registry.remove(added);
     assert.deepStrictEqual(shown(s.decorations, uriA), [], 'one account again');

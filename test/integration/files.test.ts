@@ -111,7 +111,7 @@ describe('documents as files (content-docs: file system)', function () {
     const uri = editor.document.uri;
     assert.strictEqual(editor.document.getText(), d.result);
     assert.strictEqual(uri.authority.split('.')[0], String(d.id));
-    assert.match(uri.path, new RegExp(`^/[^/]+/${d.name.replace(/[.]/g, '\\.')}\\.md$`));
+    assert.match(uri.path, new RegExp(`^/[^/]+/[^/]+/${d.name.replace(/[.]/g, '\\.')}\\.md$`), 'the host folder, the template folder, the file');
     assert.strictEqual(editor.document.languageId, 'markdown');
     // VS Code (the Markdown features among it) stats a file again shortly after opening it: still one GET.
     await sleep(1_000);

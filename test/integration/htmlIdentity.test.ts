@@ -7,6 +7,7 @@
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
+import { hostOf } from '../../src/accounts/accountNames';
 import { CMD } from '../../src/constants';
 import type { TestServices } from '../kit/services';
 import type { Sandbox } from '../sandbox/server';
@@ -49,7 +50,9 @@ describe('html documents across accounts, names and formats: a document is its a
     assert.ok(l, 'the first account has a label');
     return l;
   };
-  const docUri = (label: string, id: number, path: string) => vscode.Uri.from({ scheme: 'content-docs', authority: `${id}.${label}`, path });
+  /** A document's own URI as the extension makes it: its account's server (A's, or B's for any other label) is its first folder. */
+  const docUri = (label: string, id: number, path: string) =>
+    vscode.Uri.from({ scheme: 'content-docs', authority: `${id}.${label}`, path: `/${hostOf((label === s.firstOrNone?.label ? a : b).docsUrl)}${path}` });
   const folderUri = (label: string, path: string) => vscode.Uri.from({ scheme: 'content-docs', authority: label, path });
 
   async function show(uri: vscode.Uri, column = vscode.ViewColumn.One): Promise<vscode.TextEditor> {

@@ -1,12 +1,14 @@
 /**
  * How VS Code names a `content-docs:` file (contributes.resourceLabelFormatters), inside a real VS Code: the label its
- * hovers, breadcrumbs and window title use is `Template/Name.md` with "/" (not the bare `/Template/Name.md` VS Code
- * makes of a URI no formatter covers, with "\" on Windows), in both URI forms. Read from the window title, set to the
+ * hovers, breadcrumbs and window title use is `host/Template/Name.md` for a document's own URI (its account's server
+ * first) and `Template/Name.md` in the account folder, with "/" (not the bare `/Template/Name.md` VS Code makes of a
+ * URI no formatter covers, with "\" on Windows). Read from the window title, set to the
  * active editor's full label (`${activeEditorLong}`, what the tab's hover shows; a window of the extension under test
  * puts "[Extension Development Host]" before it).
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
+import { hostOf } from '../../src/accounts/accountNames';
 import type { TestServices } from '../kit/services';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { read } from './harness';
@@ -28,7 +30,7 @@ async function titleReads(expected: string): Promise<void> {
   }
 }
 
-describe('labels of content-docs files: "Template/Name.md", "/" on every OS', function () {
+describe('labels of content-docs files: "host/Template/Name.md" and "Template/Name.md", "/" on every OS', function () {
   this.timeout(60_000);
   let sandbox: Sandbox;
   let s: TestServices;
@@ -51,12 +53,13 @@ describe('labels of content-docs files: "Template/Name.md", "/" on every OS', fu
     await sandbox?.close();
   });
 
-  it('a document opened from the view, and the same document from the account folder, each read "Template/Name.md"', async () => {
+  it('a document opened from the view reads "host/Template/Name.md", the same document from the account folder "Template/Name.md"', async () => {
     const d = new DocumentPool(sandbox).take();
     const editor = await openDocument(d.id);
-    const [, template, file] = editor.document.uri.path.split('/');
+    const [, host, template, file] = editor.document.uri.path.split('/');
+    assert.strictEqual(host, hostOf(sandbox.docsUrl), 'its first folder is the server\'s host');
     assert.ok(template && file, `a template folder and a file name: ${editor.document.uri.path}`);
-    await titleReads(`${template}/${file}`);
+    await titleReads(`${host}/${template}/${file}`);
     await closeAll();
     const inFolder = await accountUriOf(s, d.id);
     await vscode.window.showTextDocument(inFolder);

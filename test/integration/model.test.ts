@@ -46,7 +46,7 @@ import type { Prompter } from '../../src/ui/prompter';
 import { documentFileName, extensionOfFileName } from '../../src/files/names';
 import { mulberry32 } from '../sandbox/seed';
 import { startSandbox, type Sandbox, type SandboxDocument } from '../sandbox/server';
-import { accountNow, FsErrors, MessageCapture, newDocumentAnswers, RecordingPrompter, SaveErrors, SCHEME, services, sleep, useSandbox } from './reliabilityKit';
+import { accountNow, FsErrors, hostNow, MessageCapture, newDocumentAnswers, RecordingPrompter, SaveErrors, SCHEME, services, sleep, useSandbox } from './reliabilityKit';
 
 // --- Settings of the run ---------------------------------------------------------------------------------
 
@@ -613,7 +613,7 @@ class Run {
         if (file === undefined) throw new Violation('4 tree/fs', `after a refresh the account folder lists no file for ${this.docLabel(id)}`);
         oldUri = accountUri(folderOf(d.templateId), file);
       } else {
-        oldUri = vscode.Uri.from({ scheme: SCHEME, authority: `${id}.${accountNow()}`, path: `/${folderOf(d.templateId)}/${fileOf(d.name)}` });
+        oldUri = vscode.Uri.from({ scheme: SCHEME, authority: `${id}.${accountNow()}`, path: `/${hostNow()}/${folderOf(d.templateId)}/${fileOf(d.name)}` });
       }
     }
     if (this.editors.some((x) => x.dirty && x.uri.toString() === oldUri.toString())) {

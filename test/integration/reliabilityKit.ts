@@ -9,6 +9,7 @@ import * as assert from 'assert';
 import * as http from 'http';
 import type { AddressInfo } from 'net';
 import * as vscode from 'vscode';
+import { hostOf } from '../../src/accounts/accountNames';
 import type { Exchange } from '../../src/api/index';
 import type { TestApi } from '../../src/extension';
 import { testServices, type TestServices } from '../kit/services';
@@ -763,6 +764,13 @@ export function accountNow(): string {
   const account = activated?.firstOrNone?.label;
   assert.ok(account, 'signed in, and the account\'s label read');
   return account;
+}
+
+/** The first folder of the account signed in now's documents' own URIs: the host of its documents server. */
+export function hostNow(): string {
+  const account = activated?.firstOrNone;
+  assert.ok(account, 'signed in');
+  return hostOf(account.documentsUrl);
 }
 
 /** `content-docs://<account>/`: the folder of the account signed in now (its label read from the extension). */

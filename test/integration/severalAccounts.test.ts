@@ -6,6 +6,7 @@
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
+import { hostOf } from '../../src/accounts/accountNames';
 import { AccountsMenu } from '../../src/accounts/accountsMenu';
 import type { TestServices } from '../kit/services';
 import type { Sandbox } from '../sandbox/server';
@@ -205,7 +206,7 @@ describe('several accounts: two installations side by side', function () {
       restarted.dispose();
     }
     b.documents.set(ID, sandboxDocument(ID, NAME, 'Text of B again'));
-    const uriB = vscode.Uri.from({ scheme: 'content-docs', authority: `${ID}.${added.label}`, path: `/Freestyle/${NAME}.md` });
+    const uriB = vscode.Uri.from({ scheme: 'content-docs', authority: `${ID}.${added.label}`, path: `/${hostOf(b.docsUrl)}/Freestyle/${NAME}.md` });
     assert.match(new TextDecoder().decode(await vscode.workspace.fs.readFile(uriB)), /^Text of B/, 'while the account is there, its address reads');
 
     // Its models (built when its roots were shown) are its own, and go with it.

@@ -6,6 +6,7 @@
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
+import { hostOf } from '../../src/accounts/accountNames';
 import type { Account } from '../../src/accounts/account';
 import type { TestServices } from '../kit/services';
 import type { DocumentsTreeProvider } from '../../src/documents/documentsTree';
@@ -55,7 +56,7 @@ describe('several accounts: each account its own usage, view state and key', fun
   }
 
   it('Show Plan Usage shows the usage of the active document\'s account, else of the account picked (the last used first)', async () => {
-    const uriB = vscode.Uri.from({ scheme: 'content-docs', authority: `${ID}.${added.label}`, path: `/Freestyle/${NAME}.md` });
+    const uriB = vscode.Uri.from({ scheme: 'content-docs', authority: `${ID}.${added.label}`, path: `/${hostOf(b.docsUrl)}/Freestyle/${NAME}.md` });
     const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uriB));
     assert.strictEqual(editor.document.getText(), 'Text of B');
     const ofB = await showUsage();

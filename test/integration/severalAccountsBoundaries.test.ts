@@ -7,6 +7,7 @@
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
+import { hostOf } from '../../src/accounts/accountNames';
 import { REUSE_MS } from '../../src/files/documentRecords';
 import type { TestServices } from '../kit/services';
 import { startSandbox, type Sandbox } from '../sandbox/server';
@@ -99,13 +100,16 @@ describe('several accounts: nothing crosses from one account to another (a remov
     const label = await addB();
     const labelA = s.first.label;
     const dec = (u: Uint8Array) => new TextDecoder().decode(u);
-    const single = (l: string) => vscode.Uri.from({ scheme: 'content-docs', authority: `${ID}.${l}`, path: `/Freestyle/${NAME}.md` });
+    const single = (l: string) => vscode.Uri.from({ scheme: 'content-docs', authority: `${ID}.${l}`, path: `/${hostOf((l === labelA ? a : b).docsUrl)}/Freestyle/${NAME}.md` });
+    // The same, as earlier versions made it (a restored tab): no host folder.
+    const singleOld = (l: string) => single(l).with({ path: `/Freestyle/${NAME}.md` });
     const inFolder = (l: string) => vscode.Uri.from({ scheme: 'content-docs', authority: l, path: `/Freestyle/${NAME}.md` });
     // The added account's folder lists its own documents.
     const folders = await vscode.workspace.fs.readDirectory(vscode.Uri.from({ scheme: 'content-docs', authority: label, path: '/' }));
     assert.ok(folders.some(([n]) => n === 'Freestyle'), `the added account's folder: ${folders.map(([n]) => n).join(', ')}`);
     assert.strictEqual(dec(await vscode.workspace.fs.readFile(inFolder(label))), 'Text of B');
     assert.strictEqual(dec(await vscode.workspace.fs.readFile(single(label))), 'Text of B');
+    assert.strictEqual(dec(await vscode.workspace.fs.readFile(singleOld(label))), 'Text of B');
     assert.strictEqual(dec(await vscode.workspace.fs.readFile(inFolder(labelA))), 'Text of A');
 
     await vscode.workspace.fs.writeFile(inFolder(label), new TextEncoder().encode('B through its folder'));
@@ -116,6 +120,7 @@ describe('several accounts: nothing crosses from one account to another (a remov
     b.resetRequests();
     // A move from one account's address to the other's is refused; nothing is renamed in either account.
     await assert.rejects(Promise.resolve(vscode.workspace.fs.rename(single(label), inFolder(labelA).with({ path: '/Freestyle/Moved.md' }), { overwrite: false })));
+    await assert.rejects(Promise.resolve(vscode.workspace.fs.rename(singleOld(label), single(labelA).with({ path: `/${hostOf(a.docsUrl)}/Freestyle/Moved.md` }), { overwrite: false })));
     await assert.rejects(Promise.resolve(vscode.workspace.fs.rename(inFolder(labelA), single(label).with({ path: '/Freestyle/Moved.md' }), { overwrite: false })));
     assert.strictEqual(a.documents.get(ID)!.name, NAME);
     assert.strictEqual(b.documents.get(ID)!.name, NAME);
@@ -324,7 +329,7 @@ describe('several accounts: nothing crosses from one account to another (a remov
 
   it('wrong keys typed into Add Account… never cost the first account its label (its tabs keep working)', async () => {
     const before = s.first.label;
-    const uriA = vscode.Uri.from({ scheme: 'content-docs', authority: `${ID}.${before}`, path: `/Freestyle/${NAME}.md` });
+    const uriA = vscode.Uri.from({ scheme: 'content-docs', authority: `${ID}.${before}`, path: `/${hostOf(a.docsUrl)}/Freestyle/${NAME}.md` });
     assert.strictEqual(new TextDecoder().decode(await vscode.workspace.fs.readFile(uriA)), 'Text of A');
     // Fifty mistyped keys (the server refuses each), then the right one.
     prompter.reset();

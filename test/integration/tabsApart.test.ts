@@ -3,7 +3,8 @@
  * plan"): two tabs of one file name that read apart, as VS Code tells apart two files of one name in two folders. The
  * document's URI has the host of its account's documents server as its first folder
  * (`content-docs://<id>.<account>/<host>/<Template>/<Name>.md`); each tab saves into its own account. A tab of the form
- * of earlier versions (`/<Template>/<Name>.md`, restored) still opens and saves (inside a real VS Code, two sandboxes).
+ * of earlier versions (`/<Template>/<Name>.md`, restored) still opens, saves and follows a rename (inside a real VS Code,
+ * two sandboxes).
  */
 import * as assert from 'assert';
 import * as vscode from 'vscode';
@@ -104,7 +105,7 @@ describe('several accounts: one document opened from two accounts reads apart in
     assert.strictEqual(dec(await vscode.workspace.fs.readFile(moved)), 'Text of A');
   });
 
-  it('a tab of the form of earlier versions (/<Template>/<Name>.md) still opens and saves into its own account', async () => {
+  it('a tab of the form of earlier versions (/<Template>/<Name>.md) still opens, saves into its own account and follows a rename', async () => {
     const old = vscode.Uri.from({ scheme: 'content-docs', authority: `${ID}.${labelB}`, path: `/Freestyle/${NAME}.md` });
     const editor = await vscode.window.showTextDocument(old, { preview: false });
     assert.strictEqual(editor.document.getText(), 'Text of B');
@@ -119,5 +120,12 @@ describe('several accounts: one document opened from two accounts reads apart in
     // Opened from the Documents view meanwhile, the tab shown is the one already open (one document, one tab).
     const again = await openFrom(labelB);
     assert.strictEqual(again.document.uri.toString(), old.toString());
+    // A rename follows it in its own form.
+    kit.prompter.reset();
+    kit.prompter.inputs = ['Q3 plan (old tab)'];
+    await vscode.commands.executeCommand('contentDocs.documentRename', { id: ID, account: labelB });
+    const moved = await until('the old tab under the new name', () => tabUris().find((u) => u.authority === old.authority && fileOf(u) === 'Q3 plan (old tab).md'));
+    assert.strictEqual(moved.path, '/Freestyle/Q3 plan (old tab).md');
+    assert.strictEqual(dec(await vscode.workspace.fs.readFile(moved)), 'Saved from an old tab of B.');
   });
 });
