@@ -25,6 +25,8 @@ const PAGE_SIZE = 10;
 /** The document both installations hold (see the last step), and its creation and last change. */
 const SAME_ID = 4242;
 const SAME_DATE = new Date('2026-06-01T10:00:00Z');
+/** The document both installations hold while two accounts are signed in (see add-second-account). */
+const TWIN_ID = 9191;
 /** The whole tier, start to stop (a normal run takes about 110 s, the restart step about 40 of them, the Accounts menu's sign-out and sign-in about 10; 175 s on a busy machine; the account folder's reload adds two window loads). */
 const LIMIT_MS = 460_000;
 
@@ -737,6 +739,34 @@ async function story(steps: Steps, wb: Workbench, other: Sandbox): Promise<void>
     await ui.row('Documents', 'Second account letter').waitFor({ timeout: 20_000 });
     await shot('two-roots');
     assert(other.requests.some((r) => r.route === 'documents.list'), 'the second root listed its documents from the second server');
+
+    // One document of the same id and name on both servers (a production and a staging server both holding "Q3 plan"),
+    // opened from each account into one editor group: two tabs of one name that read apart, each naming its server.
+    const twin = (result: string): SandboxDocument => ({ id: TWIN_ID, name: 'Q3 plan', templateId: TEMPLATE.id, result, words: 4, favorite: false, createdAt: SAME_DATE, updatedAt: SAME_DATE });
+    sandbox.documents.set(TWIN_ID, twin('The plan on the first server.'));
+    other.documents.set(TWIN_ID, twin('The plan on the second server.'));
+    for (const [host, text] of [[hostA, 'first server'], [hostB, 'second server']] as const) {
+      await ui.runCommand('Content Docs: Go to Document');
+      const account = ui.quickPickRows.filter({ hasText: `Sandbox User @ ${host}` }).first();
+      await account.waitFor({ timeout: 10_000 });
+      await account.click();
+      await waitFor('the Go to Document picker', async () => (await ui.quickInputBox.getAttribute('placeholder')) === 'Type part of a document name');
+      await page.keyboard.type('Q3 plan', { delay: 10 });
+      const item = ui.quickPickRows.filter({ hasText: 'Q3 plan' }).first();
+      await item.waitFor({ timeout: 15_000 });
+      await item.click();
+      await waitFor(`the editor to show the plan on the ${text}`, async () => (await ui.activeEditorText()).includes(text), 15_000);
+      // Kept (not a preview): the next document opened does not take its place.
+      await ui.runCommand('View: Keep Editor');
+    }
+    const twinTabs = page.locator('.tabs-container .tab').filter({ hasText: 'Q3 plan.md' });
+    await waitFor('two tabs "Q3 plan.md"', async () => (await twinTabs.count()) === 2, 10_000);
+    const descriptions = await twinTabs.locator('.label-description').allTextContents();
+    assert(descriptions.some((d) => d.includes(hostA)) && descriptions.some((d) => d.includes(hostB)), `each tab names its server: ${JSON.stringify(descriptions)}`);
+    await page.locator('.part.editor .title').first().screenshot({ path: path.join(steps.screenshotDir, 'add-second-account-tabs-apart-tab-bar.png') });
+    await shot('tabs-apart');
+    await ui.runCommand('View: Close All Editors');
+    await waitFor('no tab of "Q3 plan.md"', async () => (await twinTabs.count()) === 0, 10_000);
 
     // VS Code's Accounts menu lists both; Sign Out on the second removes it after VS Code asks.
     const accounts = page.locator('.activitybar a.action-label[aria-label^="Accounts"]').first();
