@@ -528,6 +528,11 @@ export class DocumentFileSystem extends Disposable implements vscode.FileSystemP
         if (!this.live()) await this.accountsMade();
         return this.live() ? this.accountLabel : undefined;
       },
+      hostFolder: async () => {
+        if (!this.live()) await this.accountsMade();
+        const live = this.live();
+        return live && hostFolderName(live.documentsUrl);
+      },
       index: this.index,
       ensureIndex: () => this.ensureIndex(),
       names: (id) => this.records.names(id),

@@ -102,11 +102,13 @@ export type DocumentPathPart = { readonly kind: 'file'; readonly file: string } 
  * What the path segments of a document's own URI name: `/<host>/<Template>/<Name>.md`, and the form of earlier
  * versions, `/<Template>/<Name>.md` (a restored tab). The file is the last segment: the third, or the second when it
  * has a document's extension (`.md`, `.txt`, `.html`), which a file name always has; else the second is the folder
- * `/<host>/<Template>` (of a template whose name ends like a file name, that folder reads as a file: it is no tab's).
- * Undefined for a deeper path.
+ * `/<host>/<Template>`. `hostFolder`, the first folder of the account's documents (see {@link hostFolderName}), when
+ * known, tells that folder from a file of the earlier form whatever the template is called (`/<host>/Notes.md` is the
+ * folder of a template named "Notes.md"). Undefined for a deeper path.
  */
-export function documentPathPart(segs: readonly string[]): DocumentPathPart | undefined {
-  if (segs.length === 3 || (segs.length === 2 && extensionOfFileName(segs[1]) !== '')) return { kind: 'file', file: segs[segs.length - 1] };
+export function documentPathPart(segs: readonly string[], hostFolder?: string): DocumentPathPart | undefined {
+  const file = segs.length === 3 || (segs.length === 2 && segs[0] !== hostFolder && extensionOfFileName(segs[1]) !== '');
+  if (file) return { kind: 'file', file: segs[segs.length - 1] };
   return segs.length <= 2 ? { kind: 'folder', depth: segs.length } : undefined;
 }
 

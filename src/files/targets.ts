@@ -15,6 +15,8 @@ export type Target =
 export interface TargetContext {
   /** The label of the account the file system serves, while it is signed in (undefined: it is not). */
   account(): Promise<string | undefined>;
+  /** The first folder of its documents' own URIs (its documents server's host), while it is signed in. */
+  hostFolder(): Promise<string | undefined>;
   readonly index: AccountIndex;
   /** Loads the account listing when it is not loaded (throws a FileSystemError when it fails). */
   ensureIndex(): Promise<void>;
@@ -60,7 +62,8 @@ async function resolve(uri: vscode.Uri, why: string, ctx: TargetContext): Promis
   // hold nothing of the server's and cost no request: VS Code asks for them before it saves, and the save itself
   // (writeFile) then says whose document it is.
   const docId = documentIdFromUri(uri);
-  const part = docId === undefined ? undefined : documentPathPart(segs);
+  // Only a path of two segments may be either form's: `/<host>/<Template>` (a folder) or `/<Template>/<Name>.md`.
+  const part = docId === undefined ? undefined : documentPathPart(segs, segs.length === 2 ? await ctx.hostFolder() : undefined);
   if (isAccountUri(uri) || isLegacyUri(uri) || part?.kind !== 'folder') await checkAccount(uri, ctx);
   if (isAccountUri(uri)) {
     if (segs.length === 0) {

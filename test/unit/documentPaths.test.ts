@@ -46,6 +46,19 @@ describe('document URIs: the host folder and the file (vscode-free)', () => {
     assert.deepEqual(documentPathPart(['Freestyle', 'Page.html']), { kind: 'file', file: 'Page.html' });
   });
 
+  it('the host folder, when known, tells the folder of a template named like a file from a file of the earlier form', () => {
+    const host = 'content.example.com';
+    assert.deepEqual(documentPathPart([host, 'Notes.md'], host), { kind: 'folder', depth: 2 });
+    assert.deepEqual(documentPathPart([host, 'Notes.md', 'Plan.md'], host), { kind: 'file', file: 'Plan.md' });
+    assert.deepEqual(documentPathPart(['Notes.md', 'Plan.md'], host), { kind: 'file', file: 'Plan.md' }, 'the earlier form on that template');
+    assert.deepEqual(documentPathPart(['Notes.md'], host), { kind: 'folder', depth: 1 });
+    assert.deepEqual(documentPathPart(['Blog post', 'Q3 plan.md'], host), { kind: 'file', file: 'Q3 plan.md' });
+    assert.deepEqual(documentPathPart([host, 'Blog post'], host), { kind: 'folder', depth: 2 });
+    // A server whose host ends like a file name (Moldova's .md): its folder is the first, never a file.
+    assert.deepEqual(documentPathPart(['docs.example.md'], 'docs.example.md'), { kind: 'folder', depth: 1 });
+    assert.deepEqual(documentPathPart(['docs.example.md', 'Blog post', 'Q3 plan.md'], 'docs.example.md'), { kind: 'file', file: 'Q3 plan.md' });
+  });
+
   it('deeper paths name nothing', () => {
     assert.equal(documentPathPart(['h', 'Blog post', 'Q3 plan.md', 'more']), undefined);
   });
