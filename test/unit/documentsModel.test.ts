@@ -257,6 +257,54 @@ describe('DocumentsModel (the Documents view without vscode, against the sandbox
     assert.equal(env.model.countOf('all'), 1, 'and it counts');
   });
 
+  it('in the turn before the background count\'s first request, its account removed, Hide Empty turned off or a Refresh: nothing is sent', async () => {
+    put(sb, 1, 'A', 4);
+    const backgroundLists = (e: NonNullable<typeof env>) => {
+      const sent: string[] = [];
+      const list = e.service.list.bind(e.service);
+      e.service.list = (q, call) => {
+        if (call && 'priority' in call && call.priority === 'background') sent.push(JSON.stringify(q));
+        return list(q, call);
+      };
+      return sent;
+    };
+    const settle = () => new Promise((r) => setTimeout(r, 50));
+
+    // The account removed (its model disposed) while the count waits its turn.
+    const removed = setup(sb, { hideEmpty: true });
+    const sentRemoved = backgroundLists(removed);
+    await removed.model.rootChildren();
+    assert.equal(removed.model.counting.state, 'running');
+    removed.dispose();
+    await removed.model.countingDone;
+    await settle();
+    assert.deepEqual(sentRemoved, [], 'a removed account sends nothing');
+
+    // Hide Empty turned off (the view not on screen): the counts are no longer wanted.
+    env = setup(sb, { hideEmpty: true });
+    const sent = backgroundLists(env);
+    await env.model.rootChildren();
+    env.settings.hideEmpty = false;
+    env.model.hideEmptyChanged();
+    await env.model.countingDone;
+    await settle();
+    assert.deepEqual(sent, [], 'counts no longer wanted: nothing sent');
+    assert.equal(env.model.counting.state, 'idle');
+
+    // A Refresh: the count of before sends nothing; the one the view's next read starts counts once.
+    env.settings.hideEmpty = true;
+    env.model.hideEmptyChanged();
+    await env.model.rootChildren();
+    env.model.refresh();
+    await settle();
+    assert.deepEqual(sent, [], 'the count a Refresh stopped sent nothing');
+    await env.model.rootChildren();
+    await env.model.countingDone;
+    assert.equal(sent.length, 1, `one count after the Refresh: ${sent.join(' ')}`);
+    assert.equal(env.model.countOf('all'), 1);
+    assert.equal(listRequests(sb).length, 1, 'the server heard one request in all');
+  });
+
   it('a custom template seen in a page becomes a group counted as "some", and is remembered in the saved state', async () => {
     put(sb, 1, 'Custom one', 77, { templateName: 'My Template' });
     env = setup(sb);
