@@ -72,6 +72,11 @@ describe('document URIs: a template named like a file, tabs of the earlier form,
     assert.deepStrictEqual(await vscode.workspace.fs.readDirectory(folder), [[`${NOTES_NAME}.md`, vscode.FileType.File]]);
     assert.deepStrictEqual(await vscode.workspace.fs.readDirectory(uri.with({ path: `/${host}` })), [[NOTES_TEMPLATE, vscode.FileType.Directory]]);
 
+    // The folder is not the document: renaming or deleting it does nothing to the document.
+    await assert.rejects(Promise.resolve(vscode.workspace.fs.rename(folder, uri.with({ path: `/${host}/Other.md` }))));
+    await assert.rejects(Promise.resolve(vscode.workspace.fs.delete(folder)), /A template folder cannot be deleted/);
+    assert.strictEqual(a.documents.get(NOTES)?.name, NOTES_NAME, 'the document is there under its name');
+
     await replaceAll(editor, 'Saved on a template named like a file.');
     assert.strictEqual(await editor.document.save(), true);
     assert.strictEqual(a.documents.get(NOTES)!.result, 'Saved on a template named like a file.');
@@ -129,6 +134,8 @@ describe('document URIs: a template named like a file, tabs of the earlier form,
       ['https://Content.Example.COM/content/', 'content.example.com'],
       ['https://content.example.com:443/', 'content.example.com'],
       ['http://docs.example.md:8080', 'docs.example.md:8080'],
+      // A one-letter host with a port reads like a Windows drive ("c:") to VS Code's URI.
+      ['http://C:8080', 'c:8080'],
     ];
     for (const [server, host] of cases) {
       const uri = documentUri(doc, { label, documentsUrl: server });
