@@ -126,6 +126,23 @@ describe('document URIs: a template named like a file, tabs of the earlier form,
     assert.strictEqual(a.documents.get(ID)!.result, 'Unsaved before the rename.');
   });
 
+  it('Open Beside of a generated document whose tab of the earlier form is open with unsaved text: that tab\'s text is shown, not a second copy', async () => {
+    const old = vscode.Uri.from({ scheme: 'content-docs', authority: `${ID}.${label}`, path: `/Freestyle/${NAME}.md` });
+    const editor = await vscode.window.showTextDocument(old, { preview: false, viewColumn: vscode.ViewColumn.One });
+    await replaceAll(editor, 'Unsaved in the old tab.');
+    // A proposal tab restored after a reload (it names its document and account).
+    const proposal = vscode.Uri.from({
+      scheme: 'content-docs-proposal',
+      path: '/earlier-window-1/notes.md',
+      query: new URLSearchParams({ document: String(ID), name: NAME, account: label }).toString(),
+    });
+    const beside = await vscode.commands.executeCommand<vscode.TextEditor | undefined>(CMD.proposalOpenDocument, proposal);
+    assert.ok(beside, 'the document opened');
+    assert.strictEqual(beside.document.uri.toString(), old.toString(), 'the document\'s tab of the earlier form');
+    assert.strictEqual(beside.document.getText(), 'Unsaved in the old tab.');
+    assert.deepStrictEqual([...new Set(tabUris().filter((u) => u.authority === old.authority).map(String))], [old.toString()], 'no tab of another address for it');
+  });
+
   it('URIs of servers with odd hosts (IPv6, a port, upper case, a path, a default port) read back as made, their file the last segment', () => {
     const doc = { id: 12, name: 'Q3 plan', template: { id: 1 } };
     const cases: Array<[string, string]> = [
