@@ -265,6 +265,25 @@ describe('Documents view groups: counts, Hide Empty, template names, the account
       for (const g of env.model.templateGroups()) assert.equal(typeof env.model.countOf(g.key), 'number', g.name);
     });
 
+    it('the view hidden in the turn before the count\'s first request (Hide Empty off): nothing is sent; shown again, it counts', async () => {
+      put(sb, 1, 'Plain', 4);
+      env = setup(sb, { visible: true });
+      await env.model.rootChildren();
+      assert.equal(env.model.counting.state, 'running');
+      env.settings.visible = false;
+      env.model.visibilityChanged();
+      await env.model.countingDone;
+      await new Promise((r) => setTimeout(r, 50));
+      assert.deepEqual(listRequests(sb).map((r) => JSON.stringify(r.query)), [], 'counts no longer wanted: nothing sent');
+      assert.equal(env.model.counting.state, 'idle');
+      env.settings.visible = true;
+      env.model.visibilityChanged();
+      await env.model.rootChildren();
+      await env.model.countingDone;
+      assert.equal(env.model.countOf('t4'), 1);
+      assert.equal(listRequests(sb).length, 1, 'one walk of All Documents');
+    });
+
     it('not shown and Hide Empty off: nothing is counted', async () => {
       put(sb, 1, 'Plain', 4);
       env = setup(sb);
