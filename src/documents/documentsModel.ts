@@ -223,9 +223,19 @@ export class DocumentsModel implements Disposable {
     return this.#hideEmpty || this.#host.countsWanted?.() === true;
   }
 
-  /** The view came on screen (or left it): its counts are wanted now, so the root is read again and counting starts. */
+  /**
+   * The view came on screen: its counts are wanted now, so the root is read again and counting starts. It left the
+   * screen (Hide Empty off): counting stops, nothing more is sent; what it counted stays, the rest is counted when the
+   * view is shown again.
+   */
   visibilityChanged(): void {
-    if (this.#countsWanted && this.#countState === 'idle') this.#fire(undefined);
+    if (this.#countsWanted) {
+      if (this.#countState === 'idle') this.#fire(undefined);
+    } else if (this.#countAbort) {
+      this.#stopCounting();
+      this.#countState = 'idle';
+      this.#_onDidChangeCounting.fire();
+    }
   }
 
   get counting(): Counting {
