@@ -48,6 +48,7 @@ function setup(sb: Sandbox, opts: { pageSize?: PageSize; sort?: DocumentSortSett
   model.onDidChange((n) => changes.push(n));
   return {
     model,
+    host,
     service,
     settings,
     persisted,
@@ -236,6 +237,25 @@ describe('DocumentsModel (the Documents view without vscode, against the sandbox
     assert.equal(env.model.countOf('all'), 4);
     assert.equal(env.model.countOf('favorites'), 1);
     assert.equal(env.model.countOf('t77'), 1);
+  });
+
+  it('the default sort setting is read once, and again only when it changes (every row asks for the sort on every draw)', async () => {
+    env = setup(sb, { sort: 'newest' });
+    let reads = 0;
+    const settings = env.settings;
+    const readSetting = () => {
+      reads++;
+      return settings.sort;
+    };
+    env.model.dispose();
+    env.model = new DocumentsModel(env.service, { ...env.host, defaultSort: readSetting }, undefined);
+    for (let i = 0; i < 1000; i++) assert.equal(env.model.sort, 'newest');
+    assert.equal(reads, 1, 'read once for a thousand rows');
+    env.settings.sort = 'nameAsc';
+    env.model.defaultSortChanged();
+    assert.equal(env.model.sort, 'nameAsc', 'the changed setting is read');
+    assert.equal(env.model.sort, 'nameAsc');
+    assert.equal(reads, 2);
   });
 
   it("the background count asks the server only after the view has its rows and the views' own requests of that moment left", async () => {
