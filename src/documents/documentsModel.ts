@@ -196,8 +196,14 @@ export class DocumentsModel implements Disposable {
   // --- View choices (persisted) -------------------------------------------------------------------
 
   get sort(): DocumentSortSetting {
-    return this.#viewState.sort ?? this.#host.defaultSort();
+    return this.#viewState.sort ?? (this.#defaultSort ??= this.#host.defaultSort());
   }
+
+  /**
+   * The default sort setting as last read: every row asks for the sort on every draw (its date says the one the list
+   * is sorted by), and VS Code draws every row of a group again on each Load more. Read again when it changes.
+   */
+  #defaultSort: DocumentSortSetting | undefined;
 
   get favoritesOnly(): boolean {
     return this.#favoritesOnly;
@@ -291,6 +297,7 @@ export class DocumentsModel implements Disposable {
   }
 
   defaultSortChanged(): void {
+    this.#defaultSort = undefined;
     if (!this.#viewState.sort) this.#clearLists(true);
   }
 

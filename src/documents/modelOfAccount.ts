@@ -51,8 +51,9 @@ export function documentsModelOf(
   );
   // The settings the model follows (an account's server is its own: another server is another account).
   const settings = vscode.workspace.onDidChangeConfiguration((e) => {
+    // Settings Sync may change several at once: each is followed.
     if (config.affects(e, 'documents.pageSize')) model.pageSizeChanged();
-    else if (config.affects(e, 'documents.defaultSort')) model.defaultSortChanged();
+    if (config.affects(e, 'documents.defaultSort')) model.defaultSortChanged();
     if (config.affects(e, 'documents.hideEmptyTemplates')) model.hideEmptyChanged();
   });
   return disposingWith({ model, link }, settings, model);
