@@ -72,7 +72,6 @@ async function knownDocument(s: DocumentsNeeds, arg: unknown, t: DocumentTarget)
   return t.account.documents.fetch(t.id);
 }
 
-
 function noDocument(s: DocumentsNeeds, arg: unknown, verb: string): Error {
   return accountGone(s, arg) ?? new Error(vscode.l10n.t('There is no document to {0}: choose one in the Documents view, or run this from an open document.', verb));
 }

@@ -4,7 +4,7 @@ import type { ContentDocument } from '../api/index';
 import { templateName } from '../api/templates';
 import { charLength, CREATIVITY_LEVELS, creativityName, LIMITS, nearestCreativity, type Creativity } from '../api/validate';
 import { CMD } from '../constants';
-import { ACCOUNT_FOLDER_NAME, accountRoot, documentUri, tabUris } from './uris';
+import { ACCOUNT_FOLDER_NAME, accountRoot, documentUri, openTabOf } from './uris';
 import { describeError, errorKind, isApiError, isCancellation } from '../util/errors';
 import { showError } from '../util/run';
 import { accountGone, documentTargetOf, type DocumentTarget } from '../documents/target';
@@ -64,10 +64,7 @@ async function openTarget(
   const { documents } = account;
   // Only a document shown in a tab is reused: VS Code keeps closed documents' models around for a while,
   // and those may hold text the server has changed since.
-  const open = tabUris().find((uri) => {
-    const shown = s.fs.documentOf(uri);
-    return shown?.account === account && shown.id === id;
-  });
+  const open = openTabOf((uri) => s.fs.documentOf(uri), account, id);
   if (open) return vscode.window.showTextDocument(open, { preview: options.preview, viewColumn: options.viewColumn });
 
   const known = documents.get(id);

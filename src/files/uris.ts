@@ -119,6 +119,17 @@ export function fileNameOf(uri: vscode.Uri): string | undefined {
 }
 
 /**
+ * The address of a tab showing document `id` of `account` (its own URI of either form, or an account path), if one is
+ * open: one document, one editor, whatever address it was opened under. `documentOf` is the file system's.
+ */
+export function openTabOf<A>(documentOf: (uri: vscode.Uri) => { readonly account: A; readonly id: number } | undefined, account: A, id: number): vscode.Uri | undefined {
+  return tabUris().find((uri) => {
+    const shown = documentOf(uri);
+    return shown?.account === account && shown.id === id;
+  });
+}
+
+/**
  * The `content-docs:` URIs shown in editor tabs. VS Code keeps the models of closed editors around for a
  * while; those are not worth a request (VS Code re-reads a model when it is shown again).
  */

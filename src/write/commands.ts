@@ -7,7 +7,7 @@ import { TEMPLATES, templateName } from '../api/templates';
 import { CREATIVITY_LEVELS, creativityName, nearestCreativity, serverTrim, type Creativity } from '../api/validate';
 import type { CommandParts } from '../util/commandTypes';
 import { CMD, PROPOSAL_SCHEME, STATE } from '../constants';
-import { documentUri, tabUris } from '../files/uris';
+import { documentUri, openTabOf } from '../files/uris';
 import type { Account } from '../accounts/account';
 import { accountInUse, chooseAccount } from '../accounts/pick';
 import type { DocumentsTreeProvider } from '../documents/documentsTree';
@@ -855,10 +855,7 @@ export class Writer implements vscode.Disposable {
     const account = label !== undefined ? await this.accountNamed(label) : all.length === 1 ? all[0] : undefined;
     if (!account) throw anotherAccount(`#${id}`);
     // A tab of the document already open (its address of either form) is the one shown: one document, one text.
-    const open = tabUris().find((uri) => {
-      const shown = this.s.fs.documentOf(uri);
-      return shown?.account === account && shown.id === id;
-    });
+    const open = openTabOf((uri) => this.s.fs.documentOf(uri), account, id);
     if (open) return vscode.window.showTextDocument(open, { viewColumn: vscode.ViewColumn.Beside, preview: true });
     const doc = account.documents.get(id) ?? (await account.documents.fetch(id));
     this.s.fs.remember(doc);
