@@ -5,7 +5,7 @@ import { projectKey, type ProjectsModel } from './projectsModel';
 import type { ProjectsViewLink } from './modelOfAccount';
 import type { ErrorNode, ProjectItemNode, ProjectNode, ProjectSearchNode } from '../model/nodes';
 import type { Logger } from '../util/log';
-import { dateTime, formatCount, md, parseDate, reports, shortDate } from '../tree/format';
+import { dateTime, formatCount, formatScore, md, parseDate, reports, shortDate } from '../tree/format';
 import { PagedTreeBase } from '../tree/pagedTree';
 import { averageScore, BADGE } from './projectScore';
 import { isolateName } from '../tree/bidi';
@@ -94,7 +94,7 @@ export class ProjectsTreeProvider extends PagedTreeBase<ProjectNode> {
     item.id = `project:${projectKey(p.project)}`;
     const score = averageScore(p);
     const parts = [];
-    if (score) parts.push(`${score.badge} ${formatResult(score.average)}`);
+    if (score) parts.push(`${score.badge} ${formatScore(score.average)}`);
     parts.push(reports(p.reports));
     const created = parseDate(p.created_at);
     if (created) parts.push(shortDate(created));
@@ -102,7 +102,7 @@ export class ProjectsTreeProvider extends PagedTreeBase<ProjectNode> {
     // A screen reader reads the badge in words. The role stays VS Code's (a tree item: its API asks a TreeItem in a tree to
     // set none), so the row keeps its place in the tree's keyboard and screen-reader navigation.
     item.accessibilityInformation = {
-      label: spokenProject(name, score && { average: formatResult(score.average), badge: score.badge }, reports(p.reports), created && shortDate(created)),
+      label: spokenProject(name, score && { average: formatScore(score.average), badge: score.badge }, reports(p.reports), created && shortDate(created)),
     };
     // The product's badge colours: green for Good, yellow for Decent, red for Bad.
     const colour = score && new vscode.ThemeColor(score.badge === BADGE.good ? 'charts.green' : score.badge === BADGE.decent ? 'charts.yellow' : 'charts.red');
@@ -160,11 +160,6 @@ function spokenProject(name: string, score: { average: string; badge: string } |
   return created ? vscode.l10n.t('{0}, no score yet, {1}, created {2}', name, reportCount, created) : vscode.l10n.t('{0}, no score yet, {1}', name, reportCount);
 }
 
-/** A score (0–100, one decimal at most) as the display language writes it: 27.5, 27,5. */
-function formatResult(n: number): string {
-  return n.toLocaleString(vscode.env.language || 'en', { minimumFractionDigits: Number.isInteger(n) ? 0 : 1, maximumFractionDigits: 1 });
-}
-
 function projectTooltip(node: ProjectItemNode): vscode.MarkdownString {
   const p = node.project;
   const created = parseDate(p.created_at);
@@ -172,7 +167,7 @@ function projectTooltip(node: ProjectItemNode): vscode.MarkdownString {
   const score = averageScore(p);
   if (score) {
     // The score, its badge, then how the product gives the badges (CONTRACT.md: above 79 Good, above 49 Decent, else Bad).
-    lines.push('', vscode.l10n.t('Average score: {0} of 100: {1} (Good above 79, Decent above 49)', formatResult(score.average), score.badge));
+    lines.push('', vscode.l10n.t('Average score: {0} of 100: {1} (Good above 79, Decent above 49)', formatScore(score.average), score.badge));
   }
   lines.push('', vscode.l10n.t('Click to open its reports in the browser.'));
   if (created) lines.push('', `${vscode.l10n.t('Created')}: ${dateTime(created)}`);

@@ -38,6 +38,7 @@ function formatter<T>(key: string, make: (loc: string) => T): T | undefined {
 export function prepareFormats(): void {
   shortDate(new Date(0));
   formatCount(0);
+  formatScore(0.5);
   fromNow(new Date(0), 3_600_000);
 }
 
@@ -89,6 +90,16 @@ export function clockTime(date: Date): string {
 
 export function formatCount(n: number): string {
   const f = formatter('number', (loc) => new Intl.NumberFormat(loc));
+  return f ? f.format(n) : String(n);
+}
+
+/**
+ * A score (0–100, one decimal at most) as the display language writes it: 27.5, 27,5, 80. Made once, as the other
+ * formatters: `toLocaleString` with options builds a formatter on every call, twice per row of the Projects view.
+ */
+export function formatScore(n: number): string {
+  const whole = Number.isInteger(n);
+  const f = formatter(whole ? 'score' : 'scoreTenths', (loc) => new Intl.NumberFormat(loc, { minimumFractionDigits: whole ? 0 : 1, maximumFractionDigits: 1 }));
   return f ? f.format(n) : String(n);
 }
 
