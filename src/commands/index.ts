@@ -45,6 +45,10 @@ export function commandRegistrar(log: Logger, services: () => CommandServices, l
       runCommand(log, { action: `Couldn't run ${id.replace('contentDocs.', '')}` }, async () => {
         // The services (dist/core.js) too are built on the first command, if no view or document built them before.
         table ??= loadTable().commandTable(services());
+        // The accounts of the key and settings heard so far are made before a command reads them: the first command of
+        // a window builds the services, and the account of a key stored earlier is made then (its label read from
+        // SecretStorage): without this wait, a signed-in writer would be told to sign in.
+        await services().registry.settled();
         const handler = table[id];
         if (!handler) throw new Error(`The command ${id} has no implementation.`);
         // A key pressed in the Documents view (its keybindings pass the marker): the document row in focus there,

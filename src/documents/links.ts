@@ -94,6 +94,9 @@ export async function openLink(s: FilesNeeds, uri: vscode.Uri): Promise<vscode.T
     );
     return undefined;
   }
+  // A link may be what activated the extension and built its services: the account of a key stored earlier is made
+  // now (its label read from SecretStorage), and a link of its server must find it.
+  await s.registry.settled();
   const accounts = s.registry.all().filter((a) => serverKey(a.documentsUrl) === link.server);
   if (accounts.length === 0) {
     void vscode.window.showErrorMessage(

@@ -217,6 +217,10 @@ export class AccountRootsTree<N extends object> extends Disposable implements vs
 
   async getChildren(node?: N | AccountRootNode): Promise<(N | AccountRootNode)[]> {
     if (!node) {
+      // The accounts of the key and settings heard so far, made first: the views' first request for rows in a window
+      // builds the services, and the account of a key stored earlier is made then (its label read from SecretStorage).
+      // The first answer has its rows, not an empty view followed by a refresh.
+      await this.registry.settled();
       if (!this.registry.several) {
         // One account: its tree, with no root row. None: nothing (the view's welcome asks to sign in).
         const only = this.registry.all()[0];

@@ -1,0 +1,117 @@
+/**
+ * A window's first use after a start with a key already stored (a reload, a restart, a restored window): the services
+ * are built by that first use — the views' first request for rows, or the first command — and the account of the key
+ * and settings is made then (its label is read from SecretStorage). What the first use reads of the accounts must be
+ * that account, not "none yet": the views answer with its rows (not an empty view, then a refresh), and a command finds
+ * it (not "You are not signed in").
+ *
+ * Each test builds the services' parts as createServices does, beside the window's own (which are built and signed in
+ * to the sandbox): a registry of their own, made from the same key and settings.
+ */
+import * as assert from 'assert';
+import * as vscode from 'vscode';
+import type { Account } from '../../src/accounts/account';
+import { AccountRegistry } from '../../src/accounts/registry';
+import type { SignIn } from '../../src/accounts/credentials';
+import { commandRegistrar } from '../../src/commands/index';
+import type { CommandTable } from '../../src/commands/index';
+import { documentsModelOf } from '../../src/documents/modelOfAccount';
+import { DocumentsTreeProvider } from '../../src/documents/documentsTree';
+import type { DocNode } from '../../src/model/nodes';
+import { AccountRootsTree } from '../../src/tree/accountRoots';
+import { openLink } from '../../src/documents/links';
+import type { TestServices } from '../kit/services';
+import { startSandbox, type Sandbox } from '../sandbox/server';
+import { closeAll, EXTENSION_ID, services, until, useSandbox } from './reliabilityKit';
+
+/** View state kept in memory (a window's globalState is the real services'). */
+function memento(): vscode.Memento {
+  const values = new Map<string, unknown>();
+  return {
+    keys: () => [...values.keys()],
+    get: <T>(key: string, fallback?: T) => (values.has(key) ? (values.get(key) as T) : fallback),
+    update: (key: string, value: unknown) => {
+      values.set(key, value);
+      return Promise.resolve();
+    },
+  };
+}
+
+const SIGNED_IN: SignIn = { hasKey: () => Promise.resolve(true), onDidChange: () => new vscode.Disposable(() => undefined) };
+
+describe("a window's first use (the services built by it) reads the account of the key already stored", function () {
+  this.timeout(60_000);
+  let sandbox: Sandbox;
+  let s: TestServices;
+  const owned: vscode.Disposable[] = [];
+
+  before(async () => {
+    sandbox = await startSandbox({ rateLimit: 0, storeDelayMs: 0 });
+    s = await services();
+    await useSandbox(s, sandbox);
+  });
+
+  afterEach(() => {
+    for (const d of owned.splice(0)) d.dispose();
+  });
+
+  after(async () => {
+    await sandbox?.close();
+  });
+
+  /** A registry as createServices makes it, right now: the account of the settings is being made. */
+  function freshRegistry(): AccountRegistry {
+    const state = memento();
+    const registry = new AccountRegistry(s.credentials, s.context.secrets, s.context.globalState, s.log, {
+      library: s.library,
+      modelsOf: {
+        documents: (a) => documentsModelOf(a, state, s.log),
+        projects: () => {
+          throw new Error('no Projects model here');
+        },
+      },
+    });
+    owned.push(registry);
+    return registry;
+  }
+
+  /** The window's services, with that registry in place of theirs. */
+  const withRegistry = (registry: AccountRegistry): TestServices => Object.create(s, { registry: { value: registry } }) as TestServices;
+
+  it("the Documents view's first request for rows answers with the account's groups, not an empty view", async () => {
+    const registry = freshRegistry();
+    const view = new AccountRootsTree<DocNode>(registry, (a: Account) => {
+      const { model, link } = a.documentsModel;
+      return new DocumentsTreeProvider(model, link, SIGNED_IN, memento(), s.log);
+    });
+    owned.push(view);
+    // VS Code asks for the rows in the same moment the services are built (the first getChildren builds them).
+    const rows = await view.getChildren();
+    const kinds = rows.map((r) => (r as { kind?: string }).kind);
+    assert.ok(kinds.includes('all') && kinds.includes('favorites') && kinds.includes('template'), `the account's groups: ${kinds.join(', ')}`);
+    assert.strictEqual(registry.all().length, 1);
+  });
+
+  it('a command run first in the window (the services built by it) finds the signed-in account', async () => {
+    const registry = freshRegistry();
+    const id = 'contentDocs.firstUseInWindowProbe';
+    let seen: string[] | undefined;
+    const table = { [id]: () => void (seen = registry.all().map((a) => a.label)) } as unknown as CommandTable;
+    const register = commandRegistrar(s.log, () => withRegistry(registry), (() => ({ commandTable: () => table })) as never);
+    owned.push(...register([id as never]));
+    await vscode.commands.executeCommand(id);
+    const label = await s.credentials.accountLabel();
+    assert.deepStrictEqual(seen, [label], 'the command read the account of the stored key');
+  });
+
+  it('a link opened first in a window (the extension activated by it) opens its document in the signed-in account', async () => {
+    await closeAll();
+    const registry = freshRegistry();
+    const [id] = [...sandbox.documents.keys()];
+    const link = vscode.Uri.parse(`${vscode.env.uriScheme}://${EXTENSION_ID}/open`).with({ query: `server=${encodeURIComponent(sandbox.docsUrl)}&id=${id}` });
+    const editor = await openLink(withRegistry(registry), link);
+    assert.ok(editor, 'the linked document opened (not refused as "no account signed in here")');
+    await until('the linked document open', () => vscode.window.activeTextEditor?.document === editor.document);
+    await closeAll();
+  });
+});
