@@ -30,6 +30,9 @@ describe('Connect an Outside Agent (MCP)…: the configuration an agent starts t
   before(async () => {
     sandbox = await startSandbox({ rateLimit: 0, storeDelayMs: 0 });
     s = await services();
+    // The views closed: a view left open by an earlier suite reads its rows again when the account changes, and those
+    // reads are not the command's.
+    await vscode.commands.executeCommand('workbench.action.closeSidebar');
     await useSandbox(s, sandbox);
     previousPrompter = s.prompter.current;
     s.prompter.current = prompter;
