@@ -12,6 +12,7 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { Account } from '../../src/accounts/account';
 import { AccountRegistry } from '../../src/accounts/registry';
+import { AccountsMenu } from '../../src/accounts/accountsMenu';
 import type { SignIn } from '../../src/accounts/credentials';
 import { commandRegistrar } from '../../src/commands/index';
 import type { CommandTable } from '../../src/commands/index';
@@ -22,7 +23,7 @@ import { AccountRootsTree } from '../../src/tree/accountRoots';
 import { openLink } from '../../src/documents/links';
 import type { TestServices } from '../kit/services';
 import { startSandbox, type Sandbox } from '../sandbox/server';
-import { closeAll, EXTENSION_ID, services, until, useSandbox } from './reliabilityKit';
+import { closeAll, EXTENSION_ID, services, sleep, until, useSandbox } from './reliabilityKit';
 
 /** View state kept in memory (a window's globalState is the real services'). */
 function memento(): vscode.Memento {
@@ -114,4 +115,20 @@ describe("a window's first use (the services built by it) reads the account of t
     await until('the linked document open', () => vscode.window.activeTextEditor?.document === editor.document);
     await closeAll();
   });
+
+  it("the Accounts menu asked for its sessions as the services are built lists the signed-in account, and tells no removal of it", async () => {
+    const label = await s.credentials.accountLabel();
+    const menu = new AccountsMenu(s.credentials, s.context.globalState, s.log);
+    owned.push(menu);
+    // Before the services: the menu lists the key's account from SecretStorage itself.
+    assert.deepStrictEqual((await menu.getSessions()).map((x) => x.id), [label]);
+    const removed: string[] = [];
+    owned.push(menu.onDidChangeSessions((e) => removed.push(...(e.removed ?? []).map((x) => x.id))));
+    menu.connect(freshRegistry());
+    // VS Code (or its MCP servers' list) asks in the same moment the services are built.
+    assert.deepStrictEqual((await menu.getSessions()).map((x) => x.id), [label], "the menu's sessions");
+    await sleep(400);
+    assert.deepStrictEqual(removed, [], 'no session was told removed');
+  });
+
 });
