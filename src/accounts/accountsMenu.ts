@@ -107,6 +107,9 @@ export class AccountsMenu extends Disposable implements vscode.AuthenticationPro
    */
   async list(): Promise<MenuAccount[]> {
     if (this.services) {
+      // Built just now (the first use of the window), the account of the key is made a moment later: until then the
+      // services list none, and the menu would drop the signed-in account and add it back.
+      await this.services.settled();
       return this.services.all().map((a) => ({ ...a.spec, name: a.displayName }));
     }
     const out: MenuAccount[] = [];
