@@ -21,9 +21,11 @@ import { DocumentsTreeProvider } from '../../src/documents/documentsTree';
 import type { DocNode } from '../../src/model/nodes';
 import { AccountRootsTree } from '../../src/tree/accountRoots';
 import { openLink } from '../../src/documents/links';
+import { accountOfUri } from '../../src/files/uris';
+import { UsageStatus } from '../../src/usage/usageStatus';
 import type { TestServices } from '../kit/services';
 import { startSandbox, type Sandbox } from '../sandbox/server';
-import { closeAll, EXTENSION_ID, services, sleep, until, useSandbox } from './reliabilityKit';
+import { closeAll, EXTENSION_ID, openDocument, services, sleep, until, useSandbox } from './reliabilityKit';
 
 /** View state kept in memory (a window's globalState is the real services'). */
 function memento(): vscode.Memento {
@@ -129,6 +131,19 @@ describe("a window's first use (the services built by it) reads the account of t
     assert.deepStrictEqual((await menu.getSessions()).map((x) => x.id), [label], "the menu's sessions");
     await sleep(400);
     assert.deepStrictEqual(removed, [], 'no session was told removed');
+  });
+
+  it("the status bar shows the plan usage of the active restored document's account once that account is made", async () => {
+    await closeAll();
+    const [id] = [...sandbox.documents.keys()];
+    await openDocument(id);
+    const registry = freshRegistry();
+    const usage = new UsageStatus(registry, (uri) => registry.byLabel(accountOfUri(uri)));
+    owned.push(usage);
+    const label = await s.credentials.accountLabel();
+    await until("the status bar follows the active document's account", () => usage.account?.label === label);
+    await until('its figures shown', () => usage.state.visible);
+    await closeAll();
   });
 
 });
