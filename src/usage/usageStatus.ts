@@ -25,6 +25,8 @@ export interface UsageItemState {
 /** What the status bar hears of the accounts. */
 export interface UsageAccounts {
   all(): readonly Account[];
+  /** Resolves once the accounts of the key and settings heard so far are made (see AccountRegistry.settled). */
+  settled(): Promise<void>;
   /** Every HTTP exchange, with its account. */
   readonly onDidExchange: Event<{ readonly account: Account; readonly exchange: Exchange }>;
   /** An account was added, removed or made anew. */
@@ -81,6 +83,11 @@ export class UsageStatus extends Disposable {
     });
     this._register(vscode.window.onDidChangeActiveTextEditor(() => this.followEditor()));
     this.followEditor();
+    // Built by a window's first use, the account of the key stored is made a moment later: the active editor (a tab
+    // restored) is of that account, and is followed once it is made (not the account of the first request made).
+    void accounts.settled().then(() => {
+      if (!this.isDisposed) this.followEditor();
+    });
   }
 
   get state(): UsageItemState {
