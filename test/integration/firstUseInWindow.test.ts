@@ -13,7 +13,7 @@ import * as vscode from 'vscode';
 import type { Account } from '../../src/accounts/account';
 import { AccountRegistry } from '../../src/accounts/registry';
 import { AccountsMenu } from '../../src/accounts/accountsMenu';
-import type { SignIn } from '../../src/accounts/credentials';
+import { Credentials, type SignIn } from '../../src/accounts/credentials';
 import { commandRegistrar } from '../../src/commands/index';
 import type { CommandTable } from '../../src/commands/index';
 import { documentsModelOf } from '../../src/documents/modelOfAccount';
@@ -21,11 +21,12 @@ import { DocumentsTreeProvider } from '../../src/documents/documentsTree';
 import type { DocNode } from '../../src/model/nodes';
 import { AccountRootsTree } from '../../src/tree/accountRoots';
 import { openLink } from '../../src/documents/links';
+import { GoneAccountSaves } from '../../src/files/goneAccountSaves';
 import { accountOfUri } from '../../src/files/uris';
 import { UsageStatus } from '../../src/usage/usageStatus';
 import type { TestServices } from '../kit/services';
 import { startSandbox, type Sandbox } from '../sandbox/server';
-import { closeAll, EXTENSION_ID, openDocument, services, sleep, until, useSandbox } from './reliabilityKit';
+import { closeAll, EXTENSION_ID, MessageCapture, openDocument, replaceAll, services, sleep, until, useSandbox } from './reliabilityKit';
 
 /** View state kept in memory (a window's globalState is the real services'). */
 function memento(): vscode.Memento {
@@ -38,6 +39,26 @@ function memento(): vscode.Memento {
       return Promise.resolve();
     },
   };
+}
+
+/** The window's SecretStorage with its reads made by `get` (its writes and change events are the window's). */
+function secretsReadBy(secrets: vscode.SecretStorage, get: (key: string) => Thenable<string | undefined>): vscode.SecretStorage {
+  return {
+    get,
+    store: (key, value) => secrets.store(key, value),
+    delete: (key) => secrets.delete(key),
+    onDidChange: (listener, thisArg, disposables) => secrets.onDidChange(listener, thisArg, disposables),
+  };
+}
+
+/**
+ * The window's SecretStorage, whose reads answer only once `open()` is called (a keyring slow to answer): the account
+ * of the stored key is made only then.
+ */
+function heldSecrets(secrets: vscode.SecretStorage): { secrets: vscode.SecretStorage; open(): void } {
+  let open!: () => void;
+  const opened = new Promise<void>((r) => (open = r));
+  return { secrets: secretsReadBy(secrets, (key) => opened.then(() => secrets.get(key))), open };
 }
 
 const SIGNED_IN: SignIn = { hasKey: () => Promise.resolve(true), onDidChange: () => new vscode.Disposable(() => undefined) };
@@ -62,10 +83,15 @@ describe("a window's first use (the services built by it) reads the account of t
     await sandbox?.close();
   });
 
-  /** A registry as createServices makes it, right now: the account of the settings is being made. */
-  function freshRegistry(): AccountRegistry {
+  /**
+   * A registry as createServices makes it, right now: the account of the settings is being made. `secrets`: the
+   * SecretStorage it and its key read (the window's by default).
+   */
+  function freshRegistry(secrets?: vscode.SecretStorage): AccountRegistry {
     const state = memento();
-    const registry = new AccountRegistry(s.credentials, s.context.secrets, s.context.globalState, s.log, {
+    const credentials = secrets ? new Credentials(secrets, s.log) : s.credentials;
+    if (secrets) owned.push(credentials);
+    const registry = new AccountRegistry(credentials, secrets ?? s.context.secrets, s.context.globalState, s.log, {
       library: s.library,
       modelsOf: {
         documents: (a) => documentsModelOf(a, state, s.log),
@@ -143,6 +169,26 @@ describe("a window's first use (the services built by it) reads the account of t
     const label = await s.credentials.accountLabel();
     await until("the status bar follows the active document's account", () => usage.account?.label === label);
     await until('its figures shown', () => usage.state.visible);
+    await closeAll();
+  });
+
+  it('a save made while the accounts are being made is not told "its account is no longer signed in"', async () => {
+    await closeAll();
+    const [id] = [...sandbox.documents.keys()];
+    const editor = await openDocument(id);
+    const held = heldSecrets(s.context.secrets);
+    const registry = freshRegistry(held.secrets);
+    owned.push(new GoneAccountSaves(registry, s.log));
+    const messages = new MessageCapture().install();
+    owned.push(messages);
+    await replaceAll(editor, `${editor.document.getText()}\n\nSaved while the accounts are made.`);
+    assert.ok(await editor.document.save(), 'saved (to the window\'s account)');
+    held.open();
+    await registry.settled();
+    await sleep(200);
+    const gone = messages.shown.filter((m) => m.message.includes('was not saved'));
+    assert.deepStrictEqual(gone.map((m) => m.message), [], 'no "was not saved" message');
+    assert.strictEqual(registry.all().length, 1);
     await closeAll();
   });
 
