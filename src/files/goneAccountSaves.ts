@@ -10,6 +10,8 @@ export interface SaveAccounts {
   readonly onDidChange: vscode.Event<void>;
   /** Every HTTP exchange: an account's name may come with one (its usage read). */
   readonly onDidExchange: vscode.Event<unknown>;
+  /** Resolves once the accounts of the key and settings heard so far are made (see AccountRegistry.settled). */
+  settled(): Promise<void>;
 }
 
 /**
@@ -56,7 +58,19 @@ export class GoneAccountSaves extends Disposable {
   private onWillSave(doc: vscode.TextDocument): void {
     if (doc.uri.scheme !== SCHEME) return;
     const label = accountOfUri(doc.uri);
-    if (label === undefined || this.accounts.all().some((a) => a.label === label)) return;
+    if (label === undefined || this.isLive(label)) return;
+    // The accounts being made (a window's first use builds them: the account of the key stored is made a moment
+    // later) are waited for: the save goes to that account, once made (see DocumentFileSystem), and is no gone one.
+    void this.accounts.settled().then(() => {
+      if (!this.isDisposed && !this.isLive(label)) this.gone(doc, label);
+    });
+  }
+
+  private isLive(label: string): boolean {
+    return this.accounts.all().some((a) => a.label === label);
+  }
+
+  private gone(doc: vscode.TextDocument, label: string): void {
     const key = doc.uri.toString();
     this.log.warn(`[fs] a save of ${key} cannot go anywhere: its account (${label}) is not signed in here`);
     if (this.told.has(key)) return;
