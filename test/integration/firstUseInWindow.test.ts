@@ -61,6 +61,11 @@ function heldSecrets(secrets: vscode.SecretStorage): { secrets: vscode.SecretSto
   return { secrets: secretsReadBy(secrets, (key) => opened.then(() => secrets.get(key))), open };
 }
 
+/** A SecretStorage that never answers a read (a keyring that never does). */
+function silentSecrets(secrets: vscode.SecretStorage): vscode.SecretStorage {
+  return secretsReadBy(secrets, () => new Promise<never>(() => undefined));
+}
+
 const SIGNED_IN: SignIn = { hasKey: () => Promise.resolve(true), onDidChange: () => new vscode.Disposable(() => undefined) };
 
 describe("a window's first use (the services built by it) reads the account of the key already stored", function () {
@@ -192,4 +197,16 @@ describe("a window's first use (the services built by it) reads the account of t
     await closeAll();
   });
 
+  it("a window's first command answers although SecretStorage never does (the account of the key is not waited for forever)", async () => {
+    const registry = freshRegistry(silentSecrets(s.context.secrets));
+    const id = 'contentDocs.firstUseInWindowSilentProbe';
+    let ran = false;
+    const table = { [id]: () => void (ran = true) } as unknown as CommandTable;
+    const register = commandRegistrar(s.log, () => withRegistry(registry), (() => ({ commandTable: () => table })) as never);
+    owned.push(...register([id as never]));
+    const run = vscode.commands.executeCommand(id).then(() => 'ran');
+    const outcome = await Promise.race([run, sleep(15_000).then(() => 'still waiting')]);
+    assert.strictEqual(outcome, 'ran', 'the command ran');
+    assert.ok(ran);
+  });
 });
