@@ -16,6 +16,12 @@ export interface AccountExchange {
   readonly exchange: Exchange;
 }
 
+/**
+ * How long a use waits at most for the accounts being made (see AccountRegistry.settled): their key and label are read
+ * from SecretStorage, which may not answer (a locked keyring), and no command, view or link waits for it forever.
+ */
+export const ACCOUNTS_WAIT_MS = 5_000;
+
 /** The view state keys kept per account (under `<key>.<label>`). */
 const VIEW_STATE = [STATE.documentsView, STATE.projectsView] as const;
 
@@ -124,9 +130,20 @@ export class AccountRegistry extends Disposable {
     return this.all().find((a) => a.owns(doc));
   }
 
-  /** Resolves once the changes heard so far (a key set, a server setting) have made their accounts. */
+  /**
+   * Resolves once the changes heard so far (a key set, a server setting) have made their accounts, or after
+   * {@link ACCOUNTS_WAIT_MS} if they have not (SecretStorage not answering): the accounts made by then are the ones.
+   */
   settled(): Promise<void> {
-    return this.#queue;
+    const queue = this.#queue;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<void>((resolve) => {
+      timer = setTimeout(() => {
+        this.log.warn(`[accounts] the accounts of the key and settings are not made after ${ACCOUNTS_WAIT_MS / 1000} s (SecretStorage has not answered): going on without them`);
+        resolve();
+      }, ACCOUNTS_WAIT_MS);
+    });
+    return Promise.race([queue, late]).finally(() => clearTimeout(timer));
   }
 
   /**
