@@ -7,7 +7,9 @@
 import * as assert from 'assert';
 import * as fs from 'fs';
 import * as vscode from 'vscode';
+import type { Credentials } from '../../src/accounts/credentials';
 import { STATE } from '../../src/constants';
+import { registerWriteUi } from '../../src/write/menu';
 import type { TestServices } from '../kit/services';
 import type { WriteResult } from '../../src/write/commands';
 import type { RequestRecord, Sandbox } from '../sandbox/server';
@@ -421,6 +423,26 @@ describe('write: AI writing on the active editor (selection commands, proposal, 
       assert.deepStrictEqual(await titles(sel), ['Content Docs: Rewrite Selection', 'Content Docs: Generate from Selection…']);
     } finally {
       await vscode.workspace.getConfiguration('contentDocs').update('write.menuActions', undefined, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  it('Code Actions are offered to a writer signed in with added accounts only (no key of Set API Key…), as the editor menu is', async () => {
+    const editor = await workspaceFile('added-only.md', POST);
+    const sel = selectLines(editor, 3, 4);
+    const titles = async () =>
+      ((await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', editor.document.uri, sel, vscode.CodeActionKind.RefactorRewrite.value)) ?? [])
+        .map((a) => a.title)
+        .filter((t) => t.startsWith('Content Docs:'));
+    const own = (await until("the window's Code Actions (signed in)", async () => (await titles()).length || undefined));
+    // The Code Actions as activation registers them, in a window whose only account is one added with Add Account…:
+    // no key of Set API Key…, and the views, the editor menu and the palette signed in (contentDocs.signedIn).
+    const addedOnly = { signedIn: false, hasKey: () => Promise.resolve(false), alsoSignedIn: () => true, onDidChange: () => new vscode.Disposable(() => undefined) };
+    const registered = registerWriteUi(addedOnly as unknown as Credentials);
+    try {
+      await sleep(100);
+      assert.strictEqual((await titles()).length, own * 2, "the window's and those of the added account's window");
+    } finally {
+      for (const d of registered) d.dispose();
     }
   });
 
