@@ -37,12 +37,13 @@ const SKIPPED_SCHEMES = new Set([PROPOSAL_SCHEME, 'output', 'vscode-scm', 'comme
  * (test/integration/activation.test.ts).
  */
 class WriteCodeActions implements vscode.CodeActionProvider {
-  signedIn = false;
+  /** Whether an account is signed in: the key of Set API Key…, or an account added with Add Account… (contentDocs.signedIn). */
+  constructor(private readonly signedIn: () => boolean) {}
 
   provideCodeActions(document: vscode.TextDocument, range: vscode.Range | vscode.Selection, context: vscode.CodeActionContext): vscode.CodeAction[] {
     if (context.triggerKind !== vscode.CodeActionTriggerKind.Invoke) return [];
     if (context.only && !context.only.contains(KIND)) return [];
-    if (!this.signedIn || range.isEmpty || SKIPPED_SCHEMES.has(document.uri.scheme)) return [];
+    if (!this.signedIn() || range.isEmpty || SKIPPED_SCHEMES.has(document.uri.scheme)) return [];
     // Read-only (Git's versions, a read-only file system): a proposal could never be applied.
     if (vscode.workspace.fs.isWritableFileSystem(document.uri.scheme) === false) return [];
     const enabled = new Set(writeMenuActions());
@@ -72,14 +73,15 @@ function setMenuContext(all: boolean): void {
   }
 }
 
-/** At activation: the menu's context keys (from the setting) and the Code Action provider. No network. */
-export function registerWriteUi(credentials: Credentials): vscode.Disposable[] {
-  const provider = new WriteCodeActions();
+/**
+ * At activation: the menu's context keys (from the setting) and the Code Action provider, signed in as the editor menu
+ * is (the key of Set API Key… as last seen, or an added account). No network.
+ */
+export function registerWriteUi(credentials: Pick<Credentials, 'signedIn' | 'alsoSignedIn'>): vscode.Disposable[] {
+  const provider = new WriteCodeActions(() => credentials.signedIn || credentials.alsoSignedIn());
   setMenuContext(false);
-  void credentials.hasKey().then((has) => (provider.signedIn = has));
   return [
     vscode.languages.registerCodeActionsProvider('*', provider, { providedCodeActionKinds: [KIND] }),
-    credentials.onDidChange((has) => (provider.signedIn = has)),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (config.affects(e, 'write.menuActions')) setMenuContext(true);
     }),
