@@ -52,8 +52,10 @@ export const BUNDLES = {
     // accountsMenu.ts); 27.1 KB with the MCP servers offered to VS Code's own agents (src/mcp/register.ts: VS Code asks
     // for them as soon as they are registered, so they are listed from the Accounts menu's local state; starting one
     // is dist/commands.js); 27.0 KB with one require('vscode') instead of one per source file (plugin vscode-once), and
-    // 27.5 allowed from then on. The unit test measures the sources minified.
-    maxKB: 27.5,
+    // 27.5 allowed from then on; 27.7 KB with the commands' wait for the accounts being made (src/commands/index.ts)
+    // and globalState written one change at a time (src/util/serialMemento.ts), 28.0 allowed from then on. The unit
+    // test measures the sources minified.
+    maxKB: 28.0,
     packages: [],
     contains: [
       // The one require('vscode') every source file's `import vscode = require('vscode')` takes (plugin vscode-once).
@@ -78,6 +80,7 @@ export const BUNDLES = {
       'src/util/errors.ts',
       'src/util/l10n.ts',
       'src/util/log.ts',
+      'src/util/serialMemento.ts',
       'src/util/run.ts',
       'src/write/actionIds.ts',
       'src/write/menu.ts',

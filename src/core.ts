@@ -26,6 +26,7 @@ import { DocumentsDragAndDrop } from './documents/dragAndDrop';
 import type { SwitchablePrompter } from './ui/prompter';
 import type { Logger } from './util/log';
 import type { ProposalContent } from './write/proposalContent';
+import type { GlobalMemento } from './util/serialMemento';
 
 
 /**
@@ -73,6 +74,8 @@ export interface Core {
 /** What activation made (dist/extension.js) and hands to the services when they are first needed. */
 export interface CoreBase {
   readonly context: vscode.ExtensionContext;
+  /** The extension's globalState, written one change at a time (see SerialMemento): the only way it is written. */
+  readonly globalState: GlobalMemento;
   readonly log: Logger;
   readonly credentials: Credentials;
   /** The accounts in VS Code's Accounts menu, registered at activation; connected to the services here. */
@@ -110,7 +113,7 @@ function stateOf(account: Account, g: vscode.Memento): vscode.Memento {
  * activates the extension once startup finished, and most never open a view.
  */
 export function createServices(base: CoreBase): Core {
-  const { context, log, credentials, accounts, prompter, proposalContent } = base;
+  const { context, globalState, log, credentials, accounts, prompter, proposalContent } = base;
   // The lazy bundles this one loads come through the activation bundle's loader (with the window's code cache).
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const loadApi = () => base.loadBundle('api', () => require('./api.js') as typeof import('./api/index'));
@@ -121,11 +124,11 @@ export function createServices(base: CoreBase): Core {
   context.subscriptions.push(library);
   // Each account's models, built from its own services when its view first shows it, and owned by the account.
   const modelsOf: AccountModelsOf = {
-    documents: (a) => documentsModelOf(a, stateOf(a, context.globalState), log),
-    projects: (a) => projectsModelOf(a.projects, stateOf(a, context.globalState), log),
+    documents: (a) => documentsModelOf(a, stateOf(a, globalState), log),
+    projects: (a) => projectsModelOf(a.projects, stateOf(a, globalState), log),
   };
   // Every account, built alike: the one of Set API Key… and the user settings, and those added with Add Account….
-  const registry = new AccountRegistry(credentials, context.secrets, context.globalState, log, { library, modelsOf });
+  const registry = new AccountRegistry(credentials, context.secrets, globalState, log, { library, modelsOf });
   context.subscriptions.push(registry);
   credentials.alsoSignedIn = () => registry.all().length > 0;
   credentials.settled = () => registry.settled();
@@ -143,7 +146,7 @@ export function createServices(base: CoreBase): Core {
     const keys = syncedKeys(registry.added().map((a) => a.label));
     if (keys.join('\n') === synced.join('\n')) return;
     synced = keys;
-    context.globalState.setKeysForSync(keys);
+    globalState.setKeysForSync(keys);
   };
   registerSynced();
   context.subscriptions.push(registry.onDidChange(registerSynced));
@@ -152,11 +155,11 @@ export function createServices(base: CoreBase): Core {
   // The views: each account's tree shows that account's models (built when the view first shows the account).
   const documentsView = new AccountRootsTree<DocNode>(registry, (a) => {
     const { model, link } = a.documentsModel;
-    return new DocumentsTreeProvider(model, link, SIGNED_IN, stateOf(a, context.globalState), log);
+    return new DocumentsTreeProvider(model, link, SIGNED_IN, stateOf(a, globalState), log);
   });
   const projectsView = new AccountRootsTree<ProjectNode>(registry, (a) => {
     const { model, link } = a.projectsModel;
-    return new ProjectsTreeProvider(model, link, SIGNED_IN, stateOf(a, context.globalState), log);
+    return new ProjectsTreeProvider(model, link, SIGNED_IN, stateOf(a, globalState), log);
   });
   const fs = new LazyDocumentFileSystem(registry, log, prompter, context.workspaceState, loadFs);
   context.subscriptions.push(documentsView, projectsView, fs);
@@ -185,7 +188,7 @@ export function createServices(base: CoreBase): Core {
   context.subscriptions.push(followActiveDocument(base.documentsTreeView, documentsView, (uri) => fs.documentOf(uri), log));
 
   const core: Core = {
-    context, subscriptions: context.subscriptions, state: context.globalState, workspaceState: context.workspaceState, log, credentials, accounts, library, registry, usage, prompter,
+    context, subscriptions: context.subscriptions, state: globalState, workspaceState: context.workspaceState, log, credentials, accounts, library, registry, usage, prompter,
     documentsView, projectsView, fs, proposalContent, saveStatus, decorations, loadBundle: base.loadBundle,
     documentsDragAndDrop: new DocumentsDragAndDrop(() => core),
     get syncedKeys() {

@@ -16,6 +16,7 @@ import { registerWriteUi } from './write/menu';
 import { ProposalContent } from './write/proposalContent';
 import { useVscodeL10n } from './util/l10n';
 import { registerMcpServers, type McpServerProvider } from './mcp/register';
+import { SerialMemento } from './util/serialMemento';
 
 type CoreModule = typeof import('./core');
 
@@ -61,23 +62,25 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   const storage = context.globalStorageUri;
   const codeCache = startCodeCache(storage.scheme === 'file' ? storage.fsPath : undefined, log);
   context.subscriptions.push(codeCache);
+  // globalState written one change at a time: VS Code's Memento can lose a write made within a round trip of another.
+  const globalState = new SerialMemento(context.globalState);
   const credentials = new Credentials(context.secrets, log);
   const prompter = new SwitchablePrompter(() => loadCommandsBundle());
   const proposalContent = new ProposalContent((uri) => loadCommandsBundle().goneText(uri));
   context.subscriptions.push(credentials, proposalContent);
   // An account added with "Add Account…" signs the views in too. Until the services are built (their registry then
   // answers this), the added accounts are the ones globalState keeps.
-  const records = () => parseRecords(context.globalState.get(STATE.accounts));
+  const records = () => parseRecords(globalState.get(STATE.accounts));
   credentials.alsoSignedIn = () => records().length > 0;
   // Settings Sync carries the added accounts and their view choices, never a key (the services keep this up to date).
-  context.globalState.setKeysForSync(syncedKeys(records().map((r) => r.label)));
+  globalState.setKeysForSync(syncedKeys(records().map((r) => r.label)));
 
   let services: Core | undefined;
   const core = (): Core => {
     if (!services) {
       const t1 = Date.now();
       const { documentsTreeView, projectsTreeView } = views;
-      services = loadCore().createServices({ context, log, credentials, accounts, prompter, proposalContent, documentsTreeView, projectsTreeView, registerCommands, loadBundle });
+      services = loadCore().createServices({ context, globalState, log, credentials, accounts, prompter, proposalContent, documentsTreeView, projectsTreeView, registerCommands, loadBundle });
       views.connect(services);
       log.debug(`[activate] activation took ${activationMs} ms; services ready in ${Date.now() - t1} ms`);
     }
@@ -85,7 +88,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   };
 
   // Each feature registers what VS Code must know from the start; what it does loads when first needed.
-  const accounts = registerAccountsMenu(context.subscriptions, credentials, context.globalState, log, core);
+  const accounts = registerAccountsMenu(context.subscriptions, credentials, globalState, log, core);
   const views = registerViews(context.subscriptions, core);
   registerPromptFiles(context.subscriptions, () => loadCommandsBundle().promptFiles(context.workspaceState));
   const registerCommands = commandRegistrar(log, core);

@@ -1,0 +1,72 @@
+import * as assert from 'assert';
+import { SerialMemento, type GlobalMemento } from '../../src/util/serialMemento';
+
+/** A Memento whose writes take a while, recording how many were on their way at once. */
+function slowMemento(failKey?: string) {
+  const values = new Map<string, unknown>();
+  const log = { started: [] as string[], concurrent: 0, maxConcurrent: 0, synced: [] as readonly string[] };
+  const real: GlobalMemento = {
+    keys: () => [...values.keys()],
+    get: <T>(key: string, fallback?: T) => (values.has(key) ? (values.get(key) as T) : fallback),
+    update: async (key: string, value: unknown) => {
+      log.started.push(key);
+      log.maxConcurrent = Math.max(log.maxConcurrent, ++log.concurrent);
+      await new Promise((r) => setTimeout(r, 5));
+      log.concurrent--;
+      if (key === failKey) throw new Error('storage refused');
+      if (value === undefined) values.delete(key);
+      else values.set(key, value);
+    },
+    setKeysForSync: (keys) => void (log.synced = keys),
+  };
+  return { real, values, log };
+}
+
+describe('SerialMemento: globalState written one change at a time', () => {
+  it('writes one at a time, in the order made, and each is read back at once while it waits', async () => {
+    const { real, values, log } = slowMemento();
+    const state = new SerialMemento(real);
+    const done = [state.update('a', 1), state.update('b', { n: 2 }), state.update('a', 3)];
+    assert.strictEqual(state.get('a'), 3, 'the newest write of a key is read');
+    assert.deepStrictEqual(state.get('b'), { n: 2 });
+    assert.deepStrictEqual([...state.keys()].sort(), ['a', 'b']);
+    assert.deepStrictEqual([...values.keys()], [], 'nothing stored yet');
+    await Promise.all(done);
+    assert.strictEqual(log.maxConcurrent, 1, 'never two writes on their way');
+    assert.deepStrictEqual(log.started, ['a', 'b', 'a']);
+    assert.deepStrictEqual(Object.fromEntries(values), { a: 3, b: { n: 2 } });
+  });
+
+  it('keeps a copy of what it was given; a removed key reads as the default', async () => {
+    const { real } = slowMemento();
+    const state = new SerialMemento(real);
+    const record = { label: 'x' };
+    const written = state.update('r', record);
+    record.label = 'changed afterwards';
+    assert.deepStrictEqual(state.get('r'), { label: 'x' });
+    await written;
+    assert.deepStrictEqual(state.get('r'), { label: 'x' });
+    const removed = state.update('r', undefined);
+    assert.strictEqual(state.get('r', 'default'), 'default');
+    assert.deepStrictEqual([...state.keys()], [], 'a key being removed is not listed');
+    await removed;
+    assert.strictEqual(state.get('r'), undefined);
+  });
+
+  it('a write the storage refuses is told to its caller, reads fall back to what is stored, and the next write goes on', async () => {
+    const { real, values } = slowMemento('bad');
+    const state = new SerialMemento(real);
+    const bad = state.update('bad', 1);
+    const next = state.update('good', 2);
+    await assert.rejects(bad, /storage refused/);
+    await next;
+    assert.strictEqual(state.get('bad'), undefined);
+    assert.strictEqual(values.get('good'), 2);
+  });
+
+  it('Settings Sync keys go to the real globalState', () => {
+    const { real, log } = slowMemento();
+    new SerialMemento(real).setKeysForSync(['accounts']);
+    assert.deepStrictEqual(log.synced, ['accounts']);
+  });
+});
