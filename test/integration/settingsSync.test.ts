@@ -99,6 +99,9 @@ describe('Settings Sync: accounts added on another machine', function () {
     // whose value an echo of the extension's write just before may put back for a moment (VS Code's Memento takes every
     // echo of its storage as the value now; microsoft/vscode#171827): written again while the records still hold it.
     const withoutIt = () => records().filter((r) => r.label !== LABEL);
+    // Settings Sync's write arrives after this window's own writes so far are stored (they are stored one at a time:
+    // one made now resolves once every earlier one is).
+    await s.state.update('settingsSync.test.stored', undefined);
     await s.context.globalState.update(STATE.accounts, withoutIt());
     // The window reads the records again each time it gains the focus: here until the account has gone.
     await until('the account gone', async () => {

@@ -567,7 +567,8 @@ describe('sidebar: sign-in, the Documents view and the document commands', funct
       await tree().model.setSort('nameDesc');
       await tree().model.setFavoritesOnly(true);
       tree().model.setSearch({ text: 'launch', by: 'result' });
-      const state = s.context.globalState;
+      // The extension's globalState (its writes are stored one at a time: what a restart reads once they are).
+      const state = s.state;
       const own: vscode.Memento = {
         keys: () => state.keys(),
         get: <T>(key: string, fallback?: T) => state.get<T>(`${key}.${s.first.label}`, fallback as T),
