@@ -1,6 +1,6 @@
 import vscode = require('vscode');
 import { STATE } from './constants';
-import { registerPromptFiles, registerViews } from './activation/forwarders';
+import { registerPromptFiles, registerViews, type RegisteredViews } from './activation/forwarders';
 import { loadBundle, startCodeCache, type CodeCache } from './activation/codeCache';
 import { registerTools } from './agents/tools/register';
 import { registerChatParticipant } from './agents/chat/participant';
@@ -34,6 +34,10 @@ export interface TestApi {
   readonly uriHandler: vscode.UriHandler;
   /** The MCP servers offered to VS Code's own agents, as registered (none before VS Code 1.101). */
   readonly mcpServers: McpServerProvider | undefined;
+  /** The key of Set API Key… as activation made it (usable before the services are built). */
+  readonly credentials: Credentials;
+  /** The views' providers as VS Code asks them: the first ask builds the services, as in a window's first open. */
+  readonly views: RegisteredViews['providers'];
 }
 
 /** dist/core.js: the services, the views' providers and models (loaded when first needed). */
@@ -129,6 +133,8 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
     codeCache,
     uriHandler,
     mcpServers,
+    credentials,
+    views: views.providers,
   };
 }
 

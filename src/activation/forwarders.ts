@@ -118,6 +118,8 @@ export class ForwardingFileSystem implements vscode.FileSystemProvider, vscode.D
 export interface RegisteredViews {
   readonly documentsTreeView: vscode.TreeView<DocNode | AccountRootNode>;
   readonly projectsTreeView: vscode.TreeView<ProjectNode | AccountRootNode>;
+  /** The providers the views were created with (what VS Code asks: the first ask builds the services). */
+  readonly providers: { readonly documents: vscode.TreeDataProvider<DocNode | AccountRootNode>; readonly projects: vscode.TreeDataProvider<ProjectNode | AccountRootNode> };
   /** Called once the services are built: their providers answer the views and the file system from then on. */
   connect(real: {
     documentsView: vscode.TreeDataProvider<DocNode | AccountRootNode>;
@@ -151,6 +153,7 @@ export function registerViews(subscriptions: vscode.Disposable[], load: () => vo
   return {
     documentsTreeView,
     projectsTreeView,
+    providers: { documents, projects },
     connect(real) {
       documents.connect(real.documentsView);
       projects.connect(real.projectsView);
