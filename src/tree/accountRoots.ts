@@ -50,6 +50,8 @@ export class AccountRootsTree<N extends object> extends Disposable implements vs
   /** Which account's tree handed out a row. */
   readonly #ownerOf = new WeakMap<object, Account>();
   #view: vscode.TreeView<N | AccountRootNode> | undefined;
+  /** Requests for the root rows between their wait for the accounts being made and their reading them. */
+  #rootsReading = 0;
 
   constructor(
     private readonly registry: AccountRegistry,
@@ -212,6 +214,10 @@ export class AccountRootsTree<N extends object> extends Disposable implements vs
       tree.dispose();
     }
     this.#showViewText();
+    // A request for the root rows waiting for the accounts being made reads them as they are now: its answer has them.
+    // Told as a change too, it would make VS Code drop that answer on its way and ask again (a window's first open,
+    // the account of the stored key made while the views wait for it, showed its rows a refresh later).
+    if (this.#rootsReading > 0) return;
     this.#_onDidChangeTreeData.fire(undefined);
   }
 
@@ -220,7 +226,12 @@ export class AccountRootsTree<N extends object> extends Disposable implements vs
       // The accounts of the key and settings heard so far, made first: the views' first request for rows in a window
       // builds the services, and the account of a key stored earlier is made then (its label read from SecretStorage).
       // The first answer has its rows, not an empty view followed by a refresh.
-      await this.registry.settled();
+      this.#rootsReading++;
+      try {
+        await this.registry.settled();
+      } finally {
+        this.#rootsReading--;
+      }
       if (!this.registry.several) {
         // One account: its tree, with no root row. None: nothing (the view's welcome asks to sign in).
         const only = this.registry.all()[0];
