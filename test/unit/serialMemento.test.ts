@@ -64,6 +64,32 @@ describe('SerialMemento: globalState written one change at a time', () => {
     assert.strictEqual(values.get('good'), 2);
   });
 
+  it('a key written again and again while a write is on its way is stored once more, with its newest value', async function () {
+    this.timeout(30_000);
+    const { real, values, log } = slowMemento();
+    const state = new SerialMemento(real);
+    const first = state.update('other', 0);
+    // A view's state written per page of a long list: a thousand writes of one key made while another is stored.
+    const writes = Array.from({ length: 1000 }, (_, i) => state.update('view', { page: i }));
+    assert.deepStrictEqual(state.get('view'), { page: 999 });
+    await Promise.all([first, ...writes]);
+    assert.deepStrictEqual(values.get('view'), { page: 999 });
+    assert.strictEqual(log.started.length, 2, 'one store of the other key, one of the view state');
+    assert.deepStrictEqual(log.started, ['other', 'view']);
+  });
+
+  it('two writes of a key queued behind a write the storage refuses store the newer value', async () => {
+    const { real, values } = slowMemento('bad');
+    const state = new SerialMemento(real);
+    const bad = state.update('bad', 1);
+    const a1 = state.update('a', 1);
+    const a2 = state.update('a', 2);
+    await assert.rejects(bad, /storage refused/);
+    await Promise.all([a1, a2]);
+    assert.strictEqual(values.get('a'), 2);
+    assert.strictEqual(state.get('a'), 2);
+  });
+
   it('Settings Sync keys go to the real globalState', () => {
     const { real, log } = slowMemento();
     new SerialMemento(real).setKeysForSync(['accounts']);
