@@ -16,6 +16,8 @@ export type GlobalMemento = vscode.Memento & { setKeysForSync(keys: readonly str
 export class SerialMemento implements GlobalMemento {
   /** Values written and not yet stored, by key (the newest write of each key). */
   readonly #pending = new Map<string, unknown>();
+  /** The last write in the queue while it waits for the one before: its key and the value it will store. */
+  #last: { key: string; value: unknown; done: Promise<void> } | undefined;
   #queue: Promise<unknown> = Promise.resolve();
 
   constructor(private readonly real: GlobalMemento) {}
@@ -44,12 +46,24 @@ export class SerialMemento implements GlobalMemento {
     // A copy, as VS Code's Memento keeps: a caller changing its object afterwards changes nothing stored.
     const kept: unknown = value !== null && typeof value === 'object' ? JSON.parse(JSON.stringify(value)) : value;
     this.#pending.set(key, kept);
-    const write = this.#queue.then(() => this.real.update(key, kept));
-    const done = write.finally(() => {
-      if (this.#pending.get(key) === kept) this.#pending.delete(key);
+    // The last write in the queue, of this key and not started, stores this newer value instead (a view's state written
+    // per page of a long list): one store, not one per write each waiting for all before it. Writes keep their order.
+    const last = this.#last;
+    if (last?.key === key) {
+      last.value = kept;
+      return last.done;
+    }
+    const entry: { key: string; value: unknown; done: Promise<void> } = { key, value: kept, done: Promise.resolve() };
+    this.#last = entry;
+    const write = this.#queue.then(() => {
+      if (this.#last === entry) this.#last = undefined;
+      return this.real.update(key, entry.value);
     });
-    this.#queue = done.catch(() => undefined);
-    return done;
+    entry.done = write.finally(() => {
+      if (this.#pending.get(key) === entry.value) this.#pending.delete(key);
+    });
+    this.#queue = entry.done.catch(() => undefined);
+    return entry.done;
   }
 
   setKeysForSync(keys: readonly string[]): void {
