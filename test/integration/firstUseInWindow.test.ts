@@ -131,6 +131,44 @@ describe("a window's first use (the services built by it) reads the account of t
     assert.strictEqual(told, 0, 'no change told for the account the answer already has');
   });
 
+  it('an account removed while a later request for the root rows waits is told as a change (the view shows rows already)', async () => {
+    const real = freshRegistry();
+    await real.settled();
+    // The registry as the view sees it, its accounts and its wait held by the test: the account of the key is removed
+    // while a request for the root rows that VS Code does not show (a reveal's) waits for the accounts being made.
+    let accounts = real.all();
+    let wait: Promise<void> = Promise.resolve();
+    const changed = new vscode.EventEmitter<void>();
+    const renamed = new vscode.EventEmitter<void>();
+    owned.push(changed, renamed);
+    const registry = {
+      all: () => accounts,
+      get several() {
+        return accounts.length > 1;
+      },
+      isLive: (a: Account) => accounts.includes(a),
+      onDidChange: changed.event,
+      onDidRename: renamed.event,
+      settled: () => wait,
+    } as unknown as AccountRegistry;
+    const view = new AccountRootsTree<DocNode>(registry, (a: Account) => {
+      const { model, link } = a.documentsModel;
+      return new DocumentsTreeProvider(model, link, SIGNED_IN, memento(), s.log);
+    });
+    owned.push(view);
+    let told = 0;
+    owned.push(view.onDidChangeTreeData(() => told++));
+    assert.ok((await view.getChildren()).length > 0, "the view shows the account's groups");
+    let open!: () => void;
+    wait = new Promise<void>((r) => (open = r));
+    const reading = view.getChildren();
+    accounts = [];
+    changed.fire();
+    assert.strictEqual(told, 1, "the view, which shows the removed account's rows, is told they changed");
+    open();
+    assert.deepStrictEqual(await reading, []);
+  });
+
   it('a command run first in the window (the services built by it) finds the signed-in account', async () => {
     const registry = freshRegistry();
     const id = 'contentDocs.firstUseInWindowProbe';
