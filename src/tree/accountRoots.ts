@@ -52,6 +52,8 @@ export class AccountRootsTree<N extends object> extends Disposable implements vs
   #view: vscode.TreeView<N | AccountRootNode> | undefined;
   /** Requests for the root rows between their wait for the accounts being made and their reading them. */
   #rootsReading = 0;
+  /** Whether a request for the root rows has read them (the view may show them since). */
+  #rootsRead = false;
 
   constructor(
     private readonly registry: AccountRegistry,
@@ -216,8 +218,10 @@ export class AccountRootsTree<N extends object> extends Disposable implements vs
     this.#showViewText();
     // A request for the root rows waiting for the accounts being made reads them as they are now: its answer has them.
     // Told as a change too, it would make VS Code drop that answer on its way and ask again (a window's first open,
-    // the account of the stored key made while the views wait for it, showed its rows a refresh later).
-    if (this.#rootsReading > 0) return;
+    // the account of the stored key made while the views wait for it, showed its rows a refresh later). Only until
+    // the rows were first read: the view may show them since, and a later request may be one VS Code does not show (a
+    // reveal's) — a removed account's rows would stay in the view.
+    if (this.#rootsReading > 0 && !this.#rootsRead) return;
     this.#_onDidChangeTreeData.fire(undefined);
   }
 
@@ -232,6 +236,7 @@ export class AccountRootsTree<N extends object> extends Disposable implements vs
       } finally {
         this.#rootsReading--;
       }
+      this.#rootsRead = true;
       if (!this.registry.several) {
         // One account: its tree, with no root row. None: nothing (the view's welcome asks to sign in).
         const only = this.registry.all()[0];
