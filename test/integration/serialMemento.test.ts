@@ -5,9 +5,10 @@
  * go through one globalState that writes a change at a time (src/util/serialMemento.ts).
  */
 import * as assert from 'assert';
-import type * as vscode from 'vscode';
+import * as path from 'path';
+import * as vscode from 'vscode';
 import type { TestServices } from '../kit/services';
-import { services, sleep } from './reliabilityKit';
+import { EXTENSION_ID, services, sleep } from './reliabilityKit';
 
 /** Writes keys 0–2 ms apart, as bursts of the extension's own writes come; returns those not kept once all settled. */
 async function burst(state: vscode.Memento, prefix: string): Promise<string[]> {
@@ -45,5 +46,19 @@ describe("globalState: the extension's own writes are all kept", function () {
     assert.deepStrictEqual(s.state.get('serialMemento.readBack'), { n: 1 }, 'a write is read back before it is stored');
     await s.state.update('serialMemento.readBack', undefined);
     assert.strictEqual(s.state.get('serialMemento.readBack'), undefined);
+  });
+
+  it('writes still waiting when the extension is deactivated are stored before its deactivate() is done', async () => {
+    const extension = vscode.extensions.getExtension(EXTENSION_ID);
+    assert.ok(extension);
+    // The module VS Code activated (the extension host requires it: the same module).
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const main = require(path.join(extension.extensionPath, 'dist', 'extension.js')) as { deactivate(): unknown };
+    const keys = Array.from({ length: 30 }, (_, i) => `serialMemento.deactivate.${i}`);
+    for (const [i, key] of keys.entries()) void s.state.update(key, i);
+    await main.deactivate();
+    const stored = keys.filter((key) => s.context.globalState.get(key) !== undefined);
+    await Promise.all(keys.map((key) => s.state.update(key, undefined)));
+    assert.strictEqual(stored.length, keys.length, 'every write handed to VS Code by the end of deactivate()');
   });
 });
