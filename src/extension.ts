@@ -68,6 +68,7 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   context.subscriptions.push(codeCache);
   // globalState written one change at a time: VS Code's Memento can lose a write made within a round trip of another.
   const globalState = new SerialMemento(context.globalState);
+  activeGlobalState = globalState;
   const credentials = new Credentials(context.secrets, log);
   const prompter = new SwitchablePrompter(() => loadCommandsBundle());
   const proposalContent = new ProposalContent((uri) => loadCommandsBundle().goneText(uri));
@@ -138,6 +139,11 @@ export function activate(context: vscode.ExtensionContext): TestApi | undefined 
   };
 }
 
-export function deactivate(): void {
-  // Everything is owned by context.subscriptions.
+/** The globalState of the activation (its writes may still wait in its queue when the extension is deactivated). */
+let activeGlobalState: SerialMemento | undefined;
+
+export function deactivate(): Promise<void> | undefined {
+  // Everything else is owned by context.subscriptions. The globalState writes still queued are handed to VS Code
+  // before deactivation is done: the window closing or reloading would lose them.
+  return activeGlobalState?.stored();
 }

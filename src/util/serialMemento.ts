@@ -66,6 +66,11 @@ export class SerialMemento implements GlobalMemento {
     return entry.done;
   }
 
+  /** Resolves once every write made so far is stored (or refused): what deactivation waits for. */
+  stored(): Promise<void> {
+    return this.#queue.then(() => undefined);
+  }
+
   setKeysForSync(keys: readonly string[]): void {
     this.real.setKeysForSync(keys);
   }
