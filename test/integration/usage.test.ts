@@ -71,8 +71,10 @@ describe('usage: plan usage in the status bar', function () {
   before(async () => {
     sandbox = await startSandbox({ rateLimit: 0, storeDelayMs: 0 });
     await startSession();
-    // No view on screen asks for anything by itself: the requests are the test's own.
+    // No view on screen asks for anything by itself, and no editor an earlier suite left open reads its document again
+    // when the account is made anew: the requests are the test's own.
     await vscode.commands.executeCommand('workbench.action.closeSidebar');
+    await closeEditors();
   });
 
   after(async () => {
@@ -90,6 +92,8 @@ describe('usage: plan usage in the status bar', function () {
     await s.credentials.clearKey();
     await until('the item to hide on sign-out', () => !s.usage.state.visible);
     sandbox.setAccount({ plan: { name: 'Writer', features: { words: 50_000, documents: 200 } }, counters: { words_month_count: 12_345, documents_month_count: 17 } });
+    // No view on screen (a view shown reads its rows when the account is made anew: its requests, not the sign-in's).
+    await vscode.commands.executeCommand('workbench.action.closeSidebar');
     sandbox.resetRequests();
     await useSandbox(s, sandbox);
     await sleep(SETTLE_MS);
@@ -271,7 +275,8 @@ describe('usage: plan usage in the status bar', function () {
     assert.strictEqual(s.firstOrNone, undefined, 'signed out');
     assert.strictEqual(signedOut.usage.cached, undefined);
 
-    // Back with a key: hidden until a request; then this account's figures.
+    // Back with a key: hidden until a request; then this account's figures (no view on screen to read its rows).
+    await vscode.commands.executeCommand('workbench.action.closeSidebar');
     sandbox.resetRequests();
     await useSandbox(s, sandbox);
     await sleep(SETTLE_MS);
