@@ -101,6 +101,9 @@ describe('Getting Started: each step is done when the writer does what it teache
     // Clicked on the page, as a writer does: the command runs through the workbench, which sees it run.
     await click('.gettingStartedContainer .button-container .monaco-button:has-text("Go to Document")');
     await until('the newest documents listed', () => sandbox.requests.some((r) => r.route === 'documents.list' && r.status === 200));
+    // The Go to Document box shows a document in focus (a list request may also be a view's, reading its rows as the
+    // account was made anew): Enter then opens it.
+    await until('a document in focus in the box', async () => (await read('.quick-input-widget .monaco-list-row.focused')).visible || undefined, 15_000);
     await sleep(300);
     await press('Enter');
     await until('a document open', () => vscode.window.activeTextEditor?.document.uri.scheme === SCHEME);
