@@ -109,16 +109,22 @@ describe("a window's first use (the services built by it) reads the account of t
     return registry;
   }
 
-  /** The window's services, with that registry in place of theirs. */
-  const withRegistry = (registry: AccountRegistry): TestServices => Object.create(s, { registry: { value: registry } }) as TestServices;
-
-  it("the Documents view's first request for rows answers with the account's groups, not an empty view", async () => {
-    const registry = freshRegistry();
+  /** The Documents view over a registry, as createServices makes it (each account's tree from its own model). */
+  function documentsViewOver(registry: AccountRegistry): AccountRootsTree<DocNode> {
     const view = new AccountRootsTree<DocNode>(registry, (a: Account) => {
       const { model, link } = a.documentsModel;
       return new DocumentsTreeProvider(model, link, SIGNED_IN, memento(), s.log);
     });
     owned.push(view);
+    return view;
+  }
+
+  /** The window's services, with that registry in place of theirs. */
+  const withRegistry = (registry: AccountRegistry): TestServices => Object.create(s, { registry: { value: registry } }) as TestServices;
+
+  it("the Documents view's first request for rows answers with the account's groups, not an empty view", async () => {
+    const registry = freshRegistry();
+    const view = documentsViewOver(registry);
     let told = 0;
     owned.push(view.onDidChangeTreeData(() => told++));
     // VS Code asks for the rows in the same moment the services are built (the first getChildren builds them).
@@ -151,11 +157,7 @@ describe("a window's first use (the services built by it) reads the account of t
       onDidRename: renamed.event,
       settled: () => wait,
     } as unknown as AccountRegistry;
-    const view = new AccountRootsTree<DocNode>(registry, (a: Account) => {
-      const { model, link } = a.documentsModel;
-      return new DocumentsTreeProvider(model, link, SIGNED_IN, memento(), s.log);
-    });
-    owned.push(view);
+    const view = documentsViewOver(registry);
     let told = 0;
     owned.push(view.onDidChangeTreeData(() => told++));
     assert.ok((await view.getChildren()).length > 0, "the view shows the account's groups");
