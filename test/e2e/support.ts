@@ -422,13 +422,23 @@ export class Ui {
     await menuItem.waitFor();
     // Point at the item first and wait until the menu highlights it: a menu that has just opened
     // ignores a click that comes too soon (it guards against the opening right-click's mouse-up).
-    await waitFor(`the menu to highlight "${item}"`, async () => {
+    const pointAt = () => waitFor(`the menu to highlight "${item}"`, async () => {
       await menuItem.hover();
       return (await menuItem.evaluate((el) => el.matches('.focused, :focus') || !!el.closest('.action-item.focused')));
     }, 5000, 200);
+    await pointAt();
     if (beforeClick) await beforeClick();
+    const closed = async () => (await menuItem.count()) === 0;
     await menuItem.click();
-    await waitFor(`the context menu to close after clicking "${item}"`, async () => (await menuItem.count()) === 0, 5000);
+    // The menu closes before it runs the item's action, so a menu still open ran nothing: now and then
+    // it drops a click (3 of 6 runs of e2e-locale once, none of 26 after), and the writer would click again.
+    for (let again = 1; again <= 2; again++) {
+      if (await waitFor(`the context menu to close after clicking "${item}"`, closed, 2000).catch(() => false)) return;
+      console.log(`[e2e] the context menu is still open after clicking "${item}", which ran nothing: clicking it again (${again})`);
+      await pointAt();
+      await menuItem.click({ timeout: 2000 });
+    }
+    await waitFor(`the context menu to close after clicking "${item}" three times`, closed, 5000);
   }
 
   /** The active editor tab. */
