@@ -26,7 +26,9 @@
  * (VS Code). BENCH_PHASES=user,rate,large (comma-separated prefixes) runs only some phases.
  * BENCH_PROFILE=<file.cpuprofile> writes a CPU profile of this host from opening the views to the end of the first
  * template's expansion (open it in Chrome DevTools or VS Code), to see where the first open's own time goes;
- * with BENCH_PROFILE_FROM=expand, of the first template's expansion alone; with BENCH_PROFILE_FROM=services, of building
+ * with BENCH_PROFILE_FROM=expand, of the first template's expansion alone; with BENCH_PROFILE_FROM=first-window, of
+ * a fresh start's first open (a first window: the services built by the views' first request for rows; the last
+ * start's); with BENCH_PROFILE_FROM=services, of building
  * the services (dist/core.js's require and createServices) alone; with BENCH_PROFILE_FROM=activation, of the
  * main file's require() and activate() in a fresh start, exactly (taken by activationTiming.ts, which is in place before
  * VS Code loads the extension; each fresh start writes the file again).
@@ -915,7 +917,10 @@ async function firstOpensInFreshStart(first: ReferenceOpen['first']): Promise<No
       await quietHost(1000, 500, 5000);
     }
     if (api.codeCache.loads.some((l) => l.name === 'core')) throw new Error('the services were built before the views opened');
+    // BENCH_PROFILE_FROM=first-window: each fresh start writes the file again (the last start's is kept).
+    const profile = process.env.BENCH_PROFILE_FROM === 'first-window' ? await startProfile(process.env.BENCH_PROFILE) : undefined;
     const opened = await openOurViews(ex, watch, 0);
+    await profile?.stop();
     out.ours = opened.sample;
     out.rows = opened.rows;
     out.servicesMs = api.codeCache.loads.find((l) => l.name === 'core')?.ms;
