@@ -381,7 +381,7 @@ function describeRequest(r: RequestRecord): string {
 // --- Watching the views and the wire -----------------------------------------------------------------------
 
 interface ChildrenCall {
-  tree: 'documents' | 'projects' | 'reference';
+  tree: 'documents' | 'projects' | 'reference' | 'lean-documents' | 'lean-projects';
   node: unknown;
   start: number;
   end?: number;
@@ -861,6 +861,52 @@ async function openReferenceView(): Promise<ViewOpen> {
   return { totalMs: round(root.done - t0, 2), ownMs: round(root.done - root.start, 2), rows: root.result?.length ?? 0, treeItemMs: round(watch.treeItemMs, 2) };
 }
 
+/** The lean-surface reference's handle on its two views (see leanSurfaceExtension in bench.ts). */
+interface LeanViews {
+  lean: { at?: { projectsUrl: string; key: string }; exchanges: Array<{ start: number; end: number }> };
+  documents: AnyTree;
+  projects: AnyTree;
+}
+
+/**
+ * The lean-surface reference's two views, opened and timed as Content Docs' are (openOurViews): what a lean extension
+ * pays for this first open, given the same server and key (the Documents view's groups from memory, the Projects
+ * view's first page with one GET through the host's https and JSON.parse, a row per project); own: its getChildren
+ * and the reading of its rows' TreeItems, its one exchange excluded.
+ */
+async function openLeanViews(projectsUrl: string, key: string): Promise<ViewOpen> {
+  const ext = vscode.extensions.getExtension(LEAN_ID);
+  if (!ext) throw new Error(`the lean-surface reference ${LEAN_ID} is not installed in this host`);
+  const views = (await ext.activate()) as LeanViews | undefined;
+  if (!views?.lean) throw new Error('the lean-surface reference did not hand out its views');
+  views.lean.at = { projectsUrl, key };
+  // Its welcome views show while this is unset (Content Docs' own contributions, renamed).
+  await vscode.commands.executeCommand('setContext', 'benchLean.signedIn', true);
+  const watch = new TreeWatch();
+  watch.install(views.documents, 'lean-documents');
+  watch.install(views.projects, 'lean-projects');
+  const t0 = now();
+  await vscode.commands.executeCommand('workbench.view.extension.benchLean');
+  const projRoot = await watch.waitChildren('the lean Projects view rows', (c) => c.tree === 'lean-projects' && c.node === undefined && (c.result?.length ?? 0) > 0);
+  const docRoot = await watch.waitChildren('the lean Documents view rows', (c) => c.tree === 'lean-documents' && c.node === undefined && (c.result?.length ?? 0) > 0);
+  const last = Math.max(projRoot.done, docRoot.done);
+  const ex: ExchangeSeen[] = views.lean.exchanges.map((e) => ({ end: e.end, ms: e.end - e.start, method: 'GET', path: '/projects', status: 200, background: false }));
+  const ownMs = ownInsideOf(ex, [[projRoot.start, projRoot.done], [docRoot.start, docRoot.done]], t0, last);
+  await vscode.commands.executeCommand('workbench.action.closeSidebar');
+  return { totalMs: round(last - t0, 2), ownMs: round(ownMs, 2), rows: (projRoot.result?.length ?? 0) + (docRoot.result?.length ?? 0), treeItemMs: round(watch.treeItemMs, 2) };
+}
+
+async function openLean(into: ReferenceOpen, projectsUrl: string, key: string): Promise<void> {
+  if (!vscode.extensions.getExtension(LEAN_ID)) return;
+  try {
+    into.lean = await openLeanViews(projectsUrl, key);
+    log(`lean views: first open ${into.lean.totalMs} ms, own ${into.lean.ownMs} ms (${into.lean.rows} rows, getTreeItem ${into.lean.treeItemMs} ms); opened ${into.first === 'reference' ? 'before' : 'after'} Content Docs' views`);
+  } catch (e) {
+    into.leanError = (e as Error).message;
+    log(`lean views: first open failed: ${into.leanError}`);
+  }
+}
+
 async function openReference(into: ReferenceOpen): Promise<void> {
   try {
     into.open = await openReferenceView();
@@ -915,6 +961,9 @@ async function firstOpensInFreshStart(first: ReferenceOpen['first']): Promise<No
     if (first === 'reference') {
       await openReference(out.reference);
       await quietHost(1000, 500, 5000);
+      await openLean(out.reference, seoUrl, key);
+      await ctl.settle();
+      await quietHost(1000, 500, 5000);
     }
     if (api.codeCache.loads.some((l) => l.name === 'core')) throw new Error('the services were built before the views opened');
     // BENCH_PROFILE_FROM=first-window: each fresh start writes the file again (the last start's is kept).
@@ -929,6 +978,8 @@ async function firstOpensInFreshStart(first: ReferenceOpen['first']): Promise<No
     if (first === 'content-docs') {
       await quietHost(1000, 500, 5000);
       await openReference(out.reference);
+      await quietHost(1000, 500, 5000);
+      await openLean(out.reference, seoUrl, key);
     }
   } catch (e) {
     out.error = (e as Error).stack ?? String(e);

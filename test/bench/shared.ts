@@ -75,6 +75,9 @@ export interface ReferenceOpen {
   first: 'reference' | 'content-docs';
   open?: ViewOpen;
   error?: string;
+  /** In a first window: the lean-surface reference's two views, opened next to the reference (see openLeanViews). */
+  lean?: ViewOpen;
+  leanError?: string;
 }
 
 /** One fresh start of the extension host, activating the extension once the workbench is idle. */
