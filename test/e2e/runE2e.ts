@@ -297,9 +297,10 @@ async function story(steps: Steps, wb: Workbench, other: Sandbox): Promise<void>
       return (await page.getByRole('menuitem', { name: 'Rewrite Selection', exact: true }).count()) > 0;
     }, 8000, 300);
     const rewrite = page.getByRole('menuitem', { name: 'Rewrite Selection', exact: true });
+    const rewriteShownAt = Date.now();
     await rewrite.hover();
     await shot('menu');
-    await rewrite.click();
+    await ui.clickMenuItem(rewrite, 'Rewrite Selection', rewriteShownAt);
     // The confirmation says it creates a document and uses the plan's quota.
     await ui.dialog.waitFor();
     const message = await ui.dialog.innerText();
@@ -672,9 +673,10 @@ async function story(steps: Steps, wb: Workbench, other: Sandbox): Promise<void>
       await item.hover();
       return (await signOut.count()) > 0;
     }, 8000, 300);
+    const signOutShownAt = Date.now();
     await signOut.hover();
     await shot('menu');
-    await signOut.click();
+    await ui.clickMenuItem(signOut, 'Sign Out', signOutShownAt);
     // VS Code asks first, naming the account.
     await ui.dialog.waitFor();
     const message = await ui.dialog.innerText();
@@ -786,7 +788,7 @@ async function story(steps: Steps, wb: Workbench, other: Sandbox): Promise<void>
       await itemB.hover();
       return (await signOut.count()) > 0;
     }, 8000, 300);
-    await signOut.click();
+    await ui.clickMenuItem(signOut, 'Sign Out');
     await ui.dialog.waitFor();
     await ui.dialog.locator('.dialog-buttons a.monaco-button', { hasText: /^Sign Out$/ }).click();
     await waitFor('the second root to go', async () => (await rootB.count()) === 0, 15_000);
