@@ -12,14 +12,16 @@
  *      concurrent build of dist/ cannot change what is measured; sizes, the require()s of the activation
  *      bundle, what each bundle is made of (esbuild's metafile of esbuild.mjs's own options, captured
  *      without building), and `vsce package --no-dependencies` in that folder, offline.
- *   2. Activation: N fresh starts (default 4) of code-server's VS Code (test/harness/hostRunner.js: each a new
+ *   2. Activation: N fresh starts (default 8) of code-server's VS Code (test/harness/hostRunner.js: each a new
  *      server, browser, extension host and compile cache) with the reference extension (test/bench/reference: one
  *      view, one command, a tree data provider, activated onStartupFinished as Content Docs is) and the lean-surface
  *      reference (generated from the staged manifest: Content Docs' contributions and activation registrations with
- *      no-op handlers) loaded beside the extension, both first in every other start; test/bench/inHost.js reads both extensions' require() and activate()
+ *      no-op handlers) loaded beside the extension, both first in half the starts; test/bench/inHost.js reads both extensions' require() and activate()
  *      (the extension host's performance marks, a timing in the host, VS Code's own Startup Performance report, the
- *      host's log line that says VS Code activated them on their event) and require.cache, then opens both
- *      extensions' views one after the other against a sandbox of the start's own (a first window: no code cache).
+ *      host's log line that says VS Code activated them on their event) and require.cache, then opens the
+ *      extensions' views one after the other against a sandbox of the start's own: in a first window (fresh storage,
+ *      no code cache of the lazy bundles) in the odd starts, in a later window (the storage the start before left,
+ *      its code cache) in the even ones.
  *      Startup budgets are ratios to the reference's figures in the same run (README, Performance).
  *   3–6. One more start against a sandbox run by this process (test/sandbox/server.ts, so its data and
  *      work are outside the measured extension host), with the in-host code copied next to the staged
@@ -104,12 +106,12 @@ function fmtMs(n: number | undefined): string {
 }
 
 function parseArgs(argv: readonly string[]): { runs: number; only?: Set<string>; keep: boolean } {
-  // An even number: the reference extension goes first in half the starts.
-  let runs = 4;
+  // A multiple of 4: first and later windows in turn, and the reference extension first in half the starts of each.
+  let runs = 8;
   let only: Set<string> | undefined;
   let keep = false;
   for (const a of argv) {
-    if (a.startsWith('--runs=')) runs = Math.max(1, Number(a.slice(7)) || 4);
+    if (a.startsWith('--runs=')) runs = Math.max(1, Number(a.slice(7)) || 8);
     else if (a.startsWith('--only=')) only = new Set(a.slice(7).split(',').map((x) => x.trim()));
     else if (a === '--keep') keep = true;
   }
@@ -950,13 +952,19 @@ function latencyRows(m: MainResult, rows: Row[]): void {
 
 /** How the lazy bundles loaded in a start: "core: used, api: used" (V8 took their code cache), "none" (a first window). */
 function bundleCaches(m: MainResult): string {
-  return (m.bundleLoads ?? []).map((l) => `${l.name}.js ${fmtMs(l.ms)} (code cache: ${l.cache})`).join(', ') || 'not recorded';
+  return bundleCachesOf(m.bundleLoads);
+}
+
+function bundleCachesOf(loads: MainResult['bundleLoads']): string {
+  return (loads ?? []).map((l) => `${l.name}.js ${fmtMs(l.ms)} (code cache: ${l.cache})`).join(', ') || 'not recorded';
 }
 
 /** One start's first open of the views, Content Docs' and the reference's. */
 interface OpenPair {
   where: string;
   ours: LatencySample;
+  /** How the lazy bundles loaded in that start (a fresh start's). */
+  bundles?: MainResult['bundleLoads'];
   reference?: ReferenceOpen;
   load?: number[];
   rows?: number;
@@ -974,45 +982,56 @@ function fmtPair(p: OpenPair): string {
 
 /**
  * The first open of the views as a ratio to the reference extension's first open (its view's getChildren and
- * TreeItems, timed the same way), with the milliseconds beside it: the main run (a later window: the lazy bundles load
- * with their code cache; its services are built, and the account of its key made, before the views open) and the first
- * windows (no code cache yet): the fresh starts of the activation item, each signed in with the services not built, so
- * that the views' first request for rows builds them and waits for the account of the stored key as a restored window
- * does. The main item's first window, whose services are built before, is shown beside them, not counted. The reference's figure is its median over every start of this run that opened it: the
- * view opened first in a window pays about a millisecond more (measured), as much as the reference's whole figure,
- * and the starts alternate which view opens first (half and half with the default --runs).
+ * TreeItems, timed the same way), with the milliseconds beside it, in the fresh starts of the activation item, each
+ * signed in with the services not built, so that the views' first request for rows builds them and waits for the
+ * account of the stored key as a restored window does: the later windows (the even starts, in the storage the start
+ * before left: the lazy bundles load with their code cache) and the first windows (the odd starts: no code cache, as
+ * after an install or update). The main run's first open (a later window whose services are built, and the account of
+ * its key made, before the views open: that build timed apart and added) and the main item's first window are shown
+ * beside them, not counted (the budget row takes the main run's when no later window was timed: --runs=1). The
+ * reference's figure is its median over every start of this run that opened it: the view opened first in a window
+ * pays about a millisecond more (measured), as much as the reference's whole figure, and the starts alternate which
+ * view opens first (half and half in each kind of window with the default --runs).
  */
 function firstOpenRows(c: Collected, rows: Row[]): void {
   const oursIn = (run: HostRun<MainResult> | undefined) => run?.result?.latency?.find((l) => l.action === 'Open the views' && l.first);
   const firstWindows: OpenPair[] = [];
+  const laterWindows: OpenPair[] = [];
   c.activation.forEach((r, i) => {
     const f = r.result?.sample?.firstOpen;
-    if (f?.ours) firstWindows.push({ where: `start ${i + 1}`, ours: f.ours, reference: f.reference, load: r.load?.start, rows: f.rows });
+    if (f?.ours) (f.window === 'later' ? laterWindows : firstWindows).push({ where: `start ${i + 1}`, ours: f.ours, reference: f.reference, load: r.load?.start, rows: f.rows, bundles: f.bundleLoads });
   });
   const fw = oursIn(c.firstWindow);
   const builtBefore: OpenPair | undefined = fw && { where: "the main item's first window", ours: fw, reference: c.firstWindow?.result?.reference, load: c.firstWindow?.load?.start, rows: c.firstWindow?.result?.firstOpenRows };
   const m = c.main?.result;
   const mainOpen = oursIn(c.main);
   const mainPair: OpenPair | undefined = mainOpen && m ? { where: 'main run', ours: mainOpen, reference: m.reference, load: c.main?.load?.start, rows: m.firstOpenRows } : undefined;
-  const refOpens = [...firstWindows, ...(builtBefore ? [builtBefore] : []), ...(mainPair ? [mainPair] : [])].filter((p) => p.reference?.open);
+  const refOpens = [...firstWindows, ...laterWindows, ...(builtBefore ? [builtBefore] : []), ...(mainPair ? [mainPair] : [])].filter((p) => p.reference?.open);
   const refMs = refOpens.length ? median(refOpens.map((p) => p.reference!.open!.ownMs)) : undefined;
   const refFirst = refOpens.filter((p) => p.reference!.first === 'reference').length;
   const refNote = refOpens.length
     ? `the reference: median ${fmtMs(refMs)} over ${refOpens.length} starts (${refOpens.map((p) => `${fmtMs(p.reference!.open!.ownMs)} ${p.reference!.first === 'reference' ? 'first' : 'second'}`).join(', ')}; its view opened first in ${refFirst}, after Content Docs' in ${refOpens.length - refFirst})`
     : 'no reference figure';
-  if (c.main) {
-    if (!mainPair || !m) {
-      rows.push({ figure: '4 Own time: Open the views', measured: 'n/a', budget: '—', status: 'n/a', note: c.main.error ?? m?.errors?.[0]?.split('\n')[0] ?? 'no result' });
-    } else {
-      const cause = latencyCause('Open the views', [mainPair.ours], m);
-      rows.push({
-        ...ratioRow('4 Own time: Open the views', mainPair.ours.ownMs, refMs, refMs ? mainPair.ours.ownMs / refMs : NaN, BUDGET.firstOpenRatio, BUDGET.firstOpenMs),
-        note:
-          `${fmtPair(mainPair)}; ${refNote}; ${mainPair.ours.totalMs.toFixed(0)} = ${mainPair.ours.trips} trips ${mainPair.ours.serverMs.toFixed(0)} + VS Code ${(mainPair.ours.vscodeMs ?? 0).toFixed(0)} + own ${mainPair.ours.ownMs.toFixed(0)} ` +
-          `(own = ${mainPair.ours.ownWhat}; end = ${mainPair.ours.end})${cause ? `; ${cause}` : ''}` +
-          `${m.apiLoadMs !== undefined ? `; require() of dist/api.js on this first request ${fmtMs(m.apiLoadMs)}` : ''}${m.servicesMs !== undefined ? `; building the services (dist/core.js) ${fmtMs(m.servicesMs)}${m.coreLoadMs !== undefined ? `, of which its require() ${fmtMs(m.coreLoadMs)}` : ''}` : ''}; bundles: ${bundleCaches(m)}`,
-      });
-    }
+  let mainNote = '';
+  if (c.main && (!mainPair || !m)) mainNote = `the main run: ${c.main.error ?? m?.errors?.[0]?.split('\n')[0] ?? 'no result'}`;
+  else if (mainPair && m) {
+    const cause = latencyCause('Open the views', [mainPair.ours], m);
+    mainNote =
+      `${fmtPair(mainPair)}; ${mainPair.ours.totalMs.toFixed(0)} = ${mainPair.ours.trips} trips ${mainPair.ours.serverMs.toFixed(0)} + VS Code ${(mainPair.ours.vscodeMs ?? 0).toFixed(0)} + own ${mainPair.ours.ownMs.toFixed(0)} ` +
+      `(own = ${mainPair.ours.ownWhat}; end = ${mainPair.ours.end})${cause ? `; ${cause}` : ''}` +
+      `${m.apiLoadMs !== undefined ? `; require() of dist/api.js on this first request ${fmtMs(m.apiLoadMs)}` : ''}${m.servicesMs !== undefined ? `; building the services (dist/core.js) ${fmtMs(m.servicesMs)}${m.coreLoadMs !== undefined ? `, of which its require() ${fmtMs(m.coreLoadMs)}` : ''}` : ''}; bundles: ${bundleCaches(m)}`;
+  }
+  if (laterWindows.length) {
+    const later = median(laterWindows.map((p) => p.ours.ownMs));
+    rows.push({
+      ...ratioRow('4 Own time: Open the views', later, refMs, refMs ? later / refMs : NaN, BUDGET.firstOpenRatio, BUDGET.firstOpenMs),
+      note:
+        `median of ${laterWindows.length} later windows (the storage an earlier window left: the lazy bundles' code cache; signed in, the services built by the views' first request for rows, as in a restored window), ours / the reference in the same start: ${laterWindows.map((p) => `${fmtPair(p)}, bundles: ${bundleCachesOf(p.bundles)}`).join('; ')}; ${refNote}` +
+        (mainNote ? `; not counted, the main run (its services built before the views opened, timed apart and added): ${mainNote}` : ''),
+    });
+  } else if (c.main) {
+    if (!mainPair || !m) rows.push({ figure: '4 Own time: Open the views', measured: 'n/a', budget: '—', status: 'n/a', note: mainNote });
+    else rows.push({ ...ratioRow('4 Own time: Open the views', mainPair.ours.ownMs, refMs, refMs ? mainPair.ours.ownMs / refMs : NaN, BUDGET.firstOpenRatio, BUDGET.firstOpenMs), note: `${mainNote}; ${refNote}` });
   }
   if (!firstWindows.length) {
     const why = c.activation.map((r) => r.result?.sample?.firstOpen?.error).find(Boolean) ?? c.firstWindow?.error;
@@ -1027,25 +1046,26 @@ function firstOpenRows(c: Collected, rows: Row[]): void {
       `median of ${firstWindows.length} first windows (fresh storage, no code cache of the lazy bundles; signed in, the services built by the views' first request for rows, as in a restored window), ours / the reference in the same start: ${firstWindows.map(fmtPair).join('; ')}; ${refNote}` +
       (builtBefore && fwm ? `; not counted, the main item's first window with its services built and its account made before the views opened: ${fmtPair(builtBefore)}, building the services ${fmtMs(fwm.servicesMs)}, bundles: ${bundleCaches(fwm)}` : ''),
   });
-  leanOpenRow(firstWindows, ours, rows);
+  leanOpenRow([...firstWindows, ...laterWindows], ours, laterWindows.length ? median(laterWindows.map((p) => p.ours.ownMs)) : undefined, rows);
 }
 
 /**
- * Information beside the first window's budget: Content Docs' first open to the lean-surface reference's two views in
- * the same starts (see openLeanViews in inHost.ts): what a lean extension pays to show these views from this server,
- * with none of the accounts, validation, paging and state Content Docs has.
+ * Information beside the first-open budgets: Content Docs' first open (`first`: the first windows' median; `later`:
+ * the later windows') to the lean-surface reference's two views in the same starts (see openLeanViews in inHost.ts):
+ * what a lean extension pays to show these views from this server, with none of the accounts, validation, paging and
+ * state Content Docs has.
  */
-function leanOpenRow(firstWindows: readonly OpenPair[], ours: number, rows: Row[]): void {
-  const pairs = firstWindows.filter((p) => p.reference?.lean);
-  const errors = firstWindows.map((p) => p.reference?.leanError).filter(Boolean);
+function leanOpenRow(starts: readonly OpenPair[], first: number, later: number | undefined, rows: Row[]): void {
+  const pairs = starts.filter((p) => p.reference?.lean);
+  const errors = starts.map((p) => p.reference?.leanError).filter(Boolean);
   if (!pairs.length) {
-    if (errors.length) rows.push({ figure: '4 Own time: Open the views, first window, to lean views', measured: 'n/a', budget: '— (information)', status: 'n/a', note: errors[0]!.split('\n')[0] });
+    if (errors.length) rows.push({ figure: '4 Own time: Open the views, to lean views', measured: 'n/a', budget: '— (information)', status: 'n/a', note: errors[0]!.split('\n')[0] });
     return;
   }
   const leanMs = median(pairs.map((p) => p.reference!.lean!.ownMs));
   rows.push({
-    figure: '4 Own time: Open the views, first window, to lean views',
-    measured: `${fmtRatio(ours / leanMs)}: ${fmtMs(ours)} / lean views ${fmtMs(leanMs)}`,
+    figure: '4 Own time: Open the views, to lean views',
+    measured: `first window ${fmtRatio(first / leanMs)}${later !== undefined ? `, later ${fmtRatio(later / leanMs)}` : ''}: ${fmtMs(first)}${later !== undefined ? ` and ${fmtMs(later)}` : ''} / lean views ${fmtMs(leanMs)}`,
     budget: '— (information)',
     status: 'info',
     note:
@@ -1479,12 +1499,17 @@ async function main(): Promise<number> {
   if (want('activation')) {
     const timing = timingExtension(runDir);
     const lean = leanSurfaceExtension(stage, runDir);
+    const manifest = JSON.parse(fs.readFileSync(path.join(stage, 'package.json'), 'utf8')) as { publisher: string; name: string };
     for (let i = 1; i <= args.runs; i++) {
-      // The reference is loaded, activated and opened first in the odd starts, after Content Docs in the even ones.
-      const referenceFirst = i % 2 === 1;
-      progress(`activation: fresh start ${i} of ${args.runs} (the reference extension ${referenceFirst ? 'first' : 'second'}; load average ${fmtLoad(loadNow())})`);
-      // Each start also opens the views of both (a first window: fresh storage, no code cache) against a sandbox of
-      // its own, after the activation figures were read.
+      // The starts go in pairs: a first window (the extension's storage fresh: no code cache of the lazy bundles, as
+      // after an install or update), then a later window in the storage it left (its code cache), as a user's next
+      // window. The reference is loaded, activated and opened first in starts 1, 4, 5, 8…, after Content Docs in the
+      // others: each kind of window has it first in half of its starts.
+      const window = i % 2 === 1 ? 'first' : 'later';
+      const referenceFirst = i % 4 === 1 || i % 4 === 0;
+      const storage = path.join(runDir, `activation-storage-${Math.ceil(i / 2)}`);
+      progress(`activation: fresh start ${i} of ${args.runs}, a ${window} window (the reference extension ${referenceFirst ? 'first' : 'second'}; load average ${fmtLoad(loadNow())})`);
+      // Each start also opens the views of both against a sandbox of its own, after the activation figures were read.
       const sandbox = await servedSandbox({ rateLimit: 0, seoRateLimit: 0, storeDelayMs: 0 });
       let run: HostRun<ActivationResult>;
       try {
@@ -1499,6 +1524,8 @@ async function main(): Promise<number> {
           {
             [ENV.mode]: 'activation',
             [ENV.referenceFirst]: referenceFirst ? '1' : '0',
+            [ENV.window]: window,
+            HARNESS_EXTENSION_STORAGE: `${manifest.publisher}.${manifest.name}=${storage}`,
             ...sandbox.env,
           },
           180,

@@ -923,7 +923,7 @@ async function openReference(into: ReferenceOpen): Promise<void> {
  * LATENCY_MS to every answer), and the reference's first open before or after it (`first`).
  */
 async function firstOpensInFreshStart(first: ReferenceOpen['first']): Promise<NonNullable<ActivationSample['firstOpen']>> {
-  const out: NonNullable<ActivationSample['firstOpen']> = { reference: { first } };
+  const out: NonNullable<ActivationSample['firstOpen']> = { reference: { first }, window: process.env[ENV.window] === 'later' ? 'later' : 'first' };
   const docsUrl = process.env[ENV.docsUrl]!;
   const seoUrl = process.env[ENV.seoUrl];
   const key = process.env[ENV.key];
@@ -973,6 +973,7 @@ async function firstOpensInFreshStart(first: ReferenceOpen['first']): Promise<No
     out.ours = opened.sample;
     out.rows = opened.rows;
     out.servicesMs = api.codeCache.loads.find((l) => l.name === 'core')?.ms;
+    out.bundleLoads = api.codeCache.loads.map((l) => ({ ...l, ms: round(l.ms, 2) }));
     logLatency(opened.sample);
     await ctl.settle();
     if (first === 'content-docs') {
@@ -981,6 +982,9 @@ async function firstOpensInFreshStart(first: ReferenceOpen['first']): Promise<No
       await quietHost(1000, 500, 5000);
       await openLean(out.reference, seoUrl, key);
     }
+    // What V8 compiled of the lazy bundles, written now (a window writes it a few seconds after a load): the start
+    // after a first window is a later window with it.
+    await api.codeCache.flush();
   } catch (e) {
     out.error = (e as Error).stack ?? String(e);
     log(`first opens failed: ${(e as Error).message}`);

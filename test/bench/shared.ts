@@ -19,6 +19,8 @@ export const ENV = {
   debounceMs: 'BENCH_GOTO_DEBOUNCE_MS',
   /** '1': the reference extension's view opens before Content Docs' views in this start (the bench alternates). */
   referenceFirst: 'BENCH_REFERENCE_FIRST',
+  /** A fresh start's window: `first` (fresh storage) or `later` (the storage an earlier start left: the code cache). */
+  window: 'BENCH_WINDOW',
 } as const;
 
 /** The reference extension the benchmark loads beside Content Docs (publisher.name of test/bench/reference/package.json). */
@@ -135,7 +137,14 @@ export interface ActivationSample {
    * reference's, one after the other; only when the bench gave the start a sandbox.
    */
   firstOpen?: {
+    /**
+     * `first`: fresh storage (no code cache of the lazy bundles: the first window after an install or update); `later`:
+     * the extension's storage as an earlier start left it (its code cache), a window opened after another.
+     */
+    window?: 'first' | 'later';
     ours?: LatencySample;
+    /** How the lazy bundles loaded in this start (V8 took their code cache: `used`). */
+    bundleLoads?: Array<{ name: string; cache: string; ms: number }>;
     /** Building the services before the views opened (counted in ours, as in the main run). */
     servicesMs?: number;
     rows?: number;
