@@ -14,7 +14,7 @@ import type { Exchange } from '../../src/api/index';
 import type { TestApi } from '../../src/extension';
 import { testServices, type TestServices } from '../kit/services';
 import type { Back, Pressed, Prompter, StepInputOptions, StepPickOptions, ToggledInput, ToggleInputOptions } from '../../src/ui/prompter';
-import type { Sandbox, SandboxDocument } from '../sandbox/server';
+import type { RequestRecord, Sandbox, SandboxDocument } from '../sandbox/server';
 
 export const EXTENSION_ID = 'content-docs.content-docs';
 export const SCHEME = 'content-docs';
@@ -800,6 +800,48 @@ export async function accountUriOf(s: TestServices, id: number): Promise<vscode.
 /** The visible editor showing exactly `uri`. */
 export function editorAt(uri: vscode.Uri): vscode.TextEditor | undefined {
   return vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri.toString());
+}
+
+// --- Requests the window sends by itself ------------------------------------------------------------------
+
+/**
+ * The requests among `requests` (in the order they came) that the window may send by itself while a test acts,
+ * whatever the test does, when an account is made anew or at any moment after: a view on screen reading its rows and
+ * counts (a documents list without a search term: the views' lists and their background counts; a projects list); an
+ * editor open on a document reading it again (a read of a document open now, unless it is one of the documents
+ * `about`, which the test names: their reads are always the test's); and the status bar's one plan-usage read, which
+ * follows the first of those answered (the first account read after it). A test whose action may itself list, or
+ * read the account, names its requests instead of leaving these out.
+ */
+export function sentByTheWindow(requests: readonly RequestRecord[], about: readonly number[] = []): Set<RequestRecord> {
+  const named = new Set(about.map((id) => `/api/v1/documents/${id}`));
+  const open = new Set(
+    vscode.workspace.textDocuments
+      .filter((d) => d.uri.scheme === SCHEME)
+      .map((d) => `/api/v1/documents/${d.uri.authority.split('.')[0]}`)
+      .filter((p) => !named.has(p)),
+  );
+  const byWindow = new Set<RequestRecord>();
+  let answered = false;
+  let usageRead = false;
+  for (const r of requests) {
+    const viewList = (r.route === 'documents.list' && r.query.search === undefined) || r.route === 'projects.list';
+    const editorRead = r.route === 'documents.show' && open.has(r.path);
+    if (viewList || editorRead) {
+      byWindow.add(r);
+      if (r.server === 'documents' && r.status >= 200 && r.status < 300) answered = true;
+    } else if (r.route === 'account' && answered && !usageRead) {
+      byWindow.add(r);
+      usageRead = true;
+    }
+  }
+  return byWindow;
+}
+
+/** `requests` without those the window may send by itself meanwhile ({@link sentByTheWindow}; `about`: the documents the test names). */
+export function besidesTheWindow(requests: readonly RequestRecord[], about: readonly number[] = []): RequestRecord[] {
+  const byWindow = sentByTheWindow(requests, about);
+  return requests.filter((r) => !byWindow.has(r));
 }
 
 // --- Tallies ---------------------------------------------------------------------------------------------
