@@ -16,7 +16,8 @@ import * as assert from 'assert';
 import * as vscode from 'vscode';
 import type { TestServices } from '../kit/services';
 import { isolateName } from '../../src/tree/bidi';
-import { startSandbox, type Sandbox, type SandboxDocument } from '../sandbox/server';
+import type { Exchange } from '../../src/api/index';
+import { startSandbox, type RequestRecord, type Sandbox, type SandboxDocument } from '../sandbox/server';
 import {
   closeAll,
   configure,
@@ -58,15 +59,22 @@ async function handledCase(name: string, body: () => Promise<void>): Promise<voi
   handled++;
 }
 
-/** A case refused before sending: `body` must not cause a request matching `route`. */
-async function refusedCase(name: string, body: () => Promise<string>, allowed: RegExp, method?: string): Promise<void> {
+/** The requests and exchanges a refused case names as its own (by default: every one of the method, or all). */
+interface Named {
+  request: (r: RequestRecord) => boolean;
+  exchange: (e: Exchange) => boolean;
+}
+
+/** A case refused before sending: `body` must not cause a request of `method` (any, without one), or none `named`. */
+async function refusedCase(name: string, body: () => Promise<string>, allowed: RegExp, method?: string, named?: () => Named): Promise<void> {
   await tally.run(name, async () => {
     exchanges.reset();
     const before = sandbox.requests.length;
     const message = await body();
     assert.match(message, allowed, `the refusal says what is allowed: ${JSON.stringify(message)}`);
-    const sent = sandbox.requests.slice(before).filter((r) => !method || r.method === method);
-    const attempted = exchanges.exchanges.filter((e) => !method || e.method === method);
+    const mine = named?.();
+    const sent = sandbox.requests.slice(before).filter((r) => (!method || r.method === method) && (!mine || mine.request(r)));
+    const attempted = exchanges.exchanges.filter((e) => (!method || e.method === method) && (!mine || mine.exchange(e)));
     assert.deepStrictEqual(sent.map((r) => `${r.method} ${r.path}`), [], 'nothing was sent');
     assert.deepStrictEqual(attempted.map((e) => `${e.method} ${e.path}`), [], 'nothing was attempted');
   });
@@ -666,6 +674,8 @@ describe('reliability: bad input', function () {
     ['with a space inside', 'sandbox-key 0123456789'],
   ] as const) {
     it(`a stored key ${what} (another window, an older version) is refused before sending`, async () => {
+      let ofStoredKey: object | undefined;
+      let id = 0;
       await refusedCase(
         `stored key: ${what}`,
         async () => {
@@ -673,9 +683,11 @@ describe('reliability: bad input', function () {
           // The change arrives when the account of the settings is made anew with the stored key (a moment after
           // SecretStorage tells of it): until then, the account of the previous key is the one signed in.
           await until('the key change to arrive', async () => (await s.firstOrNone?.getKey()) === stored);
+          ofStoredKey = s.firstOrNone;
+          id = pool.take().id;
           try {
             const t = Date.now();
-            await vscode.commands.executeCommand('contentDocs.documentOpen', { id: pool.take().id });
+            await vscode.commands.executeCommand('contentDocs.documentOpen', { id });
             const m = await until('the refusal', () => messages.since(t).find((x) => x.level === 'error'));
             assert.ok(m.items.includes('Set API Key'), 'offers to set the key');
             return m.message;
@@ -686,6 +698,18 @@ describe('reliability: bad input', function () {
           }
         },
         /(spaces|line breaks|control characters).*set it again/,
+        undefined,
+        // The case's own: any request without the right key, any about the document opened, and every exchange of the
+        // account of the stored key (or of none: a key check). The accounts of the right key, the one before the stored
+        // key came and the one signed in again at the end, are made anew, and a view on screen reads their rows and
+        // counts meanwhile (then the status bar its usage), with the right key: those are not the case's.
+        () => ({
+          request: (r) => r.authorizationHeader !== `Bearer ${sandbox.key}` || r.path === `/api/v1/documents/${id}`,
+          exchange: (e) => {
+            const account = exchanges.accountOf(e);
+            return account === undefined || account === ofStoredKey || e.path === `/documents/${id}`;
+          },
+        }),
       );
     });
   }

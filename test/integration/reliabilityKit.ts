@@ -585,9 +585,21 @@ export class LogCapture implements vscode.Disposable {
 /** Counts the HTTP exchanges the extension made, in every account and the key checks (refused connections included). */
 export class ExchangeCounter implements vscode.Disposable {
   readonly exchanges: Exchange[] = [];
+  /** The account each exchange was made in (none: a key check, made before there is an account). */
+  private readonly accounts = new WeakMap<Exchange, object>();
   private readonly subs: vscode.Disposable[];
   constructor(s: TestServices) {
-    this.subs = [s.registry.onDidExchange(({ exchange }) => this.exchanges.push(exchange)), s.library.onDidExchange((e) => this.exchanges.push(e))];
+    this.subs = [
+      s.registry.onDidExchange(({ account, exchange }) => {
+        this.accounts.set(exchange, account);
+        this.exchanges.push(exchange);
+      }),
+      s.library.onDidExchange((e) => this.exchanges.push(e)),
+    ];
+  }
+  /** The account `exchange` was made in; undefined for a key check. */
+  accountOf(exchange: Exchange): object | undefined {
+    return this.accounts.get(exchange);
   }
   count(method: string, pathPrefix: string | RegExp): number {
     return this.exchanges.filter((e) => e.method === method && (typeof pathPrefix === 'string' ? e.path.startsWith(pathPrefix) : pathPrefix.test(e.path)))
