@@ -338,7 +338,12 @@ describe('write: AI writing on the active editor (selection commands, proposal, 
     assert.strictEqual(opened?.document.uri.scheme, 'content-docs');
     assert.strictEqual(opened.document.uri.authority.split('.')[0], String(result.document.id));
     assert.strictEqual(opened.document.getText(), sandbox.documents.get(result.document.id)?.result);
-    assert.deepStrictEqual(sandbox.requests.map((r) => r.route).filter((r) => r !== 'account'), ['documents.store'], 'opening reuses what the store answered');
+    // Besides a view's rows and counts, read by itself meanwhile: a read of the document opened would not be.
+    assert.deepStrictEqual(
+      besidesTheWindow(sandbox.requests, [result.document.id]).map((r) => r.route).filter((r) => r !== 'account'),
+      ['documents.store'],
+      'opening reuses what the store answered',
+    );
   });
 
   it('Generate from Selection…: the templates (last used first), the account creativity preselected, an extra instruction', async () => {
