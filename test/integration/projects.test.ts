@@ -46,6 +46,15 @@ function projectLists(): RequestRecord[] {
   return sandbox.requests.filter((r) => r.route === 'projects.list');
 }
 
+/**
+ * The requests to the projects server, where the Projects view and its commands send theirs. The documents server of
+ * the same sandbox also hears the account's Documents view (its rows and background counts, read when the account is
+ * made anew) and the status bar's usage read: not this view's.
+ */
+function toProjects(): RequestRecord[] {
+  return sandbox.requests.filter((r) => r.server === 'projects');
+}
+
 /** The projects as the sandbox groups them: canonical (first) name, case-insensitive key. */
 function projects(): Array<{ name: string; key: string; reports: number; created: number; sum: number }> {
   const map = new Map<string, { name: string; key: string; reports: number; created: number; sum: number }>();
@@ -123,10 +132,10 @@ describe('sidebar: the Projects view', function () {
 
   it('opening the view: one request (newest first, page size from the settings); rows say the average score with its badge, reports and date', async () => {
     const kids = await children();
-    assert.strictEqual(sandbox.requests.length, 1);
+    assert.strictEqual(toProjects().length, 1);
     const q = projectLists()[0].query;
     assert.deepStrictEqual({ sort_by: q.sort_by, sort: q.sort, per_page: q.per_page, page: q.page }, { sort_by: 'created_at', sort: 'desc', per_page: String(PAGE), page: '1' });
-    console.log(`[projects] requests to open the view: ${sandbox.requests.length}`);
+    console.log(`[projects] requests to open the view: ${toProjects().length}`);
     const list = kids.filter((n): n is ProjectItemNode => n.kind === 'project');
     assert.strictEqual(list.length, PAGE);
     assert.strictEqual(kids.at(-1)!.kind, 'loadMore');
@@ -148,7 +157,7 @@ describe('sidebar: the Projects view', function () {
     const scoreLine = tip.value.split('\n').find((l) => l.startsWith('Average score:'));
     assert.strictEqual(scoreLine, `Average score: ${String(first.description).split(' ')[1]} of 100: ${badge} (Good above 79, Decent above 49)`, 'the score, its badge, then how badges are given');
     await children();
-    assert.strictEqual(sandbox.requests.length, 1, 'cached');
+    assert.strictEqual(toProjects().length, 1, 'cached');
   });
 
   it('a project goes somewhere: a click (and Open in Browser) opens its reports page on its projects server, the name encoded', async () => {
@@ -189,7 +198,7 @@ describe('sidebar: the Projects view', function () {
     assert.strictEqual(`${url.origin}${url.pathname}`, `${sandbox.seoUrl.replace(/\/+$/, '')}/reports`);
     assert.strictEqual(url.searchParams.get('project'), name, `${String(opened[0])} names the project`);
     assert.deepStrictEqual([...url.searchParams.keys()], ['project']);
-    assert.strictEqual(sandbox.requests.length, 0, 'nothing asked of the server');
+    assert.strictEqual(toProjects().length, 0, 'nothing asked of the server');
     // The address leads to the project's reports page (the sandbox serves it, as the real projects server does).
     sandbox.reports.push(report);
     try {
@@ -287,7 +296,7 @@ describe('sidebar: the Projects view', function () {
 
       prompter.confirms = [false];
       assert.strictEqual(await vscode.commands.executeCommand(CMD.projectDelete, row), false);
-      assert.strictEqual(sandbox.requests.length, 0, 'declined: nothing sent');
+      assert.strictEqual(toProjects().length, 0, 'declined: nothing sent');
       assert.strictEqual(prompter.asked[0].kind, 'confirm');
       assert.ok(prompter.asked[0].message!.includes(`"${name}"`), prompter.asked[0].message);
       assert.match(prompter.asked[0].message!, reports === 1 ? /its 1 report/ : new RegExp(`all ${reports} of its reports`));
@@ -295,7 +304,7 @@ describe('sidebar: the Projects view', function () {
       prompter.confirms = [true];
       assert.strictEqual(await vscode.commands.executeCommand(CMD.projectDelete, row), true);
       assert.deepStrictEqual(
-        sandbox.requests.map((r) => [r.method, r.path, r.status]),
+        toProjects().map((r) => [r.method, r.path, r.status]),
         [['DELETE', `/api/v1/projects/${encodeURIComponent(name)}`, 200]],
       );
       assert.ok(!sandbox.reports.some((r) => r.project.toLowerCase() === name.toLowerCase()), 'every report of it is gone');
@@ -314,7 +323,7 @@ describe('sidebar: the Projects view', function () {
     assert.strictEqual(await vscode.commands.executeCommand(CMD.projectDelete, row), false);
     assert.strictEqual(await vscode.commands.executeCommand(CMD.projectDelete, 'a/b testing'), false);
     assert.strictEqual(await vscode.commands.executeCommand(CMD.projectDelete, { project: { project: 'a/b testing' } }), false);
-    assert.strictEqual(sandbox.requests.length, 0, 'no request');
+    assert.strictEqual(toProjects().length, 0, 'no request');
     assert.strictEqual(prompter.asked.length, 0, 'nothing to confirm');
     assert.strictEqual(warnings().length, 3, warnings().join(' | '));
     assert.match(warnings()[0], /"a\/b testing" can't be deleted from VS Code.*"\/"/);
@@ -329,11 +338,11 @@ describe('sidebar: the Projects view', function () {
     prompter.confirms = [false];
     await vscode.commands.executeCommand(CMD.projectDelete, { project: name });
     assert.strictEqual(prompter.asked.length, 1);
-    assert.strictEqual(sandbox.requests.length, 0);
+    assert.strictEqual(toProjects().length, 0);
     for (let i = sandbox.reports.length - 1; i >= 0; i--) if (sandbox.reports[i].project === name) sandbox.reports.splice(i, 1);
     prompter.confirms = [true];
     await vscode.commands.executeCommand(CMD.projectDelete, name);
-    assert.deepStrictEqual(sandbox.requests.map((r) => r.status), [404]);
+    assert.deepStrictEqual(toProjects().map((r) => r.status), [404]);
     assert.ok(!(await rows()).some((n) => n.project.project === name));
     assert.ok(warnings().some((w) => /no longer exists/.test(w)));
   });
@@ -368,7 +377,7 @@ describe('sidebar: the Projects view', function () {
     try {
       assert.strictEqual(s.firstOrNone, undefined, 'no account of the settings');
       assert.deepStrictEqual(await s.projectsView.getChildren(), []);
-      assert.strictEqual(sandbox.requests.length, 0);
+      assert.strictEqual(toProjects().length, 0);
     } finally {
       await s.credentials.setKey(sandbox.key);
     }
