@@ -138,8 +138,10 @@ describe('New Document… and Go to Document…', function () {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     sandbox.resetRequests();
     const done = vscode.commands.executeCommand('contentDocs.documentGoTo');
-    // The empty query lists the newest documents at once.
+    // The empty query lists the newest documents at once, and the box shows them (a list request at the sandbox may
+    // also be a view's, reading its rows as the account was made anew: the box's rows are the listing's).
     await until('the first listing', () => sandbox.requests.some((r) => r.route === 'documents.list' && r.status === 200));
+    await until('a document in focus in the box', async () => (await read('.quick-input-widget .monaco-list-row.focused')).visible || undefined, 15_000);
     await sleep(200);
     // Typed as a person types, the keys well inside the debounce of each other (one bridge call: a busy machine
     // cannot spread them out).
@@ -611,8 +613,9 @@ describe('New Document… and Go to Document…', function () {
       assert.ok(!selectedDocs().some((n) => n.doc.id === newest.id), 'not selected before');
       sandbox.resetRequests();
       const done = vscode.commands.executeCommand('contentDocs.documentGoTo');
-      // The empty query lists the newest documents: Enter opens the first.
+      // The empty query lists the newest documents, which the box shows: Enter opens the first.
       await until('the first listing', () => sandbox.requests.some((r) => r.route === 'documents.list' && r.status === 200));
+      await until('a document in focus in the box', async () => (await read('.quick-input-widget .monaco-list-row.focused')).visible || undefined, 15_000);
       await sleep(300);
       await press('Enter');
       await done;
