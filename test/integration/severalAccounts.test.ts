@@ -147,9 +147,13 @@ describe('several accounts: two installations side by side', function () {
     b.resetRequests();
     a.resetRequests();
     const qp = vscode.commands.executeCommand('contentDocs.documentGoTo');
-    await until('the Go to Document search in B', () => b.requests.some((r) => r.method === 'GET' && r.route === 'documents.list'));
+    // Go to Document's searches ask for no page; a view on screen asks for its rows and counts by page, in either account
+    // and at any moment (its requests, not the search's). Waiting for B's search by that mark also checks that it names
+    // the search: were it to ask for a page, this wait would fail, not the check of A pass for nothing.
+    const goToSearches = (box: typeof a) => box.requests.filter((r) => r.route === 'documents.list' && r.query.page === undefined);
+    await until('the Go to Document search in B', () => goToSearches(b).length > 0 || undefined);
     assert.match(prompter.asked[0].items?.[0] ?? '', new RegExp(bName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')), 'B, the last used, first');
-    assert.strictEqual(a.requests.filter((r) => r.route === 'documents.list').length, 0, 'A is not searched');
+    assert.deepStrictEqual(goToSearches(a).map((r) => `${r.method} ${r.path}?${new URLSearchParams(r.query).toString()}`), [], 'A is not searched');
     // Closed once it is open: a close sent before the picker shows (its search can go out first) closes nothing, and
     // the command would wait for the open picker for ever.
     let settled = false;
