@@ -11,7 +11,7 @@ import type { TestServices } from '../kit/services';
 import { startSandbox, type Sandbox } from '../sandbox/server';
 import { CMD, PROMPT_SCHEME } from '../../src/constants';
 import { documentPromptLength } from '../../src/write/prompt';
-import { click, press, read, screenshot, typeText } from './harness';
+import { click, press, quickPickRowInFocus, read, screenshot, typeText } from './harness';
 import { BACK_BUTTON, configure, escapeWith, MessageCapture, pressButton, RecordingPrompter, SCHEME, services, sleep, until, useSandbox } from './reliabilityKit';
 
 let sandbox: Sandbox;
@@ -141,7 +141,7 @@ describe('New Document… and Go to Document…', function () {
     // The empty query lists the newest documents at once, and the box shows them (a list request at the sandbox may
     // also be a view's, reading its rows as the account was made anew: the box's rows are the listing's).
     await until('the first listing', () => sandbox.requests.some((r) => r.route === 'documents.list' && r.status === 200));
-    await until('a document in focus in the box', async () => (await read('.quick-input-widget .monaco-list-row.focused')).visible || undefined, 15_000);
+    await quickPickRowInFocus();
     await sleep(200);
     // Typed as a person types, the keys well inside the debounce of each other (one bridge call: a busy machine
     // cannot spread them out).
@@ -615,7 +615,7 @@ describe('New Document… and Go to Document…', function () {
       const done = vscode.commands.executeCommand('contentDocs.documentGoTo');
       // The empty query lists the newest documents, which the box shows: Enter opens the first.
       await until('the first listing', () => sandbox.requests.some((r) => r.route === 'documents.list' && r.status === 200));
-      await until('a document in focus in the box', async () => (await read('.quick-input-widget .monaco-list-row.focused')).visible || undefined, 15_000);
+      await quickPickRowInFocus();
       await sleep(300);
       await press('Enter');
       await done;

@@ -90,6 +90,18 @@ export async function press(key: string): Promise<void> {
   await bridge(`press ${key} ${ack}`, ack);
 }
 
+/**
+ * Waits until the quick input (Go to Document's box, a quick pick) shows a row in focus: what Enter then picks. A list
+ * request at the sandbox is not this: it may be a view's, reading its rows as an account is made anew.
+ */
+export async function quickPickRowInFocus(timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await read('.quick-input-widget .monaco-list-row.focused')).visible) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs / 1000} s waiting for a row in focus in the quick input`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 /** Whether the first element matching a CSS (Playwright) selector is visible in the workbench now, and its text (no waiting). */
 export async function read(selector: string): Promise<{ visible: boolean; text: string }> {
   if (!selector.trim() || /[\r\n]/.test(selector)) throw new Error(`bad selector: ${JSON.stringify(selector)}`);

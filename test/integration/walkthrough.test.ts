@@ -12,7 +12,7 @@ import { CMD, CTX, EXTENSION_ID, SCHEME } from '../../src/constants';
 import type { TestServices } from '../kit/services';
 import { ContextKeys } from './contextKeysKit';
 import { startSandbox, type Sandbox } from '../sandbox/server';
-import { click, press, read, screenshot } from './harness';
+import { click, press, quickPickRowInFocus, read, screenshot } from './harness';
 import { closeAll, RecordingPrompter, services, sleep, until, useSandbox } from './reliabilityKit';
 
 const WALKTHROUGH = `${EXTENSION_ID}#firstHour`;
@@ -103,7 +103,7 @@ describe('Getting Started: each step is done when the writer does what it teache
     await until('the newest documents listed', () => sandbox.requests.some((r) => r.route === 'documents.list' && r.status === 200));
     // The Go to Document box shows a document in focus (a list request may also be a view's, reading its rows as the
     // account was made anew): Enter then opens it.
-    await until('a document in focus in the box', async () => (await read('.quick-input-widget .monaco-list-row.focused')).visible || undefined, 15_000);
+    await quickPickRowInFocus();
     await sleep(300);
     await press('Enter');
     await until('a document open', () => vscode.window.activeTextEditor?.document.uri.scheme === SCHEME);
